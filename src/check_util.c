@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Helpers shared by conformance checks (see conformance.h). */
+#include <config.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "conformance.h"
+
+int pb_check_pipe(struct pb_check_ctx *ctx, int fd[2], int flags)
+{
+	const struct pb_sysops *s = ctx->sys;
+	char path[4200];
+	int rfd, wfd, extra = flags & (O_NONBLOCK | O_CLOEXEC);
+
+	if (ctx->kind != PB_KIND_FIFO)
+		return s->pipe2(fd, flags) == 0 ? 0 : -errno;
+	snprintf(path, sizeof(path), "%s/check.fifo", ctx->dir);
+	if (s->mkfifo(path, 0600) != 0 && errno != EEXIST)
+		return -errno;
+	rfd = s->open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
+	if (rfd < 0)
+		return -errno;
+	wfd = s->open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC, 0);
+	if (wfd < 0) {
+		int e = errno;
+
+		s->close(rfd);
+		return -e;
+	}
+	if (!(extra & O_NONBLOCK)) {
+		s->fcntl(rfd, F_SETFL, s->fcntl(rfd, F_GETFL, 0) & ~O_NONBLOCK);
+		s->fcntl(wfd, F_SETFL, s->fcntl(wfd, F_GETFL, 0) & ~O_NONBLOCK);
+	}
+	if (!(extra & O_CLOEXEC)) {
+		s->fcntl(rfd, F_SETFD, 0);
+		s->fcntl(wfd, F_SETFD, 0);
+	}
+	fd[0] = rfd;
+	fd[1] = wfd;
+	return 0;
+}
+
+long pb_check_fill(const struct pb_sysops *sys, int wfd)
+{
+	static char page[65536];
+	long page_size = sysconf(_SC_PAGESIZE), total = 0;
+
+	if (page_size <= 0 || page_size > (long)sizeof(page))
+		page_size = 4096;
+	for (;;) {
+		ssize_t n = sys->write(wfd, page, (size_t)page_size);
+
+		if (n < 0)
+			return errno == EAGAIN ? total : -errno;
+		if (n == 0)
+			return -EIO;
+		total += n;
+		if (total > (64L << 20))
+			return -EOVERFLOW;
+	}
+}
+
+static void on_interrupt(int sig)
+{
+	(void)sig;
+}
+
+void pb_check_arm_interrupt(unsigned ms)
+{
+	struct sigaction sa;
+	struct itimerval it;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_interrupt;  /* no SA_RESTART: blocked calls get EINTR */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	memset(&it, 0, sizeof(it));
+	it.it_value.tv_sec = ms / 1000;
+	it.it_value.tv_usec = (suseconds_t)(ms % 1000) * 1000;
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+void pb_check_disarm(void)
+{
+	struct itimerval it;
+
+	memset(&it, 0, sizeof(it));
+	setitimer(ITIMER_REAL, &it, NULL);
+	signal(SIGALRM, SIG_DFL);
+}
+
+static char proc_state(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return '?';
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return '?';
+	buf[n] = '\0';
+	p = strrchr(buf, ')'); /* comm may contain spaces and parentheses */
+	return p && p[1] == ' ' ? p[2] : '?';
+}
+
+bool pb_check_wait_sleeping(pid_t pid, unsigned ms)
+{
+	struct timespec ts = { 0, 1000000 };
+
+	for (unsigned i = 0; i < ms; i++) {
+		if (proc_state(pid) == 'S')
+			return true;
+		nanosleep(&ts, NULL);
+	}
+	return false;
+}
+
+int pb_check_count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -errno;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n - 1; /* the directory stream's own descriptor */
+}
+
+bool pb_check_has_cap(int cap)
+{
+	FILE *f = fopen("/proc/self/status", "re");
+	unsigned long long eff = 0;
+	char line[256];
+	bool found = false;
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &eff) == 1) {
+			found = true;
+			break;
+		}
+	fclose(f);
+	return found && cap >= 0 && cap < 64 && (eff >> cap) & 1;
+}

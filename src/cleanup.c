@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "msg.h"
+
+#define MAX_PATHS 64
+#define MAX_CHILDREN 4096
+
+static struct {
+	char path[PATH_MAX];
+	volatile sig_atomic_t used;
+	int is_dir;
+} paths[MAX_PATHS];
+
+static volatile pid_t children[MAX_CHILDREN];
+static char msg_prefix[96];
+static char watchdog_msg[256];
+
+static void put(const char *s)
+{
+	ssize_t r = write(STDERR_FILENO, s, strlen(s));
+
+	(void)r;
+}
+
+/* Remove files before directories: a FIFO lives inside its temp dir. */
+static void cleanup_now(void)
+{
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = MAX_PATHS - 1; i >= 0; i--) {
+			if (!paths[i].used || paths[i].is_dir != pass)
+				continue;
+			if (pass)
+				rmdir(paths[i].path);
+			else
+				unlink(paths[i].path);
+			paths[i].used = 0;
+		}
+	for (int i = 0; i < MAX_CHILDREN; i++)
+		if (children[i] > 0)
+			kill(children[i], SIGKILL);
+	for (int i = 0; i < MAX_CHILDREN; i++)
+		if (children[i] > 0) {
+			waitpid(children[i], NULL, 0);
+			children[i] = 0;
+		}
+}
+
+static void on_signal(int sig)
+{
+	cleanup_now();
+	_exit(128 + sig);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	put(watchdog_msg);
+	cleanup_now();
+	_exit(3);
+}
+
+void pb_cleanup_install(const char *cmd)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+
+	snprintf(msg_prefix, sizeof(msg_prefix), "%s%s%s", PB_PROG, cmd ? " " : "",
+		 cmd ? cmd : "");
+	memset(&sa, 0, sizeof(sa));
+	sigfillset(&sa.sa_mask);
+	sa.sa_handler = on_signal;
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	sa.sa_handler = on_alarm;
+	sigaction(SIGALRM, &sa, NULL);
+}
+
+void pb_cleanup_child_reset(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGALRM };
+
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		signal(sigs[i], SIG_DFL);
+	for (int i = 0; i < MAX_PATHS; i++)
+		paths[i].used = 0;
+	for (int i = 0; i < MAX_CHILDREN; i++)
+		children[i] = 0;
+}
+
+/* Block the cleanup signals while the registry is being changed. */
+static void block(sigset_t *old)
+{
+	sigset_t s;
+
+	sigemptyset(&s);
+	sigaddset(&s, SIGINT);
+	sigaddset(&s, SIGTERM);
+	sigaddset(&s, SIGHUP);
+	sigaddset(&s, SIGALRM);
+	sigprocmask(SIG_BLOCK, &s, old);
+}
+
+static void unblock(const sigset_t *old)
+{
+	sigprocmask(SIG_SETMASK, old, NULL);
+}
+
+int pb_cleanup_add_path(const char *path, int is_dir)
+{
+	sigset_t old;
+	int r = -ENOSPC;
+
+	if (strlen(path) >= PATH_MAX)
+		return -ENAMETOOLONG;
+	block(&old);
+	for (int i = 0; i < MAX_PATHS; i++)
+		if (!paths[i].used) {
+			strcpy(paths[i].path, path);
+			paths[i].is_dir = is_dir;
+			paths[i].used = 1;
+			r = 0;
+			break;
+		}
+	unblock(&old);
+	return r;
+}
+
+void pb_cleanup_del_path(const char *path)
+{
+	sigset_t old;
+
+	block(&old);
+	for (int i = 0; i < MAX_PATHS; i++)
+		if (paths[i].used && strcmp(paths[i].path, path) == 0) {
+			paths[i].used = 0;
+			break;
+		}
+	unblock(&old);
+}
+
+int pb_cleanup_add_child(pid_t pid)
+{
+	sigset_t old;
+	int r = -ENOSPC;
+
+	block(&old);
+	for (int i = 0; i < MAX_CHILDREN; i++)
+		if (children[i] == 0) {
+			children[i] = pid;
+			r = 0;
+			break;
+		}
+	unblock(&old);
+	return r;
+}
+
+void pb_cleanup_del_child(pid_t pid)
+{
+	sigset_t old;
+
+	block(&old);
+	for (int i = 0; i < MAX_CHILDREN; i++)
+		if (children[i] == pid) {
+			children[i] = 0;
+			break;
+		}
+	unblock(&old);
+}
+
+void pb_watchdog_arm(double seconds, const char *what)
+{
+	struct itimerval it;
+
+	memset(&it, 0, sizeof(it));
+	if (seconds > 0) {
+		snprintf(watchdog_msg, sizeof(watchdog_msg), "%s: %s: timed out after %g s\n",
+			 msg_prefix, what, seconds);
+		it.it_value.tv_sec = (time_t)seconds;
+		it.it_value.tv_usec = (suseconds_t)((seconds - (double)(time_t)seconds) * 1e6);
+		if (it.it_value.tv_sec == 0 && it.it_value.tv_usec == 0)
+			it.it_value.tv_usec = 1;
+	}
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+const char *pb_tmpdir_base(void)
+{
+	const char *t = getenv("TMPDIR");
+
+	return t && *t ? t : "/tmp";
+}
+
+int pb_dir_usable(const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st) != 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	if (access(dir, W_OK | X_OK) != 0)
+		return -errno;
+	return 0;
+}
+
+int pb_tmpdir_make(const char *base, char *out, size_t len)
+{
+	sigset_t old;
+	int r;
+
+	if (!base)
+		base = pb_tmpdir_base();
+	if ((size_t)snprintf(out, len, "%s/pipebench.XXXXXX", base) >= len)
+		return -ENAMETOOLONG;
+	/* Block signals so the directory cannot exist unregistered. */
+	block(&old);
+	if (!mkdtemp(out)) {
+		r = -errno;
+	} else {
+		r = pb_cleanup_add_path(out, 1);
+		if (r)
+			rmdir(out);
+	}
+	unblock(&old);
+	return r;
+}
+
+void pb_tmpdir_remove(const char *dir)
+{
+	rmdir(dir);
+	pb_cleanup_del_path(dir);
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Leave nothing behind.  Paths (FIFOs, private temp directories) and child
+ * processes are registered here while they exist; on SIGINT, SIGTERM or
+ * SIGHUP the handler removes the paths, kills and reaps the children and
+ * exits with 128+signal.  The optional watchdog (SIGALRM) does the same and
+ * exits with 3.
+ *
+ * This module holds the only process-wide mutable state of the library,
+ * because a signal handler needs it; everything in the handler is
+ * async-signal-safe (unlink, rmdir, kill, waitpid, write, _exit).
+ */
+#ifndef PB_CLEANUP_H
+#define PB_CLEANUP_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Install the handlers for SIGINT, SIGTERM, SIGHUP and SIGALRM. */
+void pb_cleanup_install(const char *cmd);
+
+/* In a forked child: forget the parent's registry, default handlers. */
+void pb_cleanup_child_reset(void);
+
+/* Register a file (is_dir = 0) or directory to remove on a signal. */
+int pb_cleanup_add_path(const char *path, int is_dir);
+/* Forget PATH (after removing it yourself). */
+void pb_cleanup_del_path(const char *path);
+
+int pb_cleanup_add_child(pid_t pid);
+void pb_cleanup_del_child(pid_t pid);
+
+/*
+ * Arm (seconds > 0) or disarm (0) the watchdog: when it fires, everything
+ * registered is cleaned up and the process exits with status 3 after
+ * printing `pipebench CMD: WHAT: timed out after N s`.
+ */
+void pb_watchdog_arm(double seconds, const char *what);
+
+/*
+ * Make a private directory (mode 0700, unpredictable name) under BASE
+ * (NULL: $TMPDIR or /tmp) and register it.  -errno on failure.
+ */
+int pb_tmpdir_make(const char *base, char *out, size_t len);
+
+/* Remove a registered directory made by pb_tmpdir_make (must be empty). */
+void pb_tmpdir_remove(const char *dir);
+
+/* The base directory for temporary files: $TMPDIR if set and non-empty, else /tmp. */
+const char *pb_tmpdir_base(void);
+
+/*
+ * Check that DIR is usable for FIFOs: an existing, writable, searchable
+ * directory.  Returns 0 or -errno (-ENOTDIR when it is not a directory).
+ */
+int pb_dir_usable(const char *dir);
+
+#endif

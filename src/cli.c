@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "msg.h"
+#include "units.h"
+
+static void common_table(struct pb_common *c, struct poptOption *t)
+{
+	struct poptOption tab[] = {
+		{ "format", 'f', POPT_ARG_STRING, &c->format_arg, 0,
+		  "output format (see the command's list; default first)", "FMT" },
+		{ "output", 'o', POPT_ARG_STRING, &c->output, 0,
+		  "write results to FILE instead of standard output", "FILE" },
+		{ "quiet", 'q', POPT_ARG_NONE, &c->quiet, 0,
+		  "no progress or informational messages on stderr", NULL },
+		{ "help", 'h', POPT_ARG_NONE, &c->help, 0,
+		  "show this help and exit", NULL },
+		POPT_TABLEEND
+	};
+
+	memcpy(t, tab, sizeof(tab));
+}
+
+#define COMMON_N 5
+
+static void format_help(const char *const *formats, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	off += (size_t)snprintf(buf, len, "output format: ");
+	for (size_t i = 0; formats[i] && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "", formats[i]);
+	if (off < len)
+		snprintf(buf + off, len - off, " (default %s)", formats[0]);
+}
+
+static poptContext make_context(const struct pb_cmd *cmd, int argc, const char **argv,
+				const struct poptOption *options, struct poptOption *common,
+				struct poptOption *top)
+{
+	static char usage[256];
+	poptContext pc;
+
+	top[0] = (struct poptOption){ NULL, '\0', POPT_ARG_INCLUDE_TABLE,
+				      (void *)options, 0, "Options:", NULL };
+	top[1] = (struct poptOption){ NULL, '\0', POPT_ARG_INCLUDE_TABLE,
+				      common, 0, "Common options:", NULL };
+	top[2] = (struct poptOption)POPT_TABLEEND;
+	pc = poptGetContext(PB_PROG, argc, argv, top, POPT_CONTEXT_POSIXMEHARDER);
+	snprintf(usage, sizeof(usage), "[OPTION...]%s%s", cmd->args ? " " : "",
+		 cmd->args ? cmd->args : "");
+	poptSetOtherOptionHelp(pc, usage);
+	return pc;
+}
+
+void pb_cli_help(const struct pb_cmd *cmd, const struct poptOption *options, FILE *fp)
+{
+	struct pb_common c = { 0 };
+	struct poptOption common[COMMON_N], top[3];
+	const char *argv[] = { cmd->name, NULL };
+	poptContext pc;
+
+	common_table(&c, common);
+	pc = make_context(cmd, 1, argv, options, common, top);
+	fprintf(fp, "%s %s: %s\n", PB_PROG, cmd->name, cmd->summary);
+	poptPrintHelp(pc, fp, 0);
+	poptFreeContext(pc);
+}
+
+int pb_cli_check_output(const char *cmd, const char *path)
+{
+	struct stat st;
+	char *copy, *dir;
+	int ok;
+
+	if (!*path) {
+		pb_usage_err(cmd, "--output: empty file name");
+		return -1;
+	}
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			pb_usage_err(cmd, "--output: '%s' is a directory", path);
+			return -1;
+		}
+		if (access(path, W_OK) != 0) {
+			pb_usage_err(cmd, "--output: cannot write '%s': %s", path, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	if (errno != ENOENT) {
+		pb_usage_err(cmd, "--output: cannot use '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	copy = strdup(path);
+	if (!copy)
+		return -1;
+	dir = dirname(copy);
+	ok = stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && access(dir, W_OK | X_OK) == 0;
+	if (!ok)
+		pb_usage_err(cmd, "--output: cannot create '%s': %s", path,
+			     errno ? strerror(errno) : "not a writable directory");
+	free(copy);
+	return ok ? 0 : -1;
+}
+
+int pb_cli_parse(struct pb_cli *cli, const struct pb_cmd *cmd, int argc,
+		 const char **argv, const struct poptOption *options,
+		 const char *const *formats, int min_args, int max_args)
+{
+	struct poptOption *common = cli->common_tab;
+	int rc;
+
+	memset(cli, 0, sizeof(*cli));
+	cli->cmd = cmd;
+	common_table(&cli->common, common);
+	format_help(formats, cli->fmt_descrip, sizeof(cli->fmt_descrip));
+	common[0].descrip = cli->fmt_descrip;
+	cli->pc = make_context(cmd, argc, argv, options, common, cli->top_tab);
+
+	while ((rc = poptGetNextOpt(cli->pc)) > 0)
+		;
+	if (rc < -1) {
+		const char *bad = poptBadOption(cli->pc, POPT_BADOPTION_NOALIAS);
+
+		if (rc == POPT_ERROR_BADOPT)
+			pb_usage_err(cmd->name, "unknown option '%s'", bad);
+		else if (rc == POPT_ERROR_NOARG)
+			pb_usage_err(cmd->name, "%s: missing value", bad);
+		else
+			pb_usage_err(cmd->name, "%s: %s", bad, poptStrerror(rc));
+		return PB_EXIT_USAGE;
+	}
+	if (cli->common.help) {
+		pb_cli_help(cmd, options, stdout);
+		return fflush(stdout) == 0 && !ferror(stdout) ? PB_EXIT_OK : PB_EXIT_ERROR;
+	}
+	cli->args = poptGetArgs(cli->pc);
+	while (cli->args && cli->args[cli->nargs])
+		cli->nargs++;
+	if (cli->nargs > max_args && max_args >= 0) {
+		pb_usage_err(cmd->name, "unexpected argument '%s'", cli->args[max_args]);
+		return PB_EXIT_USAGE;
+	}
+	if (cli->nargs < min_args) {
+		pb_usage_err(cmd->name, "missing argument: %s", cmd->args ? cmd->args : "?");
+		return PB_EXIT_USAGE;
+	}
+	cli->common.format = 0;
+	if (cli->common.format_arg &&
+	    pb_opt_word(cmd->name, "--format", cli->common.format_arg, formats,
+			&cli->common.format))
+		return PB_EXIT_USAGE;
+	cli->common.format_name = formats[cli->common.format];
+	if (cli->common.output && pb_cli_check_output(cmd->name, cli->common.output))
+		return PB_EXIT_USAGE;
+	return PB_CLI_CONTINUE;
+}
+
+void pb_cli_free(struct pb_cli *cli)
+{
+	if (cli->pc)
+		poptFreeContext(cli->pc);
+	cli->pc = NULL;
+}
+
+bool pb_cli_progress(const struct pb_cli *cli)
+{
+	return !cli->common.quiet && isatty(STDERR_FILENO);
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Per-command option parsing on top of popt.  popt has no subcommands, so
+ * (as in authselect) each command gets its own popt context with the
+ * common options table included; this module owns that table, --help,
+ * stray-argument and --format/--output validation.
+ */
+#ifndef PB_CLI_H
+#define PB_CLI_H
+
+#include <popt.h>
+#include <stdbool.h>
+
+#include "cmd.h"
+
+struct pb_common {
+	const char *format_arg;  /* raw --format value or NULL */
+	const char *output;      /* --output FILE or NULL for stdout */
+	int quiet;
+	int help;
+	unsigned format;         /* index into the command's format list */
+	const char *format_name; /* resolved format word */
+};
+
+struct pb_cli {
+	const struct pb_cmd *cmd;
+	poptContext pc;
+	struct pb_common common;
+	const char **args;  /* positional arguments (NULL-terminated), may be NULL */
+	int nargs;
+	/* popt keeps pointers to the tables for the context's lifetime. */
+	struct poptOption common_tab[5], top_tab[3];
+	char fmt_descrip[160];
+};
+
+/* Result of pb_cli_parse besides the exit codes. */
+#define PB_CLI_CONTINUE (-1)
+
+/*
+ * Parse ARGV for CMD with OPTIONS (a popt table, POPT_TABLEEND-terminated,
+ * without the common options) and the accepted FORMATS (first is the
+ * default).  Positional arguments must number between MIN_ARGS and MAX_ARGS
+ * (-1: unlimited).  Returns PB_CLI_CONTINUE to go on, or an exit status to
+ * return at once (0 after --help, 2 after a usage error, already printed).
+ * Call pb_cli_free when done.
+ */
+int pb_cli_parse(struct pb_cli *cli, const struct pb_cmd *cmd, int argc,
+		 const char **argv, const struct poptOption *options,
+		 const char *const *formats, int min_args, int max_args);
+
+void pb_cli_free(struct pb_cli *cli);
+
+/* Print CMD's --help to FP (same text as `pipebench CMD --help`). */
+void pb_cli_help(const struct pb_cmd *cmd, const struct poptOption *options, FILE *fp);
+
+/* Whether the --output path can be created (checked before any work). */
+int pb_cli_check_output(const char *cmd, const char *path);
+
+/* Whether progress may be shown: stderr is a terminal and not --quiet. */
+bool pb_cli_progress(const struct pb_cli *cli);
+
+#endif

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Monotonic time in nanoseconds, for timing phases. */
+#ifndef PB_CLOCK_H
+#define PB_CLOCK_H
+
+#include <stdint.h>
+#include <time.h>
+
+static inline uint64_t pb_clock_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+#endif

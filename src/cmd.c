@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+
+#include <string.h>
+
+#include "cmd.h"
+
+const struct pb_cmd *const pb_cmds[] = {
+	&pb_cmd_throughput,
+	NULL,
+};
+
+const struct pb_cmd *pb_cmd_find(const char *name)
+{
+	for (size_t i = 0; pb_cmds[i]; i++)
+		if (strcmp(pb_cmds[i]->name, name) == 0)
+			return pb_cmds[i];
+	return NULL;
+}
+
+static int exit_rank(int s)
+{
+	switch (s) {
+	case PB_EXIT_USAGE: return 5;
+	case PB_EXIT_ERROR: return 4;
+	case PB_EXIT_FAIL: return 3;
+	case PB_EXIT_NA: return 2;
+	case PB_EXIT_OK: return 1;
+	default: return 6; /* 128+signal and anything unexpected wins */
+	}
+}
+
+int pb_exit_merge(int a, int b)
+{
+	return exit_rank(a) >= exit_rank(b) ? a : b;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The command table: one `struct pb_cmd` per subcommand, defined in its own
+ * cmd_<name>.c file.  cmd.c holds the table, which is the single source for
+ * the command list in --help, the man-page test and completion.
+ */
+#ifndef PB_CMD_H
+#define PB_CMD_H
+
+#include <stddef.h>
+
+/* Exit statuses, documented in pipebench(1) EXIT STATUS. */
+enum pb_exit {
+	PB_EXIT_OK = 0,      /* everything requested ran and passed */
+	PB_EXIT_FAIL = 1,    /* a check failed / expectation did not hold / regression */
+	PB_EXIT_USAGE = 2,   /* bad command, flag, value or file; nothing was run */
+	PB_EXIT_ERROR = 3,   /* resource failure, watchdog, output write error */
+	PB_EXIT_NA = 4,      /* nothing applicable: all skipped or unsupported */
+};
+
+struct pb_cmd {
+	const char *name;
+	const char *summary;   /* one line for `pipebench --help` */
+	const char *args;      /* shown after [OPTION...] in usage, or NULL */
+	/* argv[0] is the command name; returns an enum pb_exit value. */
+	int (*run)(const struct pb_cmd *self, int argc, const char **argv);
+};
+
+extern const struct pb_cmd pb_cmd_throughput;
+
+/* NULL-terminated table of every command, in --help order. */
+extern const struct pb_cmd *const pb_cmds[];
+
+/* Look a command up by name; NULL if there is none. */
+const struct pb_cmd *pb_cmd_find(const char *name);
+
+/* Combine two statuses: error beats failure beats n/a-or-pass (STYLE.md). */
+int pb_exit_merge(int a, int b);
+
+#endif

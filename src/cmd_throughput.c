@@ -1,0 +1,692 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * pipebench throughput: the nonblocking fill/drain loop of the 2025
+ * "pipe: don't update {a,c,m}time for anonymous pipes" mails, on anonymous
+ * pipes, FIFOs and a socketpair reference, with repetitions and statistics.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <json-c/json.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "cli.h"
+#include "endpoint.h"
+#include "engine.h"
+#include "msg.h"
+#include "output.h"
+#include "stats.h"
+#include "sysinfo.h"
+#include "units.h"
+
+#define MAX_SIZES 32
+#define MAX_CHUNK (64ULL << 20)
+#define NAME "throughput"
+
+static const char *const formats[] = { "text", "json", "csv", "seed", NULL };
+enum { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_SEED };
+static const char *const kind_words[] = { "anon", "fifo", "socketpair", "all", NULL };
+
+struct tp_params {
+	enum pb_kind kinds[PB_KIND_COUNT];
+	size_t nkinds;
+	uint64_t sizes[MAX_SIZES];
+	size_t nsizes;
+	uint64_t loops, repeat, warmup, pipe_size, timeout_ns;
+	unsigned flags;
+	const char *dir;
+	int pinned;
+	cpu_set_t cpus;
+	char cpu_list[256];
+};
+
+struct tp_cell {
+	enum pb_kind kind;
+	uint64_t size;
+	long pipe_size;
+	size_t nreps;
+	struct pb_engine_result *reps;
+	struct pb_stats tw, tr, tt;
+	double bytes, syscalls;      /* medians per repetition */
+};
+
+struct tp_run {
+	const struct tp_params *p;
+	struct tp_cell *cells;      /* nsizes x nkinds, size-major */
+	size_t ncells;
+	char tmpdir[4096];
+	void *buf;
+	int cpu_start, cpu_end;
+	char error[512];
+	int status;
+	int progress;
+};
+
+static int parse_params(struct pb_cli *cli, struct tp_params *p, const char *kind_s,
+			const char *size_s, const char *loops_s, const char *repeat_s,
+			const char *warmup_s, const char *psize_s, const char *flags_s,
+			const char *cpu_s, const char *timeout_s, const char *dir_s)
+{
+	const char *c = NAME;
+	unsigned mask = 1;
+
+	memset(p, 0, sizeof(*p));
+	if (kind_s && pb_opt_word_list(c, "--kind", kind_s, kind_words, &mask))
+		return -1;
+	if (mask & (1u << 3))
+		mask = (1u << PB_KIND_COUNT) - 1;
+	for (int k = 0; k < PB_KIND_COUNT; k++)
+		if (mask & (1u << k))
+			p->kinds[p->nkinds++] = (enum pb_kind)k;
+	p->sizes[0] = 100;
+	p->nsizes = 1;
+	if (size_s && pb_opt_size_list(c, "--size", size_s, 1, MAX_CHUNK, p->sizes,
+				       MAX_SIZES, &p->nsizes))
+		return -1;
+	p->loops = 10000;
+	if (loops_s && pb_opt_count(c, "--loops", loops_s, 1, 1000000000ULL, &p->loops))
+		return -1;
+	p->repeat = 5;
+	if (repeat_s && pb_opt_count(c, "--repeat", repeat_s, 1, 10000, &p->repeat))
+		return -1;
+	p->warmup = 1;
+	if (warmup_s && pb_opt_count(c, "--warmup", warmup_s, 0, 10000, &p->warmup))
+		return -1;
+	if (psize_s && pb_opt_size(c, "--pipe-size", psize_s, 1, 1ULL << 31, &p->pipe_size))
+		return -1;
+	if (flags_s && pb_opt_word_list(c, "--flags", flags_s, pb_flag_names, &p->flags))
+		return -1;
+	if (cpu_s) {
+		if (pb_opt_cpu_list(c, "--cpu", cpu_s, &p->cpus))
+			return -1;
+		p->pinned = 1;
+		pb_format_cpu_list(&p->cpus, p->cpu_list, sizeof(p->cpu_list));
+	}
+	if (timeout_s && pb_opt_duration(c, "--timeout", timeout_s, 0, 86400ULL * 1000000000ULL,
+					 &p->timeout_ns))
+		return -1;
+	p->dir = dir_s ? dir_s : pb_tmpdir_base();
+	{
+		int r = pb_dir_usable(p->dir);
+
+		if (r) {
+			pb_usage_err(c, "--dir: '%s' is not a writable directory: %s", p->dir,
+				     strerror(-r));
+			return -1;
+		}
+	}
+	(void)cli;
+	return 0;
+}
+
+static bool has_kind(const struct tp_params *p, enum pb_kind k)
+{
+	for (size_t i = 0; i < p->nkinds; i++)
+		if (p->kinds[i] == k)
+			return true;
+	return false;
+}
+
+/* Upper bound on what one fill phase can write before EAGAIN. */
+static uint64_t fill_limit(const struct pb_endpoint *ep, uint64_t size)
+{
+	if (ep->pipe_size > 0)
+		return 4 * (uint64_t)ep->pipe_size + size;
+	return (256ULL << 20) + size;
+}
+
+static void set_error(struct tp_run *run, int status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_error(struct tp_run *run, int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(run->error, sizeof(run->error), fmt, ap);
+	va_end(ap);
+	run->status = status;
+}
+
+/* One repetition of one cell: fresh endpoint, LOOPS loops. */
+static int run_one(struct tp_run *run, const struct tp_cell *cell,
+		   struct pb_engine_result *res)
+{
+	const struct tp_params *p = run->p;
+	struct pb_endpoint_opts eo = {
+		.nonblock = true,
+		.flags = cell->kind == PB_KIND_SOCKETPAIR ? 0 : p->flags,
+		.pipe_size = (long)p->pipe_size,
+		.dir = run->tmpdir,
+	};
+	struct pb_endpoint ep;
+	const char *what = NULL;
+	int r = pb_endpoint_open(&ep, cell->kind, &eo, &what);
+
+	if (r) {
+		if (r == -EINVAL && (p->flags & PB_FLAG_NOATIME) && cell->kind == PB_KIND_ANON)
+			set_error(run, PB_EXIT_NA,
+				  "pipe2(O_NOATIME) is not supported by this kernel (EINVAL); "
+				  "nothing to measure");
+		else
+			set_error(run, PB_EXIT_ERROR, "%s: %s: %s", pb_kind_names[cell->kind],
+				  what, strerror(-r));
+		return r;
+	}
+	r = pb_engine_run(ep.rfd, ep.wfd, run->buf, cell->size, p->loops,
+			  fill_limit(&ep, cell->size), res);
+	pb_endpoint_close(&ep);
+	if (r == -EIO)
+		set_error(run, PB_EXIT_ERROR,
+			  "%s: loop %llu: wrote %llu bytes but read %llu: the kernel lost or "
+			  "invented data", pb_kind_names[cell->kind],
+			  (unsigned long long)res->bad_loop, (unsigned long long)res->bad_written,
+			  (unsigned long long)res->bad_read);
+	else if (r == -EOVERFLOW)
+		set_error(run, PB_EXIT_ERROR,
+			  "%s: a write phase passed %llu bytes without EAGAIN: the buffer "
+			  "never filled", pb_kind_names[cell->kind],
+			  (unsigned long long)fill_limit(&ep, cell->size));
+	else if (r)
+		set_error(run, PB_EXIT_ERROR, "%s: %s: %s", pb_kind_names[cell->kind],
+			  res->failed_call ? res->failed_call : "?", strerror(-r));
+	return r;
+}
+
+static void progress(const struct tp_run *run, const struct tp_cell *cell, const char *phase,
+		     uint64_t i, uint64_t n)
+{
+	char sz[32];
+
+	if (!run->progress)
+		return;
+	pb_format_size(cell->size, sz, sizeof(sz));
+	fprintf(stderr, "\r\033[K%s %s: %s %s %s %llu/%llu", PB_PROG, NAME,
+		pb_kind_names[cell->kind], sz, phase, (unsigned long long)i,
+		(unsigned long long)n);
+}
+
+static int summarize(struct tp_cell *c)
+{
+	double *v = malloc(5 * c->nreps * sizeof(*v));
+	double *tw = v, *tr = v + c->nreps, *tt = v + 2 * c->nreps;
+	double *by = v + 3 * c->nreps, *sc = v + 4 * c->nreps;
+	struct pb_stats s;
+	int r = -ENOMEM;
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->nreps; i++) {
+		tw[i] = (double)c->reps[i].tw_ns;
+		tr[i] = (double)c->reps[i].tr_ns;
+		tt[i] = tw[i] + tr[i];
+		by[i] = (double)c->reps[i].bytes_written;
+		sc[i] = (double)(c->reps[i].write_calls + c->reps[i].read_calls);
+	}
+	if (pb_stats_compute(tw, c->nreps, &c->tw) || pb_stats_compute(tr, c->nreps, &c->tr) ||
+	    pb_stats_compute(tt, c->nreps, &c->tt))
+		goto out;
+	if (pb_stats_compute(by, c->nreps, &s))
+		goto out;
+	c->bytes = s.median;
+	if (pb_stats_compute(sc, c->nreps, &s))
+		goto out;
+	c->syscalls = s.median;
+	r = 0;
+out:
+	free(v);
+	return r;
+}
+
+/* Sizes outer, repetitions interleaved across kinds so drift hits all alike. */
+static void measure(struct tp_run *run)
+{
+	const struct tp_params *p = run->p;
+
+	for (size_t s = 0; s < p->nsizes && !run->status; s++) {
+		struct tp_cell *row = &run->cells[s * p->nkinds];
+		struct pb_engine_result scratch;
+
+		for (uint64_t w = 0; w < p->warmup && !run->status; w++)
+			for (size_t k = 0; k < p->nkinds && !run->status; k++) {
+				progress(run, &row[k], "warmup", w + 1, p->warmup);
+				run_one(run, &row[k], &scratch);
+			}
+		for (uint64_t i = 0; i < p->repeat && !run->status; i++)
+			for (size_t k = 0; k < p->nkinds && !run->status; k++) {
+				progress(run, &row[k], "repetition", i + 1, p->repeat);
+				if (run_one(run, &row[k], &row[k].reps[i]) == 0)
+					row[k].nreps = i + 1;
+			}
+	}
+	if (run->progress)
+		fputs("\r\033[K", stderr);
+	for (size_t i = 0; i < run->ncells; i++)
+		if (run->cells[i].nreps && summarize(&run->cells[i]))
+			set_error(run, PB_EXIT_ERROR, "statistics: out of memory");
+}
+
+static double rate(double count, double ns)
+{
+	return ns > 0 ? count * 1e9 / ns : 0;
+}
+
+static const struct tp_cell *first_of_row(const struct tp_run *run, const struct tp_cell *c)
+{
+	size_t idx = (size_t)(c - run->cells);
+
+	return &run->cells[idx - idx % run->p->nkinds];
+}
+
+static void describe_flags(unsigned flags, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	snprintf(buf, len, "none");
+	for (int i = 0; pb_flag_names[i]; i++)
+		if (flags & (1u << i))
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? "," : "",
+						pb_flag_names[i]);
+}
+
+static void placement(const struct tp_run *run, const struct pb_sysinfo *si, char *buf,
+		      size_t len)
+{
+	if (run->p->pinned)
+		snprintf(buf, len, "pinned to CPU %s; ran on CPU %d at start, %d at end",
+			 run->p->cpu_list, run->cpu_start, run->cpu_end);
+	else
+		snprintf(buf, len, "not pinned (allowed CPUs %s); ran on CPU %d at start, %d at end",
+			 si->allowed_list, run->cpu_start, run->cpu_end);
+}
+
+static void emit_text(const struct tp_run *run, const struct pb_sysinfo *si, FILE *fp)
+{
+	const struct tp_params *p = run->p;
+	char b1[64], b2[64], fl[64], place[384];
+
+	placement(run, si, place, sizeof(place));
+	describe_flags(p->flags, fl, sizeof(fl));
+	fprintf(fp, "kernel      Linux %s %s, %ld CPUs online\n", si->kernel_release,
+		si->machine, si->cpus_online);
+	fprintf(fp, "placement   %s\n", place);
+	pb_format_size((uint64_t)si->page_size, b1, sizeof(b1));
+	fprintf(fp, "pages       %s; PIPE_BUF %ld B; pipe-max-size %ld B\n", b1, si->pipe_buf,
+		si->pipe_max_size);
+	fprintf(fp, "pipe size  ");
+	for (size_t k = 0; k < p->nkinds && run->ncells; k++) {
+		const struct tp_cell *c = &run->cells[k];
+
+		if (c->pipe_size > 0)
+			pb_format_size((uint64_t)c->pipe_size, b2, sizeof(b2));
+		else
+			snprintf(b2, sizeof(b2), "n/a");
+		fprintf(fp, " %s %s%s", pb_kind_names[c->kind], b2, k + 1 < p->nkinds ? ";" : "");
+	}
+	fprintf(fp, "\nsettings    %llu loops, %llu repetitions (+%llu warmup), flags %s%s",
+		(unsigned long long)p->loops, (unsigned long long)p->repeat,
+		(unsigned long long)p->warmup, fl,
+		p->flags && has_kind(p, PB_KIND_SOCKETPAIR) ? " (not applied to socketpair)" : "");
+	if (has_kind(p, PB_KIND_FIFO))
+		fprintf(fp, ", FIFOs in %s", p->dir);
+	fprintf(fp, "\n\n%-10s %8s %8s %8s %8s %17s %7s %12s %11s %9s %8s %7s %s\n", "kind", "size",
+		"TW s", "TR s", "TT s", "TT min-max s", "spread", "bytes", "syscalls", "MB/s",
+		"Msys/s", "ns/sys", "TT ratio");
+	for (size_t i = 0; i < run->ncells; i++) {
+		const struct tp_cell *c = &run->cells[i], *f = first_of_row(run, c);
+		char range[40], ratio[48] = "";
+
+		if (!c->nreps)
+			continue;
+		pb_format_size(c->size, b1, sizeof(b1));
+		snprintf(range, sizeof(range), "%.3f-%.3f", c->tt.min / 1e9, c->tt.max / 1e9);
+		if (f != c && f->nreps && f->tt.median > 0)
+			snprintf(ratio, sizeof(ratio), "%s/%s %.2fx", pb_kind_names[c->kind],
+				 pb_kind_names[f->kind], c->tt.median / f->tt.median);
+		fprintf(fp, "%-10s %8s %8.3f %8.3f %8.3f %17s %6.1f%% %12.0f %11.0f %9.1f %8.3f %7.1f %s\n",
+			pb_kind_names[c->kind], b1, c->tw.median / 1e9, c->tr.median / 1e9,
+			c->tt.median / 1e9, range, c->tt.spread * 100, c->bytes, c->syscalls,
+			rate(c->bytes, c->tt.median) / 1e6, rate(c->syscalls, c->tt.median) / 1e6,
+			c->syscalls > 0 ? c->tt.median / c->syscalls : 0, ratio);
+	}
+	fprintf(fp, "\nmedians of %llu repetitions; spread = (max-min)/median of TT; "
+		"MB = 10^6 bytes\n", (unsigned long long)p->repeat);
+}
+
+static void emit_seed(const struct tp_run *run, FILE *fp)
+{
+	for (size_t i = 0; i < run->ncells; i++)
+		for (size_t r = 0; r < run->cells[i].nreps; r++) {
+			const struct pb_engine_result *e = &run->cells[i].reps[r];
+			uint64_t tt = e->tw_ns + e->tr_ns;
+
+			/* The mail's format: seconds with milliseconds. */
+			fprintf(fp, "TW = %llu.%03llu TR = %llu.%03llu TT = %llu.%03llu\n",
+				(unsigned long long)(e->tw_ns / 1000000000ULL),
+				(unsigned long long)(e->tw_ns / 1000000ULL % 1000),
+				(unsigned long long)(e->tr_ns / 1000000000ULL),
+				(unsigned long long)(e->tr_ns / 1000000ULL % 1000),
+				(unsigned long long)(tt / 1000000000ULL),
+				(unsigned long long)(tt / 1000000ULL % 1000));
+		}
+}
+
+static void emit_csv(const struct tp_run *run, FILE *fp)
+{
+	fputs("kind,size_bytes,pipe_size_bytes,repetition,tw_ns,tr_ns,tt_ns,bytes,"
+	      "write_calls,read_calls,syscalls\n", fp);
+	for (size_t i = 0; i < run->ncells; i++) {
+		const struct tp_cell *c = &run->cells[i];
+
+		for (size_t r = 0; r < c->nreps; r++) {
+			const struct pb_engine_result *e = &c->reps[r];
+
+			fprintf(fp, "%s,%llu,%ld,%zu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
+				pb_kind_names[c->kind], (unsigned long long)c->size, c->pipe_size,
+				r + 1, (unsigned long long)e->tw_ns, (unsigned long long)e->tr_ns,
+				(unsigned long long)(e->tw_ns + e->tr_ns),
+				(unsigned long long)e->bytes_written,
+				(unsigned long long)e->write_calls, (unsigned long long)e->read_calls,
+				(unsigned long long)(e->write_calls + e->read_calls));
+		}
+	}
+}
+
+static struct json_object *stats_json(const struct pb_stats *s)
+{
+	struct json_object *o = json_object_new_object();
+
+	pb_json_add_int(o, "median", (int64_t)s->median);
+	pb_json_add_int(o, "min", (int64_t)s->min);
+	pb_json_add_int(o, "max", (int64_t)s->max);
+	pb_json_add_double(o, "mean", s->mean);
+	pb_json_add_double(o, "stddev", s->stddev);
+	pb_json_add_double(o, "rsd", s->rsd);
+	pb_json_add_double(o, "spread", s->spread);
+	return o;
+}
+
+static struct json_object *params_json(const struct tp_params *p)
+{
+	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
+	char fl[64];
+
+	for (size_t k = 0; k < p->nkinds; k++)
+		json_object_array_add(a, json_object_new_string(pb_kind_names[p->kinds[k]]));
+	json_object_object_add(o, "kinds", a);
+	a = json_object_new_array();
+	for (size_t s = 0; s < p->nsizes; s++)
+		json_object_array_add(a, json_object_new_int64((int64_t)p->sizes[s]));
+	json_object_object_add(o, "sizes_bytes", a);
+	pb_json_add_int(o, "loops", (int64_t)p->loops);
+	pb_json_add_int(o, "repeat", (int64_t)p->repeat);
+	pb_json_add_int(o, "warmup", (int64_t)p->warmup);
+	json_object_object_add(o, "pipe_size_bytes",
+			       p->pipe_size ? json_object_new_int64((int64_t)p->pipe_size) : NULL);
+	describe_flags(p->flags, fl, sizeof(fl));
+	pb_json_add_str(o, "flags", fl);
+	pb_json_add_str(o, "dir", p->dir);
+	pb_json_add_str(o, "cpus", p->pinned ? p->cpu_list : NULL);
+	pb_json_add_int(o, "timeout_ns", (int64_t)p->timeout_ns);
+	return o;
+}
+
+static struct json_object *cell_json(const struct tp_run *run, const struct tp_cell *c)
+{
+	struct json_object *o = json_object_new_object(), *reps = json_object_new_array(), *sum;
+	const struct tp_cell *f = first_of_row(run, c);
+
+	pb_json_add_str(o, "kind", pb_kind_names[c->kind]);
+	pb_json_add_int(o, "size_bytes", (int64_t)c->size);
+	json_object_object_add(o, "pipe_size_bytes",
+			       c->pipe_size > 0 ? json_object_new_int64(c->pipe_size) : NULL);
+	for (size_t r = 0; r < c->nreps; r++) {
+		const struct pb_engine_result *e = &c->reps[r];
+		struct json_object *x = json_object_new_object();
+
+		pb_json_add_int(x, "tw_ns", (int64_t)e->tw_ns);
+		pb_json_add_int(x, "tr_ns", (int64_t)e->tr_ns);
+		pb_json_add_int(x, "tt_ns", (int64_t)(e->tw_ns + e->tr_ns));
+		pb_json_add_int(x, "bytes", (int64_t)e->bytes_written);
+		pb_json_add_int(x, "write_calls", (int64_t)e->write_calls);
+		pb_json_add_int(x, "read_calls", (int64_t)e->read_calls);
+		pb_json_add_int(x, "syscalls", (int64_t)(e->write_calls + e->read_calls));
+		json_object_array_add(reps, x);
+	}
+	json_object_object_add(o, "repetitions", reps);
+	if (!c->nreps) {
+		json_object_object_add(o, "summary", NULL);
+		return o;
+	}
+	sum = json_object_new_object();
+	json_object_object_add(sum, "tw_ns", stats_json(&c->tw));
+	json_object_object_add(sum, "tr_ns", stats_json(&c->tr));
+	json_object_object_add(sum, "tt_ns", stats_json(&c->tt));
+	pb_json_add_int(sum, "bytes", (int64_t)c->bytes);
+	pb_json_add_int(sum, "syscalls", (int64_t)c->syscalls);
+	pb_json_add_double(sum, "rate_bytes_per_s", rate(c->bytes, c->tt.median));
+	pb_json_add_double(sum, "rate_syscalls_per_s", rate(c->syscalls, c->tt.median));
+	pb_json_add_double(sum, "ns_per_syscall",
+			   c->syscalls > 0 ? c->tt.median / c->syscalls : 0);
+	json_object_object_add(o, "summary", sum);
+	if (f != c && f->nreps && f->tt.median > 0) {
+		char label[48];
+
+		snprintf(label, sizeof(label), "%s/%s", pb_kind_names[c->kind],
+			 pb_kind_names[f->kind]);
+		pb_json_add_double(o, "tt_ratio_to_first", c->tt.median / f->tt.median);
+		pb_json_add_str(o, "ratio_label", label);
+	} else {
+		json_object_object_add(o, "tt_ratio_to_first", NULL);
+	}
+	return o;
+}
+
+static void emit_json(const struct tp_run *run, const struct pb_sysinfo *si, FILE *fp)
+{
+	struct json_object *doc = pb_doc_new(NAME, si), *res = json_object_new_array();
+	struct json_object *pl = json_object_new_object(), *sum = json_object_new_object();
+
+	json_object_object_add(doc, "params", params_json(run->p));
+	json_object_object_add(pl, "pinned", json_object_new_boolean(run->p->pinned));
+	pb_json_add_str(pl, "cpus", run->p->pinned ? run->p->cpu_list : si->allowed_list);
+	pb_json_add_int(pl, "cpu_at_start", run->cpu_start);
+	pb_json_add_int(pl, "cpu_at_end", run->cpu_end);
+	json_object_object_add(doc, "placement", pl);
+	for (size_t i = 0; i < run->ncells; i++)
+		json_object_array_add(res, cell_json(run, &run->cells[i]));
+	json_object_object_add(doc, "results", res);
+	pb_json_add_int(sum, "results", (int64_t)run->ncells);
+	json_object_object_add(doc, "summary", sum);
+	if (run->error[0])
+		pb_doc_add_error(doc, run->error);
+	pb_doc_write(doc, run->status, fp);
+	json_object_put(doc);
+}
+
+static int setup(struct tp_run *run)
+{
+	const struct tp_params *p = run->p;
+	uint64_t maxsize = 0;
+
+	run->ncells = p->nsizes * p->nkinds;
+	run->cells = calloc(run->ncells, sizeof(*run->cells));
+	if (!run->cells)
+		return -ENOMEM;
+	for (size_t s = 0; s < p->nsizes; s++) {
+		if (p->sizes[s] > maxsize)
+			maxsize = p->sizes[s];
+		for (size_t k = 0; k < p->nkinds; k++) {
+			struct tp_cell *c = &run->cells[s * p->nkinds + k];
+
+			c->kind = p->kinds[k];
+			c->size = p->sizes[s];
+			c->reps = calloc(p->repeat, sizeof(*c->reps));
+			if (!c->reps)
+				return -ENOMEM;
+		}
+	}
+	run->buf = malloc(maxsize);
+	if (!run->buf)
+		return -ENOMEM;
+	memset(run->buf, 'p', maxsize);
+	return 0;
+}
+
+/* Open each kind once to learn its buffer size (and refuse what cannot run). */
+static int probe_kinds(struct tp_run *run)
+{
+	for (size_t k = 0; k < run->p->nkinds; k++) {
+		struct tp_cell *c = &run->cells[k];
+		struct pb_endpoint_opts eo = {
+			.nonblock = true,
+			.flags = c->kind == PB_KIND_SOCKETPAIR ? 0 : run->p->flags,
+			.pipe_size = (long)run->p->pipe_size,
+			.dir = run->tmpdir,
+		};
+		struct pb_endpoint ep;
+		const char *what;
+		int r = pb_endpoint_open(&ep, c->kind, &eo, &what);
+
+		if (r) {
+			if (r == -EINVAL && c->kind == PB_KIND_ANON && (run->p->flags & PB_FLAG_NOATIME))
+				set_error(run, PB_EXIT_NA,
+					  "pipe2(O_NOATIME) is not supported by this kernel "
+					  "(EINVAL); nothing to measure");
+			else if (r == -EPERM && run->p->pipe_size)
+				set_error(run, PB_EXIT_ERROR,
+					  "%s: --pipe-size %llu: not permitted (above "
+					  "pipe-max-size without CAP_SYS_RESOURCE, or over the "
+					  "per-user limit)", pb_kind_names[c->kind],
+					  (unsigned long long)run->p->pipe_size);
+			else
+				set_error(run, PB_EXIT_ERROR, "%s: %s: %s", pb_kind_names[c->kind],
+					  what, strerror(-r));
+			return r;
+		}
+		for (size_t s = 0; s < run->p->nsizes; s++)
+			run->cells[s * run->p->nkinds + k].pipe_size = ep.pipe_size;
+		pb_endpoint_close(&ep);
+	}
+	return 0;
+}
+
+static void teardown(struct tp_run *run)
+{
+	for (size_t i = 0; run->cells && i < run->ncells; i++)
+		free(run->cells[i].reps);
+	free(run->cells);
+	free(run->buf);
+	if (run->tmpdir[0])
+		pb_tmpdir_remove(run->tmpdir);
+}
+
+static int execute(struct pb_cli *cli, const struct tp_params *p)
+{
+	struct tp_run run = { .p = p, .progress = pb_cli_progress(cli) };
+	struct pb_sysinfo si;
+	struct pb_out out;
+	int r;
+
+	pb_sysinfo_collect(&si);
+	if (p->pinned && sched_setaffinity(0, sizeof(p->cpus), &p->cpus) != 0) {
+		pb_err(NAME, "--cpu %s: cannot pin: %s", p->cpu_list, strerror(errno));
+		return PB_EXIT_ERROR;
+	}
+	if (pb_out_open(&out)) {
+		pb_err(NAME, "cannot allocate output buffer");
+		return PB_EXIT_ERROR;
+	}
+	if (setup(&run))
+		set_error(&run, PB_EXIT_ERROR, "out of memory");
+	if (!run.status && has_kind(p, PB_KIND_FIFO) &&
+	    (r = pb_tmpdir_make(p->dir, run.tmpdir, sizeof(run.tmpdir))) != 0) {
+		run.tmpdir[0] = '\0';
+		set_error(&run, PB_EXIT_ERROR, "cannot make a directory in %s: %s", p->dir,
+			  strerror(-r));
+	}
+	if (!run.status)
+		probe_kinds(&run);
+	if (p->timeout_ns)
+		pb_watchdog_arm((double)p->timeout_ns / 1e9, "--timeout");
+	run.cpu_start = sched_getcpu();
+	if (!run.status)
+		measure(&run);
+	run.cpu_end = sched_getcpu();
+	pb_watchdog_arm(0, NULL);
+	if (run.error[0])
+		pb_err(NAME, "%s", run.error);
+	switch (cli->common.format) {
+	case FMT_JSON: emit_json(&run, &si, out.fp); break;
+	case FMT_CSV: emit_csv(&run, out.fp); break;
+	case FMT_SEED: emit_seed(&run, out.fp); break;
+	default:
+		if (!run.status || run.ncells)
+			emit_text(&run, &si, out.fp);
+		break;
+	}
+	teardown(&run);
+	if (cli->common.format == FMT_TEXT && run.status && run.status != PB_EXIT_ERROR)
+		pb_out_discard(&out); /* nothing measured: the message says why */
+	else if (pb_out_finish(&out, NAME, cli->common.output) && run.status == 0)
+		run.status = PB_EXIT_ERROR;
+	return run.status;
+}
+
+static int throughput_main(const struct pb_cmd *self, int argc, const char **argv)
+{
+	char *kind_s = NULL, *size_s = NULL, *loops_s = NULL, *repeat_s = NULL;
+	char *warmup_s = NULL, *psize_s = NULL, *flags_s = NULL, *cpu_s = NULL;
+	char *timeout_s = NULL, *dir_s = NULL;
+	const struct poptOption options[] = {
+		{ "kind", 'k', POPT_ARG_STRING, &kind_s, 0,
+		  "pipe kinds: anon, fifo, socketpair or all, comma-separated (default anon)", "LIST" },
+		{ "dir", 'd', POPT_ARG_STRING, &dir_s, 0,
+		  "directory for FIFOs (default $TMPDIR or /tmp)", "DIR" },
+		{ "loops", 'n', POPT_ARG_STRING, &loops_s, 0,
+		  "fill/drain loops per repetition (default 10000)", "N" },
+		{ "size", 's', POPT_ARG_STRING, &size_s, 0,
+		  "chunk size per write/read; K, M suffixes; comma list for a sweep; "
+		  "at most 64M (default 100)", "LIST" },
+		{ "pipe-size", 'p', POPT_ARG_STRING, &psize_s, 0,
+		  "set the pipe buffer with F_SETPIPE_SZ (default: kernel default)", "BYTES" },
+		{ "flags", 'F', POPT_ARG_STRING, &flags_s, 0,
+		  "pipe2 flags: direct (O_DIRECT packets), noatime (O_NOATIME)", "LIST" },
+		{ "repeat", 'r', POPT_ARG_STRING, &repeat_s, 0,
+		  "measured repetitions (default 5)", "N" },
+		{ "warmup", 'w', POPT_ARG_STRING, &warmup_s, 0,
+		  "unmeasured repetitions first (default 1)", "N" },
+		{ "cpu", 'c', POPT_ARG_STRING, &cpu_s, 0,
+		  "pin to these CPUs, e.g. 0 or 0-1 (default: not pinned)", "LIST" },
+		{ "timeout", 't', POPT_ARG_STRING, &timeout_s, 0,
+		  "give up with exit 3 after this long, e.g. 90s (default: no limit)", "DURATION" },
+		POPT_TABLEEND
+	};
+	struct pb_cli cli;
+	struct tp_params p;
+	int rc = pb_cli_parse(&cli, self, argc, argv, options, formats, 0, 0);
+
+	if (rc == PB_CLI_CONTINUE) {
+		rc = parse_params(&cli, &p, kind_s, size_s, loops_s, repeat_s, warmup_s, psize_s,
+				  flags_s, cpu_s, timeout_s, dir_s) ? PB_EXIT_USAGE : PB_CLI_CONTINUE;
+	}
+	if (rc == PB_CLI_CONTINUE)
+		rc = execute(&cli, &p);
+	pb_cli_free(&cli);
+	free(kind_s), free(size_s), free(loops_s), free(repeat_s), free(warmup_s);
+	free(psize_s), free(flags_s), free(cpu_s), free(timeout_s), free(dir_s);
+	return rc;
+}
+
+const struct pb_cmd pb_cmd_throughput = {
+	.name = NAME,
+	.summary = "nonblocking fill/drain throughput of pipes, FIFOs and socketpairs",
+	.args = NULL,
+	.run = throughput_main,
+};

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The conformance check registry and runner.
+ *
+ * A check is a function that examines one behaviour and records a verdict
+ * in its context.  The runner runs each check in a forked child under a
+ * watchdog, in a private temporary directory, with inherited state reset
+ * (SIGPIPE default, empty signal mask, umask 022); a child killed by a signal
+ * or by the watchdog is a FAIL naming the signal or the timeout.
+ *
+ * Checks are grouped per file, src/checks_<group>.c, each exporting one
+ * array terminated by an entry with id == NULL.
+ */
+#ifndef PB_CONFORMANCE_H
+#define PB_CONFORMANCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "endpoint.h"
+#include "sysops.h"
+
+enum pb_verdict {
+	PB_PASS,
+	PB_FAIL,
+	PB_KNOWN_DEVIATION,
+	PB_INFO,
+	PB_SKIP,
+	PB_ERROR,      /* the harness itself failed */
+	PB_VERDICT_COUNT
+};
+
+/* "pass", "fail", "known-deviation", "info", "skip", "error". */
+extern const char *const pb_verdict_names[];
+
+/* Check flags. */
+enum {
+	PB_CHECK_BOTH_KINDS = 1u << 0,  /* runs on anon and on fifo (--kind) */
+	PB_CHECK_GLOBAL = 1u << 1,      /* changes global state: --allow-global-changes */
+	PB_CHECK_PRIV = 1u << 2,        /* needs capabilities (tested, not euid) */
+};
+
+/* Runner options (PB_RUN_*). */
+enum { PB_RUN_ALLOW_GLOBAL = 1u << 0 };
+
+struct pb_check_ctx {
+	const struct pb_sysops *sys;  /* make judged kernel calls through this */
+	const char *dir;              /* private empty directory for this check */
+	enum pb_kind kind;            /* PB_KIND_ANON or PB_KIND_FIFO */
+	unsigned run_flags;           /* PB_RUN_* */
+	enum pb_verdict verdict;      /* starts as PB_PASS */
+	char detail[512];
+};
+
+struct pb_check {
+	const char *id;        /* stable, never renumbered: "CRE-01" */
+	const char *group;     /* "creation", "read", ... */
+	const char *tag;       /* "P17", "LX", "LX!=P", ... */
+	const char *title;
+	const char *citation;
+	unsigned flags;        /* PB_CHECK_* */
+	void (*run)(struct pb_check_ctx *ctx);
+};
+
+/* Verdict helpers: set the verdict and a printf detail.  A FAIL or ERROR
+ * already recorded is never downgraded by a later call. */
+void pb_check_set(struct pb_check_ctx *ctx, enum pb_verdict v, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+#define pb_check_fail(ctx, ...) pb_check_set((ctx), PB_FAIL, __VA_ARGS__)
+#define pb_check_skip(ctx, ...) pb_check_set((ctx), PB_SKIP, __VA_ARGS__)
+#define pb_check_info(ctx, ...) pb_check_set((ctx), PB_INFO, __VA_ARGS__)
+#define pb_check_error(ctx, ...) pb_check_set((ctx), PB_ERROR, __VA_ARGS__)
+/* Append to the detail of a passing check without changing the verdict. */
+void pb_check_note(struct pb_check_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+struct pb_check_result {
+	enum pb_verdict verdict;
+	char detail[512];
+	uint64_t duration_ns;
+	int signal;        /* the child died of this signal (verdict FAIL) */
+	bool timed_out;    /* the watchdog killed it (verdict FAIL) */
+};
+
+struct pb_run_opts {
+	const struct pb_sysops *sys;  /* NULL: pb_sysops_real */
+	const char *base_dir;         /* where private dirs go; NULL: $TMPDIR */
+	enum pb_kind kind;
+	double timeout_s;             /* watchdog per check; <= 0: 5 s */
+	unsigned flags;               /* PB_RUN_* */
+};
+
+/*
+ * Run one check in a forked child under the watchdog.  Returns 0 with R
+ * filled (whatever the verdict), or -errno when the harness could not even
+ * start it (R then says ERROR).
+ */
+int pb_conformance_run_one(const struct pb_check *c, const struct pb_run_opts *o,
+			   struct pb_check_result *r);
+
+/* The groups, in catalogue order. */
+extern const struct pb_check pb_checks_creation[];  /* CRE-* */
+extern const struct pb_check pb_checks_read[];      /* RD-*  */
+extern const struct pb_check pb_checks_write[];     /* WR-*  */
+extern const struct pb_check pb_checks_nonblock[];  /* NB-*  */
+extern const struct pb_check pb_checks_sigpipe[];   /* SIG-* */
+extern const struct pb_check pb_checks_fifo[];      /* FIFO-* */
+extern const struct pb_check pb_checks_fcntl[];     /* FC-*  */
+extern const struct pb_check pb_checks_poll[];      /* PL-*  */
+extern const struct pb_check pb_checks_metadata[];  /* MD-*  */
+extern const struct pb_check pb_checks_linux[];     /* LX-*  */
+
+/* ---- helpers shared by checks (src/check_util.c) ---- */
+
+/* Make a pipe of ctx->kind: anonymous via sys->pipe2(FLAGS), or a FIFO in
+ * ctx->dir opened read end O_RDONLY|O_NONBLOCK first, then the write end;
+ * FLAGS' O_NONBLOCK/O_CLOEXEC are applied to both ends.  0 or -errno. */
+int pb_check_pipe(struct pb_check_ctx *ctx, int fd[2], int flags);
+
+/* Fill WFD (nonblocking) with page-sized writes until EAGAIN; returns the
+ * bytes written or -errno.  Bounded: -EOVERFLOW past 64 MiB. */
+long pb_check_fill(const struct pb_sysops *sys, int wfd);
+
+/* Arm a one-shot SIGALRM after MS milliseconds whose handler is installed
+ * WITHOUT SA_RESTART, so a blocked call returns EINTR (harness rule 4).
+ * pb_check_disarm cancels it and restores the default disposition. */
+void pb_check_arm_interrupt(unsigned ms);
+void pb_check_disarm(void);
+
+/* Wait (bounded by MS) until process PID is in state S (sleeping) per
+ * /proc/PID/stat.  true when seen; coverage only, never a verdict. */
+bool pb_check_wait_sleeping(pid_t pid, unsigned ms);
+
+/* Number of open descriptors per /proc/self/fd; -errno without /proc. */
+int pb_check_count_fds(void);
+
+/* Whether the effective capability set has CAP (e.g. 24 = CAP_SYS_RESOURCE). */
+bool pb_check_has_cap(int cap);
+
+#endif

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The nonblocking fill/drain engine of the 2025 kernel mails: per loop,
+ * write SIZE-byte chunks until EAGAIN, then read SIZE-byte chunks until
+ * EAGAIN; writes (TW) and reads (TR) are timed separately around each
+ * phase with CLOCK_MONOTONIC.
+ */
+#ifndef PB_ENGINE_H
+#define PB_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct pb_engine_result {
+	uint64_t tw_ns, tr_ns;        /* time in write and read phases */
+	uint64_t bytes_written, bytes_read;
+	uint64_t write_calls, read_calls; /* including the final EAGAIN calls */
+	uint64_t loops_done;
+	/* On -EIO: the loop and counts where written and read bytes differed. */
+	uint64_t bad_loop, bad_written, bad_read;
+	const char *failed_call;      /* "write" or "read" on a syscall error */
+};
+
+/*
+ * Run LOOPS fill/drain loops on nonblocking RFD/WFD with chunks of SIZE
+ * bytes from BUF.  A fill phase writing more than FILL_LIMIT bytes means
+ * the kernel never said EAGAIN: -EOVERFLOW.  Returns 0, -EIO when bytes
+ * read differ from bytes written in a loop (see bad_*), or -errno from a
+ * failed write/read (see failed_call).  A write returning 0 for a nonzero
+ * size counts as -EIO too: the kernel accepted nothing without EAGAIN.
+ */
+int pb_engine_run(int rfd, int wfd, void *buf, size_t size, uint64_t loops,
+		  uint64_t fill_limit, struct pb_engine_result *res);
+
+#endif

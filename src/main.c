@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * pipebench: stress, measure and check Linux pipes and FIFOs.
+ * main() only: locale, global options, dispatch, exit status.
+ */
+#include <config.h>
+
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cleanup.h"
+#include "cli.h"
+#include "cmd.h"
+#include "msg.h"
+
+static void usage(FILE *fp)
+{
+	fprintf(fp, "Usage: %s [--help|-h] [--version] COMMAND [OPTION...]\n"
+		"       %s help COMMAND\n\n"
+		"Stress, measure and check Linux pipes and FIFOs on the running kernel.\n\n"
+		"Commands:\n", PB_PROG, PB_PROG);
+	for (size_t i = 0; pb_cmds[i]; i++)
+		fprintf(fp, "  %-13s %s\n", pb_cmds[i]->name, pb_cmds[i]->summary);
+	fprintf(fp, "\nRun '%s COMMAND --help' for a command's options; see pipebench(1).\n"
+		"Exit status: 0 pass, 1 fail, 2 usage error, 3 error, 4 nothing applicable.\n",
+		PB_PROG);
+}
+
+static int finish_stdout(int status)
+{
+	/* A full disk or closed pipe on stdout is an error, not silence. */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		pb_err(NULL, "cannot write standard output");
+		return PB_EXIT_ERROR;
+	}
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	const char **av = (const char **)argv;
+	const struct pb_cmd *cmd;
+
+	setlocale(LC_ALL, "");
+	/* Numbers in output must not depend on the locale's decimal point. */
+	setlocale(LC_NUMERIC, "C");
+	/* A closed stdout shows as EPIPE from write(), handled quietly. */
+	signal(SIGPIPE, SIG_IGN);
+
+	if (argc < 2) {
+		usage(stderr);
+		return PB_EXIT_USAGE;
+	}
+	if (!strcmp(av[1], "--help") || !strcmp(av[1], "-h")) {
+		usage(stdout);
+		return finish_stdout(PB_EXIT_OK);
+	}
+	if (!strcmp(av[1], "--version")) {
+		printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+		return finish_stdout(PB_EXIT_OK);
+	}
+	if (!strcmp(av[1], "help")) {
+		if (argc == 2) {
+			usage(stdout);
+			return finish_stdout(PB_EXIT_OK);
+		}
+		if (argc > 3) {
+			pb_usage_err(NULL, "help: unexpected argument '%s'", av[3]);
+			return PB_EXIT_USAGE;
+		}
+		cmd = pb_cmd_find(av[2]);
+		if (!cmd) {
+			pb_usage_err(NULL, "help: unknown command '%s'", av[2]);
+			return PB_EXIT_USAGE;
+		}
+		const char *hav[] = { cmd->name, "--help", NULL };
+		return finish_stdout(cmd->run(cmd, 2, hav));
+	}
+	if (av[1][0] == '-') {
+		pb_usage_err(NULL, "unknown option '%s'", av[1]);
+		return PB_EXIT_USAGE;
+	}
+	cmd = pb_cmd_find(av[1]);
+	if (!cmd) {
+		pb_usage_err(NULL, "unknown command '%s'", av[1]);
+		return PB_EXIT_USAGE;
+	}
+	pb_cleanup_install(cmd->name);
+	return finish_stdout(cmd->run(cmd, argc - 1, av + 1));
+}

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "msg.h"
+#include "output.h"
+#include "sysinfo.h"
+
+int pb_out_open(struct pb_out *out)
+{
+	out->buf = NULL;
+	out->len = 0;
+	out->fp = open_memstream(&out->buf, &out->len);
+	return out->fp ? 0 : -errno;
+}
+
+void pb_out_discard(struct pb_out *out)
+{
+	if (out->fp)
+		fclose(out->fp);
+	free(out->buf);
+	out->fp = NULL;
+	out->buf = NULL;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int pb_out_finish(struct pb_out *out, const char *cmd, const char *path)
+{
+	int fd = STDOUT_FILENO, r;
+
+	if (fclose(out->fp) != 0) {
+		r = -errno;
+		out->fp = NULL;
+		pb_out_discard(out);
+		pb_err(cmd, "output: %s", strerror(-r));
+		return r;
+	}
+	out->fp = NULL;
+	if (path) {
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (fd < 0) {
+			r = -errno;
+			pb_err(cmd, "--output: cannot create '%s': %s", path, strerror(-r));
+			pb_out_discard(out);
+			return r;
+		}
+	}
+	r = write_all(fd, out->buf, out->len);
+	if (path && close(fd) != 0 && r == 0)
+		r = -errno;
+	if (r && !(r == -EPIPE && !path))
+		pb_err(cmd, "cannot write %s: %s", path ? path : "standard output", strerror(-r));
+	pb_out_discard(out);
+	return r;
+}
+
+struct json_object *pb_doc_new(const char *command, const struct pb_sysinfo *si)
+{
+	struct json_object *doc = json_object_new_object();
+
+	json_object_object_add(doc, "tool", json_object_new_string(PACKAGE_NAME));
+	json_object_object_add(doc, "version", json_object_new_string(PACKAGE_VERSION));
+	json_object_object_add(doc, "schema_version", json_object_new_int(PB_SCHEMA_VERSION));
+	json_object_object_add(doc, "command", json_object_new_string(command));
+	if (si)
+		json_object_object_add(doc, "system", pb_sysinfo_json(si));
+	json_object_object_add(doc, "errors", json_object_new_array());
+	return doc;
+}
+
+void pb_doc_add_error(struct json_object *doc, const char *msg)
+{
+	struct json_object *errs;
+
+	if (!json_object_object_get_ex(doc, "errors", &errs)) {
+		errs = json_object_new_array();
+		json_object_object_add(doc, "errors", errs);
+	}
+	json_object_array_add(errs, json_object_new_string(msg));
+}
+
+void pb_doc_write(struct json_object *doc, int exit_status, FILE *fp)
+{
+	json_object_object_add(doc, "exit_status", json_object_new_int(exit_status));
+	fputs(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+					     JSON_C_TO_STRING_SPACED |
+					     JSON_C_TO_STRING_NOSLASHESCAPE), fp);
+	fputc('\n', fp);
+}
+
+void pb_json_add_int(struct json_object *o, const char *key, int64_t v)
+{
+	json_object_object_add(o, key, json_object_new_int64(v));
+}
+
+void pb_json_add_double(struct json_object *o, const char *key, double v)
+{
+	json_object_object_add(o, key, isfinite(v) ? json_object_new_double(v) : NULL);
+}
+
+void pb_json_add_str(struct json_object *o, const char *key, const char *v)
+{
+	json_object_object_add(o, key, v ? json_object_new_string(v) : NULL);
+}
+
+void pb_csv_field(FILE *fp, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, fp);
+		return;
+	}
+	fputc('"', fp);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', fp);
+		fputc(*s, fp);
+	}
+	fputc('"', fp);
+}

@@ -1,0 +1,444 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "msg.h"
+#include "units.h"
+
+/*
+ * Parse the leading decimal digits of s into *v; reject signs, spaces and
+ * overflow ourselves rather than trusting strtoull, which accepts "-1".
+ */
+static int parse_digits(const char **sp, uint64_t *v)
+{
+	const char *s = *sp;
+	uint64_t acc = 0;
+
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	for (; isdigit((unsigned char)*s); s++) {
+		unsigned d = (unsigned)(*s - '0');
+
+		if (acc > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		acc = acc * 10 + d;
+	}
+	*sp = s;
+	*v = acc;
+	return 0;
+}
+
+static int check_range(uint64_t v, uint64_t min, uint64_t max)
+{
+	return (v < min || v > max) ? -ERANGE : 0;
+}
+
+int pb_parse_count(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	uint64_t v;
+	int r;
+
+	if (!s)
+		return -EINVAL;
+	r = parse_digits(&s, &v);
+	if (r == -ERANGE) {
+		/* Still junk if non-digits follow the overflowing digits. */
+		while (isdigit((unsigned char)*s))
+			s++;
+		return *s ? -EINVAL : -ERANGE;
+	}
+	if (r < 0 || *s)
+		return -EINVAL;
+	r = check_range(v, min, max);
+	if (r == 0)
+		*out = v;
+	return r;
+}
+
+struct suffix {
+	const char *name;
+	uint64_t mult;
+};
+
+static int lookup_suffix(const char *s, const struct suffix *tab, uint64_t *mult)
+{
+	for (; tab->name; tab++)
+		if (strcmp(s, tab->name) == 0) {
+			*mult = tab->mult;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+int pb_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	static const struct suffix tab[] = {
+		{ "", 1 }, { "B", 1 },
+		{ "K", 1ULL << 10 }, { "k", 1ULL << 10 }, { "KB", 1ULL << 10 }, { "KiB", 1ULL << 10 },
+		{ "M", 1ULL << 20 }, { "MB", 1ULL << 20 }, { "MiB", 1ULL << 20 },
+		{ "G", 1ULL << 30 }, { "GB", 1ULL << 30 }, { "GiB", 1ULL << 30 },
+		{ NULL, 0 },
+	};
+	uint64_t v, mult;
+	int r;
+
+	if (!s)
+		return -EINVAL;
+	r = parse_digits(&s, &v);
+	if (r == -EINVAL)
+		return r;
+	if (r == -ERANGE) {
+		while (isdigit((unsigned char)*s))
+			s++;
+		return lookup_suffix(s, tab, &mult) ? -EINVAL : -ERANGE;
+	}
+	if (lookup_suffix(s, tab, &mult))
+		return -EINVAL;
+	if (v > UINT64_MAX / mult)
+		return -ERANGE;
+	v *= mult;
+	r = check_range(v, min, max);
+	if (r == 0)
+		*out = v;
+	return r;
+}
+
+int pb_parse_double(const char *s, double min, double max, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s || isspace((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (*end || end == s || isnan(v) || isinf(v))
+		return -EINVAL;
+	if (errno == ERANGE || v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int pb_parse_duration(const char *s, uint64_t min_ns, uint64_t max_ns,
+		      uint64_t *out_ns)
+{
+	static const struct suffix tab[] = {
+		{ "", 1000000000ULL }, { "s", 1000000000ULL },
+		{ "ns", 1ULL }, { "us", 1000ULL }, { "ms", 1000000ULL },
+		{ "m", 60000000000ULL }, { "h", 3600000000000ULL },
+		{ NULL, 0 },
+	};
+	const char *p = s;
+	uint64_t mult;
+	double v;
+	char num[64];
+	size_t len;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -EINVAL;
+	while (isdigit((unsigned char)*p) || *p == '.')
+		p++;
+	len = (size_t)(p - s);
+	if (len >= sizeof(num) || lookup_suffix(p, tab, &mult))
+		return -EINVAL;
+	memcpy(num, s, len);
+	num[len] = '\0';
+	if (pb_parse_double(num, 0, 1e300, &v))
+		return -EINVAL;
+	v *= (double)mult;
+	if (v > (double)max_ns || v > 1.8e19)
+		return -ERANGE;
+	if ((uint64_t)v < min_ns)
+		return -ERANGE;
+	*out_ns = (uint64_t)v;
+	return 0;
+}
+
+/* Iterate comma-separated items; returns -EINVAL on an empty item. */
+static int next_item(const char **sp, const char **item, size_t *len)
+{
+	const char *s = *sp, *comma = strchr(s, ',');
+
+	*item = s;
+	*len = comma ? (size_t)(comma - s) : strlen(s);
+	if (*len == 0)
+		return -EINVAL;
+	*sp = comma ? comma + 1 : s + *len;
+	return comma && !comma[1] ? -EINVAL : 0; /* trailing comma */
+}
+
+int pb_parse_size_list(const char *s, uint64_t min, uint64_t max,
+		       uint64_t *out, size_t max_items, size_t *n)
+{
+	size_t count = 0;
+
+	if (!s || !*s)
+		return -EINVAL;
+	while (*s) {
+		const char *item;
+		char buf[64];
+		size_t len;
+		int r = next_item(&s, &item, &len);
+
+		if (r)
+			return r;
+		if (len >= sizeof(buf))
+			return -EINVAL;
+		if (count == max_items)
+			return -E2BIG;
+		memcpy(buf, item, len);
+		buf[len] = '\0';
+		r = pb_parse_size(buf, min, max, &out[count]);
+		if (r)
+			return r;
+		count++;
+	}
+	*n = count;
+	return 0;
+}
+
+int pb_parse_word_list(const char *s, const char *const *words,
+		       unsigned *mask, size_t *bad_off, size_t *bad_len)
+{
+	const char *start = s;
+	unsigned m = 0;
+
+	if (!s || !*s) {
+		if (bad_off)
+			*bad_off = 0, *bad_len = 0;
+		return -EINVAL;
+	}
+	while (*s) {
+		const char *item;
+		size_t len, i;
+		int r = next_item(&s, &item, &len);
+
+		for (i = 0; !r && words[i]; i++)
+			if (strlen(words[i]) == len && strncmp(words[i], item, len) == 0)
+				break;
+		if (r || !words[i]) {
+			if (bad_off)
+				*bad_off = (size_t)(item - start), *bad_len = len;
+			return -EINVAL;
+		}
+		m |= 1u << i;
+	}
+	*mask = m;
+	return 0;
+}
+
+int pb_parse_cpu_list(const char *s, int max_cpu, cpu_set_t *set)
+{
+	CPU_ZERO(set);
+	if (!s || !*s)
+		return -EINVAL;
+	while (*s) {
+		const char *item;
+		size_t len;
+		uint64_t lo, hi;
+		const char *p;
+		int r = next_item(&s, &item, &len);
+
+		if (r)
+			return r;
+		p = item;
+		if ((r = parse_digits(&p, &lo)))
+			return r;
+		hi = lo;
+		if (*p == '-') {
+			p++;
+			if ((r = parse_digits(&p, &hi)))
+				return r;
+		}
+		if (p != item + len || hi < lo)
+			return -EINVAL;
+		if (hi >= (uint64_t)max_cpu || hi >= CPU_SETSIZE)
+			return -ERANGE;
+		for (uint64_t c = lo; c <= hi; c++)
+			CPU_SET((int)c, set);
+	}
+	return 0;
+}
+
+void pb_format_cpu_list(const cpu_set_t *set, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < CPU_SETSIZE; c++) {
+		int e = c;
+
+		if (!CPU_ISSET(c, set))
+			continue;
+		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
+			e++;
+		if (off < len)
+			off += (size_t)snprintf(buf + off, len - off, e > c ? "%s%d-%d" : "%s%d",
+						off ? "," : "", c, e);
+		c = e;
+	}
+}
+
+void pb_format_size(uint64_t bytes, char *buf, size_t len)
+{
+	if (bytes >= (1ULL << 30) && bytes % (1ULL << 30) == 0)
+		snprintf(buf, len, "%llu GiB", (unsigned long long)(bytes >> 30));
+	else if (bytes >= (1ULL << 20) && bytes % (1ULL << 20) == 0)
+		snprintf(buf, len, "%llu MiB", (unsigned long long)(bytes >> 20));
+	else if (bytes >= (1ULL << 10) && bytes % (1ULL << 10) == 0)
+		snprintf(buf, len, "%llu KiB", (unsigned long long)(bytes >> 10));
+	else
+		snprintf(buf, len, "%llu B", (unsigned long long)bytes);
+}
+
+static const char *why(int r, const char *kind)
+{
+	static __thread char b[96];
+
+	if (r == -ERANGE)
+		snprintf(b, sizeof(b), "%s out of range", kind);
+	else if (r == -E2BIG)
+		snprintf(b, sizeof(b), "too many %s items", kind);
+	else
+		snprintf(b, sizeof(b), "invalid %s", kind);
+	return b;
+}
+
+static void range_hint(char *buf, size_t len, uint64_t min, uint64_t max)
+{
+	snprintf(buf, len, "; allowed %llu to %llu", (unsigned long long)min,
+		 (unsigned long long)max);
+}
+
+int pb_opt_size(const char *cmd, const char *opt, const char *val,
+		uint64_t min, uint64_t max, uint64_t *out)
+{
+	int r = pb_parse_size(val, min, max, out);
+	char a[32], b[32], hint[96] = "";
+
+	if (!r)
+		return 0;
+	if (r == -ERANGE) {
+		pb_format_size(min, a, sizeof(a));
+		pb_format_size(max, b, sizeof(b));
+		snprintf(hint, sizeof(hint), "; allowed %s to %s", a, b);
+	}
+	pb_usage_err(cmd, "%s: %s '%s'%s", opt, why(r, "size"), val ? val : "", hint);
+	return -1;
+}
+
+int pb_opt_count(const char *cmd, const char *opt, const char *val,
+		 uint64_t min, uint64_t max, uint64_t *out)
+{
+	int r = pb_parse_count(val, min, max, out);
+	char hint[96] = "";
+
+	if (!r)
+		return 0;
+	if (r == -ERANGE)
+		range_hint(hint, sizeof(hint), min, max);
+	pb_usage_err(cmd, "%s: %s '%s'%s", opt, why(r, "number"), val ? val : "", hint);
+	return -1;
+}
+
+int pb_opt_duration(const char *cmd, const char *opt, const char *val,
+		    uint64_t min_ns, uint64_t max_ns, uint64_t *out_ns)
+{
+	int r = pb_parse_duration(val, min_ns, max_ns, out_ns);
+
+	if (!r)
+		return 0;
+	pb_usage_err(cmd, "%s: %s '%s'", opt, why(r, "duration"), val ? val : "");
+	return -1;
+}
+
+int pb_opt_double(const char *cmd, const char *opt, const char *val,
+		  double min, double max, double *out)
+{
+	int r = pb_parse_double(val, min, max, out);
+
+	if (!r)
+		return 0;
+	pb_usage_err(cmd, "%s: %s '%s'", opt, why(r, "number"), val ? val : "");
+	return -1;
+}
+
+int pb_opt_size_list(const char *cmd, const char *opt, const char *val,
+		     uint64_t min, uint64_t max, uint64_t *out,
+		     size_t max_items, size_t *n)
+{
+	int r = pb_parse_size_list(val, min, max, out, max_items, n);
+
+	if (!r)
+		return 0;
+	pb_usage_err(cmd, "%s: %s '%s'", opt, why(r, "size"), val ? val : "");
+	return -1;
+}
+
+static void list_words(const char *const *words, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; words[i] && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "", words[i]);
+}
+
+int pb_opt_word_list(const char *cmd, const char *opt, const char *val,
+		     const char *const *words, unsigned *mask)
+{
+	size_t off = 0, len = 0;
+	char allowed[256];
+
+	if (pb_parse_word_list(val, words, mask, &off, &len) == 0)
+		return 0;
+	list_words(words, allowed, sizeof(allowed));
+	if (len == 0)
+		pb_usage_err(cmd, "%s: empty item in '%s'; expected a list of: %s", opt,
+			     val ? val : "", allowed);
+	else
+		pb_usage_err(cmd, "%s: unknown value '%.*s'; expected a list of: %s", opt,
+			     (int)len, val + off, allowed);
+	return -1;
+}
+
+int pb_opt_word(const char *cmd, const char *opt, const char *val,
+		const char *const *words, unsigned *index)
+{
+	char allowed[256];
+
+	for (unsigned i = 0; val && words[i]; i++)
+		if (strcmp(words[i], val) == 0) {
+			*index = i;
+			return 0;
+		}
+	list_words(words, allowed, sizeof(allowed));
+	pb_usage_err(cmd, "%s: unknown value '%s'; expected one of: %s", opt,
+		     val ? val : "", allowed);
+	return -1;
+}
+
+int pb_opt_cpu_list(const char *cmd, const char *opt, const char *val,
+		    cpu_set_t *set)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+	int r = pb_parse_cpu_list(val, n > 0 ? (int)n : CPU_SETSIZE, set);
+
+	if (!r)
+		return 0;
+	if (r == -ERANGE)
+		pb_usage_err(cmd, "%s: CPU out of range in '%s'; this machine has CPUs 0-%ld",
+			     opt, val, n - 1);
+	else
+		pb_usage_err(cmd, "%s: invalid CPU list '%s'", opt, val ? val : "");
+	return -1;
+}

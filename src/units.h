@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The one parser for sizes ("64K"), counts, durations ("1.5s") and lists.
+ * Every function returns 0 or a negative errno:
+ *   -EINVAL  not a number of that kind (junk, empty, bad suffix, sign)
+ *   -ERANGE  a number, but outside [min, max] (or overflowing 64 bits)
+ * pb_opt_* wrappers print the one-line usage error naming the option.
+ */
+#ifndef PB_UNITS_H
+#define PB_UNITS_H
+
+#include <sched.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Size in bytes with an optional binary suffix: K, M, G (also KiB, k, KB). */
+int pb_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/* Plain non-negative decimal integer. */
+int pb_parse_count(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/* Duration: number (seconds) with optional suffix ns, us, ms, s, m, h. */
+int pb_parse_duration(const char *s, uint64_t min_ns, uint64_t max_ns,
+		      uint64_t *out_ns);
+
+/* Decimal number, possibly fractional (e.g. a percentage). */
+int pb_parse_double(const char *s, double min, double max, double *out);
+
+/*
+ * Comma-separated list of sizes; empty items are errors.  *n receives the
+ * number of items; -E2BIG when more than max items.
+ */
+int pb_parse_size_list(const char *s, uint64_t min, uint64_t max,
+		       uint64_t *out, size_t max_items, size_t *n);
+
+/*
+ * Comma-separated list of words, each one of WORDS (NULL-terminated); sets
+ * bit i of *mask for WORDS[i].  On -EINVAL, *bad (if not NULL) points to a
+ * static copy-free description: the index in s of the offending item.
+ */
+int pb_parse_word_list(const char *s, const char *const *words,
+		       unsigned *mask, size_t *bad_off, size_t *bad_len);
+
+/* CPU list "0,2-3"; every CPU must be < max_cpu. */
+int pb_parse_cpu_list(const char *s, int max_cpu, cpu_set_t *set);
+
+/* Format a CPU set as a compact list ("0-1,3") into buf. */
+void pb_format_cpu_list(const cpu_set_t *set, char *buf, size_t len);
+
+/* Format bytes as "4 KiB", "100 B", "64 MiB" when exact, else plain bytes. */
+void pb_format_size(uint64_t bytes, char *buf, size_t len);
+
+/*
+ * Wrappers for option values: on failure print
+ *   `pipebench CMD: --OPT: invalid size 'VALUE' (...)` and return -1.
+ */
+int pb_opt_size(const char *cmd, const char *opt, const char *val,
+		uint64_t min, uint64_t max, uint64_t *out);
+int pb_opt_count(const char *cmd, const char *opt, const char *val,
+		 uint64_t min, uint64_t max, uint64_t *out);
+int pb_opt_duration(const char *cmd, const char *opt, const char *val,
+		    uint64_t min_ns, uint64_t max_ns, uint64_t *out_ns);
+int pb_opt_double(const char *cmd, const char *opt, const char *val,
+		  double min, double max, double *out);
+int pb_opt_size_list(const char *cmd, const char *opt, const char *val,
+		     uint64_t min, uint64_t max, uint64_t *out,
+		     size_t max_items, size_t *n);
+int pb_opt_word_list(const char *cmd, const char *opt, const char *val,
+		     const char *const *words, unsigned *mask);
+int pb_opt_word(const char *cmd, const char *opt, const char *val,
+		const char *const *words, unsigned *index);
+int pb_opt_cpu_list(const char *cmd, const char *opt, const char *val,
+		    cpu_set_t *set);
+
+#endif

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The fill/drain engine and endpoints, including the failures it must report. */
+#include <config.h>
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "endpoint.h"
+#include "engine.h"
+
+static char buf[65536];
+
+START_TEST(anon_counts_balance)
+{
+	struct pb_endpoint_opts o = { .nonblock = true };
+	struct pb_endpoint ep;
+	struct pb_engine_result r;
+
+	ck_assert_int_eq(pb_endpoint_open(&ep, PB_KIND_ANON, &o, NULL), 0);
+	ck_assert_int_gt(ep.pipe_size, 0);
+	ck_assert_int_eq(pb_engine_run(ep.rfd, ep.wfd, buf, 100, 3, 1 << 24, &r), 0);
+	ck_assert_uint_eq(r.loops_done, 3);
+	ck_assert_uint_eq(r.bytes_written, r.bytes_read);
+	/* Every loop ends each phase with one EAGAIN call. */
+	ck_assert_uint_eq(r.write_calls, r.bytes_written / 100 + 3);
+	ck_assert_uint_eq(r.read_calls, r.bytes_read / 100 + 3);
+	/* 100-byte writes fill at least (capacity - one page) per loop. */
+	ck_assert_uint_ge(r.bytes_written, 3 * (uint64_t)(ep.pipe_size - 4096));
+	pb_endpoint_close(&ep);
+}
+END_TEST
+
+START_TEST(kinds_all_open)
+{
+	char dir[4096];
+	struct pb_endpoint ep;
+	struct pb_engine_result r;
+	struct stat st;
+
+	ck_assert_int_eq(pb_tmpdir_make(NULL, dir, sizeof(dir)), 0);
+	for (int k = 0; k < PB_KIND_COUNT; k++) {
+		struct pb_endpoint_opts o = { .nonblock = true, .dir = dir };
+
+		ck_assert_int_eq(pb_endpoint_open(&ep, (enum pb_kind)k, &o, NULL), 0);
+		ck_assert_int_eq(pb_engine_run(ep.rfd, ep.wfd, buf, 4096, 2, 1ULL << 28, &r), 0);
+		ck_assert_uint_eq(r.bytes_written, r.bytes_read);
+		if (k == PB_KIND_FIFO) {
+			ck_assert_int_eq(stat(ep.path, &st), 0);
+			ck_assert(S_ISFIFO(st.st_mode));
+		}
+		pb_endpoint_close(&ep);
+	}
+	pb_tmpdir_remove(dir);
+	ck_assert_int_eq(stat(dir, &st), -1);
+}
+END_TEST
+
+START_TEST(pipe_size_is_applied)
+{
+	struct pb_endpoint_opts o = { .nonblock = true, .pipe_size = 8192 };
+	struct pb_endpoint ep;
+
+	ck_assert_int_eq(pb_endpoint_open(&ep, PB_KIND_ANON, &o, NULL), 0);
+	ck_assert_int_eq(ep.pipe_size, 8192);
+	pb_endpoint_close(&ep);
+}
+END_TEST
+
+/* A "kernel" whose write side never says EAGAIN: /dev/null swallows all. */
+START_TEST(never_full_is_overflow)
+{
+	int rfd = open("/dev/null", O_RDONLY), wfd = open("/dev/null", O_WRONLY);
+	struct pb_engine_result r;
+
+	ck_assert_int_eq(pb_engine_run(rfd, wfd, buf, 4096, 1, 1 << 20, &r), -EOVERFLOW);
+	close(rfd);
+	close(wfd);
+}
+END_TEST
+
+/* Reading from another pipe that holds extra bytes: data "invented". */
+START_TEST(invented_data_is_mismatch)
+{
+	int a[2], b[2];
+	struct pb_engine_result r;
+
+	ck_assert_int_eq(pipe2(a, O_NONBLOCK), 0);
+	ck_assert_int_eq(pipe2(b, O_NONBLOCK), 0);
+	ck_assert_int_eq(write(b[1], buf, 1000), 1000);
+	/* Write into a (fills it), read from b (only 1000 bytes). */
+	ck_assert_int_eq(pb_engine_run(b[0], a[1], buf, 100, 1, 1 << 24, &r), -EIO);
+	ck_assert_uint_eq(r.bad_loop, 0);
+	ck_assert_uint_eq(r.bad_read, 1000);
+	ck_assert_uint_gt(r.bad_written, 1000);
+	close(a[0]), close(a[1]), close(b[0]), close(b[1]);
+}
+END_TEST
+
+START_TEST(write_error_is_reported)
+{
+	int p[2];
+	struct pb_engine_result r;
+
+	ck_assert_int_eq(pipe2(p, O_NONBLOCK), 0);
+	close(p[0]); /* no reader: EPIPE (SIGPIPE ignored below) */
+	signal(SIGPIPE, SIG_IGN);
+	ck_assert_int_eq(pb_engine_run(p[1], p[1], buf, 100, 1, 1 << 24, &r), -EPIPE);
+	ck_assert_str_eq(r.failed_call, "write");
+	close(p[1]);
+}
+END_TEST
+
+static Suite *engine_suite(void)
+{
+	Suite *s = suite_create("engine");
+	TCase *tc = tcase_create("loop");
+
+	tcase_add_test(tc, anon_counts_balance);
+	tcase_add_test(tc, kinds_all_open);
+	tcase_add_test(tc, pipe_size_is_applied);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("failures");
+	tcase_add_test(tc, never_full_is_overflow);
+	tcase_add_test(tc, invented_data_is_mismatch);
+	tcase_add_test(tc, write_error_is_reported);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(engine_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

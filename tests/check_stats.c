@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "stats.h"
+
+START_TEST(odd_and_even_medians)
+{
+	const double odd[] = { 5, 1, 3 }, even[] = { 4, 1, 3, 2 };
+	struct pb_stats s;
+
+	ck_assert_int_eq(pb_stats_compute(odd, 3, &s), 0);
+	ck_assert_double_eq(s.median, 3);
+	ck_assert_double_eq(s.min, 1);
+	ck_assert_double_eq(s.max, 5);
+	ck_assert_int_eq(pb_stats_compute(even, 4, &s), 0);
+	ck_assert_double_eq(s.median, 2.5);
+	ck_assert_double_eq(s.mean, 2.5);
+}
+END_TEST
+
+START_TEST(dispersion)
+{
+	const double v[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
+	struct pb_stats s;
+
+	ck_assert_int_eq(pb_stats_compute(v, 8, &s), 0);
+	ck_assert_double_eq_tol(s.mean, 5, 1e-12);
+	/* sample stddev: sqrt(32/7) */
+	ck_assert_double_eq_tol(s.stddev, sqrt(32.0 / 7.0), 1e-12);
+	ck_assert_double_eq_tol(s.rsd, sqrt(32.0 / 7.0) / 5, 1e-12);
+	ck_assert_double_eq_tol(s.spread, 7.0 / 4.5, 1e-12);
+}
+END_TEST
+
+START_TEST(single_and_empty)
+{
+	const double one[] = { 7 };
+	struct pb_stats s;
+
+	ck_assert_int_eq(pb_stats_compute(one, 1, &s), 0);
+	ck_assert_double_eq(s.stddev, 0);
+	ck_assert_double_eq(s.median, 7);
+	ck_assert_int_eq(pb_stats_compute(one, 0, &s), -EINVAL);
+}
+END_TEST
+
+START_TEST(input_untouched)
+{
+	double v[] = { 3, 1, 2 };
+	struct pb_stats s;
+
+	pb_stats_compute(v, 3, &s);
+	ck_assert_double_eq(v[0], 3);
+	ck_assert_double_eq(v[1], 1);
+}
+END_TEST
+
+START_TEST(welch_known_value)
+{
+	/* Wikipedia's Welch example 1: |t| = 2.46, df = 24.99, p = 0.021. */
+	const double a[] = { 27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1, 21.9, 22.6,
+			     23.1, 19.6, 19.0, 21.7, 21.4 };
+	const double b[] = { 27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0, 24.8, 20.2,
+			     21.9, 22.1, 22.9, 20.5, 24.4 };
+	struct pb_stats sa, sb;
+	double t, df, p;
+
+	pb_stats_compute(a, 15, &sa);
+	pb_stats_compute(b, 15, &sb);
+	p = pb_stats_welch(&sa, &sb, &t, &df);
+	ck_assert_double_eq_tol(t, 2.4554, 1e-3);   /* b - a */
+	ck_assert_double_eq_tol(df, 24.9885, 1e-3);
+	ck_assert_double_eq_tol(p, 0.0214, 1e-3);
+}
+END_TEST
+
+START_TEST(welch_undefined)
+{
+	const double a[] = { 1, 1, 1 }, one[] = { 2 };
+	struct pb_stats sa, sb;
+	double t, df;
+
+	pb_stats_compute(a, 3, &sa);
+	ck_assert_double_eq(pb_stats_welch(&sa, &sa, &t, &df), -1);
+	pb_stats_compute(one, 1, &sb);
+	ck_assert_double_eq(pb_stats_welch(&sa, &sb, &t, &df), -1);
+}
+END_TEST
+
+static Suite *stats_suite(void)
+{
+	Suite *s = suite_create("stats");
+	TCase *tc = tcase_create("describe");
+
+	tcase_add_test(tc, odd_and_even_medians);
+	tcase_add_test(tc, dispersion);
+	tcase_add_test(tc, single_and_empty);
+	tcase_add_test(tc, input_untouched);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("welch");
+	tcase_add_test(tc, welch_known_value);
+	tcase_add_test(tc, welch_undefined);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(stats_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

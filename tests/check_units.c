@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+
+#include <check.h>
+#include <errno.h>
+#include <stdlib.h>
+
+#include "units.h"
+
+START_TEST(size_suffixes)
+{
+	uint64_t v;
+
+	ck_assert_int_eq(pb_parse_size("100", 1, UINT64_MAX, &v), 0);
+	ck_assert_uint_eq(v, 100);
+	ck_assert_int_eq(pb_parse_size("4K", 1, UINT64_MAX, &v), 0);
+	ck_assert_uint_eq(v, 4096);
+	ck_assert_int_eq(pb_parse_size("64KiB", 1, UINT64_MAX, &v), 0);
+	ck_assert_uint_eq(v, 65536);
+	ck_assert_int_eq(pb_parse_size("1M", 1, UINT64_MAX, &v), 0);
+	ck_assert_uint_eq(v, 1048576);
+	ck_assert_int_eq(pb_parse_size("2G", 1, UINT64_MAX, &v), 0);
+	ck_assert_uint_eq(v, 2ULL << 30);
+	ck_assert_int_eq(pb_parse_size("7B", 1, UINT64_MAX, &v), 0);
+	ck_assert_uint_eq(v, 7);
+}
+END_TEST
+
+START_TEST(size_rejects_junk)
+{
+	static const char *const bad[] = { "", "64Q", "-1", "+5", " 5", "5 ", "K", "1.5K",
+					   "0x10", "4KK", "abc", "1e3" };
+	uint64_t v = 42;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ck_assert_msg(pb_parse_size(bad[i], 0, UINT64_MAX, &v) == -EINVAL,
+			      "accepted '%s'", bad[i]);
+		ck_assert_uint_eq(v, 42);
+	}
+	ck_assert_int_eq(pb_parse_size(NULL, 0, 10, &v), -EINVAL);
+}
+END_TEST
+
+START_TEST(size_range_and_overflow)
+{
+	uint64_t v;
+
+	ck_assert_int_eq(pb_parse_size("0", 1, 100, &v), -ERANGE);
+	ck_assert_int_eq(pb_parse_size("65M", 1, 64ULL << 20, &v), -ERANGE);
+	ck_assert_int_eq(pb_parse_size("64M", 1, 64ULL << 20, &v), 0);
+	ck_assert_int_eq(pb_parse_size("18446744073709551616", 0, UINT64_MAX, &v), -ERANGE);
+	ck_assert_int_eq(pb_parse_size("99999999999999999999G", 0, UINT64_MAX, &v), -ERANGE);
+	ck_assert_int_eq(pb_parse_size("17179869184G", 0, UINT64_MAX, &v), -ERANGE);
+	ck_assert_int_eq(pb_parse_size("99999999999999999999Q", 0, UINT64_MAX, &v), -EINVAL);
+}
+END_TEST
+
+START_TEST(counts)
+{
+	uint64_t v;
+
+	ck_assert_int_eq(pb_parse_count("10000", 1, 1000000, &v), 0);
+	ck_assert_uint_eq(v, 10000);
+	ck_assert_int_eq(pb_parse_count("0", 1, 10, &v), -ERANGE);
+	ck_assert_int_eq(pb_parse_count("11", 1, 10, &v), -ERANGE);
+	ck_assert_int_eq(pb_parse_count("-3", 0, 10, &v), -EINVAL);
+	ck_assert_int_eq(pb_parse_count("3k", 0, 10000, &v), -EINVAL);
+	ck_assert_int_eq(pb_parse_count("", 0, 10, &v), -EINVAL);
+	ck_assert_int_eq(pb_parse_count("99999999999999999999999", 0, UINT64_MAX, &v), -ERANGE);
+	ck_assert_int_eq(pb_parse_count("18446744073709551615", 0, UINT64_MAX, &v), 0);
+	ck_assert_uint_eq(v, UINT64_MAX);
+}
+END_TEST
+
+START_TEST(durations)
+{
+	uint64_t ns;
+
+	ck_assert_int_eq(pb_parse_duration("5", 0, UINT64_MAX, &ns), 0);
+	ck_assert_uint_eq(ns, 5000000000ULL);
+	ck_assert_int_eq(pb_parse_duration("1.5s", 0, UINT64_MAX, &ns), 0);
+	ck_assert_uint_eq(ns, 1500000000ULL);
+	ck_assert_int_eq(pb_parse_duration("250ms", 0, UINT64_MAX, &ns), 0);
+	ck_assert_uint_eq(ns, 250000000ULL);
+	ck_assert_int_eq(pb_parse_duration("2m", 0, UINT64_MAX, &ns), 0);
+	ck_assert_uint_eq(ns, 120000000000ULL);
+	ck_assert_int_eq(pb_parse_duration("1.2.3s", 0, UINT64_MAX, &ns), -EINVAL);
+	ck_assert_int_eq(pb_parse_duration("5x", 0, UINT64_MAX, &ns), -EINVAL);
+	ck_assert_int_eq(pb_parse_duration("-1", 0, UINT64_MAX, &ns), -EINVAL);
+	ck_assert_int_eq(pb_parse_duration("2h", 0, 3600000000000ULL, &ns), -ERANGE);
+}
+END_TEST
+
+START_TEST(size_lists)
+{
+	uint64_t v[4];
+	size_t n = 0;
+
+	ck_assert_int_eq(pb_parse_size_list("100,4K,64K", 1, UINT64_MAX, v, 4, &n), 0);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_uint_eq(v[1], 4096);
+	ck_assert_uint_eq(v[2], 65536);
+	ck_assert_int_eq(pb_parse_size_list("100,,4K", 1, UINT64_MAX, v, 4, &n), -EINVAL);
+	ck_assert_int_eq(pb_parse_size_list("100,", 1, UINT64_MAX, v, 4, &n), -EINVAL);
+	ck_assert_int_eq(pb_parse_size_list(",100", 1, UINT64_MAX, v, 4, &n), -EINVAL);
+	ck_assert_int_eq(pb_parse_size_list("1,2,3,4,5", 1, UINT64_MAX, v, 4, &n), -E2BIG);
+	ck_assert_int_eq(pb_parse_size_list("1,0", 1, UINT64_MAX, v, 4, &n), -ERANGE);
+}
+END_TEST
+
+START_TEST(word_lists)
+{
+	static const char *const words[] = { "anon", "fifo", "socketpair", NULL };
+	unsigned m = 0;
+	size_t off, len;
+
+	ck_assert_int_eq(pb_parse_word_list("fifo,anon", words, &m, &off, &len), 0);
+	ck_assert_uint_eq(m, 3);
+	ck_assert_int_eq(pb_parse_word_list("anon,pipe", words, &m, &off, &len), -EINVAL);
+	ck_assert_uint_eq(off, 5);
+	ck_assert_uint_eq(len, 4);
+	ck_assert_int_eq(pb_parse_word_list("an", words, &m, &off, &len), -EINVAL);
+	ck_assert_int_eq(pb_parse_word_list("anon,,fifo", words, &m, &off, &len), -EINVAL);
+	ck_assert_int_eq(pb_parse_word_list("", words, &m, &off, &len), -EINVAL);
+}
+END_TEST
+
+START_TEST(cpu_lists)
+{
+	cpu_set_t s;
+	char buf[64];
+
+	ck_assert_int_eq(pb_parse_cpu_list("0,2-3", 8, &s), 0);
+	ck_assert(CPU_ISSET(0, &s) && !CPU_ISSET(1, &s) && CPU_ISSET(2, &s) && CPU_ISSET(3, &s));
+	pb_format_cpu_list(&s, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "0,2-3");
+	ck_assert_int_eq(pb_parse_cpu_list("8", 8, &s), -ERANGE);
+	ck_assert_int_eq(pb_parse_cpu_list("3-1", 8, &s), -EINVAL);
+	ck_assert_int_eq(pb_parse_cpu_list("1-", 8, &s), -EINVAL);
+	ck_assert_int_eq(pb_parse_cpu_list("x", 8, &s), -EINVAL);
+}
+END_TEST
+
+START_TEST(format_sizes)
+{
+	char b[32];
+
+	pb_format_size(100, b, sizeof(b));
+	ck_assert_str_eq(b, "100 B");
+	pb_format_size(4096, b, sizeof(b));
+	ck_assert_str_eq(b, "4 KiB");
+	pb_format_size(1 << 20, b, sizeof(b));
+	ck_assert_str_eq(b, "1 MiB");
+	pb_format_size(5000, b, sizeof(b));
+	ck_assert_str_eq(b, "5000 B");
+}
+END_TEST
+
+static Suite *units_suite(void)
+{
+	Suite *s = suite_create("units");
+	TCase *tc = tcase_create("sizes");
+
+	tcase_add_test(tc, size_suffixes);
+	tcase_add_test(tc, size_rejects_junk);
+	tcase_add_test(tc, size_range_and_overflow);
+	tcase_add_test(tc, format_sizes);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("numbers");
+	tcase_add_test(tc, counts);
+	tcase_add_test(tc, durations);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("lists");
+	tcase_add_test(tc, size_lists);
+	tcase_add_test(tc, word_lists);
+	tcase_add_test(tc, cpu_lists);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(units_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
