@@ -63,20 +63,6 @@ static poptContext make_context(const struct pb_cmd *cmd, int argc, const char *
 	return pc;
 }
 
-void pb_cli_help(const struct pb_cmd *cmd, const struct poptOption *options, FILE *fp)
-{
-	struct pb_common c = { 0 };
-	struct poptOption common[COMMON_N], top[3];
-	const char *argv[] = { cmd->name, NULL };
-	poptContext pc;
-
-	common_table(&c, common);
-	pc = make_context(cmd, 1, argv, options, common, top);
-	fprintf(fp, "%s %s: %s\n", PB_PROG, cmd->name, cmd->summary);
-	poptPrintHelp(pc, fp, 0);
-	poptFreeContext(pc);
-}
-
 int pb_cli_check_output(const char *cmd, const char *path)
 {
 	struct stat st;
@@ -126,7 +112,15 @@ int pb_cli_parse(struct pb_cli *cli, const struct pb_cmd *cmd, int argc,
 	common_table(&cli->common, common);
 	format_help(formats, cli->fmt_descrip, sizeof(cli->fmt_descrip));
 	common[0].descrip = cli->fmt_descrip;
-	cli->pc = make_context(cmd, argc, argv, options, common, cli->top_tab);
+	/* popt names the program after argv[0]: make it "pipebench CMD". */
+	snprintf(cli->prog, sizeof(cli->prog), "%s %s", PB_PROG, cmd->name);
+	cli->argv = calloc((size_t)argc + 1, sizeof(*cli->argv));
+	if (!cli->argv)
+		return PB_EXIT_ERROR;
+	cli->argv[0] = cli->prog;
+	for (int i = 1; i < argc; i++)
+		cli->argv[i] = argv[i];
+	cli->pc = make_context(cmd, argc, cli->argv, options, common, cli->top_tab);
 
 	while ((rc = poptGetNextOpt(cli->pc)) > 0)
 		;
@@ -142,7 +136,8 @@ int pb_cli_parse(struct pb_cli *cli, const struct pb_cmd *cmd, int argc,
 		return PB_EXIT_USAGE;
 	}
 	if (cli->common.help) {
-		pb_cli_help(cmd, options, stdout);
+		printf("%s %s: %s\n", PB_PROG, cmd->name, cmd->summary);
+		poptPrintHelp(cli->pc, stdout, 0);
 		return fflush(stdout) == 0 && !ferror(stdout) ? PB_EXIT_OK : PB_EXIT_ERROR;
 	}
 	cli->args = poptGetArgs(cli->pc);
@@ -172,6 +167,11 @@ void pb_cli_free(struct pb_cli *cli)
 	if (cli->pc)
 		poptFreeContext(cli->pc);
 	cli->pc = NULL;
+	free(cli->argv);
+	cli->argv = NULL;
+	free((void *)cli->common.format_arg);
+	free((void *)cli->common.output);
+	cli->common.format_arg = cli->common.output = NULL;
 }
 
 bool pb_cli_progress(const struct pb_cli *cli)

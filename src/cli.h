@@ -31,6 +31,8 @@ struct pb_cli {
 	/* popt keeps pointers to the tables for the context's lifetime. */
 	struct poptOption common_tab[5], top_tab[3];
 	char fmt_descrip[160];
+	char prog[64];
+	const char **argv;
 };
 
 /* Result of pb_cli_parse besides the exit codes. */
@@ -49,9 +51,6 @@ int pb_cli_parse(struct pb_cli *cli, const struct pb_cmd *cmd, int argc,
 		 const char *const *formats, int min_args, int max_args);
 
 void pb_cli_free(struct pb_cli *cli);
-
-/* Print CMD's --help to FP (same text as `pipebench CMD --help`). */
-void pb_cli_help(const struct pb_cmd *cmd, const struct poptOption *options, FILE *fp);
 
 /* Whether the --output path can be created (checked before any work). */
 int pb_cli_check_output(const char *cmd, const char *path);
