@@ -21,6 +21,12 @@ const char *const pb_verdict_names[] = {
 	"pass", "fail", "known-deviation", "info", "skip", "error", NULL
 };
 
+const struct pb_check *const pb_check_groups[] = {
+	pb_checks_creation, pb_checks_read, pb_checks_write, pb_checks_nonblock,
+	pb_checks_sigpipe, pb_checks_fifo, pb_checks_fcntl, pb_checks_poll,
+	pb_checks_metadata, pb_checks_linux, NULL
+};
+
 static int rank(enum pb_verdict v)
 {
 	switch (v) {

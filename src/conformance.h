@@ -110,6 +110,9 @@ extern const struct pb_check pb_checks_poll[];      /* PL-*  */
 extern const struct pb_check pb_checks_metadata[];  /* MD-*  */
 extern const struct pb_check pb_checks_linux[];     /* LX-*  */
 
+/* The groups in order, NULL-terminated. */
+extern const struct pb_check *const pb_check_groups[];
+
 /* ---- helpers shared by checks (src/check_util.c) ---- */
 
 /* Make a pipe of ctx->kind: anonymous via sys->pipe2(FLAGS), or a FIFO in

@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Conformance checks NB-*: see pipebench(1) CHECKS. */
+#include <config.h>
+
+#include "conformance.h"
+
+const struct pb_check pb_checks_nonblock[] = {
+	{ .id = NULL },
+};
