@@ -2,6 +2,8 @@
 /* Conformance checks FIFO-*: see pipebench(1) CHECKS. */
 #include <config.h>
 
+#include <stddef.h>
+
 #include "conformance.h"
 
 const struct pb_check pb_checks_fifo[] = {
