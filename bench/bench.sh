@@ -1,0 +1,41 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# make bench: pipebench throughput against a minimal reference program of
+# the 2025 mail's loop, interleaved in one run (ref, pb, pb, ref, ...), so
+# machine noise hits both alike.  Prints per configuration the median of the
+# per-pair TT ratios pipebench/reference; fails when one exceeds the limit.
+#   bench.sh PIPEBENCH REFERENCE [PAIRS]
+set -u
+PB=$1 REF=$2 PAIRS=${3:-${BENCH_PAIRS:-5}} LIMIT=${BENCH_LIMIT:-1.02}
+
+ref_tt() { "$REF" "$1" "$2" | awk '{ print $9 * 1e9 }'; }
+pb_tt() {
+	"$PB" throughput --repeat 1 --warmup 0 --quiet --loops "$1" --size "$2" --format csv |
+		awk -F, 'NR == 2 { print $7 }'
+}
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+status=0
+printf '%-16s %6s %12s %12s %9s %9s\n' config pairs "ref TT s" "pb TT s" ratio limit
+for cfg in "10000 100" "10000 4096" "20000 65536"; do
+	set -- $cfg
+	ref_tt "$1" "$2" >/dev/null; pb_tt "$1" "$2" >/dev/null   # warm caches
+	ratios="" refs="" pbs=""
+	i=0
+	while [ $i -lt "$PAIRS" ]; do
+		if [ $((i % 2)) -eq 0 ]; then r=$(ref_tt "$1" "$2"); p=$(pb_tt "$1" "$2")
+		else p=$(pb_tt "$1" "$2"); r=$(ref_tt "$1" "$2"); fi
+		[ -n "$r" ] && [ -n "$p" ] || { echo "bench: a run failed" >&2; exit 3; }
+		ratios="$ratios $(awk -v p="$p" -v r="$r" 'BEGIN { print p / r }')"
+		refs="$refs $r" pbs="$pbs $p"
+		i=$((i + 1))
+	done
+	mr=$(printf '%s\n' $ratios | median)
+	rr=$(printf '%s\n' $refs | median)
+	pr=$(printf '%s\n' $pbs | median)
+	verdict=$(awk -v m="$mr" -v l="$LIMIT" 'BEGIN { print (m <= l) ? "ok" : "SLOWER" }')
+	printf '%-16s %6d %12.4f %12.4f %9.4f %9s %s\n' "$1x$2" "$PAIRS" "$(awk -v v="$rr" 'BEGIN{print v/1e9}')" \
+		"$(awk -v v="$pr" 'BEGIN{print v/1e9}')" "$mr" "$LIMIT" "$verdict"
+	[ "$verdict" = ok ] || status=1
+done
+exit $status
