@@ -6,6 +6,7 @@
 #include "cmd.h"
 
 const struct pb_cmd *const pb_cmds[] = {
+	&pb_cmd_report,
 	&pb_cmd_throughput,
 	NULL,
 };

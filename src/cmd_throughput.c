@@ -457,6 +457,13 @@ static struct json_object *cell_json(const struct tp_run *run, const struct tp_c
 		pb_json_add_int(x, "write_calls", (int64_t)e->write_calls);
 		pb_json_add_int(x, "read_calls", (int64_t)e->read_calls);
 		pb_json_add_int(x, "syscalls", (int64_t)(e->write_calls + e->read_calls));
+		/* Per-repetition rates, so compare can judge cost per byte even
+		 * when two runs moved different amounts. */
+		pb_json_add_double(x, "rate_bytes_per_s",
+				   rate((double)e->bytes_written, (double)(e->tw_ns + e->tr_ns)));
+		pb_json_add_double(x, "ns_per_syscall",
+				   (double)(e->tw_ns + e->tr_ns) /
+				   (double)(e->write_calls + e->read_calls));
 		json_object_array_add(reps, x);
 	}
 	json_object_object_add(o, "repetitions", reps);

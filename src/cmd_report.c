@@ -1,0 +1,574 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * pipebench report: a one-shot profile of the running kernel.  Each part is
+ * another pipebench command run in a forked child with --format json, under
+ * its own watchdog; its document is embedded whole under `parts`, so
+ * `compare` reads a report like the commands it is made of.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "cli.h"
+#include "clock.h"
+#include "membw.h"
+#include "msg.h"
+#include "output.h"
+#include "sysinfo.h"
+#include "units.h"
+
+#define NAME "report"
+#define MAX_ARGS 24
+
+static const char *const formats[] = { "text", "json", NULL };
+
+struct part {
+	const char *name;      /* key under `parts` */
+	const char *title;     /* shown in progress and text */
+	const char *args;      /* command and arguments, space-separated */
+	const char *quick;     /* arguments with --quick (NULL: same) */
+	unsigned timeout_s;
+	bool wants_dir;        /* pass --dir */
+};
+
+/* The report's parts, in order.  Loops are chosen so the whole report takes
+ * about 30 s on a 2-CPU machine (about 10 s with --quick). */
+static const struct part parts[] = {
+	{ "timestamps", "timestamps", "timestamps", NULL, 30, true },
+	{ "o_noatime", "O_NOATIME", "o_noatime --loops 1000 --repeat 3",
+	  "o_noatime --loops 300 --repeat 3", 60, true },
+	{ "conformance", "conformance", "conformance", NULL, 300, false },
+	{ "throughput", "throughput", "throughput --kind anon,fifo --size 100,4K --loops 2000 --repeat 5",
+	  "throughput --kind anon,fifo --size 100,4K --loops 600 --repeat 3", 120, true },
+	{ "throughput_64k", "64 KiB throughput", "throughput --kind anon --size 64K --loops 20000 --repeat 5",
+	  "throughput --kind anon --size 64K --loops 5000 --repeat 3", 60, false },
+	{ "messaging", "messaging", "messaging --groups 2 --loops 200 --repeat 3",
+	  "messaging --groups 2 --loops 50 --repeat 3", 60, false },
+};
+#define NPARTS (sizeof(parts) / sizeof(parts[0]))
+
+struct part_run {
+	struct json_object *doc;   /* the part's document, or NULL */
+	int status;                /* its exit status, or -1 when it did not finish */
+	uint64_t duration_ns;
+	char error[512];
+};
+
+struct report {
+	const char *dir;
+	bool quick;
+	unsigned selected;         /* bit i: parts[i] */
+	struct part_run runs[NPARTS];
+	struct pb_stats membw;     /* bytes/s of memcpy */
+	int membw_ok;
+	int status;
+};
+
+/* Split ARGS at spaces into argv (the string is modified). */
+static int split(char *args, const char **argv, int max)
+{
+	int n = 0;
+
+	for (char *tok = strtok(args, " "); tok && n < max - 1; tok = strtok(NULL, " "))
+		argv[n++] = tok;
+	argv[n] = NULL;
+	return n;
+}
+
+/* Read everything from FD into a growing buffer until EOF or DEADLINE. */
+static int slurp(int fd, char **buf, size_t *len, uint64_t deadline)
+{
+	size_t cap = 0;
+
+	*buf = NULL;
+	*len = 0;
+	for (;;) {
+		uint64_t now = pb_clock_ns();
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		if (now >= deadline)
+			return -ETIMEDOUT;
+		if (poll(&p, 1, (int)((deadline - now) / 1000000) + 1) <= 0)
+			continue;
+		if (*len + 65536 > cap) {
+			char *nb = realloc(*buf, cap = cap * 2 + 65536);
+
+			if (!nb)
+				return -ENOMEM;
+			*buf = nb;
+		}
+		n = read(fd, *buf + *len, cap - *len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		*len += (size_t)n;
+	}
+	(*buf)[*len] = '\0';
+	return 0;
+}
+
+static void child_run(const struct pb_cmd *cmd, int argc, const char **argv, int out)
+{
+	int devnull = open("/dev/null", O_WRONLY);
+
+	pb_cleanup_child_reset();
+	pb_cleanup_install(cmd->name);
+	dup2(out, STDOUT_FILENO);
+	if (devnull >= 0)
+		dup2(devnull, STDERR_FILENO); /* the document records its errors */
+	close(out);
+	fflush(stdout);
+	_exit(cmd->run(cmd, argc, argv) & 0xff);
+}
+
+static void run_part(const struct report *rep, const struct part *pt, struct part_run *pr)
+{
+	char args[512];
+	const char *argv[MAX_ARGS];
+	const struct pb_cmd *cmd;
+	uint64_t t0 = pb_clock_ns();
+	char *buf = NULL;
+	size_t len = 0;
+	int argc, p[2], st = 0, r;
+	pid_t pid;
+
+	pr->status = -1;
+	snprintf(args, sizeof(args), "%s --format json --quiet%s%s",
+		 rep->quick && pt->quick ? pt->quick : pt->args,
+		 pt->wants_dir && rep->dir ? " --dir " : "",
+		 pt->wants_dir && rep->dir ? rep->dir : "");
+	argc = split(args, argv, MAX_ARGS);
+	cmd = pb_cmd_find(argv[0]);
+	if (!cmd) {
+		snprintf(pr->error, sizeof(pr->error), "%s: command not built in", argv[0]);
+		return;
+	}
+	if (pipe2(p, O_CLOEXEC) != 0) {
+		snprintf(pr->error, sizeof(pr->error), "pipe2: %s", strerror(errno));
+		return;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		snprintf(pr->error, sizeof(pr->error), "fork: %s", strerror(errno));
+		close(p[0]), close(p[1]);
+		return;
+	}
+	if (pid == 0) {
+		close(p[0]);
+		child_run(cmd, argc, argv, p[1]);
+	}
+	pb_cleanup_add_child(pid);
+	close(p[1]);
+	r = slurp(p[0], &buf, &len, t0 + (uint64_t)pt->timeout_s * 1000000000ULL);
+	close(p[0]);
+	if (r)
+		kill(pid, SIGKILL);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	pb_cleanup_del_child(pid);
+	pr->duration_ns = pb_clock_ns() - t0;
+	if (r == -ETIMEDOUT)
+		snprintf(pr->error, sizeof(pr->error), "timed out after %u s", pt->timeout_s);
+	else if (r)
+		snprintf(pr->error, sizeof(pr->error), "reading its output: %s", strerror(-r));
+	else if (WIFSIGNALED(st))
+		snprintf(pr->error, sizeof(pr->error), "killed by signal %d", WTERMSIG(st));
+	else {
+		pr->status = WEXITSTATUS(st);
+		pr->doc = len ? json_tokener_parse(buf) : NULL;
+		if (!pr->doc)
+			snprintf(pr->error, sizeof(pr->error), "exit status %d without a JSON document",
+				 pr->status);
+	}
+	free(buf);
+}
+
+/* ---- text summaries: read from the parts' documents ---- */
+
+static struct json_object *get(struct json_object *o, const char *path)
+{
+	char key[128];
+
+	while (o && *path) {
+		const char *dot = strchr(path, '.');
+		size_t n = dot ? (size_t)(dot - path) : strlen(path);
+
+		if (n >= sizeof(key))
+			return NULL;
+		memcpy(key, path, n);
+		key[n] = '\0';
+		if (!json_object_object_get_ex(o, key, &o))
+			return NULL;
+		path += n + (dot ? 1 : 0);
+	}
+	return o;
+}
+
+static const char *gets(struct json_object *o, const char *path, const char *dflt)
+{
+	struct json_object *v = get(o, path);
+
+	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : dflt;
+}
+
+static double getd(struct json_object *o, const char *path)
+{
+	struct json_object *v = get(o, path);
+
+	return v ? json_object_get_double(v) : -1;
+}
+
+static void text_part_failed(FILE *fp, const char *title, const struct part_run *pr)
+{
+	fprintf(fp, "%-16s not measured: %s\n", title, pr->error[0] ? pr->error : "no result");
+}
+
+static void text_timestamps(FILE *fp, struct json_object *doc)
+{
+	struct json_object *res = get(doc, "results");
+
+	for (size_t i = 0; res && i < json_object_array_length(res); i++) {
+		struct json_object *r = json_object_array_get_idx(res, i);
+		const char *kind = gets(r, "kind", "?");
+
+		fprintf(fp, "%-16s %s: %s (%s)\n", i ? "" : "timestamps",
+			strcmp(kind, "anon") ? "FIFOs" : "anonymous pipes", gets(r, "verdict", "?"),
+			gets(r, "verdict_detail", ""));
+	}
+}
+
+static void text_o_noatime(FILE *fp, struct json_object *doc)
+{
+	fprintf(fp, "%-16s %s\n", "O_NOATIME", gets(doc, "summary.text",
+						    gets(doc, "summary.verdict", "see JSON")));
+}
+
+static void text_conformance(FILE *fp, struct json_object *doc)
+{
+	struct json_object *checks = get(doc, "checks");
+	unsigned counts[8] = { 0 };
+	static const char *const words[] = { "pass", "fail", "known-deviation", "info", "skip",
+					     "error" };
+
+	for (size_t i = 0; checks && i < json_object_array_length(checks); i++) {
+		const char *s = gets(json_object_array_get_idx(checks, i), "status", "");
+
+		for (unsigned w = 0; w < 6; w++)
+			if (!strcmp(s, words[w]))
+				counts[w]++;
+	}
+	fprintf(fp, "%-16s %u passed, %u failed, %u skipped, %u known deviations, %u info%s\n",
+		"conformance", counts[0], counts[1], counts[4], counts[2], counts[3],
+		counts[5] ? " (harness errors)" : "");
+	for (size_t i = 0; checks && i < json_object_array_length(checks); i++) {
+		struct json_object *c = json_object_array_get_idx(checks, i);
+		const char *s = gets(c, "status", "");
+
+		if (!strcmp(s, "fail") || !strcmp(s, "error"))
+			fprintf(fp, "%-16s %s %s: %s: %s\n", "", s, gets(c, "id", "?"),
+				gets(c, "title", ""), gets(c, "detail", ""));
+	}
+}
+
+static void text_throughput(FILE *fp, const char *label, struct json_object *doc)
+{
+	struct json_object *res = get(doc, "results");
+
+	for (size_t i = 0; res && i < json_object_array_length(res); i++) {
+		struct json_object *r = json_object_array_get_idx(res, i);
+		char sz[32], ratio[64] = "";
+
+		pb_format_size((uint64_t)getd(r, "size_bytes"), sz, sizeof(sz));
+		if (get(r, "ratio_label") && getd(r, "tt_ratio_to_first") > 0)
+			snprintf(ratio, sizeof(ratio), "  %s %.2fx", gets(r, "ratio_label", ""),
+				 getd(r, "tt_ratio_to_first"));
+		fprintf(fp, "%-16s %-5s %7s  %9.1f MB/s  %6.1f ns/syscall  spread %4.1f%%%s\n",
+			i ? "" : label, gets(r, "kind", "?"), sz,
+			getd(r, "summary.rate_bytes_per_s") / 1e6, getd(r, "summary.ns_per_syscall"),
+			getd(r, "summary.tt_ns.spread") * 100, ratio);
+	}
+}
+
+static void text_messaging(FILE *fp, struct json_object *doc)
+{
+	struct json_object *r = get(doc, "results");
+
+	r = r ? json_object_array_get_idx(r, 0) : NULL;
+	fprintf(fp, "%-16s %.0f messages/s, %.3f s, %.0f involuntary and %.0f voluntary context switches (medians)\n",
+		"messaging", getd(r, "summary.rate_messages_per_s.median"),
+		getd(r, "summary.elapsed_ns.median") / 1e9,
+		getd(r, "summary.involuntary_ctxsw.median"),
+		getd(r, "summary.voluntary_ctxsw.median"));
+}
+
+/* 64 KiB pipe rate against memcpy: each byte is copied twice through a pipe. */
+static double pipe_64k_rate(const struct report *rep)
+{
+	const struct part_run *pr = &rep->runs[4];
+	struct json_object *res = pr->doc ? get(pr->doc, "results") : NULL;
+
+	if (!res || json_object_array_length(res) == 0)
+		return -1;
+	return getd(json_object_array_get_idx(res, 0), "summary.rate_bytes_per_s");
+}
+
+static void text_ceiling(FILE *fp, const struct report *rep)
+{
+	double pipe = pipe_64k_rate(rep), ceiling = rep->membw.median / 2;
+
+	if (!rep->membw_ok) {
+		fprintf(fp, "%-16s not measured\n", "copy ceiling");
+		return;
+	}
+	fprintf(fp, "%-16s memcpy %.2f GB/s (64 KiB blocks, in cache); a pipe copies twice: ceiling %.2f GB/s\n",
+		"copy ceiling", rep->membw.median / 1e9, ceiling / 1e9);
+	if (pipe > 0)
+		fprintf(fp, "%-16s anonymous pipe at 64 KiB: %.2f GB/s = %.0f%% of the ceiling\n", "",
+			pipe / 1e9, 100 * pipe / ceiling);
+}
+
+static void cap_names(char *buf, size_t len)
+{
+	static const struct { int bit; const char *name; } caps[] = {
+		{ 7, "CAP_SETUID" }, { 21, "CAP_SYS_ADMIN" }, { 24, "CAP_SYS_RESOURCE" },
+	};
+	FILE *f = fopen("/proc/self/status", "re");
+	unsigned long long eff = 0;
+	char line[256];
+	size_t off = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &eff) == 1)
+			break;
+	if (f)
+		fclose(f);
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]) && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s %s", i ? ", " : "", caps[i].name,
+					(eff >> caps[i].bit) & 1 ? "yes" : "no");
+}
+
+static void limit_text(int res, char *buf, size_t len)
+{
+	struct rlimit rl;
+
+	if (getrlimit(res, &rl) != 0)
+		snprintf(buf, len, "?");
+	else if (rl.rlim_max == RLIM_INFINITY)
+		snprintf(buf, len, "%llu (hard unlimited)", (unsigned long long)rl.rlim_cur);
+	else
+		snprintf(buf, len, "%llu (hard %llu)", (unsigned long long)rl.rlim_cur,
+			 (unsigned long long)rl.rlim_max);
+}
+
+static void emit_text(const struct report *rep, const struct pb_sysinfo *si, FILE *fp)
+{
+	char b1[64], b2[64], caps[160];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(b1, sizeof(b1), "%Y-%m-%d %H:%M UTC", &tm);
+	fprintf(fp, "pipebench %s report, %s\n\n", PACKAGE_VERSION, b1);
+	fprintf(fp, "%-16s Linux %s %s (%s), %s\n", "kernel", si->kernel_release, si->machine,
+		si->kernel_version, si->libc);
+	fprintf(fp, "%-16s %ld online, allowed %s\n", "CPUs", si->cpus_online, si->allowed_list);
+	pb_format_size((uint64_t)si->page_size, b1, sizeof(b1));
+	fprintf(fp, "%-16s %s; PIPE_BUF %ld B\n", "page size", b1, si->pipe_buf);
+	fprintf(fp, "%-16s default %ld B, pipe-max-size %ld B, pipe-user-pages soft %ld hard %ld\n",
+		"pipe sizes", si->pipe_default_size, si->pipe_max_size, si->pipe_user_pages_soft,
+		si->pipe_user_pages_hard);
+	limit_text(RLIMIT_NOFILE, b1, sizeof(b1));
+	limit_text(RLIMIT_NPROC, b2, sizeof(b2));
+	fprintf(fp, "%-16s RLIMIT_NOFILE %s; RLIMIT_NPROC %s\n", "user limits", b1, b2);
+	cap_names(caps, sizeof(caps));
+	fprintf(fp, "%-16s %s (uid %d)\n\n", "capabilities", caps, (int)geteuid());
+	for (size_t i = 0; i < NPARTS; i++) {
+		const struct part_run *pr = &rep->runs[i];
+
+		if (!(rep->selected & (1u << i)))
+			continue;
+		if (!pr->doc) {
+			text_part_failed(fp, parts[i].title, pr);
+			continue;
+		}
+		switch (i) {
+		case 0: text_timestamps(fp, pr->doc); break;
+		case 1: text_o_noatime(fp, pr->doc); break;
+		case 2: text_conformance(fp, pr->doc); break;
+		case 3: text_throughput(fp, "throughput", pr->doc); break;
+		case 4: text_throughput(fp, "throughput", pr->doc); break;
+		case 5: text_messaging(fp, pr->doc); break;
+		}
+	}
+	text_ceiling(fp, rep);
+	fprintf(fp, "\n%s report: exit status %d; run with --format json for every figure\n",
+		PB_PROG, rep->status);
+}
+
+static void emit_json(struct report *rep, const struct pb_sysinfo *si, FILE *fp)
+{
+	struct json_object *doc = pb_doc_new(NAME, si), *params = json_object_new_object();
+	struct json_object *pj = json_object_new_object(), *runs = json_object_new_object();
+	struct json_object *sum = json_object_new_object(), *mb = json_object_new_object();
+	char b[160];
+
+	json_object_object_add(params, "quick", json_object_new_boolean(rep->quick));
+	pb_json_add_str(params, "dir", rep->dir);
+	json_object_object_add(doc, "params", params);
+	cap_names(b, sizeof(b));
+	pb_json_add_str(json_object_object_get(doc, "system"), "capabilities", b);
+	limit_text(RLIMIT_NOFILE, b, sizeof(b));
+	pb_json_add_str(json_object_object_get(doc, "system"), "rlimit_nofile", b);
+	limit_text(RLIMIT_NPROC, b, sizeof(b));
+	pb_json_add_str(json_object_object_get(doc, "system"), "rlimit_nproc", b);
+	for (size_t i = 0; i < NPARTS; i++) {
+		struct part_run *pr = &rep->runs[i];
+		struct json_object *r;
+
+		if (!(rep->selected & (1u << i)))
+			continue;
+		r = json_object_new_object();
+		json_object_object_add(r, "exit_status",
+				       pr->status >= 0 ? json_object_new_int(pr->status) : NULL);
+		pb_json_add_int(r, "duration_ns", (int64_t)pr->duration_ns);
+		pb_json_add_str(r, "error", pr->error[0] ? pr->error : NULL);
+		json_object_object_add(runs, parts[i].name, r);
+		json_object_object_add(pj, parts[i].name, pr->doc ? json_object_get(pr->doc) : NULL);
+		if (pr->error[0]) {
+			snprintf(b, sizeof(b), "%s: ", parts[i].name);
+			pb_doc_add_error(doc, pr->error);
+		}
+	}
+	json_object_object_add(doc, "parts", pj);
+	json_object_object_add(doc, "part_runs", runs);
+	if (rep->membw_ok) {
+		double pipe = pipe_64k_rate(rep);
+
+		pb_json_add_double(mb, "memcpy_bytes_per_s", rep->membw.median);
+		pb_json_add_double(mb, "memcpy_rsd", rep->membw.rsd);
+		pb_json_add_double(mb, "pipe_ceiling_bytes_per_s", rep->membw.median / 2);
+		pb_json_add_double(mb, "pipe_64k_bytes_per_s", pipe > 0 ? pipe : 0.0 / 0.0);
+		pb_json_add_double(mb, "pipe_fraction_of_ceiling",
+				   pipe > 0 ? pipe / (rep->membw.median / 2) : 0.0 / 0.0);
+		json_object_object_add(sum, "copy_ceiling", mb);
+	} else {
+		json_object_put(mb);
+	}
+	json_object_object_add(doc, "summary", sum);
+	pb_doc_write(doc, rep->status, fp);
+	json_object_put(doc);
+}
+
+/* A part's status counts as STYLE.md says; "nothing applicable" does not. */
+static int part_status(const struct part_run *pr)
+{
+	if (pr->status < 0 || pr->status == PB_EXIT_USAGE)
+		return PB_EXIT_ERROR;
+	return pr->status == PB_EXIT_NA ? PB_EXIT_OK : pr->status;
+}
+
+static int execute(struct pb_cli *cli, struct report *rep)
+{
+	bool progress = pb_cli_progress(cli);
+	struct pb_sysinfo si;
+	struct pb_out out;
+
+	pb_sysinfo_collect(&si);
+	if (pb_out_open(&out)) {
+		pb_err(NAME, "cannot allocate output buffer");
+		return PB_EXIT_ERROR;
+	}
+	for (size_t i = 0; i < NPARTS; i++) {
+		if (!(rep->selected & (1u << i)))
+			continue;
+		if (progress)
+			fprintf(stderr, "\r\033[K%s %s: %s ...", PB_PROG, NAME, parts[i].title);
+		run_part(rep, &parts[i], &rep->runs[i]);
+		rep->status = pb_exit_merge(rep->status, part_status(&rep->runs[i]));
+		if (rep->runs[i].error[0] && !cli->common.quiet)
+			pb_warn(NAME, "%s: %s", parts[i].name, rep->runs[i].error);
+	}
+	if (progress)
+		fprintf(stderr, "\r\033[K%s %s: memory copy bandwidth ...", PB_PROG, NAME);
+	rep->membw_ok = pb_membw_measure(65536, 4 * 65536, rep->quick ? 50000000 : 200000000, 5,
+					 &rep->membw) == 0;
+	if (progress)
+		fputs("\r\033[K", stderr);
+	if (cli->common.format == 1)
+		emit_json(rep, &si, out.fp);
+	else
+		emit_text(rep, &si, out.fp);
+	for (size_t i = 0; i < NPARTS; i++)
+		if (rep->runs[i].doc)
+			json_object_put(rep->runs[i].doc);
+	if (pb_out_finish(&out, NAME, cli->common.output))
+		rep->status = pb_exit_merge(rep->status, PB_EXIT_ERROR);
+	return rep->status;
+}
+
+static int report_main(const struct pb_cmd *self, int argc, const char **argv)
+{
+	static const char *part_words[NPARTS + 1];
+	char *dir_s = NULL, *parts_s = NULL;
+	int quick = 0;
+	const struct poptOption options[] = {
+		{ "quick", 'Q', POPT_ARG_NONE, &quick, 0,
+		  "shorter runs: about 10 s instead of 30 s", NULL },
+		{ "dir", 'd', POPT_ARG_STRING, &dir_s, 0,
+		  "directory for FIFOs (default $TMPDIR or /tmp)", "DIR" },
+		{ "parts", 'P', POPT_ARG_STRING, &parts_s, 0,
+		  "only these parts: timestamps, o_noatime, conformance, throughput, "
+		  "throughput_64k, messaging (default all)", "LIST" },
+		POPT_TABLEEND
+	};
+	struct report rep = { 0 };
+	struct pb_cli cli;
+	int rc = pb_cli_parse(&cli, self, argc, argv, options, formats, 0, 0);
+
+	for (size_t i = 0; i < NPARTS; i++)
+		part_words[i] = parts[i].name;
+	rep.selected = (1u << NPARTS) - 1;
+	rep.quick = quick;
+	if (rc == PB_CLI_CONTINUE && parts_s &&
+	    pb_opt_word_list(NAME, "--parts", parts_s, part_words, &rep.selected))
+		rc = PB_EXIT_USAGE;
+	if (rc == PB_CLI_CONTINUE && dir_s) {
+		int r = pb_dir_usable(dir_s);
+
+		if (r) {
+			pb_usage_err(NAME, "--dir: '%s' is not a writable directory: %s", dir_s,
+				     strerror(-r));
+			rc = PB_EXIT_USAGE;
+		}
+		rep.dir = dir_s;
+	}
+	if (rc == PB_CLI_CONTINUE)
+		rc = execute(&cli, &rep);
+	pb_cli_free(&cli);
+	free(dir_s);
+	free(parts_s);
+	return rc;
+}
+
+const struct pb_cmd pb_cmd_report = {
+	.name = NAME,
+	.summary = "one-shot profile of the running kernel's pipes (the main job)",
+	.args = NULL,
+	.run = report_main,
+};
