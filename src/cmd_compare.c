@@ -268,6 +268,22 @@ static void emit_text(const struct cmp_run *run, FILE *fp)
 
 /* ------------------------------------------------------------ json */
 
+/*
+ * A number with ten significant digits: json-c's default prints doubles to
+ * 17 digits (0.050000000000000003), which is noise in a comparison.
+ */
+static void add_num(struct json_object *o, const char *key, double v)
+{
+	char buf[64];
+
+	if (!isfinite(v)) {
+		json_object_object_add(o, key, NULL);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%.10g", v);
+	json_object_object_add(o, key, json_object_new_double_s(v, buf));
+}
+
 static struct json_object *metric_json(const struct cmp_input *in,
 				       const struct pb_cmp_metric *m)
 {
@@ -280,13 +296,13 @@ static struct json_object *metric_json(const struct cmp_input *in,
 	pb_json_add_str(o, "metric", m->metric);
 	pb_json_add_str(o, "direction", pb_cmp_dir_name(m->dir));
 	pb_json_add_int(o, "base_n", (int64_t)m->base.n);
-	pb_json_add_double(o, "base_mean", m->base.mean);
-	pb_json_add_double(o, "base_rsd", m->base.rsd);
+	add_num(o, "base_mean", m->base.mean);
+	add_num(o, "base_rsd", m->base.rsd);
 	pb_json_add_int(o, "new_n", (int64_t)m->cur.n);
-	pb_json_add_double(o, "new_mean", m->cur.mean);
-	pb_json_add_double(o, "new_rsd", m->cur.rsd);
-	pb_json_add_double(o, "change_pct", m->change_pct);
-	pb_json_add_double(o, "p_value", m->p >= 0 ? m->p : NAN);
+	add_num(o, "new_mean", m->cur.mean);
+	add_num(o, "new_rsd", m->cur.rsd);
+	add_num(o, "change_pct", m->change_pct);
+	add_num(o, "p_value", m->p >= 0 ? m->p : NAN);
 	json_object_object_add(o, "significant", json_object_new_boolean(m->significant));
 	json_object_object_add(o, "regression", json_object_new_boolean(m->regression));
 	return o;
@@ -322,8 +338,8 @@ static void emit_json(const struct cmp_run *run, int status, FILE *fp)
 	for (size_t k = 0; k < run->nin; k++)
 		json_object_array_add(files, json_object_new_string(run->in[k].path));
 	json_object_object_add(p, "new", files);
-	pb_json_add_double(p, "threshold_pct", run->threshold);
-	pb_json_add_double(p, "alpha", PB_CMP_ALPHA);
+	add_num(p, "threshold_pct", run->threshold);
+	add_num(p, "alpha", PB_CMP_ALPHA);
 	json_object_object_add(p, "force", json_object_new_boolean(run->force));
 	json_object_object_add(doc, "params", p);
 
