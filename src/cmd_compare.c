@@ -117,6 +117,25 @@ static int load_all(struct cmp_run *run)
 	return 0;
 }
 
+/*
+ * Metrics whose neutral (workload) counts changed by more than 1%: the runs
+ * did different work, so their times say little (e.g. --pipe-size 8K moves
+ * an eighth of the bytes per loop).
+ */
+static size_t workload_changed(const struct cmp_run *run)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < run->nin; k++)
+		for (size_t i = 0; i < run->in[k].res.nm; i++) {
+			const struct pb_cmp_metric *m = &run->in[k].res.m[i];
+
+			n += m->dir == PB_CMP_NEUTRAL && isfinite(m->change_pct) &&
+			     fabs(m->change_pct) > 1;
+		}
+	return n;
+}
+
 /* ------------------------------------------------------------ text */
 
 static void fmt_num(double v, char *buf, size_t len)
@@ -264,6 +283,10 @@ static void emit_text(const struct cmp_run *run, FILE *fp)
 		fprintf(fp, "; unmatched results: %zu only in base, %zu only in new", only_b,
 			only_n);
 	fputc('\n', fp);
+	if (workload_changed(run))
+		fprintf(fp, "note: %zu workload counts (neutral metrics) changed by more than 1%%: "
+			"the runs did different work, so times are not comparable\n",
+			workload_changed(run));
 }
 
 /* ------------------------------------------------------------ json */
@@ -385,6 +408,7 @@ static void emit_json(const struct cmp_run *run, int status, FILE *fp)
 	pb_json_add_int(sum, "regressions", (int64_t)regs);
 	pb_json_add_int(sum, "only_in_base", (int64_t)only_b);
 	pb_json_add_int(sum, "only_in_new", (int64_t)only_n);
+	pb_json_add_int(sum, "workload_changed", (int64_t)workload_changed(run));
 	json_object_object_add(doc, "summary", sum);
 	json_object_object_add(doc, "warnings", json_object_get(run->warnings));
 	pb_doc_write(doc, status, fp);

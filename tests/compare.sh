@@ -47,7 +47,7 @@ doc "$T/same.json" throughput "$P" "$(tp_body 100000)"
 doc "$T/slow.json" throughput "$P" "$(tp_body 110000)"
 doc "$T/fast.json" throughput "$P" "$(tp_body 90000)"
 
-echo "1..37"
+echo "1..40"
 
 # ---- synthetic documents
 run "$T/base.json" "$T/same.json"
@@ -121,6 +121,12 @@ check "different params with --force: compared (exit 1: twice as slow)" [ "$rc" 
 check "different params with --force: one warning" \
 	grep -q '^pipebench compare: warning: .*p8k.json: parameters differ .*pipe_size_bytes' "$T/err"
 check "--force: results matched without pipe_size_bytes" grep -Eq '\+100\.0% ! .*kind=anon size_bytes=100 tt_ns$' "$T/out"
+
+check "same workload: no note" sh -c '! grep -q "^note:" "$0"' "$T/out"
+doc "$T/lessbytes.json" throughput "$P" "$(tp_body 100000 | sed 's/"bytes": 1000/"bytes": 125/')"
+run "$T/base.json" "$T/lessbytes.json"
+check "different workload: exit 0, bytes never a regression" [ "$rc" = 0 ]
+check "different workload: noted" grep -q '^note: 1 workload counts .*different work' "$T/out"
 
 # ---- usage
 run "$T/base.json"
