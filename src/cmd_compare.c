@@ -1,0 +1,505 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * pipebench compare: BASE.json against one or more NEW.json documents, in
+ * the kernel test robot's layout (`231874 ~ 1%  -7.3%  214834 ~ 2%`), with
+ * Welch's t-test over the repetitions and a regression threshold for exit 1.
+ * Loading, matching and the rules live in compare.c.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "compare.h"
+#include "msg.h"
+#include "output.h"
+#include "sysinfo.h"
+#include "units.h"
+
+#define NAME "compare"
+#define MAX_NEW 16
+
+static const char *const formats[] = { "text", "json", NULL };
+enum { FMT_TEXT, FMT_JSON };
+
+struct cmp_input {
+	const char *path;
+	struct json_object *doc;
+	char differ[1024];       /* params that differ from BASE */
+	size_t ndiffer;
+	struct pb_cmp_result res;
+};
+
+struct cmp_run {
+	const char *base_path;
+	struct json_object *base;
+	struct cmp_input in[MAX_NEW];
+	size_t nin;
+	double threshold;
+	int force;
+	char ignore[4096];       /* union of differing params: left out of identities */
+	struct json_object *warnings;
+};
+
+static const char *doc_kernel(struct json_object *doc)
+{
+	struct json_object *sys, *v;
+
+	if (json_object_object_get_ex(doc, "system", &sys) &&
+	    json_object_object_get_ex(sys, "kernel_release", &v) &&
+	    json_object_is_type(v, json_type_string))
+		return json_object_get_string(v);
+	return "?";
+}
+
+static const char *doc_command(struct json_object *doc)
+{
+	struct json_object *v;
+
+	json_object_object_get_ex(doc, "command", &v);
+	return json_object_get_string(v);
+}
+
+static void add_ignore(struct cmp_run *run, const char *list)
+{
+	size_t off = strlen(run->ignore);
+
+	if (!*list)
+		return;
+	snprintf(run->ignore + off, sizeof(run->ignore) - off, "%s%s", off ? "," : "", list);
+}
+
+/* Load and vet every file before comparing anything: errors are exit 2. */
+static int load_all(struct cmp_run *run)
+{
+	char err[512];
+
+	if (pb_cmp_load(run->base_path, &run->base, err, sizeof(err))) {
+		pb_err(NAME, "%s: %s", run->base_path, err);
+		return -1;
+	}
+	for (size_t i = 0; i < run->nin; i++) {
+		struct cmp_input *in = &run->in[i];
+
+		if (pb_cmp_load(in->path, &in->doc, err, sizeof(err))) {
+			pb_err(NAME, "%s: %s", in->path, err);
+			return -1;
+		}
+		if (pb_cmp_compatible(run->base, in->doc, err, sizeof(err))) {
+			pb_err(NAME, "%s: %s (%s)", in->path, err, run->base_path);
+			return -1;
+		}
+		in->ndiffer = pb_cmp_params_diff(run->base, in->doc, in->differ,
+						 sizeof(in->differ));
+		if (in->ndiffer && !run->force) {
+			pb_err(NAME, "%s: parameters differ from %s: %s (--force compares anyway)",
+			       in->path, run->base_path, in->differ);
+			return -1;
+		}
+	}
+	for (size_t i = 0; i < run->nin; i++) {
+		struct cmp_input *in = &run->in[i];
+		char msg[1400];
+
+		if (!in->ndiffer)
+			continue;
+		snprintf(msg, sizeof(msg), "%s: parameters differ from %s: %s; compared anyway",
+			 in->path, run->base_path, in->differ);
+		pb_warn(NAME, "%s", msg);
+		json_object_array_add(run->warnings, json_object_new_string(msg));
+		add_ignore(run, in->differ);
+	}
+	return 0;
+}
+
+/*
+ * Metrics whose neutral (workload) counts changed by more than 1%: the runs
+ * did different work, so their times say little (e.g. --pipe-size 8K moves
+ * an eighth of the bytes per loop).
+ */
+static size_t workload_changed(const struct cmp_run *run)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < run->nin; k++)
+		for (size_t i = 0; i < run->in[k].res.nm; i++) {
+			const struct pb_cmp_metric *m = &run->in[k].res.m[i];
+
+			n += m->dir == PB_CMP_NEUTRAL && isfinite(m->change_pct) &&
+			     fabs(m->change_pct) > 1;
+		}
+	return n;
+}
+
+/* ------------------------------------------------------------ text */
+
+static void fmt_num(double v, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "n/a");
+	else if (fabs(v) >= 1e12)
+		snprintf(buf, len, "%.4g", v);
+	else if (fabs(v) >= 100 || v == floor(v))
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.4g", v);
+}
+
+static void fmt_mean_rsd(const struct pb_stats *s, char *buf, size_t len)
+{
+	char num[48];
+
+	fmt_num(s->mean, num, sizeof(num));
+	snprintf(buf, len, "%12s ~%3.0f%%", num, s->rsd * 100);
+}
+
+static char marker(const struct pb_cmp_metric *m)
+{
+	if (m->regression)
+		return '!';
+	if (m->significant)
+		return '*';
+	if (m->p < 0)
+		return '?';
+	return ' ';
+}
+
+static bool same_row(const struct pb_cmp_metric *a, const struct pb_cmp_metric *b)
+{
+	return !strcmp(a->label, b->label) && !strcmp(a->metric, b->metric) &&
+	       ((!a->part && !b->part) || (a->part && b->part && !strcmp(a->part, b->part)));
+}
+
+static const struct pb_cmp_metric *find_row(const struct pb_cmp_result *r,
+					    const struct pb_cmp_metric *want)
+{
+	for (size_t i = 0; i < r->nm; i++)
+		if (same_row(&r->m[i], want))
+			return &r->m[i];
+	return NULL;
+}
+
+/* Whether the row WANT was already printed from an earlier input's result. */
+static bool printed_before(const struct cmp_run *run, size_t k, const struct pb_cmp_metric *want)
+{
+	for (size_t j = 0; j < k; j++)
+		if (find_row(&run->in[j].res, want))
+			return true;
+	return false;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static void emit_row(const struct cmp_run *run, const struct pb_cmp_metric *row, FILE *fp)
+{
+	char cell[96];
+
+	fmt_mean_rsd(&row->base, cell, sizeof(cell));
+	fputs(cell, fp);
+	for (size_t k = 0; k < run->nin; k++) {
+		const struct pb_cmp_metric *m = find_row(&run->in[k].res, row);
+		char chg[32];
+
+		if (!m) {
+			fprintf(fp, "  %9s   %18s", "-", "-");
+			continue;
+		}
+		if (isfinite(m->change_pct))
+			snprintf(chg, sizeof(chg), "%+.1f%%", m->change_pct);
+		else
+			snprintf(chg, sizeof(chg), "n/a");
+		fmt_mean_rsd(&m->cur, cell, sizeof(cell));
+		fprintf(fp, "  %9s %c %s", chg, marker(m), cell);
+	}
+	fprintf(fp, "  %s%s%s %s\n", row->part ? row->part : "", row->part ? ": " : "",
+		row->label, row->metric);
+}
+
+static void emit_text(const struct cmp_run *run, FILE *fp)
+{
+	size_t metrics = 0, sig = 0, regs = 0, vchanges = 0, only_b = 0, only_n = 0;
+
+	fprintf(fp, "base   %s: %s, Linux %s\n", run->base_path, doc_command(run->base),
+		doc_kernel(run->base));
+	for (size_t k = 0; k < run->nin; k++)
+		fprintf(fp, "new%-3zu %s: %s, Linux %s%s%s\n", k + 1, run->in[k].path,
+			doc_command(run->in[k].doc), doc_kernel(run->in[k].doc),
+			run->in[k].ndiffer ? "; parameters differ: " : "",
+			run->in[k].ndiffer ? run->in[k].differ : "");
+	fprintf(fp, "\n%18s", "base");
+	for (size_t k = 0; k < run->nin; k++)
+		fprintf(fp, "  %32.32s", base_name(run->in[k].path));
+	fprintf(fp, "\n%18s", "mean ~ rsd");
+	for (size_t k = 0; k < run->nin; k++)
+		fprintf(fp, "  %9s   %18s", "%change", "mean ~ rsd");
+	fputc('\n', fp);
+	for (size_t k = 0; k < run->nin; k++) {
+		const struct pb_cmp_result *r = &run->in[k].res;
+
+		for (size_t i = 0; i < r->nm; i++)
+			if (!printed_before(run, k, &r->m[i]))
+				emit_row(run, &r->m[i], fp);
+		metrics += r->nm;
+		for (size_t i = 0; i < r->nm; i++) {
+			sig += r->m[i].significant;
+			regs += r->m[i].regression;
+		}
+		vchanges += r->nv;
+		only_b += r->only_base;
+		only_n += r->only_new;
+	}
+	fprintf(fp, "\n! regression: significant and worse by more than %g%%; "
+		"* significant (Welch's t-test, p < %g); ? fewer than 2 repetitions\n",
+		run->threshold, PB_CMP_ALPHA);
+	for (size_t k = 0; k < run->nin; k++) {
+		const struct pb_cmp_result *r = &run->in[k].res;
+
+		if (!r->nv)
+			continue;
+		fprintf(fp, "\nverdict changes in %s (%zu unchanged):\n", run->in[k].path,
+			r->verdicts_same);
+		for (size_t i = 0; i < r->nv; i++) {
+			const struct pb_cmp_verdict *v = &r->v[i];
+
+			regs += v->regression;
+			fprintf(fp, "%c %s%s%s: %s %s -> %s\n", v->regression ? '!' : ' ',
+				v->part ? v->part : "", v->part ? ": " : "", v->label, v->key,
+				v->base ? v->base : "(absent)", v->cur ? v->cur : "(absent)");
+		}
+	}
+	fprintf(fp, "\n%zu comparisons, %zu significant, %zu verdict changes, "
+		"%zu regressions beyond %g%%", metrics, sig, vchanges, regs, run->threshold);
+	if (only_b || only_n)
+		fprintf(fp, "; unmatched results: %zu only in base, %zu only in new", only_b,
+			only_n);
+	fputc('\n', fp);
+	if (workload_changed(run))
+		fprintf(fp, "note: %zu workload counts (neutral metrics) changed by more than 1%%: "
+			"the runs did different work, so times are not comparable\n",
+			workload_changed(run));
+}
+
+/* ------------------------------------------------------------ json */
+
+/*
+ * A number with ten significant digits: json-c's default prints doubles to
+ * 17 digits (0.050000000000000003), which is noise in a comparison.
+ */
+static void add_num(struct json_object *o, const char *key, double v)
+{
+	char buf[64];
+
+	if (!isfinite(v)) {
+		json_object_object_add(o, key, NULL);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%.10g", v);
+	json_object_object_add(o, key, json_object_new_double_s(v, buf));
+}
+
+static struct json_object *metric_json(const struct cmp_input *in,
+				       const struct pb_cmp_metric *m)
+{
+	struct json_object *o = json_object_new_object();
+
+	pb_json_add_str(o, "new_file", in->path);
+	pb_json_add_str(o, "part", m->part);
+	pb_json_add_str(o, "id", m->label);
+	json_object_object_add(o, "ids", json_object_get(m->ids));
+	pb_json_add_str(o, "metric", m->metric);
+	pb_json_add_str(o, "direction", pb_cmp_dir_name(m->dir));
+	pb_json_add_int(o, "base_n", (int64_t)m->base.n);
+	add_num(o, "base_mean", m->base.mean);
+	add_num(o, "base_rsd", m->base.rsd);
+	pb_json_add_int(o, "new_n", (int64_t)m->cur.n);
+	add_num(o, "new_mean", m->cur.mean);
+	add_num(o, "new_rsd", m->cur.rsd);
+	add_num(o, "change_pct", m->change_pct);
+	add_num(o, "p_value", m->p >= 0 ? m->p : NAN);
+	json_object_object_add(o, "significant", json_object_new_boolean(m->significant));
+	json_object_object_add(o, "regression", json_object_new_boolean(m->regression));
+	return o;
+}
+
+static struct json_object *verdict_json(const struct cmp_input *in,
+					const struct pb_cmp_verdict *v)
+{
+	struct json_object *o = json_object_new_object();
+
+	pb_json_add_str(o, "new_file", in->path);
+	pb_json_add_str(o, "part", v->part);
+	pb_json_add_str(o, "id", v->label);
+	json_object_object_add(o, "ids", json_object_get(v->ids));
+	pb_json_add_str(o, "key", v->key);
+	pb_json_add_str(o, "base", v->base);
+	pb_json_add_str(o, "new", v->cur);
+	json_object_object_add(o, "regression", json_object_new_boolean(v->regression));
+	return o;
+}
+
+static void emit_json(const struct cmp_run *run, int status, FILE *fp)
+{
+	struct pb_sysinfo si;
+	struct json_object *doc, *p, *files, *res, *vc, *sum, *inputs;
+	size_t metrics = 0, sig = 0, regs = 0, only_b = 0, only_n = 0, vsame = 0;
+
+	pb_sysinfo_collect(&si);
+	doc = pb_doc_new(NAME, &si);
+	p = json_object_new_object();
+	pb_json_add_str(p, "base", run->base_path);
+	files = json_object_new_array();
+	for (size_t k = 0; k < run->nin; k++)
+		json_object_array_add(files, json_object_new_string(run->in[k].path));
+	json_object_object_add(p, "new", files);
+	add_num(p, "threshold_pct", run->threshold);
+	add_num(p, "alpha", PB_CMP_ALPHA);
+	json_object_object_add(p, "force", json_object_new_boolean(run->force));
+	json_object_object_add(doc, "params", p);
+
+	inputs = json_object_new_array();
+	for (size_t k = 0; k <= run->nin; k++) {
+		struct json_object *d = k ? run->in[k - 1].doc : run->base, *o;
+
+		o = json_object_new_object();
+		pb_json_add_str(o, "file", k ? run->in[k - 1].path : run->base_path);
+		pb_json_add_str(o, "command", doc_command(d));
+		pb_json_add_str(o, "kernel_release", doc_kernel(d));
+		if (k)
+			pb_json_add_str(o, "params_differ",
+					run->in[k - 1].ndiffer ? run->in[k - 1].differ : NULL);
+		json_object_array_add(inputs, o);
+	}
+	json_object_object_add(doc, "inputs", inputs);
+
+	res = json_object_new_array();
+	vc = json_object_new_array();
+	for (size_t k = 0; k < run->nin; k++) {
+		const struct cmp_input *in = &run->in[k];
+
+		for (size_t i = 0; i < in->res.nm; i++) {
+			json_object_array_add(res, metric_json(in, &in->res.m[i]));
+			sig += in->res.m[i].significant;
+		}
+		for (size_t i = 0; i < in->res.nv; i++)
+			json_object_array_add(vc, verdict_json(in, &in->res.v[i]));
+		metrics += in->res.nm;
+		regs += in->res.regressions;
+		only_b += in->res.only_base;
+		only_n += in->res.only_new;
+		vsame += in->res.verdicts_same;
+	}
+	json_object_object_add(doc, "results", res);
+	json_object_object_add(doc, "verdict_changes", vc);
+	sum = json_object_new_object();
+	pb_json_add_int(sum, "comparisons", (int64_t)metrics);
+	pb_json_add_int(sum, "significant", (int64_t)sig);
+	pb_json_add_int(sum, "verdict_changes", (int64_t)json_object_array_length(vc));
+	pb_json_add_int(sum, "verdicts_unchanged", (int64_t)vsame);
+	pb_json_add_int(sum, "regressions", (int64_t)regs);
+	pb_json_add_int(sum, "only_in_base", (int64_t)only_b);
+	pb_json_add_int(sum, "only_in_new", (int64_t)only_n);
+	pb_json_add_int(sum, "workload_changed", (int64_t)workload_changed(run));
+	json_object_object_add(doc, "summary", sum);
+	json_object_object_add(doc, "warnings", json_object_get(run->warnings));
+	pb_doc_write(doc, status, fp);
+	json_object_put(doc);
+}
+
+/* ------------------------------------------------------------ main */
+
+static int execute(struct pb_cli *cli, struct cmp_run *run)
+{
+	struct pb_out out;
+	int status = PB_EXIT_OK;
+
+	if (load_all(run))
+		return PB_EXIT_USAGE;
+	for (size_t k = 0; k < run->nin; k++) {
+		struct cmp_input *in = &run->in[k];
+
+		if (pb_cmp_compare(run->base, in->doc, run->ignore, run->threshold, &in->res)) {
+			pb_err(NAME, "out of memory");
+			return PB_EXIT_ERROR;
+		}
+		if (in->res.regressions)
+			status = PB_EXIT_FAIL;
+	}
+	if (pb_out_open(&out)) {
+		pb_err(NAME, "cannot allocate output buffer");
+		return PB_EXIT_ERROR;
+	}
+	if (cli->common.format == FMT_JSON)
+		emit_json(run, status, out.fp);
+	else
+		emit_text(run, out.fp);
+	if (pb_out_finish(&out, NAME, cli->common.output))
+		status = PB_EXIT_ERROR;
+	return status;
+}
+
+static void teardown(struct cmp_run *run)
+{
+	json_object_put(run->base);
+	for (size_t k = 0; k < run->nin; k++) {
+		json_object_put(run->in[k].doc);
+		pb_cmp_result_free(&run->in[k].res);
+	}
+	json_object_put(run->warnings);
+}
+
+static int compare_main(const struct pb_cmd *self, int argc, const char **argv)
+{
+	char *threshold_s = NULL;
+	int force = 0;
+	const struct poptOption options[] = {
+		{ "threshold", 'T', POPT_ARG_STRING, &threshold_s, 0,
+		  "exit 1 when a significant change for the worse exceeds PCT percent "
+		  "(default 5)", "PCT" },
+		{ "force", '\0', POPT_ARG_NONE, &force, 0,
+		  "compare even when the runs' parameters differ (warns)", NULL },
+		POPT_TABLEEND
+	};
+	struct cmp_run run;
+	struct pb_cli cli;
+	int rc = pb_cli_parse(&cli, self, argc, argv, options, formats, 2, -1);
+
+	memset(&run, 0, sizeof(run));
+	run.threshold = PB_CMP_DEFAULT_THRESHOLD;
+	if (rc == PB_CLI_CONTINUE && threshold_s &&
+	    pb_opt_double(NAME, "--threshold", threshold_s, 0, 1e9, &run.threshold))
+		rc = PB_EXIT_USAGE;
+	if (rc == PB_CLI_CONTINUE && cli.nargs - 1 > MAX_NEW) {
+		pb_usage_err(NAME, "at most %d NEW files", MAX_NEW);
+		rc = PB_EXIT_USAGE;
+	}
+	if (rc == PB_CLI_CONTINUE) {
+		run.base_path = cli.args[0];
+		run.nin = (size_t)cli.nargs - 1;
+		for (size_t k = 0; k < run.nin; k++)
+			run.in[k].path = cli.args[k + 1];
+		run.force = force;
+		run.warnings = json_object_new_array();
+		rc = execute(&cli, &run);
+	}
+	teardown(&run);
+	pb_cli_free(&cli);
+	free(threshold_s);
+	return rc;
+}
+
+const struct pb_cmd pb_cmd_compare = {
+	.name = NAME,
+	.summary = "compare JSON results: change, significance and regressions",
+	.args = "BASE.json NEW.json [NEW.json...]",
+	.run = compare_main,
+};

@@ -1,0 +1,752 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "output.h"
+
+/*
+ * The direction table, first match wins.  Workload definitions (how much
+ * was moved, how many calls the loop made) are neutral: a change there means
+ * the runs did different work, not that one was worse.  Anything unknown is
+ * neutral too, so a new metric can never cause a false regression.
+ * Documented in pipebench(1), compare subsection; keep the two in step.
+ */
+enum match { EXACT, PREFIX, SUFFIX, CONTAINS };
+
+static const struct dir_rule {
+	const char *pat;
+	enum match how;
+	enum pb_cmp_dir dir;
+} dir_rules[] = {
+	{ "bytes", EXACT, PB_CMP_NEUTRAL },
+	{ "messages", EXACT, PB_CMP_NEUTRAL },
+	{ "write_calls", EXACT, PB_CMP_NEUTRAL },
+	{ "read_calls", EXACT, PB_CMP_NEUTRAL },
+	{ "syscalls", EXACT, PB_CMP_NEUTRAL },
+	{ "rate_", PREFIX, PB_CMP_HIGHER },
+	{ "_per_s", SUFFIX, PB_CMP_HIGHER },
+	{ "ns_per_", PREFIX, PB_CMP_LOWER },
+	{ "syscalls_per_", PREFIX, PB_CMP_LOWER },
+	{ "cpu_", PREFIX, PB_CMP_LOWER },
+	{ "ctxsw", CONTAINS, PB_CMP_LOWER },
+	{ "_ns", SUFFIX, PB_CMP_LOWER },
+};
+
+static bool rule_matches(const struct dir_rule *r, const char *s)
+{
+	size_t n = strlen(s), p = strlen(r->pat);
+
+	switch (r->how) {
+	case EXACT: return strcmp(s, r->pat) == 0;
+	case PREFIX: return strncmp(s, r->pat, p) == 0;
+	case SUFFIX: return n >= p && strcmp(s + n - p, r->pat) == 0;
+	case CONTAINS: return strstr(s, r->pat) != NULL;
+	}
+	return false;
+}
+
+static const struct dir_rule *find_rule(const char *metric)
+{
+	for (size_t i = 0; i < sizeof(dir_rules) / sizeof(dir_rules[0]); i++)
+		if (rule_matches(&dir_rules[i], metric))
+			return &dir_rules[i];
+	return NULL;
+}
+
+enum pb_cmp_dir pb_cmp_direction(const char *metric)
+{
+	const struct dir_rule *r = find_rule(metric);
+
+	return r ? r->dir : PB_CMP_NEUTRAL;
+}
+
+const char *pb_cmp_dir_name(enum pb_cmp_dir d)
+{
+	switch (d) {
+	case PB_CMP_LOWER: return "lower-is-better";
+	case PB_CMP_HIGHER: return "higher-is-better";
+	default: return "neutral";
+	}
+}
+
+bool pb_cmp_is_metric_key(const char *key)
+{
+	return find_rule(key) != NULL || strstr(key, "ratio") != NULL;
+}
+
+/* Text that describes a result but may vary between runs of the same one. */
+static const char *const descriptive_keys[] = {
+	"title", "detail", "details", "message", "note", "reason", "description",
+	"label", "tag", "status", "verdict", NULL,
+};
+
+static bool in_words(const char *const *words, const char *s)
+{
+	for (size_t i = 0; words[i]; i++)
+		if (strcmp(words[i], s) == 0)
+			return true;
+	return false;
+}
+
+/* Whether comma-separated LIST holds PART.KEY (or KEY without a part). */
+static bool in_list(const char *list, const char *part, const char *key)
+{
+	char name[512];
+	size_t n;
+
+	if (!list || !*list)
+		return false;
+	if (part)
+		snprintf(name, sizeof(name), "%s.%s", part, key);
+	else
+		snprintf(name, sizeof(name), "%s", key);
+	n = strlen(name);
+	for (const char *p = list; *p;) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+
+		if (len == n && strncmp(p, name, n) == 0)
+			return true;
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	return false;
+}
+
+/* ------------------------------------------------------------ loading */
+
+static int slurp(const char *path, char **buf, size_t *len)
+{
+	FILE *fp = fopen(path, "re");
+	size_t cap = 0, n = 0;
+	char *b = NULL;
+	int r = 0;
+
+	if (!fp)
+		return -errno;
+	for (;;) {
+		if (cap - n < 4096) {
+			char *nb = realloc(b, cap ? cap * 2 : 65536);
+
+			if (!nb) {
+				r = -ENOMEM;
+				break;
+			}
+			b = nb;
+			cap = cap ? cap * 2 : 65536;
+		}
+		size_t got = fread(b + n, 1, cap - n - 1, fp);
+
+		n += got;
+		if (got == 0) {
+			if (ferror(fp))
+				r = errno ? -errno : -EIO;
+			break;
+		}
+	}
+	fclose(fp);
+	if (r) {
+		free(b);
+		return r;
+	}
+	b[n] = '\0';
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+int pb_cmp_load(const char *path, struct json_object **doc, char *err, size_t errlen)
+{
+	struct json_tokener *tok;
+	struct json_object *o, *v;
+	char *buf = NULL;
+	size_t len = 0, end;
+	int r = slurp(path, &buf, &len);
+
+	*doc = NULL;
+	if (r) {
+		snprintf(err, errlen, "cannot read: %s", strerror(-r));
+		return r;
+	}
+	if (strlen(buf) != len) {
+		snprintf(err, errlen, "not a JSON document (binary data)");
+		free(buf);
+		return -EINVAL;
+	}
+	tok = json_tokener_new();
+	if (!tok) {
+		free(buf);
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	o = json_tokener_parse_ex(tok, buf, (int)len);
+	end = json_tokener_get_parse_end(tok);
+	if (!o) {
+		enum json_tokener_error e = json_tokener_get_error(tok);
+
+		snprintf(err, errlen, "not a JSON document (%s)",
+			 e == json_tokener_continue ? "unexpected end of file"
+						    : json_tokener_error_desc(e));
+	} else {
+		while (end < len && strchr(" \t\r\n", buf[end]))
+			end++;
+		if (end < len) {
+			snprintf(err, errlen, "not a single JSON document (more after offset %zu)",
+				 end);
+			json_object_put(o);
+			o = NULL;
+		}
+	}
+	json_tokener_free(tok);
+	free(buf);
+	if (!o)
+		return -EINVAL;
+	if (!json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, "tool", &v) || !json_object_is_type(v, json_type_string) ||
+	    strcmp(json_object_get_string(v), "pipebench") != 0) {
+		snprintf(err, errlen, "not a pipebench result document (no \"tool\": \"pipebench\")");
+		goto bad;
+	}
+	if (!json_object_object_get_ex(o, "command", &v) || !json_object_is_type(v, json_type_string)) {
+		snprintf(err, errlen, "not a pipebench result document (no \"command\")");
+		goto bad;
+	}
+	if (!json_object_object_get_ex(o, "schema_version", &v) ||
+	    !json_object_is_type(v, json_type_int)) {
+		snprintf(err, errlen, "not a pipebench result document (no \"schema_version\")");
+		goto bad;
+	}
+	if (json_object_get_int64(v) != PB_SCHEMA_VERSION) {
+		snprintf(err, errlen, "schema_version %lld is not supported (this pipebench reads %d)",
+			 (long long)json_object_get_int64(v), PB_SCHEMA_VERSION);
+		goto bad;
+	}
+	*doc = o;
+	return 0;
+bad:
+	json_object_put(o);
+	return -EINVAL;
+}
+
+static const char *str_member(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+static struct json_object *obj_member(struct json_object *o, const char *key,
+				      enum json_type type)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, type))
+		return NULL;
+	return v;
+}
+
+static int compatible(struct json_object *a, struct json_object *b, const char *part,
+		      char *err, size_t errlen)
+{
+	const char *ca = str_member(a, "command"), *cb = str_member(b, "command");
+	struct json_object *va = NULL, *vb = NULL, *pa, *pb;
+
+	if (ca && cb && strcmp(ca, cb) != 0) {
+		snprintf(err, errlen, "%s%scommand '%s' differs from BASE's '%s'",
+			 part ? part : "", part ? ": " : "", cb, ca);
+		return -EINVAL;
+	}
+	json_object_object_get_ex(a, "schema_version", &va);
+	json_object_object_get_ex(b, "schema_version", &vb);
+	if ((va || vb) && !json_object_equal(va, vb)) {
+		snprintf(err, errlen, "%s%sschema_version %s differs from BASE's %s",
+			 part ? part : "", part ? ": " : "",
+			 vb ? json_object_to_json_string(vb) : "(none)",
+			 va ? json_object_to_json_string(va) : "(none)");
+		return -EINVAL;
+	}
+	pa = obj_member(a, "parts", json_type_object);
+	pb = obj_member(b, "parts", json_type_object);
+	if (!pa || !pb)
+		return 0;
+	json_object_object_foreach(pa, pname, pdoc) {
+		struct json_object *other = obj_member(pb, pname, json_type_object);
+
+		if (other && json_object_is_type(pdoc, json_type_object) &&
+		    compatible(pdoc, other, pname, err, errlen))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+int pb_cmp_compatible(struct json_object *base, struct json_object *new_doc,
+		      char *err, size_t errlen)
+{
+	return compatible(base, new_doc, NULL, err, errlen);
+}
+
+/* ------------------------------------------------------------ params */
+
+static const char *const ignored_params[] = { "repeat", "warmup", "timeout_ns", NULL };
+
+static void append(char *buf, size_t len, size_t *off, const char *part, const char *key)
+{
+	int w;
+
+	if (*off >= len)
+		return;
+	w = snprintf(buf + *off, len - *off, "%s%s%s%s", *off ? "," : "",
+		     part ? part : "", part ? "." : "", key);
+	if (w > 0)
+		*off += (size_t)w;
+	if (*off >= len && len > 4)
+		memcpy(buf + len - 4, "...", 4);
+}
+
+static size_t params_diff(struct json_object *a, struct json_object *b, const char *part,
+			  char *buf, size_t len, size_t *off)
+{
+	struct json_object *pa = obj_member(a, "params", json_type_object);
+	struct json_object *pb = obj_member(b, "params", json_type_object);
+	struct json_object *empty = json_object_new_object();
+	struct json_object *parts_a, *parts_b;
+	size_t n = 0;
+
+	if (!pa)
+		pa = empty;
+	if (!pb)
+		pb = empty;
+	json_object_object_foreach(pa, ka, va) {
+		struct json_object *vb;
+
+		if (in_words(ignored_params, ka))
+			continue;
+		if (!json_object_object_get_ex(pb, ka, &vb) || !json_object_equal(va, vb)) {
+			append(buf, len, off, part, ka);
+			n++;
+		}
+	}
+	json_object_object_foreach(pb, kb, vb2) {
+		(void)vb2;
+		if (in_words(ignored_params, kb) || json_object_object_get_ex(pa, kb, NULL))
+			continue;
+		append(buf, len, off, part, kb);
+		n++;
+	}
+	json_object_put(empty);
+	parts_a = obj_member(a, "parts", json_type_object);
+	parts_b = obj_member(b, "parts", json_type_object);
+	if (parts_a && parts_b) {
+		json_object_object_foreach(parts_a, pname, pdoc) {
+			struct json_object *other = obj_member(parts_b, pname, json_type_object);
+
+			if (other && json_object_is_type(pdoc, json_type_object))
+				n += params_diff(pdoc, other, pname, buf, len, off);
+		}
+	}
+	return n;
+}
+
+size_t pb_cmp_params_diff(struct json_object *base, struct json_object *new_doc,
+			  char *buf, size_t len)
+{
+	size_t off = 0;
+
+	if (len)
+		buf[0] = '\0';
+	return params_diff(base, new_doc, NULL, buf, len, &off);
+}
+
+/* ------------------------------------------------------------ rules */
+
+bool pb_cmp_is_regression(enum pb_cmp_dir dir, double change_pct, bool significant,
+			  double threshold_pct)
+{
+	if (!significant || !isfinite(change_pct))
+		return false;
+	if (dir == PB_CMP_LOWER)
+		return change_pct > threshold_pct;
+	if (dir == PB_CMP_HIGHER)
+		return -change_pct > threshold_pct;
+	return false;
+}
+
+bool pb_cmp_verdict_regression(const char *base, const char *cur)
+{
+	bool bad_now = cur && (!strcmp(cur, "fail") || !strcmp(cur, "error"));
+
+	return bad_now && !(base && !strcmp(base, cur));
+}
+
+int pb_cmp_metric_eval(struct pb_cmp_metric *m, const double *base, size_t nb,
+		       const double *cur, size_t nc, double threshold_pct)
+{
+	double t, df;
+
+	if (pb_stats_compute(base, nb, &m->base) || pb_stats_compute(cur, nc, &m->cur))
+		return -EINVAL;
+	m->change_pct = m->base.mean != 0
+		? (m->cur.mean - m->base.mean) / fabs(m->base.mean) * 100 : NAN;
+	if (m->base.n < 2 || m->cur.n < 2)
+		m->p = -1;
+	else if (m->base.stddev == 0 && m->cur.stddev == 0)
+		/* Constant samples: the limit of the test is certainty either way. */
+		m->p = m->base.mean == m->cur.mean ? 1 : 0;
+	else
+		m->p = pb_stats_welch(&m->base, &m->cur, &t, &df);
+	m->significant = m->p >= 0 && m->p < PB_CMP_ALPHA;
+	m->regression = pb_cmp_is_regression(m->dir, m->change_pct, m->significant,
+					     threshold_pct);
+	return 0;
+}
+
+/* ------------------------------------------------------------ matching */
+
+struct entry {
+	struct json_object *obj;
+	struct json_object *ids;  /* owned */
+	char *label;
+	const char *vkey;         /* verdict member, or NULL */
+	bool used;
+};
+
+struct side {
+	struct entry *e;
+	size_t n;
+};
+
+static void side_free(struct side *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		json_object_put(s->e[i].ids);
+		free(s->e[i].label);
+	}
+	free(s->e);
+	s->e = NULL;
+	s->n = 0;
+}
+
+static void label_add(char **label, const char *key, struct json_object *v)
+{
+	const char *val = v ? (json_object_is_type(v, json_type_string)
+			       ? json_object_get_string(v) : json_object_to_json_string(v))
+			    : "null";
+	char *old = *label, *nl;
+
+	if (asprintf(&nl, "%s%s%s=%s", old ? old : "", old ? " " : "", key, val) < 0)
+		return;
+	free(old);
+	*label = nl;
+}
+
+static int make_entry(struct entry *en, struct json_object *obj, const char *part,
+		      const char *ignore)
+{
+	const char *id = str_member(obj, "id");
+
+	memset(en, 0, sizeof(*en));
+	en->obj = obj;
+	en->ids = json_object_new_object();
+	if (!en->ids)
+		return -ENOMEM;
+	if (!obj_member(obj, "repetitions", json_type_array)) {
+		if (str_member(obj, "verdict"))
+			en->vkey = "verdict";
+		else if (str_member(obj, "status"))
+			en->vkey = "status";
+	}
+	if (id) {
+		json_object_object_add(en->ids, "id", json_object_new_string(id));
+		en->label = strdup(id);
+		return en->label ? 0 : -ENOMEM;
+	}
+	json_object_object_foreach(obj, key, val) {
+		enum json_type t = json_object_get_type(val);
+
+		if (t == json_type_object || t == json_type_array || t == json_type_double ||
+		    in_words(descriptive_keys, key) || pb_cmp_is_metric_key(key) ||
+		    in_list(ignore, part, key))
+			continue;
+		json_object_object_add(en->ids, key, json_object_get(val));
+		label_add(&en->label, key, val);
+	}
+	if (!en->label)
+		en->label = strdup("(all)");
+	return en->label ? 0 : -ENOMEM;
+}
+
+static int collect(struct side *s, struct json_object *doc, const char *part,
+		   const char *ignore)
+{
+	static const char *const lists[] = { "results", "checks", NULL };
+
+	for (size_t l = 0; lists[l]; l++) {
+		struct json_object *arr = obj_member(doc, lists[l], json_type_array);
+		size_t n = arr ? json_object_array_length(arr) : 0;
+		struct entry *ne;
+
+		if (!n)
+			continue;
+		ne = realloc(s->e, (s->n + n) * sizeof(*ne));
+		if (!ne)
+			return -ENOMEM;
+		s->e = ne;
+		for (size_t i = 0; i < n; i++) {
+			struct json_object *o = json_object_array_get_idx(arr, i);
+
+			if (!json_object_is_type(o, json_type_object))
+				continue;
+			if (make_entry(&s->e[s->n], o, part, ignore)) {
+				json_object_put(s->e[s->n].ids);
+				return -ENOMEM;
+			}
+			s->n++;
+		}
+	}
+	return 0;
+}
+
+static struct entry *find_match(struct side *s, const struct entry *want)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!s->e[i].used && json_object_equal(s->e[i].ids, want->ids))
+			return &s->e[i];
+	return NULL;
+}
+
+static bool numeric(struct json_object *v)
+{
+	return json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double);
+}
+
+/*
+ * Samples of METRIC: one per element of REPS, or (REPS NULL) the member of
+ * the result itself.  Returns how many were numeric.
+ */
+static size_t samples(struct json_object *res, struct json_object *reps, const char *metric,
+		      double *out, size_t max)
+{
+	size_t n = 0, len = reps ? json_object_array_length(reps) : 1;
+
+	for (size_t i = 0; i < len && n < max; i++) {
+		struct json_object *o = reps ? json_object_array_get_idx(reps, i) : res, *v;
+
+		if (json_object_is_type(o, json_type_object) &&
+		    json_object_object_get_ex(o, metric, &v) && numeric(v))
+			out[n++] = json_object_get_double(v);
+	}
+	return n;
+}
+
+static char *xstrdup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+static int add_metric(struct pb_cmp_result *r, const char *part, const struct entry *be,
+		      const char *metric, const double *bv, size_t nb, const double *cv,
+		      size_t nc, double threshold)
+{
+	struct pb_cmp_metric *nm = realloc(r->m, (r->nm + 1) * sizeof(*nm)), *m;
+
+	if (!nm)
+		return -ENOMEM;
+	r->m = nm;
+	m = &r->m[r->nm];
+	memset(m, 0, sizeof(*m));
+	m->dir = pb_cmp_direction(metric);
+	if (pb_cmp_metric_eval(m, bv, nb, cv, nc, threshold))
+		return 0;
+	m->part = xstrdup_or_null(part);
+	m->label = strdup(be->label);
+	m->metric = strdup(metric);
+	m->ids = json_object_get(be->ids);
+	r->nm++;
+	if (!m->label || !m->metric || (part && !m->part))
+		return -ENOMEM;
+	if (m->regression)
+		r->regressions++;
+	return 0;
+}
+
+/* Every metric of the matched pair BE/CE. */
+static int compare_entry(struct pb_cmp_result *r, const char *part, const struct entry *be,
+			 const struct entry *ce, double threshold)
+{
+	struct json_object *br = obj_member(be->obj, "repetitions", json_type_array);
+	struct json_object *cr = obj_member(ce->obj, "repetitions", json_type_array);
+	struct json_object *names;
+	size_t nb = br ? json_object_array_length(br) : 1;
+	size_t nc = cr ? json_object_array_length(cr) : 1;
+	double *bv, *cv;
+	int rc = 0;
+
+	if (!br != !cr)
+		return 0;
+	/* Metric names in the order of BASE's first repetition (or the result). */
+	names = br ? json_object_array_get_idx(br, 0) : be->obj;
+	if (!names || !json_object_is_type(names, json_type_object))
+		return 0;
+	bv = malloc((nb + 1) * sizeof(*bv));
+	cv = malloc((nc + 1) * sizeof(*cv));
+	if (!bv || !cv) {
+		free(bv);
+		free(cv);
+		return -ENOMEM;
+	}
+	json_object_object_foreach(names, metric, v) {
+		size_t gb, gc;
+
+		if (!numeric(v))
+			continue;
+		/* Without repetitions only directional scalars are measurements. */
+		if (!br && pb_cmp_direction(metric) == PB_CMP_NEUTRAL)
+			continue;
+		gb = samples(be->obj, br, metric, bv, nb);
+		gc = samples(ce->obj, cr, metric, cv, nc);
+		if (gb && gc && (rc = add_metric(r, part, be, metric, bv, gb, cv, gc, threshold)))
+			break;
+	}
+	free(bv);
+	free(cv);
+	return rc;
+}
+
+static int add_verdict(struct pb_cmp_result *r, const char *part, const struct entry *e,
+		       const char *key, const char *b, const char *c)
+{
+	struct pb_cmp_verdict *nv = realloc(r->v, (r->nv + 1) * sizeof(*nv)), *v;
+
+	if (!nv)
+		return -ENOMEM;
+	r->v = nv;
+	v = &r->v[r->nv++];
+	memset(v, 0, sizeof(*v));
+	v->part = xstrdup_or_null(part);
+	v->label = strdup(e->label);
+	v->ids = json_object_get(e->ids);
+	v->key = strdup(key);
+	v->base = xstrdup_or_null(b);
+	v->cur = xstrdup_or_null(c);
+	v->regression = pb_cmp_verdict_regression(b, c);
+	if (v->regression)
+		r->regressions++;
+	if (!v->label || !v->key || (b && !v->base) || (c && !v->cur) || (part && !v->part))
+		return -ENOMEM;
+	return 0;
+}
+
+static int compare_doc(struct pb_cmp_result *r, struct json_object *a, struct json_object *b,
+		       const char *part, const char *ignore, double threshold);
+
+static int compare_parts(struct pb_cmp_result *r, struct json_object *a, struct json_object *b,
+			 const char *part, const char *ignore, double threshold)
+{
+	struct json_object *pa = obj_member(a, "parts", json_type_object);
+	struct json_object *pb = obj_member(b, "parts", json_type_object);
+
+	if (!pa || !pb)
+		return 0;
+	json_object_object_foreach(pa, pname, pdoc) {
+		struct json_object *other = obj_member(pb, pname, json_type_object);
+		char *sub;
+		int rc;
+
+		if (!other || !json_object_is_type(pdoc, json_type_object))
+			continue;
+		if (asprintf(&sub, "%s%s%s", part ? part : "", part ? "." : "", pname) < 0)
+			return -ENOMEM;
+		rc = compare_doc(r, pdoc, other, sub, ignore, threshold);
+		free(sub);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int compare_doc(struct pb_cmp_result *r, struct json_object *a, struct json_object *b,
+		       const char *part, const char *ignore, double threshold)
+{
+	struct side sa = { 0 }, sb = { 0 };
+	int rc = collect(&sa, a, part, ignore);
+
+	if (!rc)
+		rc = collect(&sb, b, part, ignore);
+	for (size_t i = 0; !rc && i < sa.n; i++) {
+		struct entry *be = &sa.e[i], *ce = find_match(&sb, be);
+
+		if (ce)
+			ce->used = true;
+		if (be->vkey) {
+			const char *bs = str_member(be->obj, be->vkey);
+			const char *cs = ce ? str_member(ce->obj, be->vkey) : NULL;
+
+			if (cs && !strcmp(bs, cs))
+				r->verdicts_same++;
+			else
+				rc = add_verdict(r, part, be, be->vkey, bs, cs);
+		} else if (!ce) {
+			r->only_base++;
+		} else {
+			rc = compare_entry(r, part, be, ce, threshold);
+		}
+	}
+	for (size_t i = 0; !rc && i < sb.n; i++) {
+		struct entry *ce = &sb.e[i];
+
+		if (ce->used)
+			continue;
+		if (ce->vkey)
+			rc = add_verdict(r, part, ce, ce->vkey, NULL, str_member(ce->obj, ce->vkey));
+		else
+			r->only_new++;
+	}
+	side_free(&sa);
+	side_free(&sb);
+	if (!rc)
+		rc = compare_parts(r, a, b, part, ignore, threshold);
+	return rc;
+}
+
+int pb_cmp_compare(struct json_object *base, struct json_object *new_doc,
+		   const char *ignore, double threshold_pct, struct pb_cmp_result *out)
+{
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	rc = compare_doc(out, base, new_doc, NULL, ignore, threshold_pct);
+	if (rc)
+		pb_cmp_result_free(out);
+	return rc;
+}
+
+void pb_cmp_result_free(struct pb_cmp_result *r)
+{
+	for (size_t i = 0; i < r->nm; i++) {
+		free(r->m[i].part);
+		free(r->m[i].label);
+		free(r->m[i].metric);
+		json_object_put(r->m[i].ids);
+	}
+	for (size_t i = 0; i < r->nv; i++) {
+		free(r->v[i].part);
+		free(r->v[i].label);
+		free(r->v[i].key);
+		free(r->v[i].base);
+		free(r->v[i].cur);
+		json_object_put(r->v[i].ids);
+	}
+	free(r->m);
+	free(r->v);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Comparison of pipebench JSON result documents (`pipebench compare`).
+ *
+ * Loading and validating documents, matching results between a BASE and a
+ * NEW document, statistics per metric with Welch's t-test, verdict diffs
+ * and the regression rule.  No printing and no exit(): errors come back as
+ * -errno with a one-line reason in a caller's buffer.
+ *
+ * Matching is generic, so every command's documents (and `report`'s `parts`,
+ * recursively) can be compared without knowing their layout:
+ *  - a result is an element of `results[]` or `checks[]`;
+ *  - it is identified by its `id` member when it has a string one, else by
+ *    all its scalar members except metric-like ones (see pb_cmp_is_metric_key)
+ *    and descriptive text (title, detail, ...);
+ *  - its metrics are the numeric members of the objects in its
+ *    `repetitions[]`, one sample per repetition;
+ *  - a result without `repetitions` but with a string `verdict` or `status`
+ *    is a verdict, diffed as a string.
+ */
+#ifndef PB_COMPARE_H
+#define PB_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "stats.h"
+
+struct json_object;
+
+/* Which way is worse for a metric. */
+enum pb_cmp_dir {
+	PB_CMP_NEUTRAL = 0,  /* workload definition or unknown: shown, never a regression */
+	PB_CMP_LOWER,        /* lower is better (times, context switches, cost per op) */
+	PB_CMP_HIGHER,       /* higher is better (rates) */
+};
+
+/* Significance level of the Welch t-test. */
+#define PB_CMP_ALPHA 0.05
+/* Default --threshold, percent. */
+#define PB_CMP_DEFAULT_THRESHOLD 5.0
+
+/* The direction table (compare.c): the one place that knows it. */
+enum pb_cmp_dir pb_cmp_direction(const char *metric);
+
+/* "lower-is-better", "higher-is-better" or "neutral". */
+const char *pb_cmp_dir_name(enum pb_cmp_dir d);
+
+/* Whether a result member named KEY is a measurement, not part of its identity. */
+bool pb_cmp_is_metric_key(const char *key);
+
+/*
+ * Read and parse PATH as exactly one JSON document that is a pipebench
+ * result document of schema version PB_SCHEMA_VERSION: `tool` "pipebench",
+ * string `command`, integer `schema_version`.  On success *doc owns a
+ * reference.  On failure returns -errno (-EINVAL for content problems) and
+ * writes the reason, without the file name, to ERR.
+ */
+int pb_cmp_load(const char *path, struct json_object **doc, char *err, size_t errlen);
+
+/*
+ * Whether NEW may be compared with BASE at all: same command (in `parts`
+ * too) and same schema_version.  0 or -EINVAL with the reason in ERR.
+ */
+int pb_cmp_compatible(struct json_object *base, struct json_object *new_doc,
+		      char *err, size_t errlen);
+
+/*
+ * Names of `params` members that differ between BASE and NEW (members of
+ * `report` parts prefixed with the part name and a dot), comma-separated in
+ * BUF; returns how many.  Settings that do not change what one repetition
+ * measures (repeat, warmup, timeout_ns) are ignored.
+ */
+size_t pb_cmp_params_diff(struct json_object *base, struct json_object *new_doc,
+			  char *buf, size_t len);
+
+/* One metric of one matched result. */
+struct pb_cmp_metric {
+	char *part;              /* report part name, or NULL */
+	char *label;             /* identity, e.g. "kind=anon size_bytes=100" */
+	struct json_object *ids; /* identity members (owned reference) */
+	char *metric;            /* e.g. "tt_ns" */
+	enum pb_cmp_dir dir;
+	struct pb_stats base, cur;
+	double change_pct;       /* NAN when the base mean is 0 */
+	double p;                /* Welch p-value, or -1 when n/a */
+	bool significant;        /* p < PB_CMP_ALPHA */
+	bool regression;         /* significant, worse, and beyond the threshold */
+};
+
+/* One verdict that differs (or exists on one side only). */
+struct pb_cmp_verdict {
+	char *part;
+	char *label;
+	struct json_object *ids;
+	char *key;               /* "status" or "verdict" */
+	char *base;              /* NULL: absent in BASE */
+	char *cur;               /* NULL: absent in NEW */
+	bool regression;         /* became fail or error */
+};
+
+struct pb_cmp_result {
+	struct pb_cmp_metric *m;
+	size_t nm;
+	struct pb_cmp_verdict *v;
+	size_t nv;
+	size_t verdicts_same;    /* matched verdicts that did not change */
+	size_t only_base, only_new; /* metric results found on one side only */
+	size_t regressions;      /* metrics and verdicts flagged */
+};
+
+/*
+ * Compare NEW with BASE (both already checked with pb_cmp_compatible).
+ * IGNORE (comma-separated names, may be NULL) lists members left out of
+ * identities, for --force with differing parameters; THRESHOLD_PCT decides
+ * regressions.  0 or -ENOMEM.  Free with pb_cmp_result_free.
+ */
+int pb_cmp_compare(struct json_object *base, struct json_object *new_doc,
+		   const char *ignore, double threshold_pct, struct pb_cmp_result *out);
+
+void pb_cmp_result_free(struct pb_cmp_result *r);
+
+/*
+ * Statistics, change and significance of one metric from samples; the
+ * regression flag follows DIR and THRESHOLD_PCT.  0 or -EINVAL (no samples).
+ */
+int pb_cmp_metric_eval(struct pb_cmp_metric *m, const double *base, size_t nb,
+		       const double *cur, size_t nc, double threshold_pct);
+
+/* Regression rule: significant, worse in direction DIR, |change| > threshold. */
+bool pb_cmp_is_regression(enum pb_cmp_dir dir, double change_pct, bool significant,
+			  double threshold_pct);
+
+/* Verdict rule: a change to "fail" or "error" from anything else. */
+bool pb_cmp_verdict_regression(const char *base, const char *cur);
+
+#endif

@@ -1,0 +1,495 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+
+#include <check.h>
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compare.h"
+
+static struct json_object *parse(const char *s)
+{
+	struct json_object *o = json_tokener_parse(s);
+
+	ck_assert_ptr_nonnull(o);
+	return o;
+}
+
+static const struct pb_cmp_metric *find_metric(const struct pb_cmp_result *r, const char *label,
+					       const char *metric)
+{
+	for (size_t i = 0; i < r->nm; i++)
+		if (!strcmp(r->m[i].label, label) && !strcmp(r->m[i].metric, metric))
+			return &r->m[i];
+	return NULL;
+}
+
+static const struct pb_cmp_verdict *find_verdict(const struct pb_cmp_result *r,
+						 const char *label)
+{
+	for (size_t i = 0; i < r->nv; i++)
+		if (!strcmp(r->v[i].label, label))
+			return &r->v[i];
+	return NULL;
+}
+
+/* ------------------------------------------------------------ direction */
+
+START_TEST(direction_table)
+{
+	static const struct { const char *name; enum pb_cmp_dir dir; } cases[] = {
+		{ "tt_ns", PB_CMP_LOWER }, { "tw_ns", PB_CMP_LOWER },
+		{ "elapsed_ns", PB_CMP_LOWER }, { "duration_ns", PB_CMP_LOWER },
+		{ "cpu_user_ns", PB_CMP_LOWER }, { "cpu_sys_ns", PB_CMP_LOWER },
+		{ "voluntary_ctxsw", PB_CMP_LOWER }, { "involuntary_ctxsw", PB_CMP_LOWER },
+		{ "ns_per_syscall", PB_CMP_LOWER }, { "syscalls_per_message", PB_CMP_LOWER },
+		{ "rate_bytes_per_s", PB_CMP_HIGHER }, { "rate_messages_per_s", PB_CMP_HIGHER },
+		{ "loops_per_s", PB_CMP_HIGHER },
+		{ "bytes", PB_CMP_NEUTRAL }, { "messages", PB_CMP_NEUTRAL },
+		{ "write_calls", PB_CMP_NEUTRAL }, { "read_calls", PB_CMP_NEUTRAL },
+		{ "syscalls", PB_CMP_NEUTRAL }, { "something_new", PB_CMP_NEUTRAL },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		ck_assert_msg(pb_cmp_direction(cases[i].name) == cases[i].dir,
+			      "%s: got %s", cases[i].name,
+			      pb_cmp_dir_name(pb_cmp_direction(cases[i].name)));
+	ck_assert_str_eq(pb_cmp_dir_name(PB_CMP_LOWER), "lower-is-better");
+	ck_assert_str_eq(pb_cmp_dir_name(PB_CMP_HIGHER), "higher-is-better");
+	ck_assert_str_eq(pb_cmp_dir_name(PB_CMP_NEUTRAL), "neutral");
+}
+END_TEST
+
+START_TEST(metric_keys_are_not_identity)
+{
+	ck_assert(pb_cmp_is_metric_key("tt_ratio_to_first"));
+	ck_assert(pb_cmp_is_metric_key("duration_ns"));
+	ck_assert(pb_cmp_is_metric_key("bytes"));
+	ck_assert(!pb_cmp_is_metric_key("kind"));
+	ck_assert(!pb_cmp_is_metric_key("size_bytes"));
+	ck_assert(!pb_cmp_is_metric_key("pipe_size_bytes"));
+	ck_assert(!pb_cmp_is_metric_key("groups"));
+}
+END_TEST
+
+/* ------------------------------------------------------------ significance */
+
+START_TEST(welch_flags_clear_shift)
+{
+	const double base[] = { 100, 101, 99, 100, 100 }, slow[] = { 110, 111, 109, 110, 110 };
+	struct pb_cmp_metric m = { .dir = PB_CMP_LOWER };
+
+	ck_assert_int_eq(pb_cmp_metric_eval(&m, base, 5, slow, 5, 5), 0);
+	ck_assert_double_eq_tol(m.change_pct, 10, 1e-9);
+	ck_assert(m.p >= 0 && m.p < 0.001);
+	ck_assert(m.significant);
+	ck_assert(m.regression);
+	/* Same change, but beyond what the threshold tolerates? No. */
+	ck_assert_int_eq(pb_cmp_metric_eval(&m, base, 5, slow, 5, 15), 0);
+	ck_assert(m.significant);
+	ck_assert(!m.regression);
+	/* Higher is better: +10% is an improvement. */
+	m.dir = PB_CMP_HIGHER;
+	ck_assert_int_eq(pb_cmp_metric_eval(&m, base, 5, slow, 5, 5), 0);
+	ck_assert(!m.regression);
+	ck_assert_int_eq(pb_cmp_metric_eval(&m, slow, 5, base, 5, 5), 0);
+	ck_assert(m.regression);
+	/* Neutral never regresses. */
+	m.dir = PB_CMP_NEUTRAL;
+	ck_assert_int_eq(pb_cmp_metric_eval(&m, base, 5, slow, 5, 0), 0);
+	ck_assert(m.significant);
+	ck_assert(!m.regression);
+}
+END_TEST
+
+START_TEST(welch_ignores_noise)
+{
+	const double a[] = { 100, 120, 80, 110, 90 }, b[] = { 104, 125, 82, 112, 93 };
+	struct pb_cmp_metric m = { .dir = PB_CMP_LOWER };
+
+	ck_assert_int_eq(pb_cmp_metric_eval(&m, a, 5, b, 5, 0), 0);
+	ck_assert(m.change_pct > 2);
+	ck_assert(m.p > 0.05);
+	ck_assert(!m.significant);
+	ck_assert(!m.regression);
+}
+END_TEST
+
+START_TEST(too_few_repetitions_is_na)
+{
+	const double one[] = { 100 }, many[] = { 200, 201, 199 };
+	struct pb_cmp_metric m = { .dir = PB_CMP_LOWER };
+
+	ck_assert_int_eq(pb_cmp_metric_eval(&m, one, 1, many, 3, 5), 0);
+	ck_assert_double_eq(m.p, -1);
+	ck_assert(!m.significant);
+	ck_assert(!m.regression);
+	ck_assert_int_eq(pb_cmp_metric_eval(&m, many, 3, one, 1, 5), 0);
+	ck_assert(!m.regression);
+	ck_assert_int_eq(pb_cmp_metric_eval(&m, one, 0, many, 3, 5), -EINVAL);
+}
+END_TEST
+
+START_TEST(constant_samples)
+{
+	const double a[] = { 7, 7, 7 }, b[] = { 9, 9, 9 };
+	struct pb_cmp_metric m = { .dir = PB_CMP_LOWER };
+
+	ck_assert_int_eq(pb_cmp_metric_eval(&m, a, 3, a, 3, 0), 0);
+	ck_assert(!m.significant);
+	ck_assert_int_eq(pb_cmp_metric_eval(&m, a, 3, b, 3, 0), 0);
+	ck_assert(m.significant);
+	ck_assert(m.regression);
+}
+END_TEST
+
+START_TEST(zero_base_mean)
+{
+	const double z[] = { 0, 0, 0 }, b[] = { 1, 2, 3 };
+	struct pb_cmp_metric m = { .dir = PB_CMP_LOWER };
+
+	ck_assert_int_eq(pb_cmp_metric_eval(&m, z, 3, b, 3, 0), 0);
+	ck_assert(isnan(m.change_pct));
+	ck_assert(!m.regression);
+}
+END_TEST
+
+START_TEST(regression_rule)
+{
+	ck_assert(pb_cmp_is_regression(PB_CMP_LOWER, 6, true, 5));
+	ck_assert(!pb_cmp_is_regression(PB_CMP_LOWER, 5, true, 5));
+	ck_assert(!pb_cmp_is_regression(PB_CMP_LOWER, 6, false, 5));
+	ck_assert(!pb_cmp_is_regression(PB_CMP_LOWER, -50, true, 5));
+	ck_assert(pb_cmp_is_regression(PB_CMP_HIGHER, -6, true, 5));
+	ck_assert(!pb_cmp_is_regression(PB_CMP_HIGHER, 50, true, 5));
+	ck_assert(!pb_cmp_is_regression(PB_CMP_NEUTRAL, 500, true, 0));
+	ck_assert(!pb_cmp_is_regression(PB_CMP_LOWER, NAN, true, 0));
+	ck_assert(pb_cmp_is_regression(PB_CMP_LOWER, 0.1, true, 0));
+}
+END_TEST
+
+/* ------------------------------------------------------------ matching */
+
+#define DOC(cmd, params, body) \
+	"{\"tool\":\"pipebench\",\"version\":\"0.1.0\",\"schema_version\":1," \
+	"\"command\":\"" cmd "\",\"params\":" params "," body "}"
+
+static const char base_tp[] = DOC("throughput", "{\"loops\":200,\"repeat\":3}",
+	"\"results\":["
+	"{\"kind\":\"anon\",\"size_bytes\":100,\"pipe_size_bytes\":65536,\"tt_ratio_to_first\":null,"
+	" \"repetitions\":[{\"tt_ns\":100,\"bytes\":5},{\"tt_ns\":101,\"bytes\":5},{\"tt_ns\":99,\"bytes\":5}],"
+	" \"summary\":{\"tt_ns\":{\"mean\":100}}},"
+	"{\"kind\":\"fifo\",\"size_bytes\":100,\"pipe_size_bytes\":65536,\"tt_ratio_to_first\":1.2,"
+	" \"ratio_label\":\"fifo/anon\","
+	" \"repetitions\":[{\"tt_ns\":120,\"bytes\":5},{\"tt_ns\":121,\"bytes\":5},{\"tt_ns\":119,\"bytes\":5}]},"
+	"{\"kind\":\"socketpair\",\"size_bytes\":100,\"pipe_size_bytes\":null,"
+	" \"repetitions\":[{\"tt_ns\":50,\"bytes\":5},{\"tt_ns\":50,\"bytes\":5}]}"
+	"]");
+
+/* Reordered, fifo 10% slower (a ratio changed too), socketpair missing, one extra. */
+static const char new_tp[] = DOC("throughput", "{\"loops\":200,\"repeat\":5}",
+	"\"results\":["
+	"{\"kind\":\"fifo\",\"size_bytes\":100,\"pipe_size_bytes\":65536,\"tt_ratio_to_first\":1.32,"
+	" \"ratio_label\":\"fifo/anon\","
+	" \"repetitions\":[{\"tt_ns\":132,\"bytes\":5},{\"tt_ns\":133,\"bytes\":5},{\"tt_ns\":131,\"bytes\":5}]},"
+	"{\"kind\":\"anon\",\"size_bytes\":100,\"pipe_size_bytes\":65536,\"tt_ratio_to_first\":null,"
+	" \"repetitions\":[{\"tt_ns\":100,\"bytes\":5},{\"tt_ns\":100,\"bytes\":5},{\"tt_ns\":100,\"bytes\":5}]},"
+	"{\"kind\":\"anon\",\"size_bytes\":4096,\"pipe_size_bytes\":65536,"
+	" \"repetitions\":[{\"tt_ns\":10,\"bytes\":5}]}"
+	"]");
+
+START_TEST(matching_by_identity)
+{
+	struct json_object *a = parse(base_tp), *b = parse(new_tp);
+	struct pb_cmp_result r;
+	const struct pb_cmp_metric *m;
+
+	ck_assert_int_eq(pb_cmp_compare(a, b, NULL, 5, &r), 0);
+	ck_assert_uint_eq(r.nm, 4); /* anon and fifo: tt_ns, bytes */
+	ck_assert_uint_eq(r.only_base, 1);
+	ck_assert_uint_eq(r.only_new, 1);
+	m = find_metric(&r, "kind=fifo size_bytes=100 pipe_size_bytes=65536", "tt_ns");
+	ck_assert_ptr_nonnull(m);
+	ck_assert_double_eq_tol(m->change_pct, 10, 1e-9);
+	ck_assert(m->significant && m->regression);
+	ck_assert_int_eq(m->dir, PB_CMP_LOWER);
+	m = find_metric(&r, "kind=anon size_bytes=100 pipe_size_bytes=65536", "tt_ns");
+	ck_assert_ptr_nonnull(m);
+	ck_assert(!m->regression);
+	ck_assert_uint_eq(m->base.n, 3);
+	m = find_metric(&r, "kind=anon size_bytes=100 pipe_size_bytes=65536", "bytes");
+	ck_assert_ptr_nonnull(m);
+	ck_assert_int_eq(m->dir, PB_CMP_NEUTRAL);
+	ck_assert_uint_eq(r.regressions, 1);
+	pb_cmp_result_free(&r);
+	json_object_put(a);
+	json_object_put(b);
+}
+END_TEST
+
+START_TEST(ignored_members_rematch)
+{
+	struct json_object *a = parse(DOC("throughput", "{\"pipe_size_bytes\":null}",
+		"\"results\":[{\"kind\":\"anon\",\"pipe_size_bytes\":65536,"
+		"\"repetitions\":[{\"tt_ns\":100},{\"tt_ns\":110}]}]"));
+	struct json_object *b = parse(DOC("throughput", "{\"pipe_size_bytes\":8192}",
+		"\"results\":[{\"kind\":\"anon\",\"pipe_size_bytes\":8192,"
+		"\"repetitions\":[{\"tt_ns\":10},{\"tt_ns\":11}]}]"));
+	struct pb_cmp_result r;
+	char diff[128];
+
+	ck_assert_uint_eq(pb_cmp_params_diff(a, b, diff, sizeof(diff)), 1);
+	ck_assert_str_eq(diff, "pipe_size_bytes");
+	ck_assert_int_eq(pb_cmp_compare(a, b, NULL, 5, &r), 0);
+	ck_assert_uint_eq(r.nm, 0);
+	ck_assert_uint_eq(r.only_base, 1);
+	pb_cmp_result_free(&r);
+	ck_assert_int_eq(pb_cmp_compare(a, b, diff, 5, &r), 0);
+	ck_assert_uint_eq(r.nm, 1);
+	ck_assert_str_eq(r.m[0].label, "kind=anon");
+	ck_assert(r.m[0].change_pct < -80);
+	ck_assert(!r.m[0].regression);
+	pb_cmp_result_free(&r);
+	json_object_put(a);
+	json_object_put(b);
+}
+END_TEST
+
+START_TEST(params_diff_lists_keys)
+{
+	struct json_object *a = parse(DOC("messaging",
+		"{\"loops\":100,\"groups\":2,\"repeat\":3,\"warmup\":1,\"timeout_ns\":0,\"mode\":\"thread\"}",
+		"\"results\":[]"));
+	struct json_object *b = parse(DOC("messaging",
+		"{\"loops\":200,\"groups\":2,\"repeat\":9,\"warmup\":0,\"timeout_ns\":5,\"fds\":20}",
+		"\"results\":[]"));
+	char diff[128];
+
+	ck_assert_uint_eq(pb_cmp_params_diff(a, b, diff, sizeof(diff)), 3);
+	ck_assert_str_eq(diff, "loops,mode,fds");
+	ck_assert_uint_eq(pb_cmp_params_diff(a, a, diff, sizeof(diff)), 0);
+	ck_assert_str_eq(diff, "");
+	json_object_put(a);
+	json_object_put(b);
+}
+END_TEST
+
+/* ------------------------------------------------------------ verdicts */
+
+START_TEST(verdict_diffs)
+{
+	struct json_object *a = parse(DOC("conformance", "{}",
+		"\"checks\":["
+		"{\"id\":\"CRE-01\",\"status\":\"pass\",\"detail\":\"took 3 ms\",\"duration_ns\":3},"
+		"{\"id\":\"CRE-02\",\"status\":\"pass\",\"detail\":\"x\"},"
+		"{\"id\":\"CRE-03\",\"status\":\"skip\"},"
+		"{\"id\":\"CRE-04\",\"status\":\"pass\"}]"));
+	struct json_object *b = parse(DOC("conformance", "{}",
+		"\"checks\":["
+		"{\"id\":\"CRE-02\",\"status\":\"pass\",\"detail\":\"y\"},"
+		"{\"id\":\"CRE-01\",\"status\":\"fail\",\"detail\":\"took 4 ms\",\"duration_ns\":4},"
+		"{\"id\":\"CRE-03\",\"status\":\"pass\"},"
+		"{\"id\":\"CRE-05\",\"status\":\"error\"}]"));
+	struct pb_cmp_result r;
+	const struct pb_cmp_verdict *v;
+
+	ck_assert_int_eq(pb_cmp_compare(a, b, NULL, 5, &r), 0);
+	ck_assert_uint_eq(r.nm, 0);
+	ck_assert_uint_eq(r.nv, 4);
+	ck_assert_uint_eq(r.verdicts_same, 1);
+	v = find_verdict(&r, "CRE-01");
+	ck_assert_ptr_nonnull(v);
+	ck_assert_str_eq(v->key, "status");
+	ck_assert_str_eq(v->base, "pass");
+	ck_assert_str_eq(v->cur, "fail");
+	ck_assert(v->regression);
+	v = find_verdict(&r, "CRE-03");
+	ck_assert_ptr_nonnull(v);
+	ck_assert(!v->regression);
+	v = find_verdict(&r, "CRE-04");
+	ck_assert_ptr_nonnull(v);
+	ck_assert_ptr_null(v->cur);
+	ck_assert(!v->regression);
+	v = find_verdict(&r, "CRE-05");
+	ck_assert_ptr_nonnull(v);
+	ck_assert_ptr_null(v->base);
+	ck_assert(v->regression);
+	ck_assert_ptr_null(find_verdict(&r, "CRE-02"));
+	ck_assert_uint_eq(r.regressions, 2);
+	pb_cmp_result_free(&r);
+	json_object_put(a);
+	json_object_put(b);
+}
+END_TEST
+
+START_TEST(result_verdicts_and_report_parts)
+{
+	struct json_object *a = parse(DOC("report", "{}",
+		"\"parts\":{"
+		" \"timestamps\":" DOC("timestamps", "{}",
+		"  \"results\":[{\"kind\":\"anon\",\"verdict\":\"frozen\"},"
+		"             {\"kind\":\"fifo\",\"verdict\":\"updated\"}]") ","
+		" \"throughput\":" DOC("throughput", "{\"loops\":1}",
+		"  \"results\":[{\"kind\":\"anon\",\"repetitions\":"
+		"   [{\"rate_bytes_per_s\":100},{\"rate_bytes_per_s\":102},{\"rate_bytes_per_s\":98}]}]")
+		"}"));
+	struct json_object *b = parse(DOC("report", "{}",
+		"\"parts\":{"
+		" \"timestamps\":" DOC("timestamps", "{}",
+		"  \"results\":[{\"kind\":\"anon\",\"verdict\":\"frozen\"},"
+		"             {\"kind\":\"fifo\",\"verdict\":\"mixed\"}]") ","
+		" \"throughput\":" DOC("throughput", "{\"loops\":2}",
+		"  \"results\":[{\"kind\":\"anon\",\"repetitions\":"
+		"   [{\"rate_bytes_per_s\":80},{\"rate_bytes_per_s\":81},{\"rate_bytes_per_s\":79}]}]")
+		"}"));
+	struct json_object *c = parse(DOC("report", "{}",
+		"\"parts\":{\"timestamps\":" DOC("conformance", "{}", "\"checks\":[]") "}"));
+	struct pb_cmp_result r;
+	char diff[128], err[256];
+
+	ck_assert_int_eq(pb_cmp_compatible(a, b, err, sizeof(err)), 0);
+	ck_assert_int_eq(pb_cmp_compatible(a, c, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "timestamps"));
+	ck_assert_uint_eq(pb_cmp_params_diff(a, b, diff, sizeof(diff)), 1);
+	ck_assert_str_eq(diff, "throughput.loops");
+	ck_assert_int_eq(pb_cmp_compare(a, b, diff, 5, &r), 0);
+	ck_assert_uint_eq(r.nv, 1);
+	ck_assert_str_eq(r.v[0].part, "timestamps");
+	ck_assert_str_eq(r.v[0].label, "kind=fifo");
+	ck_assert_str_eq(r.v[0].key, "verdict");
+	ck_assert_str_eq(r.v[0].base, "updated");
+	ck_assert_str_eq(r.v[0].cur, "mixed");
+	ck_assert(!r.v[0].regression);
+	ck_assert_uint_eq(r.verdicts_same, 1);
+	ck_assert_uint_eq(r.nm, 1);
+	ck_assert_str_eq(r.m[0].part, "throughput");
+	ck_assert_int_eq(r.m[0].dir, PB_CMP_HIGHER);
+	ck_assert(r.m[0].regression);
+	pb_cmp_result_free(&r);
+	json_object_put(a);
+	json_object_put(b);
+	json_object_put(c);
+}
+END_TEST
+
+START_TEST(incompatible_documents)
+{
+	struct json_object *a = parse(DOC("throughput", "{}", "\"results\":[]"));
+	struct json_object *b = parse(DOC("messaging", "{}", "\"results\":[]"));
+	struct json_object *c = parse("{\"tool\":\"pipebench\",\"schema_version\":2,"
+				      "\"command\":\"throughput\"}");
+	char err[256];
+
+	ck_assert_int_eq(pb_cmp_compatible(a, a, err, sizeof(err)), 0);
+	ck_assert_int_eq(pb_cmp_compatible(a, b, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "messaging"));
+	ck_assert_int_eq(pb_cmp_compatible(a, c, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "schema_version"));
+	json_object_put(a);
+	json_object_put(b);
+	json_object_put(c);
+}
+END_TEST
+
+/* ------------------------------------------------------------ loading */
+
+static int load_text(const char *text, char *err, size_t errlen)
+{
+	char dir[] = "/tmp/pb-check-compare.XXXXXX", path[64];
+	struct json_object *doc = NULL;
+	FILE *fp;
+	int r;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/f.json", dir);
+	fp = fopen(path, "w");
+	ck_assert_ptr_nonnull(fp);
+	fputs(text, fp);
+	fclose(fp);
+	r = pb_cmp_load(path, &doc, err, errlen);
+	unlink(path);
+	rmdir(dir);
+	if (r == 0)
+		json_object_put(doc);
+	else
+		ck_assert_ptr_null(doc);
+	return r;
+}
+
+START_TEST(loading)
+{
+	struct json_object *doc = (struct json_object *)1;
+	char err[256];
+
+	ck_assert_int_eq(pb_cmp_load("/nonexistent/x.json", &doc, err, sizeof(err)), -ENOENT);
+	ck_assert_ptr_null(doc);
+	ck_assert_ptr_nonnull(strstr(err, "cannot read"));
+	ck_assert_int_eq(load_text(DOC("throughput", "{}", "\"results\":[]") "\n", err,
+				   sizeof(err)), 0);
+	ck_assert_int_eq(load_text("hello", err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "not a JSON document"));
+	ck_assert_int_eq(load_text("", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(load_text("{\"tool\":\"pipebench\"", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(load_text("{} {}", err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "single"));
+	ck_assert_int_eq(load_text("[1,2]", err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "not a pipebench"));
+	ck_assert_int_eq(load_text("{\"tool\":\"iperf3\",\"schema_version\":1,\"command\":\"x\"}",
+				   err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "not a pipebench"));
+	ck_assert_int_eq(load_text("{\"tool\":\"pipebench\",\"schema_version\":1}", err,
+				   sizeof(err)), -EINVAL);
+	ck_assert_int_eq(load_text("{\"tool\":\"pipebench\",\"schema_version\":99,"
+				   "\"command\":\"throughput\"}", err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "schema_version 99"));
+}
+END_TEST
+
+static Suite *compare_suite(void)
+{
+	Suite *s = suite_create("compare");
+	TCase *tc;
+
+	tc = tcase_create("direction");
+	tcase_add_test(tc, direction_table);
+	tcase_add_test(tc, metric_keys_are_not_identity);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("significance");
+	tcase_add_test(tc, welch_flags_clear_shift);
+	tcase_add_test(tc, welch_ignores_noise);
+	tcase_add_test(tc, too_few_repetitions_is_na);
+	tcase_add_test(tc, constant_samples);
+	tcase_add_test(tc, zero_base_mean);
+	tcase_add_test(tc, regression_rule);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("matching");
+	tcase_add_test(tc, matching_by_identity);
+	tcase_add_test(tc, ignored_members_rematch);
+	tcase_add_test(tc, params_diff_lists_keys);
+	tcase_add_test(tc, incompatible_documents);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("verdicts");
+	tcase_add_test(tc, verdict_diffs);
+	tcase_add_test(tc, result_verdicts_and_report_parts);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("loading");
+	tcase_add_test(tc, loading);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(compare_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
