@@ -1,11 +1,464 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Conformance checks FC-*: see pipebench(1) CHECKS. */
+/*
+ * Conformance checks FC-*: fcntl and ioctl pipe controls (see pipebench(1)
+ * CHECKS).  Sizes come from sysconf and F_GETPIPE_SZ, never constants;
+ * capabilities are read from CapEff, never inferred from the euid.
+ */
 #include <config.h>
 
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "conformance.h"
 
+#define CAP_SETUID_BIT 7
+#define CAP_SYS_ADMIN_BIT 21
+#define CAP_SYS_RESOURCE_BIT 24
+
+static long page_size(void)
+{
+	long p = sysconf(_SC_PAGESIZE);
+
+	return p > 0 ? p : 4096;
+}
+
+/* /proc/sys/fs/<NAME> as a number; -1 when unreadable.  Not a judged call. */
+static long read_sysctl(const char *name)
+{
+	char path[128];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/sys/fs/%s", name);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+static const char *err_name(long ret, int e)
+{
+	return ret < 0 ? strerrorname_np(e) : "success";
+}
+
+static bool open_pipe(struct pb_check_ctx *ctx, int fd[2], int flags)
+{
+	int ret = pb_check_pipe(ctx, fd, flags | O_CLOEXEC);
+
+	if (ret == 0)
+		return true;
+	pb_check_error(ctx, "cannot make a pipe: %s", strerror(-ret));
+	return false;
+}
+
+static void close_pipe(struct pb_check_ctx *ctx, int fd[2])
+{
+	ctx->sys->close(fd[0]);
+	ctx->sys->close(fd[1]);
+}
+
+/* FC-01.  pipe(7). */
+static void fc01(struct pb_check_ctx *ctx)
+{
+	const struct pb_sysops *s = ctx->sys;
+	static const char data[123];
+	int fd[2], rn = -1, wn = -1, re = 0, we = 0;
+
+	if (!open_pipe(ctx, fd, O_NONBLOCK))
+		return;
+	if (s->write(fd[1], data, sizeof(data)) != (ssize_t)sizeof(data)) {
+		pb_check_error(ctx, "write of 123 bytes failed: %s", strerror(errno));
+		close_pipe(ctx, fd);
+		return;
+	}
+	if (s->ioctl(fd[0], FIONREAD, &rn) != 0)
+		re = errno;
+	if (s->ioctl(fd[1], FIONREAD, &wn) != 0)
+		we = errno;
+	close_pipe(ctx, fd);
+	if (re)
+		pb_check_fail(ctx, "FIONREAD on the read end: -1/%s", strerrorname_np(re));
+	else if (rn != 123)
+		pb_check_fail(ctx, "FIONREAD on the read end: %d, expected 123", rn);
+	if (we)
+		pb_check_fail(ctx, "FIONREAD on the write end: -1/%s", strerrorname_np(we));
+	else if (wn != 123)
+		pb_check_fail(ctx, "FIONREAD on the write end: %d, expected 123", wn);
+	if (ctx->verdict == PB_PASS)
+		pb_check_set(ctx, PB_PASS, "FIONREAD 123 on both ends");
+}
+
+/* FC-02.  pipe(7) "Pipe capacity", /proc files. */
+static void fc02(struct pb_check_ctx *ctx)
+{
+	long page = page_size(), def = 16 * page, max = read_sysctl("pipe-max-size");
+	int fd[2], cap;
+
+	if (!open_pipe(ctx, fd, 0))
+		return;
+	errno = 0;
+	cap = ctx->sys->fcntl(fd[0], F_GETPIPE_SZ, 0);
+	close_pipe(ctx, fd);
+	if (cap < 0) {
+		pb_check_fail(ctx, "F_GETPIPE_SZ: %s", strerrorname_np(errno));
+	} else if (cap < PIPE_BUF) {
+		pb_check_fail(ctx, "default capacity %d is below PIPE_BUF (%d)", cap, PIPE_BUF);
+	} else if (cap == def) {
+		pb_check_set(ctx, PB_PASS, "default capacity %d (16 pages of %ld)", cap, page);
+	} else if (!pb_check_has_cap(CAP_SYS_RESOURCE_BIT) && max > 0 && max < def &&
+		   cap == max) {
+		pb_check_info(ctx, "default capacity %d: pipe-max-size %ld is below 16 pages and "
+			      "the caller lacks CAP_SYS_RESOURCE", cap, max);
+	} else if ((cap == 2 * page || cap == page) &&
+		   !pb_check_has_cap(CAP_SYS_RESOURCE_BIT) && !pb_check_has_cap(CAP_SYS_ADMIN_BIT)) {
+		pb_check_info(ctx, "default capacity %d: this user is over pipe-user-pages-soft "
+			      "(%ld)", cap, read_sysctl("pipe-user-pages-soft"));
+	} else {
+		pb_check_info(ctx, "default capacity %d differs from 16 pages (%ld) for no known "
+			      "reason", cap, def);
+	}
+}
+
+/*
+ * An unprivileged user over pipe-user-pages-soft gets 2-page pipes that may
+ * not grow (EPERM), which is FC-02's business, not a resize failure: SKIP.
+ * True (SKIP recorded) in that case.
+ */
+static bool over_soft_limit(struct pb_check_ctx *ctx, int fd)
+{
+	long page = page_size(), max = read_sysctl("pipe-max-size");
+	int cap = ctx->sys->fcntl(fd, F_GETPIPE_SZ, 0);
+
+	if (cap <= 0 || cap >= 16 * page || (max > 0 && cap >= max) ||
+	    pb_check_has_cap(CAP_SYS_RESOURCE_BIT) || pb_check_has_cap(CAP_SYS_ADMIN_BIT))
+		return false;
+	pb_check_skip(ctx, "default capacity %d: this user is over pipe-user-pages-soft, "
+		      "pipes may not grow (see FC-02)", cap);
+	return true;
+}
+
+/* Whether an unprivileged caller may set SIZE (pipe-max-size). */
+static bool may_set(long size)
+{
+	long max = read_sysctl("pipe-max-size");
+
+	return pb_check_has_cap(CAP_SYS_RESOURCE_BIT) || max <= 0 || size <= max;
+}
+
+/* F_SETPIPE_SZ REQ on FD; expect WANT back and WANT from F_GETPIPE_SZ on OTHER. */
+static void expect_set(struct pb_check_ctx *ctx, int fd, int other, long req, long want)
+{
+	const struct pb_sysops *s = ctx->sys;
+	int got, seen;
+
+	errno = 0;
+	got = s->fcntl(fd, F_SETPIPE_SZ, req);
+	if (got < 0) {
+		pb_check_fail(ctx, "F_SETPIPE_SZ(%ld): %s, expected %ld", req,
+			      strerrorname_np(errno), want);
+		return;
+	}
+	seen = s->fcntl(other, F_GETPIPE_SZ, 0);
+	if (got != want)
+		pb_check_fail(ctx, "F_SETPIPE_SZ(%ld) returned %d, expected %ld", req, got, want);
+	else if (seen != want)
+		pb_check_fail(ctx, "F_SETPIPE_SZ(%ld) gave %d but the other end reads %d", req,
+			      got, seen);
+}
+
+/* FC-03.  fcntl(2) F_SETPIPE_SZ; round_pipe_size(). */
+static void fc03(struct pb_check_ctx *ctx)
+{
+	long page = page_size();
+	static const long reqs[] = { 5000, 0, 65537, -3 };  /* -3: three pages */
+	char done[256] = "", *p = done;
+	int fd[2];
+
+	if (!open_pipe(ctx, fd, O_NONBLOCK))
+		return;
+	if (over_soft_limit(ctx, fd[1])) {
+		close_pipe(ctx, fd);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(reqs) / sizeof(reqs[0]); i++) {
+		long req = reqs[i] < 0 ? -reqs[i] * page : reqs[i], want = page;
+
+		while (want < req) /* a power-of-two number of pages */
+			want *= 2;
+		if (!may_set(want)) {
+			p += snprintf(p, sizeof(done) - (size_t)(p - done),
+				      "%ld not tried (pipe-max-size), ", req);
+			continue;
+		}
+		expect_set(ctx, fd[1], fd[0], req, want);
+		p += snprintf(p, sizeof(done) - (size_t)(p - done), "%ld -> %ld, ", req, want);
+	}
+	close_pipe(ctx, fd);
+	if (ctx->verdict == PB_PASS)
+		pb_check_set(ctx, PB_PASS, "%sthe other end agrees", done);
+}
+
+/* FC-04.  fcntl(2) ERRORS; LTP fcntl37. */
+static void fc04(struct pb_check_ctx *ctx)
+{
+	const struct pb_sysops *s = ctx->sys;
+	static unsigned char page_buf[3][65536];
+	static unsigned char back[3 * 65536];
+	static const struct { long arg; const char *name; } bad[] = {
+		{ (long)((1UL << 31) + 1), "(1U<<31)+1" },
+		{ (long)(int)-1, "(int)-1" },
+	};
+	long page = page_size();
+	int fd[2], size0, size1, avail = -1, got, e, rfd;
+	char path[4200];
+	long n = 0;
+
+	if (page > 65536) {
+		pb_check_skip(ctx, "page size %ld is larger than this check's buffers", page);
+		return;
+	}
+	if (!may_set(4 * page)) {
+		pb_check_skip(ctx, "pipe-max-size is below 4 pages");
+		return;
+	}
+	if (!open_pipe(ctx, fd, O_NONBLOCK))
+		return;
+	if (over_soft_limit(ctx, fd[1])) {
+		close_pipe(ctx, fd);
+		return;
+	}
+	for (int i = 0; i < 3; i++) {
+		memset(page_buf[i], 'a' + i, (size_t)page);
+		if (s->write(fd[1], page_buf[i], (size_t)page) != page) {
+			pb_check_error(ctx, "queueing 3 pages: %s", strerror(errno));
+			close_pipe(ctx, fd);
+			return;
+		}
+	}
+	size0 = s->fcntl(fd[1], F_GETPIPE_SZ, 0);
+	errno = 0;
+	got = s->fcntl(fd[1], F_SETPIPE_SZ, 2 * page);
+	e = errno;
+	size1 = s->fcntl(fd[1], F_GETPIPE_SZ, 0);
+	s->ioctl(fd[0], FIONREAD, &avail);
+	if (!(got == -1 && e == EBUSY))
+		pb_check_fail(ctx, "F_SETPIPE_SZ(2 pages) with 3 pages queued: %d (%s), "
+			      "expected -1/EBUSY", got, err_name(got, e));
+	else if (size1 != size0 || avail != 3 * page)
+		pb_check_fail(ctx, "after EBUSY: size %d (was %d), FIONREAD %d (was %ld)", size1,
+			      size0, avail, 3 * page);
+	expect_set(ctx, fd[1], fd[0], 4 * page, 4 * page);
+	while (n < 3 * page) {
+		ssize_t r = s->read(fd[0], back + n, (size_t)(3 * page - n));
+
+		if (r <= 0)
+			break;
+		n += r;
+	}
+	if (n != 3 * page || memcmp(back, page_buf[0], (size_t)page) ||
+	    memcmp(back + page, page_buf[1], (size_t)page) ||
+	    memcmp(back + 2 * page, page_buf[2], (size_t)page))
+		pb_check_fail(ctx, "data changed by the resizes: read back %ld of %ld bytes", n,
+			      3 * page);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		errno = 0;
+		got = s->fcntl(fd[1], F_SETPIPE_SZ, bad[i].arg);
+		e = errno;
+		if (!(got == -1 && e == EINVAL))
+			pb_check_fail(ctx, "F_SETPIPE_SZ(%s): %d (%s), expected -1/EINVAL",
+				      bad[i].name, got, err_name(got, e));
+	}
+	close_pipe(ctx, fd);
+
+	snprintf(path, sizeof(path), "%s/regular", ctx->dir);
+	rfd = s->open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (rfd < 0) {
+		pb_check_error(ctx, "cannot make a regular file: %s", strerror(errno));
+		return;
+	}
+	for (int cmd = 0; cmd < 2; cmd++) {
+		errno = 0;
+		got = s->fcntl(rfd, cmd ? F_SETPIPE_SZ : F_GETPIPE_SZ, cmd ? page : 0);
+		e = errno;
+		if (!(got == -1 && e == EBADF))
+			pb_check_fail(ctx, "%s on a regular file: %d (%s), expected -1/EBADF",
+				      cmd ? "F_SETPIPE_SZ" : "F_GETPIPE_SZ", got, err_name(got, e));
+	}
+	s->close(rfd);
+	unlink(path);
+	if (ctx->verdict == PB_PASS)
+		pb_check_set(ctx, PB_PASS, "EBUSY below the occupied slots (size and data kept), "
+			     "4 pages then set; EINVAL for (1U<<31)+1 and -1; EBADF on a regular "
+			     "file");
+}
+
+static const char *const fc05_messages[] = {
+	"pass",
+	"F_SETPIPE_SZ(max+1) succeeded without CAP_SYS_RESOURCE",
+	"F_SETPIPE_SZ(max+1) failed with an errno other than EPERM",
+	"F_SETPIPE_SZ(max) did not give max",
+};
+
+/* The unprivileged half of FC-05 on pipe FD: an index into fc05_messages. */
+static int fc05_unpriv(const struct pb_sysops *s, int fd, long max)
+{
+	errno = 0;
+	if (s->fcntl(fd, F_SETPIPE_SZ, max + 1) >= 0)
+		return 1;
+	if (errno != EPERM)
+		return 2;
+	return s->fcntl(fd, F_SETPIPE_SZ, max) == max ? 0 : 3;
+}
+
+/* Run fc05_unpriv as uid/gid 65534 in a child; the message index, or -1. */
+static int fc05_unpriv_child(const struct pb_sysops *s, int fd, long max)
+{
+	struct timespec ts = { 0, 1000000 };
+	int status = 0;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0)
+			_exit(100);
+		_exit(fc05_unpriv(s, fd, max));
+	}
+	for (int i = 0; i < 3000; i++) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return WIFEXITED(status) && WEXITSTATUS(status) < 4 ? WEXITSTATUS(status)
+									  : -1;
+		nanosleep(&ts, NULL);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	return -1;
+}
+
+/* FC-05.  pipe(7) /proc files; fcntl(2) EPERM. */
+static void fc05(struct pb_check_ctx *ctx)
+{
+	const struct pb_sysops *s = ctx->sys;
+	long max = read_sysctl("pipe-max-size");
+	bool res = pb_check_has_cap(CAP_SYS_RESOURCE_BIT);
+	const char *unpriv = "skipped: needs CAP_SETUID to drop CAP_SYS_RESOURCE";
+	const char *priv = "skipped: no CAP_SYS_RESOURCE";
+	int fd[2], got;
+
+	if (max <= 0) {
+		pb_check_skip(ctx, "/proc/sys/fs/pipe-max-size is not readable");
+		return;
+	}
+	if (!open_pipe(ctx, fd, O_NONBLOCK))
+		return;
+	if (!res && over_soft_limit(ctx, fd[1])) {
+		close_pipe(ctx, fd);
+		return;
+	}
+	if (!res) {
+		int i = fc05_unpriv(s, fd[1], max);
+
+		if (i)
+			pb_check_fail(ctx, "%s (pipe-max-size %ld)", fc05_messages[i], max);
+		unpriv = "pass as caller";
+	} else if (pb_check_has_cap(CAP_SETUID_BIT)) {
+		int i = fc05_unpriv_child(s, fd[1], max);
+
+		if (i < 0)
+			pb_check_error(ctx, "the uid 65534 helper failed");
+		else if (i > 0)
+			pb_check_fail(ctx, "as uid 65534: %s (pipe-max-size %ld)", fc05_messages[i],
+				      max);
+		unpriv = "pass as uid 65534";
+	}
+	if (res) {
+		errno = 0;
+		got = s->fcntl(fd[1], F_SETPIPE_SZ, 2 * max);
+		if (got < 2 * max)
+			pb_check_fail(ctx, "with CAP_SYS_RESOURCE F_SETPIPE_SZ(2*%ld): %d (%s)", max,
+				      got, err_name(got, errno));
+		priv = "pass";
+	}
+	close_pipe(ctx, fd);
+	if (ctx->verdict == PB_PASS)
+		pb_check_set(ctx, PB_PASS, "pipe-max-size %ld; unprivileged side: %s; "
+			     "privileged side: %s", max, unpriv, priv);
+}
+
+/* FC-06.  pipe(7) "Open file status flags"; fcntl(2). */
+static void fc06(struct pb_check_ctx *ctx)
+{
+	const struct pb_sysops *s = ctx->sys;
+	struct timespec zero = { 0, 0 };
+	sigset_t io, old, pend;
+	int fd[2], before, after, again, fl;
+
+	if (!open_pipe(ctx, fd, O_NONBLOCK))
+		return;
+	sigemptyset(&io);
+	sigaddset(&io, SIGIO);
+	sigprocmask(SIG_BLOCK, &io, &old);
+	fl = s->fcntl(fd[0], F_GETFL, 0);
+	if (s->fcntl(fd[0], F_SETOWN, getpid()) != 0 ||
+	    fl < 0 || s->fcntl(fd[0], F_SETFL, fl | O_ASYNC) != 0) {
+		pb_check_fail(ctx, "F_SETOWN/F_SETFL O_ASYNC on the read end: %s",
+			      strerrorname_np(errno));
+		goto out;
+	}
+	sigpending(&pend);
+	before = sigismember(&pend, SIGIO);
+	s->write(fd[1], "x", 1);
+	sigpending(&pend);
+	after = sigismember(&pend, SIGIO);
+	while (sigtimedwait(&io, NULL, &zero) == SIGIO)
+		;
+	/* Since 5.14 (fe67f4dd8daa) every write signals, not just empty -> non-empty. */
+	s->write(fd[1], "x", 1);
+	sigpending(&pend);
+	again = sigismember(&pend, SIGIO);
+	if (before)
+		pb_check_fail(ctx, "SIGIO was pending before any write");
+	else if (!after)
+		pb_check_fail(ctx, "no SIGIO after a write with O_ASYNC and F_SETOWN");
+	else
+		pb_check_set(ctx, PB_PASS, "SIGIO pending after the write, not before; a second "
+			     "write into a non-empty pipe %s", again ? "signals again (5.14+)"
+			     : "does not signal (pre-5.14 behaviour)");
+out:
+	fl = s->fcntl(fd[0], F_GETFL, 0);
+	if (fl >= 0)
+		s->fcntl(fd[0], F_SETFL, fl & ~O_ASYNC);
+	close_pipe(ctx, fd);
+	while (sigtimedwait(&io, NULL, &zero) == SIGIO)
+		;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
 const struct pb_check pb_checks_fcntl[] = {
+	{ "FC-01", "fcntl", "LX", "FIONREAD on both ends", "pipe(7)", PB_CHECK_BOTH_KINDS, fc01 },
+	{ "FC-02", "fcntl", "LX, env", "Default capacity",
+	  "pipe(7) \"Pipe capacity\", /proc files", PB_CHECK_BOTH_KINDS, fc02 },
+	{ "FC-03", "fcntl", "LX", "F_SETPIPE_SZ rounds up and is shared by both ends",
+	  "fcntl(2) F_SETPIPE_SZ; round_pipe_size()", PB_CHECK_BOTH_KINDS, fc03 },
+	{ "FC-04", "fcntl", "LX", "F_SETPIPE_SZ and F_GETPIPE_SZ errors",
+	  "fcntl(2) ERRORS; LTP fcntl37", PB_CHECK_BOTH_KINDS, fc04 },
+	{ "FC-05", "fcntl", "LX, priv, env", "/proc/sys/fs/pipe-max-size enforcement",
+	  "pipe(7) /proc files; fcntl(2) EPERM", PB_CHECK_BOTH_KINDS | PB_CHECK_PRIV, fc05 },
+	{ "FC-06", "fcntl", "LX", "O_ASYNC with F_SETOWN delivers SIGIO",
+	  "pipe(7) \"Open file status flags\"; fcntl(2)", PB_CHECK_BOTH_KINDS, fc06 },
 	{ .id = NULL },
 };

@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Conformance checks SIG-*, FIFO-* and FC-*: each one is run through the
+ * real runner twice, once on this kernel (its verdict must be the
+ * catalogue's) and once with a pb_sysops in which one call misbehaves the
+ * way a broken kernel would (its verdict must be FAIL).
+ */
+#include <config.h>
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "conformance.h"
+
+static const struct pb_check *find(const char *id)
+{
+	const struct pb_check *const groups[] = {
+		pb_checks_sigpipe, pb_checks_fifo, pb_checks_fcntl
+	};
+
+	for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++)
+		for (const struct pb_check *c = groups[g]; c->id; c++)
+			if (!strcmp(c->id, id))
+				return c;
+	return NULL;
+}
+
+static struct pb_check_result run(const char *id, const struct pb_sysops *sys,
+				  enum pb_kind kind)
+{
+	const struct pb_check *c = find(id);
+	struct pb_run_opts o = { .sys = sys, .kind = kind };
+	struct pb_check_result r;
+
+	ck_assert_msg(c != NULL, "no check %s", id);
+	ck_assert_int_eq(pb_conformance_run_one(c, &o, &r), 0);
+	return r;
+}
+
+/* ---------------------------------------------------------- broken calls */
+
+/* SIGPIPE never kills: the writer survives with EPIPE. */
+static ssize_t w_no_sigpipe(int fd, const void *b, size_t n)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+	ssize_t r;
+	int e;
+
+	sigaction(SIGPIPE, &ign, &old);
+	r = write(fd, b, n);
+	e = errno;
+	sigaction(SIGPIPE, &old, NULL);
+	errno = e;
+	return r;
+}
+
+/* A write to a reader-less pipe "succeeds". */
+static ssize_t w_epipe_succeeds(int fd, const void *b, size_t n)
+{
+	ssize_t r = write(fd, b, n);
+
+	return r < 0 && errno == EPIPE ? (ssize_t)n : r;
+}
+
+/* SIGPIPE is turned into a process-directed signal. */
+static ssize_t w_process_directed(int fd, const void *b, size_t n)
+{
+	struct timespec zero = { 0, 0 };
+	ssize_t r = write(fd, b, n);
+	sigset_t set;
+	int e = errno;
+
+	if (r < 0 && e == EPIPE) {
+		sigemptyset(&set);
+		sigaddset(&set, SIGPIPE);
+		sigtimedwait(&set, NULL, &zero);
+		kill(getpid(), SIGPIPE);
+	}
+	errno = e;
+	return r;
+}
+
+/* Bytes accepted, then -1/EPIPE: silent data loss. */
+static ssize_t w_partial_is_epipe(int fd, const void *b, size_t n)
+{
+	ssize_t r = write(fd, b, n);
+
+	if (r > 0 && (size_t)r < n) {
+		errno = EPIPE;
+		return -1;
+	}
+	return r;
+}
+
+/* A "FIFO" that is a regular file: data persists, size grows, wrong type. */
+static int mkfifo_regular(const char *path, mode_t mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+
+	return fd < 0 ? -1 : close(fd);
+}
+
+/* The umask is not applied. */
+static int mkfifo_ignores_umask(const char *path, mode_t mode)
+{
+	return mkfifo(path, mode) == 0 ? chmod(path, mode) : -1;
+}
+
+static int open_never_nonblock(const char *path, int flags, mode_t mode)
+{
+	return open(path, flags & ~O_NONBLOCK, mode);
+}
+
+static int open_always_nonblock(const char *path, int flags, mode_t mode)
+{
+	return open(path, flags | O_NONBLOCK, mode);
+}
+
+static int open_wronly_as_rdwr(const char *path, int flags, mode_t mode)
+{
+	if ((flags & O_ACCMODE) == O_WRONLY)
+		flags = (flags & ~O_ACCMODE) | O_RDWR;
+	return open(path, flags, mode);
+}
+
+static int open_rdwr_as_wronly(const char *path, int flags, mode_t mode)
+{
+	if ((flags & O_ACCMODE) == O_RDWR)
+		flags = (flags & ~O_ACCMODE) | O_WRONLY | O_NONBLOCK;
+	return open(path, flags, mode);
+}
+
+/* Blocking readers end up on another FIFO: the rendezvous never happens. */
+static int open_reader_elsewhere(const char *path, int flags, mode_t mode)
+{
+	char other[4200];
+
+	if ((flags & O_ACCMODE) != O_RDONLY || (flags & O_NONBLOCK))
+		return open(path, flags, mode);
+	snprintf(other, sizeof(other), "%s.other", path);
+	mkfifo(other, 0600);
+	return open(other, flags, mode);
+}
+
+static ssize_t r_eof_is_eagain(int fd, void *b, size_t n)
+{
+	ssize_t r = read(fd, b, n);
+
+	if (r == 0) {
+		errno = EAGAIN;
+		return -1;
+	}
+	return r;
+}
+
+static int ioctl_write_end_enotty(int fd, unsigned long req, void *arg)
+{
+	if (req == FIONREAD && (fcntl(fd, F_GETFL) & O_ACCMODE) == O_WRONLY) {
+		errno = ENOTTY;
+		return -1;
+	}
+	return ioctl(fd, req, arg);
+}
+
+static int fcntl_tiny_capacity(int fd, int cmd, long arg)
+{
+	int r = fcntl(fd, cmd, arg);
+
+	return cmd == F_GETPIPE_SZ && r > 0 ? 2048 : r;
+}
+
+static int fcntl_unrounded(int fd, int cmd, long arg)
+{
+	int r = fcntl(fd, cmd, arg);
+
+	return cmd == F_SETPIPE_SZ && r >= 0 ? (int)arg : r;
+}
+
+static int fcntl_ebusy_lies(int fd, int cmd, long arg)
+{
+	int r = fcntl(fd, cmd, arg);
+
+	return cmd == F_SETPIPE_SZ && r < 0 && errno == EBUSY ? (int)arg : r;
+}
+
+static int fcntl_eperm_lies(int fd, int cmd, long arg)
+{
+	int r = fcntl(fd, cmd, arg);
+
+	return cmd == F_SETPIPE_SZ && r < 0 && errno == EPERM ? (int)arg : r;
+}
+
+static int fcntl_drops_async(int fd, int cmd, long arg)
+{
+	return fcntl(fd, cmd, cmd == F_SETFL ? arg & ~(long)O_ASYNC : arg);
+}
+
+/* ---------------------------------------------------------- tables */
+
+struct broken {
+	const char *id;
+	const char *how;
+	ssize_t (*write)(int, const void *, size_t);
+	ssize_t (*read)(int, void *, size_t);
+	int (*open)(const char *, int, mode_t);
+	int (*mkfifo)(const char *, mode_t);
+	int (*ioctl)(int, unsigned long, void *);
+	int (*fcntl)(int, int, long);
+};
+
+static const struct broken broken[] = {
+	{ "SIG-01", "writer survives", .write = w_no_sigpipe },
+	{ "SIG-02", "write succeeds", .write = w_epipe_succeeds },
+	{ "SIG-03", "process-directed", .write = w_process_directed },
+	{ "SIG-04", "EPIPE after bytes", .write = w_partial_is_epipe },
+	{ "SIG-05", "stale data", .mkfifo = mkfifo_regular },
+	{ "FIFO-01", "wrong type", .mkfifo = mkfifo_regular },
+	{ "FIFO-01", "wrong mode", .mkfifo = mkfifo_ignores_umask },
+	{ "FIFO-02", "blocks", .open = open_never_nonblock },
+	{ "FIFO-03", "no ENXIO", .open = open_wronly_as_rdwr },
+	{ "FIFO-04", "returns at once", .open = open_always_nonblock },
+	{ "FIFO-05", "deadlock", .open = open_reader_elsewhere },
+	{ "FIFO-06", "ENXIO", .open = open_rdwr_as_wronly },
+	{ "FIFO-07", "EAGAIN for EOF", .read = r_eof_is_eagain },
+	{ "FIFO-08", "size grows", .mkfifo = mkfifo_regular },
+	{ "FC-01", "ENOTTY", .ioctl = ioctl_write_end_enotty },
+	{ "FC-02", "below PIPE_BUF", .fcntl = fcntl_tiny_capacity },
+	{ "FC-03", "not rounded", .fcntl = fcntl_unrounded },
+	{ "FC-04", "shrink allowed", .fcntl = fcntl_ebusy_lies },
+	{ "FC-05", "max exceeded", .fcntl = fcntl_eperm_lies },
+	{ "FC-06", "no SIGIO", .fcntl = fcntl_drops_async },
+};
+
+START_TEST(broken_kernel_fails)
+{
+	const struct broken *b = &broken[_i];
+	struct pb_sysops sys = pb_sysops_real;
+	struct pb_check_result r;
+
+	if (b->write)
+		sys.write = b->write;
+	if (b->read)
+		sys.read = b->read;
+	if (b->open)
+		sys.open = b->open;
+	if (b->mkfifo)
+		sys.mkfifo = b->mkfifo;
+	if (b->ioctl)
+		sys.ioctl = b->ioctl;
+	if (b->fcntl)
+		sys.fcntl = b->fcntl;
+	r = run(b->id, &sys, PB_KIND_ANON);
+	ck_assert_msg(r.verdict == PB_FAIL, "%s (%s): verdict %s: %s", b->id, b->how,
+		      pb_verdict_names[r.verdict], r.detail);
+	ck_assert_msg(r.signal == 0 && !r.timed_out, "%s: the check itself died: %s", b->id,
+		      r.detail);
+}
+END_TEST
+
+struct expect {
+	const char *id;
+	enum pb_verdict verdict, alt;  /* alt: also acceptable (environment-dependent) */
+};
+
+static const struct expect here[] = {
+	{ "SIG-01", PB_PASS, PB_PASS },
+	{ "SIG-02", PB_PASS, PB_PASS },
+	{ "SIG-03", PB_PASS, PB_PASS },
+	{ "SIG-04", PB_PASS, PB_PASS },
+	{ "SIG-05", PB_PASS, PB_PASS },
+	{ "FIFO-01", PB_PASS, PB_PASS },
+	{ "FIFO-02", PB_PASS, PB_PASS },
+	{ "FIFO-03", PB_PASS, PB_PASS },
+	{ "FIFO-04", PB_PASS, PB_PASS },
+	{ "FIFO-05", PB_PASS, PB_PASS },
+	{ "FIFO-06", PB_PASS, PB_PASS },
+	{ "FIFO-07", PB_PASS, PB_PASS },
+	{ "FIFO-08", PB_PASS, PB_PASS },
+	{ "FC-01", PB_PASS, PB_PASS },
+	{ "FC-02", PB_PASS, PB_INFO },  /* env: pipe-max-size, soft limit */
+	{ "FC-03", PB_PASS, PB_PASS },
+	{ "FC-04", PB_PASS, PB_PASS },
+	{ "FC-05", PB_PASS, PB_PASS },  /* privileged half noted as skipped here */
+	{ "FC-06", PB_PASS, PB_PASS },
+};
+
+START_TEST(this_kernel)
+{
+	const struct expect *x = &here[_i];
+	const struct pb_check *c = find(x->id);
+	int kinds = c && (c->flags & PB_CHECK_BOTH_KINDS) ? 2 : 1;
+
+	for (int k = 0; k < kinds; k++) {
+		struct pb_check_result r = run(x->id, NULL, k ? PB_KIND_FIFO : PB_KIND_ANON);
+
+		ck_assert_msg(r.verdict == x->verdict || r.verdict == x->alt,
+			      "%s (%s): verdict %s: %s", x->id, k ? "fifo" : "anon",
+			      pb_verdict_names[r.verdict], r.detail);
+	}
+}
+END_TEST
+
+/* The catalogue's counts, unique IDs, and every check carries its metadata. */
+START_TEST(registry_complete)
+{
+	const struct pb_check *const groups[] = {
+		pb_checks_sigpipe, pb_checks_fifo, pb_checks_fcntl
+	};
+	const int counts[] = { 5, 8, 6 };
+
+	for (int g = 0; g < 3; g++) {
+		int n = 0;
+
+		for (const struct pb_check *c = groups[g]; c->id; c++, n++) {
+			ck_assert_ptr_eq(find(c->id), c);
+			ck_assert(c->group && c->tag && c->title && c->citation && c->run);
+			ck_assert(*c->tag && *c->title && *c->citation);
+		}
+		ck_assert_int_eq(n, counts[g]);
+	}
+	ck_assert_int_eq(sizeof(here) / sizeof(here[0]), 19);
+}
+END_TEST
+
+static Suite *conf_suite(void)
+{
+	Suite *s = suite_create("conf_sigfifofc");
+	TCase *tc = tcase_create("registry");
+
+	tcase_add_test(tc, registry_complete);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("this_kernel");
+	tcase_add_loop_test(tc, this_kernel, 0, sizeof(here) / sizeof(here[0]));
+	suite_add_tcase(s, tc);
+	tc = tcase_create("broken_kernel");
+	tcase_add_loop_test(tc, broken_kernel_fails, 0, sizeof(broken) / sizeof(broken[0]));
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(conf_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
