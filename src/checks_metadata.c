@@ -89,7 +89,10 @@ static void expect_err(struct pb_check_ctx *ctx, const char *what, long ret, int
 			      strerrorname_np(e) : "?", strerrorname_np(err));
 }
 
-/* MD-02: XSH lseek/pread/pwrite [ESPIPE]; posix_fadvise [ESPIPE]; fsync/fdatasync [EINVAL]; mmap [ENODEV]; ftruncate (unspecified for pipes, so Linux EINVAL) */
+/*
+ * MD-02: XSH lseek/pread/pwrite [ESPIPE]; posix_fadvise [ESPIPE]; fsync/fdatasync
+ * [EINVAL]; mmap [ENODEV]; ftruncate (unspecified for pipes, so Linux EINVAL)
+ */
 static void md02(struct pb_check_ctx *ctx)
 {
 	const struct pb_sysops *s = ctx->sys;
@@ -142,7 +145,10 @@ static int ts_cmp(const struct timespec *a, const struct timespec *b)
 	return 0;
 }
 
-/* MD-03: XSH pipe(): "shall mark for update the last data access, last data modification, and last file status change timestamps" */
+/*
+ * MD-03: XSH pipe(): "shall mark for update the last data access, last data
+ * modification, and last file status change timestamps"
+ */
 static void md03(struct pb_check_ctx *ctx)
 {
 	static const char *const name[] = { "st_atim", "st_mtim", "st_ctim" };
@@ -265,7 +271,11 @@ static int kernel_at_least(struct pb_check_ctx *ctx, int major, int minor, char 
 	return ma > major || (ma == major && mi >= minor);
 }
 
-/* MD-04: XSH write(): "where nbyte is greater than 0, write() shall mark for update the last data modification and last file status change timestamps"; XSH read() (atime); XBD 4.9 (marked times are updated before fstat) */
+/*
+ * MD-04: XSH write(): "where nbyte is greater than 0, write() shall mark for update the
+ * last data modification and last file status change timestamps"; XSH read() (atime);
+ * XBD 4.9 (marked times are updated before fstat)
+ */
 static void md04(struct pb_check_ctx *ctx)
 {
 	struct ts_probe p;
@@ -312,7 +322,10 @@ static void md04(struct pb_check_ctx *ctx)
 	}
 }
 
-/* MD-05: same as MD-04; the 6.15 change explicitly keeps FIFOs (fifo_pipe_read/fifo_pipe_write still call file_accessed/file_update_time) */
+/*
+ * MD-05: same as MD-04; the 6.15 change explicitly keeps FIFOs
+ * (fifo_pipe_read/fifo_pipe_write still call file_accessed/file_update_time)
+ */
 static void md05(struct pb_check_ctx *ctx)
 {
 	const struct pb_sysops *s = ctx->sys;

@@ -102,7 +102,10 @@ out:
 	close_pair(ctx, fd);
 }
 
-/* PL-02: XSH poll() POLLHUP: "a pipe or FIFO has been closed by the last process that had it open for writing... mutually-exclusive with POLLOUT"; LTP poll03 */
+/*
+ * PL-02: XSH poll() POLLHUP: "a pipe or FIFO has been closed by the last process that
+ * had it open for writing... mutually-exclusive with POLLOUT"; LTP poll03
+ */
 static void pl02(struct pb_check_ctx *ctx)
 {
 	char buf[16];
@@ -174,7 +177,11 @@ static int select_now(struct pb_check_ctx *ctx, int fd, bool for_write)
 	return n > 0 && FD_ISSET(fd, &set);
 }
 
-/* PL-04: XSH poll() POLLHUP ("persist until some process opens the FIFO for writing"); XSH select() ("ready for reading when... would not block"); kernel fifo_open comment "suppress POLLHUP until we have seen a writer" */
+/*
+ * PL-04: XSH poll() POLLHUP ("persist until some process opens the FIFO for writing");
+ * XSH select() ("ready for reading when... would not block"); kernel fifo_open comment
+ * "suppress POLLHUP until we have seen a writer"
+ */
 static void pl04(struct pb_check_ctx *ctx)
 {
 	const struct pb_sysops *s = ctx->sys;
@@ -256,7 +263,10 @@ out:
 	unlink(path2);
 }
 
-/* PL-05: XSH select(): "ready for writing when a call to an output function... would not block, whether or not the function would transfer data successfully" */
+/*
+ * PL-05: XSH select(): "ready for writing when a call to an output function... would not
+ * block, whether or not the function would transfer data successfully"
+ */
 static void pl05(struct pb_check_ctx *ctx)
 {
 	int a[2] = { -1, -1 }, b[2] = { -1, -1 }, rd, wr;
