@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -53,4 +54,12 @@ const struct pb_sysops pb_sysops_real = {
 	.vmsplice = vmsplice,
 	.fpathconf = fpathconf,
 	.pathconf = pathconf,
+	.uname = uname,
+	.readlink = readlink,
+	.mmap = mmap,
+	.munmap = munmap,
+	.fsync = fsync,
+	.fdatasync = fdatasync,
+	.ftruncate = ftruncate,
+	.posix_fadvise = posix_fadvise,
 };

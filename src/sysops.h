@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/uio.h>
+#include <sys/utsname.h>
 
 struct pb_sysops {
 	int (*pipe2)(int fd[2], int flags);          /* raw SYS_pipe2 */
@@ -41,6 +42,15 @@ struct pb_sysops {
 	ssize_t (*vmsplice)(int fd, const struct iovec *iov, unsigned long n, unsigned flags);
 	long (*fpathconf)(int fd, int name);
 	long (*pathconf)(const char *path, int name);
+	/* Added for the PL/MD/LX checks. */
+	int (*uname)(struct utsname *u);             /* kernel version gates */
+	ssize_t (*readlink)(const char *path, char *buf, size_t n);
+	void *(*mmap)(void *addr, size_t len, int prot, int flags, int fd, off_t off);
+	int (*munmap)(void *addr, size_t len);
+	int (*fsync)(int fd);
+	int (*fdatasync)(int fd);
+	int (*ftruncate)(int fd, off_t len);
+	int (*posix_fadvise)(int fd, off_t off, off_t len, int advice); /* returns errno */
 	/* Add new calls at the end; keep pb_sysops_real in the same order. */
 };
 

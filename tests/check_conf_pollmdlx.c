@@ -1,0 +1,723 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Conformance checks PL-*, MD-* and LX-*: each one FAILs on a kernel that
+ * misbehaves the way the catalogue says a broken one shows (an injected
+ * pb_sysops), and gives the expected verdict on the running kernel.
+ */
+#include <config.h>
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "conformance.h"
+
+static const struct pb_check *find(const char *id)
+{
+	static const struct pb_check *const groups[] = {
+		pb_checks_poll, pb_checks_metadata, pb_checks_linux
+	};
+
+	for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++)
+		for (const struct pb_check *c = groups[g]; c->id; c++)
+			if (strcmp(c->id, id) == 0)
+				return c;
+	ck_abort_msg("no check %s", id);
+	return NULL;
+}
+
+/* PB_TEST_VERBOSE=1 shows each verdict's detail (why a broken kernel failed). */
+static void show(const char *id, const struct pb_check_result *r)
+{
+	if (getenv("PB_TEST_VERBOSE"))
+		fprintf(stderr, "# %s: %s: %s\n", id, pb_verdict_names[r->verdict], r->detail);
+}
+
+static struct pb_check_result run_kind(const char *id, const struct pb_sysops *sys,
+				       enum pb_kind kind, unsigned flags)
+{
+	struct pb_run_opts o = { .sys = sys, .kind = kind, .timeout_s = 3, .flags = flags };
+	struct pb_check_result r;
+
+	ck_assert_int_eq(pb_conformance_run_one(find(id), &o, &r), 0);
+	show(id, &r);
+	return r;
+}
+
+static struct pb_check_result run(const char *id, const struct pb_sysops *sys)
+{
+	return run_kind(id, sys, PB_KIND_ANON, 0);
+}
+
+#define assert_verdict(r, v) \
+	ck_assert_msg((r).verdict == (v), "verdict %s, expected %s: %s", \
+		      pb_verdict_names[(r).verdict], pb_verdict_names[v], (r).detail)
+
+static void expect_fail(const char *id, const struct pb_sysops *sys, enum pb_kind kind,
+			unsigned flags)
+{
+	struct pb_check_result r = run_kind(id, sys, kind, flags);
+
+	assert_verdict(r, PB_FAIL);
+	ck_assert_msg(r.detail[0] != '\0', "%s failed without a detail", id);
+}
+
+static bool kernel_at_least(int major, int minor)
+{
+	struct utsname u;
+	int ma = 0, mi = 0;
+
+	ck_assert_int_eq(uname(&u), 0);
+	ck_assert_int_eq(sscanf(u.release, "%d.%d", &ma, &mi), 2);
+	return ma > major || (ma == major && mi >= minor);
+}
+
+/* ---------------------------------------------------------------- misbehaving kernels */
+
+/* PL-01: POLLOUT on a full pipe. */
+static int poll_always_pollout(struct pollfd *fds, nfds_t n, int timeout)
+{
+	int ret = poll(fds, n, timeout), extra = 0;
+
+	for (nfds_t i = 0; ret >= 0 && i < n; i++)
+		if ((fds[i].events & POLLOUT) && !(fds[i].revents & POLLOUT)) {
+			extra += fds[i].revents == 0;
+			fds[i].revents |= POLLOUT;
+		}
+	return ret < 0 ? ret : ret + extra;
+}
+
+static int poll_strip(struct pollfd *fds, nfds_t n, int timeout, short bits)
+{
+	int ret = poll(fds, n, timeout);
+
+	for (nfds_t i = 0; ret > 0 && i < n; i++)
+		fds[i].revents &= (short)~bits;
+	return ret;
+}
+
+static int poll_no_hup(struct pollfd *fds, nfds_t n, int timeout)
+{
+	return poll_strip(fds, n, timeout, POLLHUP);
+}
+
+static int poll_no_err(struct pollfd *fds, nfds_t n, int timeout)
+{
+	return poll_strip(fds, n, timeout, POLLERR);
+}
+
+/* PL-04: HUP before any writer. */
+static int poll_always_hup(struct pollfd *fds, nfds_t n, int timeout)
+{
+	int ret = poll(fds, n, timeout);
+
+	for (nfds_t i = 0; ret >= 0 && i < n; i++)
+		fds[i].revents |= POLLHUP;
+	return ret < 0 ? ret : (int)n;
+}
+
+/* PL-05: a write end never reported writable. */
+static int select_never_writable(int nfds, fd_set *r, fd_set *w, fd_set *e, struct timeval *tv)
+{
+	int ret = select(nfds, r, w, e, tv);
+
+	if (ret > 0 && w) {
+		for (int fd = 0; fd < nfds; fd++)
+			if (FD_ISSET(fd, w)) {
+				FD_CLR(fd, w);
+				ret--;
+			}
+	}
+	return ret;
+}
+
+/* MD-01: the wrong file type. */
+static int fstat_regular(int fd, struct stat *st)
+{
+	int ret = fstat(fd, st);
+
+	if (ret == 0)
+		st->st_mode = (st->st_mode & ~S_IFMT) | S_IFREG;
+	return ret;
+}
+
+/* MD-02: a seek that "succeeds". */
+static off_t lseek_ok(int fd, off_t off, int whence)
+{
+	(void)fd, (void)off, (void)whence;
+	return 0;
+}
+
+/* MD-03: zero timestamps. */
+static int fstat_zero_times(int fd, struct stat *st)
+{
+	int ret = fstat(fd, st);
+
+	if (ret == 0) {
+		memset(&st->st_atim, 0, sizeof(st->st_atim));
+		memset(&st->st_mtim, 0, sizeof(st->st_mtim));
+		memset(&st->st_ctim, 0, sizeof(st->st_ctim));
+	}
+	return ret;
+}
+
+/* MD-04/05: a kernel whose I/O never updates timestamps (a/mtime stay at
+ * what futimens set, 2000-01-01; ctime frozen in the past). */
+static int fstat_frozen_times(int fd, struct stat *st)
+{
+	int ret = fstat(fd, st);
+
+	if (ret == 0) {
+		st->st_atim = st->st_mtim = (struct timespec){ 946684800, 0 };
+		st->st_ctim = (struct timespec){ 1000000000, 1 };
+	}
+	return ret;
+}
+
+/* MD-04: an old kernel (where anonymous pipes must update timestamps). */
+static int uname_old(struct utsname *u)
+{
+	int ret = uname(u);
+
+	snprintf(u->release, sizeof(u->release), "6.1.0-test");
+	return ret;
+}
+
+/* MD-06: a wrong link text. */
+static ssize_t readlink_wrong(const char *path, char *buf, size_t n)
+{
+	(void)path;
+	snprintf(buf, n, "pipe:[1]");
+	return (ssize_t)strlen(buf);
+}
+
+/* LX-01, LX-04: pipe2 ignores a flag, so the pipe is a plain byte stream. */
+static int pipe2_no_direct(int fd[2], int flags)
+{
+	return pb_sysops_real.pipe2(fd, flags & ~O_DIRECT);
+}
+
+static int pipe2_no_notification(int fd[2], int flags)
+{
+	return pb_sysops_real.pipe2(fd, flags & ~O_EXCL);
+}
+
+/* LX-02: F_GETFL hides O_DIRECT. */
+static int fcntl_hide_direct(int fd, int cmd, long arg)
+{
+	int ret = fcntl(fd, cmd, arg);
+
+	return cmd == F_GETFL && ret >= 0 ? ret & ~O_DIRECT : ret;
+}
+
+/* LX-03: a grow past the soft limit allowed. */
+static int fcntl_grow_allowed(int fd, int cmd, long arg)
+{
+	if (cmd == F_SETPIPE_SZ)
+		return (int)arg;
+	return fcntl(fd, cmd, arg);
+}
+
+/* LX-05: tee that consumes its source (a splice). */
+static ssize_t tee_consumes(int in, int out, size_t len, unsigned flags)
+{
+	return splice(in, NULL, out, NULL, len, flags);
+}
+
+/* LX-06: the file's page cache was overwritten through the pipe. */
+static ssize_t pread_dirty(int fd, void *buf, size_t n, off_t off)
+{
+	ssize_t ret = pread(fd, buf, n, off);
+
+	if (ret >= 4 && off == 0)
+		memcpy((char *)buf + 1, "XYZ", 3);
+	return ret;
+}
+
+/* LX-07: a sysctl that is stored but not enforced (a plain file here, so
+ * nothing global changes). */
+static char fake_sysctl[4200];
+
+static int open_fake_sysctl(const char *path, int flags, mode_t mode)
+{
+	if (strcmp(path, "/proc/sys/fs/pipe-max-size") == 0)
+		return open(fake_sysctl, flags | ((flags & O_ACCMODE) == O_WRONLY ? O_TRUNC : 0),
+			    mode);
+	return open(path, flags, mode);
+}
+
+/* LX-07: the check hangs while the value is changed (then the watchdog kills it). */
+static int fcntl_hang(int fd, int cmd, long arg)
+{
+	if (cmd == F_GETPIPE_SZ)
+		pause();
+	return fcntl(fd, cmd, arg);
+}
+
+static void fake_sysctl_make(char *dir, size_t len)
+{
+	int fd;
+
+	ck_assert_int_eq(pb_tmpdir_make(NULL, dir, len), 0);
+	snprintf(fake_sysctl, sizeof(fake_sysctl), "%s/pipe-max-size", dir);
+	fd = open(fake_sysctl, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "1048576\n", 8), 8);
+	close(fd);
+}
+
+static long fake_sysctl_value(void)
+{
+	char buf[64] = "";
+	int fd = open(fake_sysctl, O_RDONLY);
+	ssize_t n;
+
+	ck_assert_int_ge(fd, 0);
+	n = read(fd, buf, sizeof(buf) - 1);  /* 0 while a writer has just truncated it */
+	close(fd);
+	return n > 0 ? atol(buf) : -1;
+}
+
+/* ---------------------------------------------------------------- registry */
+
+START_TEST(registry_complete)
+{
+	static const struct {
+		const struct pb_check *group;
+		const char *prefix;
+		int count;
+	} g[] = {
+		{ pb_checks_poll, "PL-", 5 },
+		{ pb_checks_metadata, "MD-", 6 },
+		{ pb_checks_linux, "LX-", 7 },
+	};
+
+	for (size_t i = 0; i < 3; i++) {
+		int n = 0;
+
+		for (const struct pb_check *c = g[i].group; c->id; c++, n++) {
+			char want[24];
+
+			snprintf(want, sizeof(want), "%s%02d", g[i].prefix, n + 1);
+			ck_assert_str_eq(c->id, want);
+			ck_assert(c->group && c->tag && c->title && c->citation && c->run);
+			ck_assert(c->tag[0] && c->title[0] && c->citation[0]);
+		}
+		ck_assert_int_eq(n, g[i].count);
+	}
+	ck_assert(find("LX-07")->flags & PB_CHECK_GLOBAL);
+	ck_assert(find("LX-07")->flags & PB_CHECK_PRIV);
+	ck_assert(find("LX-03")->flags & PB_CHECK_PRIV);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- broken: FAIL */
+
+START_TEST(pl01_broken)
+{
+	struct pb_sysops s = pb_sysops_real;
+
+	s.poll = poll_always_pollout;
+	expect_fail("PL-01", &s, PB_KIND_ANON, 0);
+	expect_fail("PL-01", &s, PB_KIND_FIFO, 0);
+}
+END_TEST
+
+START_TEST(pl02_broken)
+{
+	struct pb_sysops s = pb_sysops_real;
+
+	s.poll = poll_no_hup;
+	expect_fail("PL-02", &s, PB_KIND_ANON, 0);
+	expect_fail("PL-02", &s, PB_KIND_FIFO, 0);
+}
+END_TEST
+
+START_TEST(pl03_broken)
+{
+	struct pb_sysops s = pb_sysops_real;
+
+	s.poll = poll_no_err;
+	expect_fail("PL-03", &s, PB_KIND_ANON, 0);
+}
+END_TEST
+
+START_TEST(pl04_broken)
+{
+	struct pb_sysops s = pb_sysops_real;
+
+	s.poll = poll_always_hup;
+	expect_fail("PL-04", &s, PB_KIND_ANON, 0);
+}
+END_TEST
+
+START_TEST(pl05_broken)
+{
+	struct pb_sysops s = pb_sysops_real;
+
+	s.select = select_never_writable;
+	expect_fail("PL-05", &s, PB_KIND_ANON, 0);
+}
+END_TEST
+
+START_TEST(md01_broken)
+{
+	struct pb_sysops s = pb_sysops_real;
+
+	s.fstat = fstat_regular;
+	expect_fail("MD-01", &s, PB_KIND_ANON, 0);
+	expect_fail("MD-01", &s, PB_KIND_FIFO, 0);
+}
+END_TEST
+
+START_TEST(md02_broken)
+{
+	struct pb_sysops s = pb_sysops_real;
+
+	s.lseek = lseek_ok;
+	expect_fail("MD-02", &s, PB_KIND_ANON, 0);
+}
+END_TEST
+
+START_TEST(md03_broken)
+{
+	struct pb_sysops s = pb_sysops_real;
+
+	s.fstat = fstat_zero_times;
+	expect_fail("MD-03", &s, PB_KIND_ANON, 0);
+}
+END_TEST
+
+START_TEST(md04_broken)
+{
+	struct pb_sysops s = pb_sysops_real;
+
+	/* An old kernel that does not update: must FAIL, never known-deviation. */
+	s.uname = uname_old;
+	s.fstat = fstat_frozen_times;
+	expect_fail("MD-04", &s, PB_KIND_ANON, 0);
+}
+END_TEST
+
+START_TEST(md05_broken)
+{
+	struct pb_sysops s = pb_sysops_real;
+
+	s.fstat = fstat_frozen_times;
+	expect_fail("MD-05", &s, PB_KIND_ANON, 0);
+}
+END_TEST
+
+START_TEST(md06_broken)
+{
+	struct pb_sysops s = pb_sysops_real;
+
+	s.readlink = readlink_wrong;
+	expect_fail("MD-06", &s, PB_KIND_ANON, 0);
+}
+END_TEST
+
+START_TEST(lx01_broken)
+{
+	struct pb_sysops s = pb_sysops_real;
+
+	s.pipe2 = pipe2_no_direct;
+	expect_fail("LX-01", &s, PB_KIND_ANON, 0);
+}
+END_TEST
+
+START_TEST(lx02_broken)
+{
+	struct pb_sysops s = pb_sysops_real;
+
+	s.fcntl = fcntl_hide_direct;
+	expect_fail("LX-02", &s, PB_KIND_ANON, 0);
+}
+END_TEST
+
+START_TEST(lx03_broken)
+{
+	struct pb_sysops s = pb_sysops_real;
+	struct pb_check_result r;
+
+	s.fcntl = fcntl_grow_allowed;
+	r = run("LX-03", &s);
+	/* Only where the environment lets it run at all (CAP_SETUID, a soft limit). */
+	if (!pb_check_has_cap(7))
+		assert_verdict(r, PB_SKIP);
+	else
+		assert_verdict(r, PB_FAIL);
+}
+END_TEST
+
+START_TEST(lx04_broken)
+{
+	struct pb_sysops s = pb_sysops_real;
+
+	s.pipe2 = pipe2_no_notification;
+	expect_fail("LX-04", &s, PB_KIND_ANON, 0);
+}
+END_TEST
+
+START_TEST(lx05_broken)
+{
+	struct pb_sysops s = pb_sysops_real;
+
+	s.tee = tee_consumes;
+	expect_fail("LX-05", &s, PB_KIND_ANON, 0);
+}
+END_TEST
+
+START_TEST(lx06_broken)
+{
+	struct pb_sysops s = pb_sysops_real;
+	struct pb_check_result r;
+
+	s.pread = pread_dirty;
+	r = run("LX-06", &s);
+	assert_verdict(r, PB_FAIL);
+	ck_assert_ptr_nonnull(strstr(r.detail, "VULNERABLE"));
+}
+END_TEST
+
+START_TEST(lx07_broken)
+{
+	struct pb_sysops s = pb_sysops_real;
+	char dir[4096];
+
+	fake_sysctl_make(dir, sizeof(dir));
+	s.open = open_fake_sysctl;
+	expect_fail("LX-07", &s, PB_KIND_ANON, PB_RUN_ALLOW_GLOBAL);
+	/* The original value was put back. */
+	ck_assert_int_eq(fake_sysctl_value(), 1048576);
+	unlink(fake_sysctl);
+	pb_tmpdir_remove(dir);
+}
+END_TEST
+
+/* Killed by the watchdog mid-change: the guardian still restores the value. */
+START_TEST(lx07_killed_restores)
+{
+	struct pb_sysops s = pb_sysops_real;
+	struct pb_run_opts o = { .sys = &s, .timeout_s = 0.5, .flags = PB_RUN_ALLOW_GLOBAL };
+	struct pb_check_result r;
+	struct timespec ms = { 0, 1000000 };
+	char dir[4096];
+	long v = -1;
+
+	fake_sysctl_make(dir, sizeof(dir));
+	s.open = open_fake_sysctl;
+	s.fcntl = fcntl_hang;
+	ck_assert_int_eq(pb_conformance_run_one(find("LX-07"), &o, &r), 0);
+	ck_assert(r.timed_out);
+	assert_verdict(r, PB_FAIL);
+	for (int i = 0; i < 2000 && (v = fake_sysctl_value()) != 1048576; i++)
+		nanosleep(&ms, NULL);  /* the guardian runs after the check died */
+	ck_assert_int_eq(v, 1048576);
+	unlink(fake_sysctl);
+	pb_tmpdir_remove(dir);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- this kernel */
+
+static void expect_here(const char *id, enum pb_verdict v)
+{
+	struct pb_check_result r = run(id, NULL);
+
+	assert_verdict(r, v);
+	if (find(id)->flags & PB_CHECK_BOTH_KINDS) {
+		r = run_kind(id, NULL, PB_KIND_FIFO, 0);
+		assert_verdict(r, v);
+	}
+}
+
+START_TEST(pl_here)
+{
+	struct pb_check_result r;
+
+	expect_here("PL-01", PB_PASS);
+	expect_here("PL-02", PB_PASS);
+	expect_here("PL-03", PB_PASS);
+	r = run("PL-04", NULL);
+	assert_verdict(r, PB_PASS);
+	ck_assert_ptr_nonnull(strstr(r.detail, "select nuance"));
+	expect_here("PL-05", PB_PASS);
+}
+END_TEST
+
+START_TEST(md_here)
+{
+	struct pb_check_result r;
+
+	expect_here("MD-01", PB_PASS);
+	expect_here("MD-02", PB_PASS);
+	expect_here("MD-03", PB_PASS);
+	expect_here("MD-06", PB_PASS);
+	/* Environment: atime needs a mount without noatime. */
+	r = run("MD-05", NULL);
+	ck_assert_msg(r.verdict == PB_PASS || r.verdict == PB_SKIP, "MD-05 %s: %s",
+		      pb_verdict_names[r.verdict], r.detail);
+}
+END_TEST
+
+START_TEST(md04_here)
+{
+	struct pb_check_result r = run("MD-04", NULL);
+
+	if (kernel_at_least(6, 15)) {
+		/* Expected unless the distribution reverted f017b0a4951f (then INFO). */
+		assert_verdict(r, PB_KNOWN_DEVIATION);
+		ck_assert_ptr_nonnull(strstr(r.detail, "f017b0a4951f"));
+		ck_assert_ptr_nonnull(strstr(r.detail, "6.15"));
+	} else {
+		assert_verdict(r, PB_PASS);
+	}
+}
+END_TEST
+
+START_TEST(lx_here)
+{
+	struct pb_check_result r;
+
+	expect_here("LX-01", PB_PASS);
+	expect_here("LX-02", PB_PASS);
+	expect_here("LX-05", PB_PASS);
+	expect_here("LX-06", PB_PASS);
+	/* Environment: CONFIG_WATCH_QUEUE (off here: SKIP). */
+	r = run("LX-04", NULL);
+	ck_assert_msg(r.verdict == PB_PASS || r.verdict == PB_SKIP, "LX-04 %s: %s",
+		      pb_verdict_names[r.verdict], r.detail);
+}
+END_TEST
+
+START_TEST(lx03_here)
+{
+	struct pb_check_result r = run("LX-03", NULL);
+
+	/* Environment: CAP_SETUID, a soft limit; PASS where they hold. */
+	if (pb_check_has_cap(7))
+		assert_verdict(r, PB_PASS);
+	else
+		assert_verdict(r, PB_SKIP);
+}
+END_TEST
+
+START_TEST(lx07_here)
+{
+	struct pb_check_result r = run("LX-07", NULL);
+	const char *global = getenv("PIPEBENCH_TEST_GLOBAL");
+	FILE *f;
+	long before = -1, after = -1;
+
+	/* Without the opt-in it must not touch anything. */
+	assert_verdict(r, PB_SKIP);
+	ck_assert_ptr_nonnull(strstr(r.detail, "allow-global-changes"));
+	/* The real change only on request: it briefly shrinks every new pipe on the
+	 * machine, which would disturb tests running in parallel. */
+	if (!global || strcmp(global, "1") != 0)
+		return;
+	f = fopen("/proc/sys/fs/pipe-max-size", "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fscanf(f, "%ld", &before), 1);
+	fclose(f);
+	r = run_kind("LX-07", NULL, PB_KIND_ANON, PB_RUN_ALLOW_GLOBAL);
+	f = fopen("/proc/sys/fs/pipe-max-size", "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fscanf(f, "%ld", &after), 1);
+	fclose(f);
+	ck_assert_int_eq(after, before);
+	ck_assert_msg(r.verdict == PB_PASS || r.verdict == PB_SKIP, "LX-07 %s: %s",
+		      pb_verdict_names[r.verdict], r.detail);
+	fprintf(stderr, "# LX-07: %s: %s\n", pb_verdict_names[r.verdict], r.detail);
+}
+END_TEST
+
+/* Every check (but the setuid and global ones) closes what it opens. */
+START_TEST(no_fd_leaks)
+{
+	static const struct pb_check *const groups[] = {
+		pb_checks_poll, pb_checks_metadata, pb_checks_linux
+	};
+	char dir[4096];
+
+	ck_assert_int_eq(pb_tmpdir_make(NULL, dir, sizeof(dir)), 0);
+	for (size_t g = 0; g < 3; g++)
+		for (const struct pb_check *c = groups[g]; c->id; c++) {
+			struct pb_check_ctx ctx = { .sys = &pb_sysops_real, .dir = dir,
+						    .kind = PB_KIND_ANON, .verdict = PB_PASS };
+			int before, after;
+
+			if (c->flags & (PB_CHECK_GLOBAL | PB_CHECK_PRIV))
+				continue;
+			before = pb_check_count_fds();
+			c->run(&ctx);
+			after = pb_check_count_fds();
+			ck_assert_msg(after == before, "%s leaves %d descriptors open", c->id,
+				      after - before);
+		}
+	pb_tmpdir_remove(dir);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("conf_pollmdlx");
+	TCase *t = tcase_create("registry");
+
+	tcase_add_test(t, registry_complete);
+	suite_add_tcase(s, t);
+	t = tcase_create("broken");
+	tcase_set_timeout(t, 10);
+	tcase_add_test(t, pl01_broken);
+	tcase_add_test(t, pl02_broken);
+	tcase_add_test(t, pl03_broken);
+	tcase_add_test(t, pl04_broken);
+	tcase_add_test(t, pl05_broken);
+	tcase_add_test(t, md01_broken);
+	tcase_add_test(t, md02_broken);
+	tcase_add_test(t, md03_broken);
+	tcase_add_test(t, md04_broken);
+	tcase_add_test(t, md05_broken);
+	tcase_add_test(t, md06_broken);
+	tcase_add_test(t, lx01_broken);
+	tcase_add_test(t, lx02_broken);
+	tcase_add_test(t, lx03_broken);
+	tcase_add_test(t, lx04_broken);
+	tcase_add_test(t, lx05_broken);
+	tcase_add_test(t, lx06_broken);
+	tcase_add_test(t, lx07_broken);
+	tcase_add_test(t, lx07_killed_restores);
+	suite_add_tcase(s, t);
+	t = tcase_create("here");
+	tcase_set_timeout(t, 10);
+	tcase_add_test(t, pl_here);
+	tcase_add_test(t, md_here);
+	tcase_add_test(t, md04_here);
+	tcase_add_test(t, lx_here);
+	tcase_add_test(t, lx03_here);
+	tcase_add_test(t, lx07_here);
+	tcase_add_test(t, no_fd_leaks);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
