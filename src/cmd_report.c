@@ -154,7 +154,7 @@ static void run_part(const struct report *rep, const struct part *pt, struct par
 	argc = split(args, argv, MAX_ARGS);
 	cmd = pb_cmd_find(argv[0]);
 	if (!cmd) {
-		snprintf(pr->error, sizeof(pr->error), "%s: command not built in", argv[0]);
+		snprintf(pr->error, sizeof(pr->error), "command not built in");
 		return;
 	}
 	if (pipe2(p, O_CLOEXEC) != 0) {
@@ -412,7 +412,7 @@ static void emit_text(const struct report *rep, const struct pb_sysinfo *si, FIL
 		case 1: text_o_noatime(fp, pr->doc); break;
 		case 2: text_conformance(fp, pr->doc); break;
 		case 3: text_throughput(fp, "throughput", pr->doc); break;
-		case 4: text_throughput(fp, "throughput", pr->doc); break;
+		case 4: text_throughput(fp, rep->selected & 8 ? "" : "throughput", pr->doc); break;
 		case 5: text_messaging(fp, pr->doc); break;
 		}
 	}
