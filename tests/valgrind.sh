@@ -1,0 +1,38 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# A representative subset of commands under valgrind memcheck: no errors,
+# no leaks.  Skipped when valgrind is missing or the binary carries a
+# sanitizer runtime (the two do not mix).
+. "${TESTS_SRCDIR:-$(dirname "$0")}/tap.sh"
+command -v valgrind >/dev/null || skip_all "valgrind not installed"
+if ldd "$PIPEBENCH" 2>/dev/null | grep -Eq 'lib(a|ub|t)san'; then
+	skip_all "binary built with a sanitizer"
+fi
+tap_tmpdir
+VG="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect"
+
+# One command line per test point; DOC marks the JSON file a run writes.
+A="$TEST_TMP/a.json" B="$TEST_TMP/b.json"
+CMDS="throughput --kind all --size 100,4K --loops 20 --repeat 2 --warmup 1 --format json --output $A
+throughput --loops 20 --repeat 2 --warmup 0 --format json --output $B
+throughput --loops 10 --repeat 1 --format csv
+throughput --loops 10 --repeat 1 --format seed
+throughput --loops 10 --repeat 1 --size 0
+compare $A $B --force
+compare $A $B --force --format json
+compare $A /nonexistent.json
+report --quick --parts throughput_64k --format json
+--help
+help throughput"
+
+plan "$(printf '%s\n' "$CMDS" | wc -l)"
+while read -r line; do
+	[ -n "$line" ] || continue
+	$VG "$PIPEBENCH" $line >/dev/null 2>"$TEST_TMP/vg.err" </dev/null
+	rc=$?
+	[ $rc -ne 99 ] && ! grep -q '^==[0-9]*==' "$TEST_TMP/vg.err"
+	ok $? "valgrind clean: $line"
+	[ $rc -ne 99 ] || diag "$(head -30 "$TEST_TMP/vg.err")"
+done <<EOF_CMDS
+$CMDS
+EOF_CMDS
