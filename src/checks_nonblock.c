@@ -65,13 +65,21 @@ static ssize_t nb_write(const struct pb_sysops *s, int fd, size_t n)
 	return r;
 }
 
-/* Write N page-sized chunks; false on any short or failed write. */
-static bool write_pages(const struct pb_sysops *s, int fd, long pages, long page)
+/* Write N page-sized chunks; false on any short or failed write (its result in *BAD). */
+static bool write_pages_r(const struct pb_sysops *s, int fd, long pages, long page,
+			  ssize_t *bad)
 {
 	for (long i = 0; i < pages; i++)
-		if (nb_write(s, fd, (size_t)page) != page)
+		if ((*bad = nb_write(s, fd, (size_t)page)) != page)
 			return false;
 	return true;
+}
+
+static bool write_pages(const struct pb_sysops *s, int fd, long pages, long page)
+{
+	ssize_t bad;
+
+	return write_pages_r(s, fd, pages, page, &bad);
 }
 
 /* (slots-1) full pages, then page-96 bytes: 96 bytes free, no free slot. */
@@ -174,10 +182,18 @@ static void nb02(struct pb_check_ctx *ctx)
 	char b[32];
 	ssize_t r;
 
+	long filled;
+
 	if (!make_pipe(ctx, fd, O_NONBLOCK))
 		return;
-	if (pb_check_fill(s, fd[1]) <= 0) {
-		pb_check_error(ctx, "cannot fill the %s", kind_word(ctx));
+	filled = pb_check_fill(s, fd[1]);
+	if (filled == -EIO) {
+		pb_check_fail(ctx, "filling the %s: a page-sized write returned 0 instead of "
+			      "-1/EAGAIN", kind_word(ctx));
+		goto out;
+	}
+	if (filled <= 0) {
+		pb_check_error(ctx, "cannot fill the %s: %s", kind_word(ctx), EN((int)-filled));
 		goto out;
 	}
 	r = nb_write(s, fd[1], 3 * PIPE_BUF);
@@ -204,22 +220,6 @@ static void nb03(struct pb_check_ctx *ctx)
 	char b[32], notes[3][96];
 	ssize_t r;
 
-	/* (1) Two free pages, write(5 pages). */
-	if (!make_pipe(ctx, fd, O_NONBLOCK))
-		return;
-	cap = s->fcntl(fd[1], F_GETPIPE_SZ, 0);
-	if (cap < 3 * page || !write_pages(s, fd[1], cap / page - 2, page)) {
-		pb_check_error(ctx, "cannot leave two pages free (capacity %ld)", cap);
-		goto out;
-	}
-	r = nb_write(s, fd[1], (size_t)(5 * page));
-	if (r <= 0 || r > 2 * page) {
-		pb_check_fail(ctx, "two pages free: write(%ld) = %s, expected a partial write of "
-			      "at most %ld", 5 * page, res(r, b, sizeof(b)), 2 * page);
-		goto out;
-	}
-	snprintf(notes[0], sizeof(notes[0]), "2 pages free: write(5 pages)=%zd", r);
-	close_both(s, fd);
 	/* (2) Empty 64 KiB pipe, write(1 MiB); (3) empty 1-page pipe, write(3*PIPE_BUF). */
 	for (int i = 0; i < 2; i++) {
 		long want = i ? page : 65536;
@@ -229,7 +229,7 @@ static void nb03(struct pb_check_ctx *ctx)
 			return;
 		cap = s->fcntl(fd[1], F_SETPIPE_SZ, want);
 		if (cap < 0) {
-			snprintf(notes[i + 1], sizeof(notes[i + 1]), "F_SETPIPE_SZ(%ld): %s, "
+			snprintf(notes[i], sizeof(notes[i]), "F_SETPIPE_SZ(%ld): %s, "
 				 "not tried", want, EN(errno));
 			close_both(s, fd);
 			continue;
@@ -241,11 +241,32 @@ static void nb03(struct pb_check_ctx *ctx)
 				      PIPE_BUF);
 			goto out;
 		}
-		snprintf(notes[i + 1], sizeof(notes[i + 1]), "empty %ld B: write(%zu)=%zd", cap,
+		snprintf(notes[i], sizeof(notes[i]), "empty %ld B: write(%zu)=%zd", cap,
 			 n, r);
 		close_both(s, fd);
 	}
-	pb_check_note(ctx, "%s; %s; %s", notes[0], notes[1], notes[2]);
+	/* (1) Two free pages, write(5 pages). */
+	if (!make_pipe(ctx, fd, O_NONBLOCK))
+		return;
+	cap = s->fcntl(fd[1], F_GETPIPE_SZ, 0);
+	if (cap < 3 * page) {
+		pb_check_error(ctx, "capacity %ld: cannot leave two pages free", cap);
+		goto out;
+	}
+	if (!write_pages_r(s, fd[1], cap / page - 2, page, &r)) {
+		pb_check_fail(ctx, "filling to two free pages: a page-sized write into a %s "
+			      "with room gave %s", kind_word(ctx), res(r, b, sizeof(b)));
+		goto out;
+	}
+	r = nb_write(s, fd[1], (size_t)(5 * page));
+	if (r <= 0 || r > 2 * page) {
+		pb_check_fail(ctx, "two pages free: write(%ld) = %s, expected a partial write of "
+			      "at most %ld", 5 * page, res(r, b, sizeof(b)), 2 * page);
+		goto out;
+	}
+	snprintf(notes[2], sizeof(notes[2]), "2 pages free: write(5 pages)=%zd", r);
+	close_both(s, fd);
+	pb_check_note(ctx, "%s; %s; %s", notes[2], notes[0], notes[1]);
 out:
 	close_both(s, fd);
 }
