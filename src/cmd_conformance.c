@@ -481,6 +481,13 @@ static void emit_json(const struct conf_run *run, const struct pb_sysinfo *si, i
 	pb_json_add_int(sum, "errors", run->count[PB_ERROR]);
 	pb_json_add_int(sum, "duration_ns", (int64_t)run->duration_ns);
 	json_object_object_add(doc, "summary", sum);
+	for (size_t i = 0; i < run->nres; i++)
+		if (run->res[i].r.verdict == PB_ERROR) {
+			char msg[600];
+
+			snprintf(msg, sizeof(msg), "%s: %s", run->res[i].c->id, run->res[i].r.detail);
+			pb_doc_add_error(doc, msg);
+		}
 	pb_doc_write(doc, status, fp);
 	json_object_put(doc);
 }
@@ -534,6 +541,10 @@ static int execute(struct pb_cli *cli, const struct conf_params *p)
 	pb_sysinfo_collect(&si);
 	execute_checks(&run, pb_cli_progress(cli));
 	status = exit_status(&run);
+	/* The harness failing is a diagnostic as well as a verdict. */
+	for (size_t i = 0; i < run.nres; i++)
+		if (run.res[i].r.verdict == PB_ERROR)
+			pb_err(NAME, "%s: %s", run.res[i].c->id, run.res[i].r.detail);
 	switch (cli->common.format) {
 	case FMT_JSON: emit_json(&run, &si, status, out.fp); break;
 	case FMT_TAP: emit_tap(&run, out.fp); break;
