@@ -2,10 +2,396 @@
 /* Conformance checks NB-*: see pipebench(1) CHECKS. */
 #include <config.h>
 
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
+#include "checkproc.h"
 #include "conformance.h"
 
+#define EN pb_checkproc_errname
+
+static char zeros[1 << 20];
+
+static const char *kind_word(const struct pb_check_ctx *ctx)
+{
+	return ctx->kind == PB_KIND_FIFO ? "FIFO" : "pipe";
+}
+
+static void close_both(const struct pb_sysops *s, int fd[2])
+{
+	for (int i = 0; i < 2; i++)
+		if (fd[i] >= 0)
+			s->close(fd[i]);
+	fd[0] = fd[1] = -1;
+}
+
+static bool make_pipe(struct pb_check_ctx *ctx, int fd[2], int flags)
+{
+	int r = pb_check_pipe(ctx, fd, flags | O_CLOEXEC);
+
+	if (r) {
+		fd[0] = fd[1] = -1;
+		pb_check_fail(ctx, "cannot make a %s: %s", kind_word(ctx), EN(-r));
+	}
+	return r == 0;
+}
+
+static long fionread(const struct pb_sysops *s, int fd)
+{
+	int n = -1;
+
+	return s->ioctl(fd, FIONREAD, &n) == 0 ? n : -1;
+}
+
+/* A nonblocking write bounded by a 2 s timer (a blocking one shows as EINTR). */
+static ssize_t nb_write(const struct pb_sysops *s, int fd, size_t n)
+{
+	ssize_t r;
+	int e;
+
+	errno = 0;
+	pb_check_arm_interrupt(2000);
+	r = s->write(fd, zeros, n);
+	e = errno;
+	pb_check_disarm();
+	errno = e;
+	return r;
+}
+
+/* Write N page-sized chunks; false on any short or failed write (its result in *BAD). */
+static bool write_pages_r(const struct pb_sysops *s, int fd, long pages, long page,
+			  ssize_t *bad)
+{
+	for (long i = 0; i < pages; i++)
+		if ((*bad = nb_write(s, fd, (size_t)page)) != page)
+			return false;
+	return true;
+}
+
+static bool write_pages(const struct pb_sysops *s, int fd, long pages, long page)
+{
+	ssize_t bad;
+
+	return write_pages_r(s, fd, pages, page, &bad);
+}
+
+/* (slots-1) full pages, then page-96 bytes: 96 bytes free, no free slot. */
+static bool fill_but_96(const struct pb_sysops *s, int fd, long cap, long page)
+{
+	return cap >= page && write_pages(s, fd, cap / page - 1, page) &&
+	       nb_write(s, fd, (size_t)(page - 96)) == page - 96;
+}
+
+/* "-1/EAGAIN" or the count, for details. */
+static const char *res(ssize_t r, char *buf, size_t len)
+{
+	if (r < 0)
+		snprintf(buf, len, "-1/%s", EN(errno));
+	else
+		snprintf(buf, len, "%zd", r);
+	return buf;
+}
+
+/*
+ * NB-01 (P17): XSH write(): "if there is sufficient space... transfer all
+ * the data... Otherwise... transfer no data and return -1 with errno set to
+ * [EAGAIN]".  Empty, full, and 96 bytes free in the last page.
+ */
+static void nb01(struct pb_check_ctx *ctx)
+{
+	const struct pb_sysops *s = ctx->sys;
+	long page = sysconf(_SC_PAGESIZE), cap, q0, q1;
+	int fd[2];
+	char b[32];
+	ssize_t r;
+
+	if (!make_pipe(ctx, fd, O_NONBLOCK))
+		return;
+	if ((r = nb_write(s, fd[1], PIPE_BUF)) != PIPE_BUF) {
+		pb_check_fail(ctx, "empty %s: write(PIPE_BUF) = %s", kind_word(ctx),
+			      res(r, b, sizeof(b)));
+		goto out;
+	}
+	if ((r = nb_write(s, fd[1], 1)) != 1) {
+		pb_check_fail(ctx, "write(1) after PIPE_BUF bytes = %s", res(r, b, sizeof(b)));
+		goto out;
+	}
+	close_both(s, fd);
+	if (!make_pipe(ctx, fd, O_NONBLOCK))
+		return;
+	if (pb_check_fill(s, fd[1]) <= 0) {
+		pb_check_error(ctx, "cannot fill the %s", kind_word(ctx));
+		goto out;
+	}
+	q0 = fionread(s, fd[0]);
+	for (int i = 0; i < 2; i++) {
+		size_t n = i ? PIPE_BUF : 1;
+
+		r = nb_write(s, fd[1], n);
+		q1 = fionread(s, fd[0]);
+		if (!(r == -1 && errno == EAGAIN) || q1 != q0) {
+			pb_check_fail(ctx, "full %s: write(%zu) = %s, FIONREAD %ld -> %ld",
+				      kind_word(ctx), n, res(r, b, sizeof(b)), q0, q1);
+			goto out;
+		}
+	}
+	close_both(s, fd);
+	if (!make_pipe(ctx, fd, O_NONBLOCK))
+		return;
+	cap = s->fcntl(fd[1], F_GETPIPE_SZ, 0);
+	if (!fill_but_96(s, fd[1], cap, page)) {
+		pb_check_error(ctx, "cannot leave 96 bytes free (capacity %ld)", cap);
+		goto out;
+	}
+	q0 = fionread(s, fd[0]);
+	r = nb_write(s, fd[1], 200);
+	q1 = fionread(s, fd[0]);
+	if (!(r == -1 && errno == EAGAIN) || q1 != q0) {
+		pb_check_fail(ctx, "96 bytes free: write(200) = %s%s, FIONREAD %ld -> %ld",
+			      res(r, b, sizeof(b)), r > 0 && r < 200 ? " (a partial write)" : "",
+			      q0, q1);
+		goto out;
+	}
+	if ((r = nb_write(s, fd[1], 96)) != 96) {
+		pb_check_fail(ctx, "96 bytes free in the last page: write(96) = %s",
+			      res(r, b, sizeof(b)));
+		goto out;
+	}
+	pb_check_note(ctx, "empty: write(PIPE_BUF)=%d, write(1)=1; full: write(1) and "
+		      "write(PIPE_BUF) EAGAIN, FIONREAD unchanged; 96 B free: write(200) EAGAIN, "
+		      "write(96)=96", PIPE_BUF);
+out:
+	close_both(s, fd);
+}
+
+/*
+ * NB-02 (P17): XSH write().  n > PIPE_BUF into a full pipe: -1/EAGAIN, not
+ * 0 and not blocking.
+ */
+static void nb02(struct pb_check_ctx *ctx)
+{
+	const struct pb_sysops *s = ctx->sys;
+	int fd[2];
+	char b[32];
+	ssize_t r;
+
+	long filled;
+
+	if (!make_pipe(ctx, fd, O_NONBLOCK))
+		return;
+	filled = pb_check_fill(s, fd[1]);
+	if (filled == -EIO) {
+		pb_check_fail(ctx, "filling the %s: a page-sized write returned 0 instead of "
+			      "-1/EAGAIN", kind_word(ctx));
+		goto out;
+	}
+	if (filled <= 0) {
+		pb_check_error(ctx, "cannot fill the %s: %s", kind_word(ctx), EN((int)-filled));
+		goto out;
+	}
+	r = nb_write(s, fd[1], 3 * PIPE_BUF);
+	if (r == -1 && errno == EAGAIN)
+		pb_check_note(ctx, "full %s: write(3*PIPE_BUF) = -1/EAGAIN", kind_word(ctx));
+	else
+		pb_check_fail(ctx, "full %s: write(3*PIPE_BUF) = %s%s", kind_word(ctx),
+			      res(r, b, sizeof(b)), r == -1 && errno == EINTR ? " (it blocked)" : "");
+out:
+	close_both(s, fd);
+}
+
+/*
+ * NB-03 (P17): XSH write(): "When at least one byte can be written,
+ * transfer what it can... When all data previously written to the pipe is
+ * read, it shall transfer at least {PIPE_BUF} bytes".  POSIX bounds are
+ * verdicts; Linux's exact counts are reported.
+ */
+static void nb03(struct pb_check_ctx *ctx)
+{
+	const struct pb_sysops *s = ctx->sys;
+	long page = sysconf(_SC_PAGESIZE), cap;
+	int fd[2];
+	char b[32], notes[3][96];
+	ssize_t r;
+
+	/* (2) Empty 64 KiB pipe, write(1 MiB); (3) empty 1-page pipe, write(3*PIPE_BUF). */
+	for (int i = 0; i < 2; i++) {
+		long want = i ? page : 65536;
+		size_t n = i ? 3 * PIPE_BUF : sizeof(zeros);
+
+		if (!make_pipe(ctx, fd, O_NONBLOCK))
+			return;
+		cap = s->fcntl(fd[1], F_SETPIPE_SZ, want);
+		if (cap < 0) {
+			snprintf(notes[i], sizeof(notes[i]), "F_SETPIPE_SZ(%ld): %s, "
+				 "not tried", want, EN(errno));
+			close_both(s, fd);
+			continue;
+		}
+		r = nb_write(s, fd[1], n);
+		if (r < PIPE_BUF || r > cap) {
+			pb_check_fail(ctx, "empty %ld-byte %s: write(%zu) = %s, expected at least "
+				      "PIPE_BUF (%d)", cap, kind_word(ctx), n, res(r, b, sizeof(b)),
+				      PIPE_BUF);
+			goto out;
+		}
+		snprintf(notes[i], sizeof(notes[i]), "empty %ld B: write(%zu)=%zd", cap,
+			 n, r);
+		close_both(s, fd);
+	}
+	/* (1) Two free pages, write(5 pages). */
+	if (!make_pipe(ctx, fd, O_NONBLOCK))
+		return;
+	cap = s->fcntl(fd[1], F_GETPIPE_SZ, 0);
+	if (cap < 3 * page) {
+		pb_check_error(ctx, "capacity %ld: cannot leave two pages free", cap);
+		goto out;
+	}
+	if (!write_pages_r(s, fd[1], cap / page - 2, page, &r)) {
+		pb_check_fail(ctx, "filling to two free pages: a page-sized write into a %s "
+			      "with room gave %s", kind_word(ctx), res(r, b, sizeof(b)));
+		goto out;
+	}
+	r = nb_write(s, fd[1], (size_t)(5 * page));
+	if (r <= 0 || r > 2 * page) {
+		pb_check_fail(ctx, "two pages free: write(%ld) = %s, expected a partial write of "
+			      "at most %ld", 5 * page, res(r, b, sizeof(b)), 2 * page);
+		goto out;
+	}
+	snprintf(notes[2], sizeof(notes[2]), "2 pages free: write(5 pages)=%zd", r);
+	close_both(s, fd);
+	pb_check_note(ctx, "%s; %s; %s", notes[2], notes[0], notes[1]);
+out:
+	close_both(s, fd);
+}
+
+/*
+ * NB-04 (P17): XSH fcntl() F_SETFL; ioctl FIONBIO (LX).  O_NONBLOCK
+ * belongs to the open file description: shared by a dup(), not by the
+ * other end.
+ */
+static void nb04(struct pb_check_ctx *ctx)
+{
+	const struct pb_sysops *s = ctx->sys;
+	int fd[2], d = -1, on = 1, f[3];
+
+	if (!make_pipe(ctx, fd, 0))
+		return;
+	d = s->dup(fd[1]);
+	if (d < 0) {
+		pb_check_error(ctx, "dup: %s", EN(errno));
+		goto out;
+	}
+	if (s->ioctl(fd[1], FIONBIO, &on) != 0) {
+		pb_check_fail(ctx, "ioctl(FIONBIO): %s", EN(errno));
+		goto out;
+	}
+	f[0] = s->fcntl(fd[1], F_GETFL, 0);
+	f[1] = s->fcntl(d, F_GETFL, 0);
+	f[2] = s->fcntl(fd[0], F_GETFL, 0);
+	if (f[0] < 0 || f[1] < 0 || f[2] < 0 || !(f[0] & O_NONBLOCK) || !(f[1] & O_NONBLOCK) ||
+	    (f[2] & O_NONBLOCK)) {
+		pb_check_fail(ctx, "after FIONBIO on the write end, O_NONBLOCK: write end %s, its "
+			      "dup %s, read end %s (expected yes, yes, no)",
+			      f[0] & O_NONBLOCK ? "yes" : "no", f[1] & O_NONBLOCK ? "yes" : "no",
+			      f[2] & O_NONBLOCK ? "yes" : "no");
+		goto out;
+	}
+	if (s->fcntl(d, F_SETFL, f[1] & ~O_NONBLOCK) != 0) {
+		pb_check_fail(ctx, "F_SETFL on the dup: %s", EN(errno));
+		goto out;
+	}
+	f[0] = s->fcntl(fd[1], F_GETFL, 0);
+	if (f[0] < 0 || (f[0] & O_NONBLOCK))
+		pb_check_fail(ctx, "F_SETFL clearing O_NONBLOCK on the dup did not clear it on the "
+			      "original");
+	else
+		pb_check_note(ctx, "FIONBIO on the write end: seen by its dup, not by the read end; "
+			      "F_SETFL on the dup: seen by the original");
+out:
+	close_both(s, fd);
+	if (d >= 0)
+		s->close(d);
+}
+
+/*
+ * NB-05 (LX, INFO): pipe(7) "Pipe capacity"; fs/pipe.c merge rule.  Capacity
+ * is counted in slots (pages): report what the kernel accepts.  Only
+ * inconsistent accounting (FIONREAD not matching what was accepted, or more
+ * accepted than the capacity) is a FAIL.
+ */
+static void nb05(struct pb_check_ctx *ctx)
+{
+	const struct pb_sysops *s = ctx->sys;
+	long page = sysconf(_SC_PAGESIZE), cap, q, expect;
+	ssize_t r1, r2, r3;
+	char b1[32], b2[32], b3[32];
+	int fd[2];
+
+	if (!make_pipe(ctx, fd, O_NONBLOCK))
+		return;
+	cap = s->fcntl(fd[1], F_GETPIPE_SZ, 0);
+	if (cap < 2 * page || nb_write(s, fd[1], 1) != 1 ||
+	    !write_pages(s, fd[1], cap / page - 1, page)) {
+		pb_check_error(ctx, "setup: capacity %ld", cap);
+		goto out;
+	}
+	expect = 1 + (cap / page - 1) * page;
+	q = fionread(s, fd[0]);
+	r1 = nb_write(s, fd[1], 1);
+	if (q != expect || (r1 > 0 && fionread(s, fd[0]) != q + r1)) {
+		pb_check_fail(ctx, "after writing %ld bytes FIONREAD says %ld", expect, q);
+		goto out;
+	}
+	res(r1, b1, sizeof(b1));
+	close_both(s, fd);
+	if (!make_pipe(ctx, fd, O_NONBLOCK))
+		return;
+	if (!fill_but_96(s, fd[1], cap, page)) {
+		pb_check_error(ctx, "cannot leave 96 bytes free");
+		goto out;
+	}
+	r2 = nb_write(s, fd[1], 10000);
+	res(r2, b2, sizeof(b2));
+	r3 = nb_write(s, fd[1], (size_t)page + 50);
+	res(r3, b3, sizeof(b3));
+	q = fionread(s, fd[0]);
+	expect = cap - 96 + (r2 > 0 ? r2 : 0) + (r3 > 0 ? r3 : 0);
+	if (q != expect || q > cap) {
+		pb_check_fail(ctx, "96 B free: write(10000) = %s, write(%ld) = %s, then FIONREAD "
+			      "%ld (expected %ld, capacity %ld)", b2, page + 50, b3, q, expect, cap);
+		goto out;
+	}
+	pb_check_info(ctx, "1 B + %ld pages: FIONREAD %ld of %ld, write(1) = %s; 96 B free in "
+		      "the last page: write(10000) = %s, write(%ld) = %s", cap / page - 1,
+		      1 + (cap / page - 1) * page, cap, b1, b2, page + 50, b3);
+out:
+	close_both(s, fd);
+}
+
 const struct pb_check pb_checks_nonblock[] = {
+	{ "NB-01", "nonblock", "P17", "n <= PIPE_BUF is all-or-nothing",
+	  "XSH write(): \"if there is sufficient space… transfer all the data… Otherwise… "
+	  "transfer no data and return -1 with errno set to [EAGAIN]\"", PB_CHECK_BOTH_KINDS,
+	  nb01 },
+	{ "NB-02", "nonblock", "P17", "n > PIPE_BUF into a full pipe gives EAGAIN", "XSH write()",
+	  PB_CHECK_BOTH_KINDS, nb02 },
+	{ "NB-03", "nonblock", "P17",
+	  "n > PIPE_BUF with some room is a partial write; into an empty pipe it transfers "
+	  ">= PIPE_BUF",
+	  "XSH write(): \"When at least one byte can be written, transfer what it can… When all "
+	  "data previously written to the pipe is read, it shall transfer at least {PIPE_BUF} "
+	  "bytes\"", PB_CHECK_BOTH_KINDS, nb03 },
+	{ "NB-04", "nonblock", "P17", "O_NONBLOCK belongs to the open file description",
+	  "XSH fcntl() F_SETFL; ioctl FIONBIO (LX)", PB_CHECK_BOTH_KINDS, nb04 },
+	{ "NB-05", "nonblock", "LX, INFO", "Capacity is counted in slots (pages), not bytes",
+	  "pipe(7) \"Pipe capacity\"; fs/pipe.c merge rule (only the len % PAGE_SIZE remainder "
+	  "merges into the last page); LTP pipe12 comment", PB_CHECK_BOTH_KINDS, nb05 },
 	{ .id = NULL },
 };

@@ -2,10 +2,399 @@
 /* Conformance checks RD-*: see pipebench(1) CHECKS. */
 #include <config.h>
 
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "checkproc.h"
+#include "clock.h"
 #include "conformance.h"
 
+#define EN pb_checkproc_errname
+
+static const char *kind_word(const struct pb_check_ctx *ctx)
+{
+	return ctx->kind == PB_KIND_FIFO ? "FIFO" : "pipe";
+}
+
+static void close_fd(const struct pb_sysops *s, int *fd)
+{
+	if (*fd >= 0)
+		s->close(*fd);
+	*fd = -1;
+}
+
+static bool make_pipe(struct pb_check_ctx *ctx, int fd[2], int flags)
+{
+	int r = pb_check_pipe(ctx, fd, flags | O_CLOEXEC);
+
+	if (r)
+		pb_check_fail(ctx, "cannot make a %s: %s", kind_word(ctx), EN(-r));
+	return r == 0;
+}
+
+/* One read bounded by a non-restart timer of MS; errno kept. */
+static ssize_t timed_read(const struct pb_sysops *s, int fd, void *buf, size_t n, unsigned ms)
+{
+	ssize_t r;
+	int e;
+
+	errno = 0;
+	pb_check_arm_interrupt(ms);
+	r = s->read(fd, buf, n);
+	e = errno;
+	pb_check_disarm();
+	errno = e;
+	return r;
+}
+
+/*
+ * RD-01 (P17): XSH read().  With 10 bytes queued, read(100) returns the 10
+ * at once; a kernel that waits to fill the buffer shows as EINTR from the
+ * 2 s guard timer.
+ */
+static void rd01(struct pb_check_ctx *ctx)
+{
+	const struct pb_sysops *s = ctx->sys;
+	int fd[2];
+	char buf[100];
+	ssize_t r;
+
+	if (!make_pipe(ctx, fd, 0))
+		return;
+	if (s->write(fd[1], "0123456789", 10) != 10) {
+		pb_check_fail(ctx, "write of 10 bytes: %s", EN(errno));
+		goto out;
+	}
+	r = timed_read(s, fd[0], buf, sizeof(buf), 2000);
+	if (r == -1 && errno == EINTR)
+		pb_check_fail(ctx, "read(100) with 10 bytes queued blocked (EINTR after 2 s)");
+	else if (r != 10 || memcmp(buf, "0123456789", 10) != 0)
+		pb_check_fail(ctx, "read(100) with 10 bytes queued = %zd/%s", r,
+			      r < 0 ? EN(errno) : "0");
+	else
+		pb_check_note(ctx, "read(100) returned the 10 queued bytes at once");
+out:
+	close_fd(s, &fd[0]);
+	close_fd(s, &fd[1]);
+}
+
+/*
+ * RD-02 (P17): XSH read(): "If no process has the pipe open for writing,
+ * read() shall return 0".  Data written before the close comes first, then
+ * EOF, and EOF persists.
+ */
+static void rd02(struct pb_check_ctx *ctx)
+{
+	const struct pb_sysops *s = ctx->sys;
+	ssize_t got[3];
+	char buf[16];
+	int fd[2];
+
+	if (!make_pipe(ctx, fd, 0))
+		return;
+	if (s->write(fd[1], "hello", 5) != 5) {
+		pb_check_fail(ctx, "write of 5 bytes: %s", EN(errno));
+		goto out;
+	}
+	close_fd(s, &fd[1]);
+	for (int i = 0; i < 3; i++) {
+		got[i] = timed_read(s, fd[0], buf, sizeof(buf), 2000);
+		if (got[i] != (i ? 0 : 5)) {
+			pb_check_fail(ctx, "after writing 5 bytes and closing the writer, read #%d "
+				      "= %zd%s%s (expected %d)", i + 1, got[i],
+				      got[i] < 0 ? "/" : "", got[i] < 0 ? EN(errno) : "", i ? 0 : 5);
+			goto out;
+		}
+		if (i == 0 && memcmp(buf, "hello", 5) != 0) {
+			pb_check_fail(ctx, "the 5 bytes read back differ from those written");
+			goto out;
+		}
+	}
+	pb_check_note(ctx, "reads after the writer closed: 5, 0, 0");
+out:
+	close_fd(s, &fd[0]);
+	close_fd(s, &fd[1]);
+}
+
+/*
+ * RD-03 (P17): XSH read().  O_NONBLOCK (set with F_SETFL), empty, a writer
+ * exists: -1/EAGAIN; 0 would be misread as EOF.  See also FIFO-07.
+ */
+static void rd03(struct pb_check_ctx *ctx)
+{
+	const struct pb_sysops *s = ctx->sys;
+	int fd[2], fl;
+	char c;
+	ssize_t r;
+
+	if (!make_pipe(ctx, fd, 0))
+		return;
+	fl = s->fcntl(fd[0], F_GETFL, 0);
+	if (fl < 0 || s->fcntl(fd[0], F_SETFL, fl | O_NONBLOCK) != 0) {
+		pb_check_fail(ctx, "F_SETFL O_NONBLOCK: %s", EN(errno));
+		goto out;
+	}
+	r = timed_read(s, fd[0], &c, 1, 2000);
+	if (r == -1 && errno == EAGAIN)
+		pb_check_note(ctx, "nonblocking read of an empty %s with a writer: -1/EAGAIN",
+			      kind_word(ctx));
+	else if (r == -1 && errno == EINTR)
+		pb_check_fail(ctx, "nonblocking read blocked (EINTR after 2 s)");
+	else
+		pb_check_fail(ctx, "nonblocking read of an empty %s with a writer = %zd%s%s, not "
+			      "-1/EAGAIN%s", kind_word(ctx), r, r < 0 ? "/" : "",
+			      r < 0 ? EN(errno) : "", r == 0 ? " (looks like EOF)" : "");
+out:
+	close_fd(s, &fd[0]);
+	close_fd(s, &fd[1]);
+}
+
+/*
+ * RD-04 (P17): XSH read(); XSH 2.4 (EINTR).  Harness rule 4: nothing can
+ * satisfy the read, so only EINTR from the 300 ms timer is a pass.
+ */
+static void rd04(struct pb_check_ctx *ctx)
+{
+	const struct pb_sysops *s = ctx->sys;
+	int fd[2];
+	char c;
+	ssize_t r;
+
+	if (!make_pipe(ctx, fd, 0))
+		return;
+	r = timed_read(s, fd[0], &c, 1, 300);
+	if (r == -1 && errno == EINTR)
+		pb_check_note(ctx, "blocking read of an empty %s blocked until the 300 ms "
+			      "SIGALRM (EINTR)", kind_word(ctx));
+	else
+		pb_check_fail(ctx, "blocking read of an empty %s with a writer returned %zd%s%s "
+			      "instead of blocking", kind_word(ctx), r, r < 0 ? "/" : "",
+			      r < 0 ? EN(errno) : "");
+	close_fd(s, &fd[0]);
+	close_fd(s, &fd[1]);
+}
+
+static int rd05_notify = -1;
+
+static void rd05_handler(int sig)
+{
+	int e = errno;
+	ssize_t w = write(rd05_notify, "s", 1);
+
+	(void)w;
+	(void)sig;
+	errno = e;
+}
+
+/*
+ * RD-05 (P17): XSH sigaction() SA_RESTART; XSH 2.4.4.  The reader sleeps in
+ * read(); after /proc shows it asleep (coverage only) it gets SIGUSR1 with
+ * an SA_RESTART handler that writes to a notify pipe; only then is 'X'
+ * written.  The read must resume and return 'X', never EINTR.
+ */
+static void rd05(struct pb_check_ctx *ctx)
+{
+	const struct pb_sysops *s = ctx->sys;
+	int fd[2], note[2] = { -1, -1 }, status;
+	struct pollfd pfd;
+	bool slept;
+	pid_t pid;
+	char c;
+
+	if (!make_pipe(ctx, fd, 0))
+		return;
+	if (pipe2(note, O_CLOEXEC) != 0) {
+		pb_check_error(ctx, "notify pipe: %s", EN(errno));
+		goto out;
+	}
+	pid = pb_checkproc_fork();
+	if (pid < 0) {
+		pb_check_error(ctx, "fork: %s", EN(errno));
+		goto out;
+	}
+	if (pid == 0) {
+		struct sigaction sa;
+		ssize_t r;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = rd05_handler;
+		sa.sa_flags = SA_RESTART;
+		sigemptyset(&sa.sa_mask);
+		rd05_notify = note[1];
+		close(note[0]);
+		close(fd[1]);
+		sigaction(SIGUSR1, &sa, NULL);
+		/* Say "ready" only once the handler is in place. */
+		if (write(note[1], "r", 1) != 1)
+			_exit(3);
+		r = s->read(fd[0], &c, 1);
+		if (r == 1 && c == 'X')
+			_exit(0);
+		_exit(r == -1 && errno == EINTR ? 1 : 2);
+	}
+	close_fd(s, &fd[0]);
+	close(note[1]);
+	note[1] = -1;
+	pfd = (struct pollfd){ .fd = note[0], .events = POLLIN };
+	if (poll(&pfd, 1, 2000) != 1 || read(note[0], &c, 1) != 1) {
+		pb_check_error(ctx, "reader did not start");
+		pb_checkproc_wait(pid, 0, &status);
+		goto out;
+	}
+	slept = pb_check_wait_sleeping(pid, 1000);
+	kill(pid, SIGUSR1);
+	/* The handler ran (its write arrived) before any data exists. */
+	if (poll(&pfd, 1, 2000) != 1 || read(note[0], &c, 1) != 1) {
+		pb_check_error(ctx, "the SIGUSR1 handler did not report");
+		pb_checkproc_wait(pid, 0, &status);
+		goto out;
+	}
+	/* A reader that already returned EINTR is gone: EPIPE, judged below. */
+	signal(SIGPIPE, SIG_IGN);
+	if (s->write(fd[1], "X", 1) != 1 && errno != EPIPE) {
+		pb_check_error(ctx, "write 'X': %s", EN(errno));
+		pb_checkproc_wait(pid, 0, &status);
+		goto out;
+	}
+	if (pb_checkproc_wait(pid, 3000, &status) != 0)
+		pb_check_fail(ctx, "the reader never returned after the restart and the write");
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		pb_check_note(ctx, "read() restarted after the SA_RESTART handler and returned "
+			      "'X'%s", slept ? " (reader seen asleep first)" : "");
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == 1)
+		pb_check_fail(ctx, "read() returned -1/EINTR despite SA_RESTART");
+	else
+		pb_check_fail(ctx, "the reader got something other than 'X' (status %#x)", status);
+out:
+	close_fd(s, &fd[0]);
+	close_fd(s, &fd[1]);
+	if (note[0] >= 0)
+		close(note[0]);
+	if (note[1] >= 0)
+		close(note[1]);
+}
+
+/*
+ * RD-06 (P17): XSH read(); pipe(7).  EOF only after every write
+ * descriptor is closed: a dup() of the write end keeps the pipe open.
+ */
+static void rd06(struct pb_check_ctx *ctx)
+{
+	const struct pb_sysops *s = ctx->sys;
+	int fd[2], wdup = -1;
+	char c;
+	ssize_t r;
+
+	if (!make_pipe(ctx, fd, O_NONBLOCK))
+		return;
+	wdup = s->dup(fd[1]);
+	if (wdup < 0) {
+		pb_check_error(ctx, "dup: %s", EN(errno));
+		goto out;
+	}
+	close_fd(s, &fd[1]);
+	r = timed_read(s, fd[0], &c, 1, 2000);
+	if (!(r == -1 && errno == EAGAIN)) {
+		pb_check_fail(ctx, "write end closed but its dup open: read = %zd%s%s, not "
+			      "-1/EAGAIN%s", r, r < 0 ? "/" : "", r < 0 ? EN(errno) : "",
+			      r == 0 ? " (premature EOF)" : "");
+		goto out;
+	}
+	close_fd(s, &wdup);
+	r = timed_read(s, fd[0], &c, 1, 2000);
+	if (r != 0)
+		pb_check_fail(ctx, "all write descriptors closed: read = %zd%s%s, not 0 (EOF)", r,
+			      r < 0 ? "/" : "", r < 0 ? EN(errno) : "");
+	else
+		pb_check_note(ctx, "dup of the write end open: EAGAIN; all closed: EOF");
+out:
+	close_fd(s, &fd[0]);
+	close_fd(s, &fd[1]);
+	close_fd(s, &wdup);
+}
+
+/*
+ * RD-07 (P17, LX regression 6551d5c56eb0): XSH read(); LTP pipe13.  The
+ * last writer's close wakes every blocked reader, not just one.
+ */
+static void rd07(struct pb_check_ctx *ctx)
+{
+	enum { N = 6 };
+	const struct pb_sysops *s = ctx->sys;
+	pid_t pid[N];
+	int fd[2], nstarted = 0, asleep = 0, eof = 0, stuck = 0, other = 0;
+	uint64_t t0;
+
+	if (!make_pipe(ctx, fd, 0))
+		return;
+	for (; nstarted < N; nstarted++) {
+		pid_t p = pb_checkproc_fork();
+		char c;
+
+		if (p < 0) {
+			pb_check_error(ctx, "fork: %s", EN(errno));
+			break;
+		}
+		if (p == 0) {
+			/* Rule 6: a reader holding the write end would never see EOF. */
+			s->close(fd[1]);
+			_exit(s->read(fd[0], &c, 1) == 0 ? 0 : 1);
+		}
+		pid[nstarted] = p;
+	}
+	close_fd(s, &fd[0]);
+	for (int i = 0; i < nstarted; i++)
+		asleep += pb_check_wait_sleeping(pid[i], 300);
+	close_fd(s, &fd[1]);
+	t0 = pb_clock_ns();
+	for (int i = 0; i < nstarted; i++) {
+		uint64_t spent = (pb_clock_ns() - t0) / 1000000;
+		int status;
+
+		/* One 2 s budget for all: a missing wakeup costs 2 s, not 6 x 2 s. */
+		if (pb_checkproc_wait(pid[i], spent < 2000 ? (unsigned)(2000 - spent) : 0,
+				      &status) != 0)
+			stuck++;
+		else if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+			eof++;
+		else
+			other++;
+	}
+	if (ctx->verdict == PB_ERROR)
+		return;
+	if (stuck || other)
+		pb_check_fail(ctx, "after the last writer closed: %d of %d readers saw EOF, %d "
+			      "stayed asleep, %d got something else", eof, N, stuck, other);
+	else
+		pb_check_note(ctx, "%d/%d blocked readers woke with EOF (%d/%d confirmed sleeping)",
+			      eof, N, asleep, N);
+}
+
 const struct pb_check pb_checks_read[] = {
+	{ "RD-01", "read", "P17", "A short read returns what is available", "XSH read()",
+	  PB_CHECK_BOTH_KINDS, rd01 },
+	{ "RD-02", "read", "P17", "EOF after drain, and EOF persists",
+	  "XSH read(): \"If no process has the pipe open for writing, read() shall return 0\"",
+	  PB_CHECK_BOTH_KINDS, rd02 },
+	{ "RD-03", "read", "P17",
+	  "Nonblocking read of an empty pipe while a writer exists gives EAGAIN", "XSH read()",
+	  PB_CHECK_BOTH_KINDS, rd03 },
+	{ "RD-04", "read", "P17",
+	  "A blocking read of an empty pipe blocks until data or until all writers close",
+	  "XSH read(); XSH 2.4 (EINTR)", PB_CHECK_BOTH_KINDS, rd04 },
+	{ "RD-05", "read", "P17", "SA_RESTART restarts an interrupted pipe read",
+	  "XSH sigaction() SA_RESTART; XSH 2.4.4", PB_CHECK_BOTH_KINDS, rd05 },
+	{ "RD-06", "read", "P17", "EOF only after all write descriptors are closed",
+	  "XSH read(); pipe(7)", PB_CHECK_BOTH_KINDS, rd06 },
+	{ "RD-07", "read", "P17, LX regression (6551d5c56eb0)",
+	  "The last writer's close wakes every blocked reader", "XSH read(); LTP pipe13",
+	  PB_CHECK_BOTH_KINDS, rd07 },
 	{ .id = NULL },
 };

@@ -187,7 +187,7 @@ int pb_conformance_run_one(const struct pb_check *c, const struct pb_run_opts *o
 	} else if (WIFSIGNALED(status)) {
 		r->signal = WTERMSIG(status);
 		r->verdict = PB_FAIL;
-		snprintf(r->detail, sizeof(r->detail), "check process killed by signal %s (%d)",
+		snprintf(r->detail, sizeof(r->detail), "check process killed by signal SIG%s (%d)",
 			 sigabbrev_np(r->signal) ? sigabbrev_np(r->signal) : "?", r->signal);
 	} else if (n != (ssize_t)sizeof(*r)) {
 		r->verdict = PB_ERROR;

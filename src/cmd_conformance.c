@@ -1,0 +1,608 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * pipebench conformance: run the POSIX/Linux pipe and FIFO check catalogue
+ * (src/checks_*.c), each check in a forked child under a watchdog, and
+ * report the verdicts as text, JSON, TAP 13 or JUnit XML.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "cli.h"
+#include "clock.h"
+#include "conformance.h"
+#include "msg.h"
+#include "output.h"
+#include "sysinfo.h"
+#include "units.h"
+
+#define NAME "conformance"
+#define MAX_CHECKS 256
+
+static const char *const formats[] = { "text", "json", "tap", "junit", NULL };
+enum { FMT_TEXT, FMT_JSON, FMT_TAP, FMT_JUNIT };
+static const char *const kind_words[] = { "anon", "fifo", "all", NULL };
+enum { KIND_ANON, KIND_FIFO, KIND_ALL };
+
+struct conf_params {
+	const struct pb_check *sel[MAX_CHECKS];
+	size_t nsel;
+	unsigned kind;          /* KIND_* */
+	uint64_t timeout_ns;
+	int allow_global;
+	int list;
+	const char *dir;
+	const char *only, *skip;
+};
+
+struct conf_result {
+	const struct pb_check *c;
+	int kind;               /* enum pb_kind, or -1: the check has no kinds */
+	struct pb_check_result r;
+};
+
+struct conf_run {
+	const struct conf_params *p;
+	struct conf_result *res;
+	size_t nres;
+	unsigned count[PB_VERDICT_COUNT];
+	uint64_t duration_ns;
+};
+
+/* Every check of the catalogue, in order, through CB. */
+#define FOR_EACH_CHECK(c) \
+	for (size_t g_ = 0; pb_check_groups[g_]; g_++) \
+		for (const struct pb_check *c = pb_check_groups[g_]; c->id; c++)
+
+/* A pattern names an ID or glob (WR-*), a group (write) or an ID prefix (WR). */
+static bool pattern_matches(const char *pat, const struct pb_check *c)
+{
+	const char *dash = strchr(c->id, '-');
+
+	if (fnmatch(pat, c->id, FNM_CASEFOLD) == 0 || strcasecmp(pat, c->group) == 0)
+		return true;
+	return dash && strlen(pat) == (size_t)(dash - c->id) &&
+	       strncasecmp(pat, c->id, (size_t)(dash - c->id)) == 0;
+}
+
+static bool list_matches(const char *list, const struct pb_check *c)
+{
+	char *copy = strdup(list), *save = NULL;
+	bool hit = false;
+
+	if (!copy)
+		return false;
+	for (char *t = strtok_r(copy, ",", &save); t && !hit; t = strtok_r(NULL, ",", &save))
+		hit = pattern_matches(t, c);
+	free(copy);
+	return hit;
+}
+
+/* Every item must be non-empty and match at least one check. */
+static int check_list(const char *opt, const char *list)
+{
+	const char *p = list;
+
+	for (;;) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char item[128];
+		bool hit = false;
+
+		if (len == 0 || len >= sizeof(item)) {
+			pb_usage_err(NAME, "%s: invalid list '%s'", opt, list);
+			return -1;
+		}
+		memcpy(item, p, len);
+		item[len] = '\0';
+		FOR_EACH_CHECK(c)
+			hit = hit || pattern_matches(item, c);
+		if (!hit) {
+			pb_usage_err(NAME, "%s: '%s' matches no check (see --list)", opt, item);
+			return -1;
+		}
+		if (!end)
+			return 0;
+		p = end + 1;
+	}
+}
+
+static int parse_params(struct conf_params *p, const char *only, const char *skip,
+			const char *kind, const char *timeout, const char *dir)
+{
+	memset(p, 0, sizeof(*p));
+	p->kind = KIND_ANON;
+	if (kind && pb_opt_word(NAME, "--kind", kind, kind_words, &p->kind))
+		return -1;
+	p->timeout_ns = 5000000000ULL;
+	if (timeout && pb_opt_duration(NAME, "--timeout", timeout, 1000000ULL,
+				       3600ULL * 1000000000ULL, &p->timeout_ns))
+		return -1;
+	if (only && check_list("--only", only))
+		return -1;
+	if (skip && check_list("--skip", skip))
+		return -1;
+	p->only = only;
+	p->skip = skip;
+	p->dir = dir ? dir : pb_tmpdir_base();
+	if (dir) {
+		int r = pb_dir_usable(dir);
+
+		if (r) {
+			pb_usage_err(NAME, "--dir: '%s' is not a writable directory: %s", dir,
+				     strerror(-r));
+			return -1;
+		}
+	}
+	FOR_EACH_CHECK(c) {
+		if (only && !list_matches(only, c))
+			continue;
+		if (skip && list_matches(skip, c))
+			continue;
+		if (p->nsel < MAX_CHECKS)
+			p->sel[p->nsel++] = c;
+	}
+	return 0;
+}
+
+static void record(struct conf_run *run, const struct pb_check *c, int kind,
+		   const struct pb_check_result *r)
+{
+	struct conf_result *x = &run->res[run->nres++];
+
+	x->c = c;
+	x->kind = kind;
+	x->r = *r;
+	run->count[r->verdict < PB_VERDICT_COUNT ? r->verdict : PB_ERROR]++;
+}
+
+static void execute_checks(struct conf_run *run, bool progress)
+{
+	const struct conf_params *p = run->p;
+	uint64_t t0 = pb_clock_ns();
+
+	for (size_t i = 0; i < p->nsel; i++) {
+		const struct pb_check *c = p->sel[i];
+		int kinds[2], nk = 0;
+
+		if (!(c->flags & PB_CHECK_BOTH_KINDS))
+			kinds[nk++] = -1;
+		if ((c->flags & PB_CHECK_BOTH_KINDS) && p->kind != KIND_FIFO)
+			kinds[nk++] = PB_KIND_ANON;
+		if ((c->flags & PB_CHECK_BOTH_KINDS) && p->kind != KIND_ANON)
+			kinds[nk++] = PB_KIND_FIFO;
+		for (int k = 0; k < nk; k++) {
+			struct pb_run_opts o = {
+				.base_dir = p->dir,
+				.kind = kinds[k] < 0 ? PB_KIND_ANON : (enum pb_kind)kinds[k],
+				.timeout_s = (double)p->timeout_ns / 1e9,
+				.flags = p->allow_global ? PB_RUN_ALLOW_GLOBAL : 0,
+			};
+			struct pb_check_result r;
+
+			if (progress)
+				fprintf(stderr, "\r\033[K%s %s: [%zu/%zu] %s", PB_PROG, NAME, i + 1,
+					p->nsel, c->id);
+			if ((c->flags & PB_CHECK_GLOBAL) && !p->allow_global) {
+				memset(&r, 0, sizeof(r));
+				r.verdict = PB_SKIP;
+				snprintf(r.detail, sizeof(r.detail), "changes global state; run with "
+					 "--allow-global-changes");
+			} else {
+				/* Returns -errno only with r already saying ERROR. */
+				pb_conformance_run_one(c, &o, &r);
+			}
+			record(run, c, kinds[k], &r);
+		}
+	}
+	if (progress)
+		fputs("\r\033[K", stderr);
+	run->duration_ns = pb_clock_ns() - t0;
+}
+
+static int exit_status(const struct conf_run *run)
+{
+	if (run->count[PB_ERROR])
+		return PB_EXIT_ERROR;
+	if (run->count[PB_FAIL])
+		return PB_EXIT_FAIL;
+	if (run->count[PB_SKIP] == run->nres)
+		return PB_EXIT_NA;  /* also when nothing was selected */
+	return PB_EXIT_OK;
+}
+
+/* The detail as shown: "[fifo] ..." when the kind is not the default one. */
+static void shown_detail(const struct conf_run *run, const struct conf_result *x, char *buf,
+			 size_t len)
+{
+	if (x->kind >= 0 && run->p->kind != KIND_ANON)
+		snprintf(buf, len, "[%s] %s", pb_kind_names[x->kind], x->r.detail);
+	else
+		snprintf(buf, len, "%s", x->r.detail);
+}
+
+static void summary_line(const struct conf_run *run, FILE *fp)
+{
+	fprintf(fp, "%u passed, %u failed, %u skipped, %u known deviations, %u info",
+		run->count[PB_PASS], run->count[PB_FAIL], run->count[PB_SKIP],
+		run->count[PB_KNOWN_DEVIATION], run->count[PB_INFO]);
+	if (run->count[PB_ERROR])
+		fprintf(fp, ", %u errors", run->count[PB_ERROR]);
+	fputc('\n', fp);
+}
+
+static void emit_text(const struct conf_run *run, FILE *fp)
+{
+	char d[600];
+
+	for (size_t i = 0; i < run->nres; i++) {
+		const struct conf_result *x = &run->res[i];
+
+		shown_detail(run, x, d, sizeof(d));
+		fprintf(fp, "%-8s %-15s %s%s%s\n", x->c->id, pb_verdict_names[x->r.verdict],
+			x->c->title, d[0] ? ": " : "", d);
+	}
+	summary_line(run, fp);
+}
+
+/* YAML double-quoted scalar. */
+static void yaml_str(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(fp, "\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(fp, "\\x%02x", *p);
+		else
+			fputc(*p, fp);
+	}
+	fputc('"', fp);
+}
+
+/* TAP description text: '#' would start a directive. */
+static void tap_text(FILE *fp, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '#' || *s == '\\')
+			fputc('\\', fp);
+		fputc(*s == '\n' ? ' ' : *s, fp);
+	}
+}
+
+static void emit_tap(const struct conf_run *run, FILE *fp)
+{
+	char d[600];
+
+	fputs("TAP version 13\n", fp);
+	if (run->nres == 0) {
+		fputs("1..0 # SKIP no check selected\n", fp);
+		return;
+	}
+	fprintf(fp, "1..%zu\n", run->nres);
+	for (size_t i = 0; i < run->nres; i++) {
+		const struct conf_result *x = &run->res[i];
+		enum pb_verdict v = x->r.verdict;
+
+		shown_detail(run, x, d, sizeof(d));
+		fprintf(fp, "%s %zu - %s ", v == PB_FAIL || v == PB_ERROR ? "not ok" : "ok", i + 1,
+			x->c->id);
+		if (x->kind >= 0 && run->p->kind != KIND_ANON)
+			fprintf(fp, "[%s] ", pb_kind_names[x->kind]);
+		tap_text(fp, x->c->title);
+		if (v == PB_SKIP) {
+			fputs(" # SKIP ", fp);
+			tap_text(fp, x->r.detail);
+		}
+		fputs("\n  ---\n  id: ", fp);
+		yaml_str(fp, x->c->id);
+		fprintf(fp, "\n  status: %s\n  tag: ", pb_verdict_names[v]);
+		yaml_str(fp, x->c->tag);
+		fprintf(fp, "\n  group: %s\n", x->c->group);
+		if (x->kind >= 0)
+			fprintf(fp, "  kind: %s\n", pb_kind_names[x->kind]);
+		fputs("  citation: ", fp);
+		yaml_str(fp, x->c->citation);
+		fputs("\n  detail: ", fp);
+		yaml_str(fp, x->r.detail);
+		fprintf(fp, "\n  duration_ns: %llu\n  ...\n", (unsigned long long)x->r.duration_ns);
+	}
+}
+
+/* Length of the valid UTF-8 sequence at P, or 0. */
+static size_t utf8_len(const unsigned char *p)
+{
+	size_t n = *p >= 0xf0 && *p <= 0xf4 ? 4 : *p >= 0xe0 ? 3 : *p >= 0xc2 ? 2 : 0;
+
+	if (*p >= 0xf8)
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+/* XML 1.0 text or attribute value: escaped, no control characters, valid UTF-8. */
+static void xml_str(FILE *fp, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '&': fputs("&amp;", fp); continue;
+		case '<': fputs("&lt;", fp); continue;
+		case '>': fputs("&gt;", fp); continue;
+		case '"': fputs("&quot;", fp); continue;
+		case '\'': fputs("&apos;", fp); continue;
+		default: break;
+		}
+		if (*p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r') {
+			fputc('?', fp);
+		} else if (*p < 0x80) {
+			fputc(*p, fp);
+		} else {
+			size_t n = utf8_len(p);
+
+			if (n == 0) {
+				fputc('?', fp);
+			} else {
+				fwrite(p, 1, n, fp);
+				p += n - 1;
+			}
+		}
+	}
+}
+
+static void emit_junit(const struct conf_run *run, const struct pb_sysinfo *si, FILE *fp)
+{
+	unsigned fails = run->count[PB_FAIL], errs = run->count[PB_ERROR];
+	unsigned skips = run->count[PB_SKIP];
+	char d[600];
+
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", fp);
+	fprintf(fp, "<testsuites name=\"pipebench conformance\" tests=\"%zu\" failures=\"%u\" "
+		"errors=\"%u\" skipped=\"%u\" time=\"%.3f\">\n", run->nres, fails, errs, skips,
+		(double)run->duration_ns / 1e9);
+	fprintf(fp, "  <testsuite name=\"pipebench.conformance\" tests=\"%zu\" failures=\"%u\" "
+		"errors=\"%u\" skipped=\"%u\" time=\"%.3f\" hostname=\"", run->nres, fails, errs,
+		skips, (double)run->duration_ns / 1e9);
+	xml_str(fp, si->hostname);
+	fputs("\">\n    <properties>\n      <property name=\"kernel\" value=\"", fp);
+	xml_str(fp, si->kernel_release);
+	fputs("\"/>\n      <property name=\"machine\" value=\"", fp);
+	xml_str(fp, si->machine);
+	fputs("\"/>\n    </properties>\n", fp);
+	for (size_t i = 0; i < run->nres; i++) {
+		const struct conf_result *x = &run->res[i];
+		enum pb_verdict v = x->r.verdict;
+
+		shown_detail(run, x, d, sizeof(d));
+		fprintf(fp, "    <testcase classname=\"pipebench.conformance.%s\" name=\"",
+			x->c->group);
+		xml_str(fp, x->c->id);
+		if (x->kind >= 0 && run->p->kind != KIND_ANON)
+			fprintf(fp, " [%s]", pb_kind_names[x->kind]);
+		fputc(' ', fp);
+		xml_str(fp, x->c->title);
+		fprintf(fp, "\" time=\"%.6f\">\n", (double)x->r.duration_ns / 1e9);
+		if (v == PB_FAIL || v == PB_ERROR) {
+			fprintf(fp, "      <%s type=\"%s\" message=\"", v == PB_FAIL ? "failure" : "error",
+				pb_verdict_names[v]);
+			xml_str(fp, d);
+			fputs("\">", fp);
+			xml_str(fp, x->c->citation);
+			fprintf(fp, "</%s>\n", v == PB_FAIL ? "failure" : "error");
+		} else if (v == PB_SKIP) {
+			fputs("      <skipped message=\"", fp);
+			xml_str(fp, d);
+			fputs("\"/>\n", fp);
+		} else {
+			fprintf(fp, "      <system-out>%s: ", pb_verdict_names[v]);
+			xml_str(fp, d);
+			fputs("</system-out>\n", fp);
+		}
+		fputs("    </testcase>\n", fp);
+	}
+	fputs("  </testsuite>\n</testsuites>\n", fp);
+}
+
+static struct json_object *list_json(const char *list)
+{
+	struct json_object *a;
+	char *copy, *save = NULL;
+
+	if (!list)
+		return NULL;
+	a = json_object_new_array();
+	copy = strdup(list);
+	for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t; t = strtok_r(NULL, ",", &save))
+		json_object_array_add(a, json_object_new_string(t));
+	free(copy);
+	return a;
+}
+
+static struct json_object *params_json(const struct conf_params *p)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "only", list_json(p->only));
+	json_object_object_add(o, "skip", list_json(p->skip));
+	pb_json_add_str(o, "kind", kind_words[p->kind]);
+	pb_json_add_int(o, "timeout_ns", (int64_t)p->timeout_ns);
+	json_object_object_add(o, "allow_global_changes", json_object_new_boolean(p->allow_global));
+	pb_json_add_str(o, "dir", p->dir);
+	return o;
+}
+
+static struct json_object *check_meta_json(const struct pb_check *c)
+{
+	struct json_object *o = json_object_new_object();
+
+	pb_json_add_str(o, "id", c->id);
+	pb_json_add_str(o, "tag", c->tag);
+	pb_json_add_str(o, "group", c->group);
+	pb_json_add_str(o, "title", c->title);
+	pb_json_add_str(o, "citation", c->citation);
+	return o;
+}
+
+static void emit_json(const struct conf_run *run, const struct pb_sysinfo *si, int status,
+		      FILE *fp)
+{
+	struct json_object *doc = pb_doc_new(NAME, si), *a = json_object_new_array();
+	struct json_object *sum = json_object_new_object();
+
+	json_object_object_add(doc, "params", params_json(run->p));
+	for (size_t i = 0; i < run->nres; i++) {
+		const struct conf_result *x = &run->res[i];
+		struct json_object *o = check_meta_json(x->c);
+
+		pb_json_add_str(o, "status", pb_verdict_names[x->r.verdict]);
+		pb_json_add_str(o, "kind", x->kind >= 0 ? pb_kind_names[x->kind] : NULL);
+		pb_json_add_str(o, "detail", x->r.detail);
+		pb_json_add_int(o, "duration_ns", (int64_t)x->r.duration_ns);
+		json_object_object_add(o, "timed_out", json_object_new_boolean(x->r.timed_out));
+		pb_json_add_str(o, "signal", x->r.signal ? sigabbrev_np(x->r.signal) : NULL);
+		json_object_array_add(a, o);
+	}
+	json_object_object_add(doc, "checks", a);
+	pb_json_add_int(sum, "total", (int64_t)run->nres);
+	pb_json_add_int(sum, "passed", run->count[PB_PASS]);
+	pb_json_add_int(sum, "failed", run->count[PB_FAIL]);
+	pb_json_add_int(sum, "skipped", run->count[PB_SKIP]);
+	pb_json_add_int(sum, "known_deviations", run->count[PB_KNOWN_DEVIATION]);
+	pb_json_add_int(sum, "info", run->count[PB_INFO]);
+	pb_json_add_int(sum, "errors", run->count[PB_ERROR]);
+	pb_json_add_int(sum, "duration_ns", (int64_t)run->duration_ns);
+	json_object_object_add(doc, "summary", sum);
+	for (size_t i = 0; i < run->nres; i++)
+		if (run->res[i].r.verdict == PB_ERROR) {
+			char msg[600];
+
+			snprintf(msg, sizeof(msg), "%s: %s", run->res[i].c->id, run->res[i].r.detail);
+			pb_doc_add_error(doc, msg);
+		}
+	pb_doc_write(doc, status, fp);
+	json_object_put(doc);
+}
+
+static int do_list(struct pb_cli *cli, const struct conf_params *p)
+{
+	struct pb_out out;
+
+	if (pb_out_open(&out)) {
+		pb_err(NAME, "cannot allocate output buffer");
+		return PB_EXIT_ERROR;
+	}
+	if (cli->common.format == FMT_JSON) {
+		struct json_object *doc = pb_doc_new(NAME, NULL), *a = json_object_new_array();
+
+		for (size_t i = 0; i < p->nsel; i++) {
+			struct json_object *o = check_meta_json(p->sel[i]);
+			unsigned f = p->sel[i]->flags;
+
+			json_object_object_add(o, "both_kinds",
+					       json_object_new_boolean(f & PB_CHECK_BOTH_KINDS));
+			json_object_object_add(o, "global", json_object_new_boolean(f & PB_CHECK_GLOBAL));
+			json_object_object_add(o, "privileged",
+					       json_object_new_boolean(f & PB_CHECK_PRIV));
+			json_object_array_add(a, o);
+		}
+		json_object_object_add(doc, "checks", a);
+		pb_doc_write(doc, PB_EXIT_OK, out.fp);
+		json_object_put(doc);
+	} else {
+		for (size_t i = 0; i < p->nsel; i++)
+			fprintf(out.fp, "%s\t%s\t%s\t%s\t%s\n", p->sel[i]->id, p->sel[i]->tag,
+				p->sel[i]->group, p->sel[i]->title, p->sel[i]->citation);
+	}
+	return pb_out_finish(&out, NAME, cli->common.output) ? PB_EXIT_ERROR : PB_EXIT_OK;
+}
+
+static int execute(struct pb_cli *cli, const struct conf_params *p)
+{
+	struct conf_run run = { .p = p };
+	struct pb_sysinfo si;
+	struct pb_out out;
+	int status;
+
+	run.res = calloc(2 * p->nsel + 1, sizeof(*run.res));
+	if (!run.res || pb_out_open(&out)) {
+		free(run.res);
+		pb_err(NAME, "out of memory");
+		return PB_EXIT_ERROR;
+	}
+	pb_sysinfo_collect(&si);
+	execute_checks(&run, pb_cli_progress(cli));
+	status = exit_status(&run);
+	/* The harness failing is a diagnostic as well as a verdict. */
+	for (size_t i = 0; i < run.nres; i++)
+		if (run.res[i].r.verdict == PB_ERROR)
+			pb_err(NAME, "%s: %s", run.res[i].c->id, run.res[i].r.detail);
+	switch (cli->common.format) {
+	case FMT_JSON: emit_json(&run, &si, status, out.fp); break;
+	case FMT_TAP: emit_tap(&run, out.fp); break;
+	case FMT_JUNIT: emit_junit(&run, &si, out.fp); break;
+	default: emit_text(&run, out.fp); break;
+	}
+	free(run.res);
+	if (pb_out_finish(&out, NAME, cli->common.output))
+		status = pb_exit_merge(status, PB_EXIT_ERROR);
+	return status;
+}
+
+static int conformance_main(const struct pb_cmd *self, int argc, const char **argv)
+{
+	char *only_s = NULL, *skip_s = NULL, *kind_s = NULL, *timeout_s = NULL, *dir_s = NULL;
+	struct conf_params p;
+	int list = 0, allow_global = 0;
+	const struct poptOption options[] = {
+		{ "list", 'l', POPT_ARG_NONE, &list, 0,
+		  "list the selected checks (ID, tag, group, title, citation) and exit", NULL },
+		{ "only", 'O', POPT_ARG_STRING, &only_s, 0,
+		  "run only these checks: IDs, groups or globs, comma-separated (e.g. WR-*,read)",
+		  "LIST" },
+		{ "skip", 'S', POPT_ARG_STRING, &skip_s, 0,
+		  "do not run these checks: IDs, groups or globs, comma-separated", "LIST" },
+		{ "kind", 'k', POPT_ARG_STRING, &kind_s, 0,
+		  "for checks that apply to both: anon, fifo or all (default anon)", "KIND" },
+		{ "timeout", 't', POPT_ARG_STRING, &timeout_s, 0,
+		  "watchdog per check, e.g. 5 or 500ms (default 5 s)", "DURATION" },
+		{ "allow-global-changes", '\0', POPT_ARG_NONE, &allow_global, 0,
+		  "run checks that change global state (sysctls), restoring it after", NULL },
+		{ "dir", 'd', POPT_ARG_STRING, &dir_s, 0,
+		  "where the checks' private directories go (default $TMPDIR or /tmp)", "DIR" },
+		POPT_TABLEEND
+	};
+	struct pb_cli cli;
+	int rc = pb_cli_parse(&cli, self, argc, argv, options, formats, 0, 0);
+
+	if (rc == PB_CLI_CONTINUE && parse_params(&p, only_s, skip_s, kind_s, timeout_s, dir_s))
+		rc = PB_EXIT_USAGE;
+	if (rc == PB_CLI_CONTINUE && list && cli.common.format != FMT_TEXT &&
+	    cli.common.format != FMT_JSON) {
+		pb_usage_err(NAME, "--list: only the text and json formats");
+		rc = PB_EXIT_USAGE;
+	}
+	if (rc == PB_CLI_CONTINUE) {
+		p.allow_global = allow_global;
+		p.list = list;
+		rc = list ? do_list(&cli, &p) : execute(&cli, &p);
+	}
+	pb_cli_free(&cli);
+	free(only_s), free(skip_s), free(kind_s), free(timeout_s), free(dir_s);
+	return rc;
+}
+
+const struct pb_cmd pb_cmd_conformance = {
+	.name = NAME,
+	.summary = "POSIX and Linux pipe/FIFO conformance checks with stable IDs",
+	.args = NULL,
+	.run = conformance_main,
+};

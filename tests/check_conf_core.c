@@ -1,0 +1,464 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The conformance runner and checks CRE/RD/WR/NB: every check is run through
+ * pb_conformance_run_one (fork + watchdog) in front of a misbehaving
+ * pb_sysops and must say FAIL; with the real kernel it must not.  Also the
+ * watchdog (a check that blocks forever) and a check killed by a signal.
+ */
+#include <config.h>
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "checkproc.h"
+#include "conformance.h"
+
+/* ---- misbehaving system calls, each imitating one kernel or libc bug ---- */
+
+/* Bytes come out in the wrong order. */
+static ssize_t read_reversed(int fd, void *buf, size_t n)
+{
+	ssize_t r = read(fd, buf, n);
+	char *b = buf;
+
+	for (ssize_t i = 0; i < r / 2; i++) {
+		char t = b[i];
+
+		b[i] = b[r - 1 - i];
+		b[r - 1 - i] = t;
+	}
+	return r;
+}
+
+/* The pipe's fds are not the lowest free ones. */
+static int pipe2_high(int fd[2], int flags)
+{
+	if (syscall(SYS_pipe2, fd, flags) != 0)
+		return -1;
+	for (int i = 0; i < 2; i++) {
+		int h = fcntl(fd[i], F_DUPFD, 100);
+
+		close(fd[i]);
+		fd[i] = h;
+	}
+	return 0;
+}
+
+/* O_CLOEXEC silently ignored. */
+static int pipe2_no_cloexec(int fd[2], int flags)
+{
+	return (int)syscall(SYS_pipe2, fd, flags & ~O_CLOEXEC);
+}
+
+/* O_NONBLOCK applied to the read end only. */
+static int pipe2_nonblock_one_end(int fd[2], int flags)
+{
+	if (syscall(SYS_pipe2, fd, flags & ~O_NONBLOCK) != 0)
+		return -1;
+	if (flags & O_NONBLOCK)
+		fcntl(fd[0], F_SETFL, fcntl(fd[0], F_GETFL) | O_NONBLOCK);
+	return 0;
+}
+
+/* Unknown flags silently dropped instead of EINVAL. */
+static int pipe2_lenient(int fd[2], int flags)
+{
+	return (int)syscall(SYS_pipe2, fd, flags & (O_CLOEXEC | O_NONBLOCK | O_DIRECT));
+}
+
+/* A failing pipe2 leaves a half-pipe behind. */
+static int pipe2_leaky(int fd[2], int flags)
+{
+	int r = (int)syscall(SYS_pipe2, fd, flags), e = errno;
+
+	if (r != 0) {
+		if (open("/dev/null", O_RDONLY) < 0) {
+			int p[2];
+
+			if (syscall(SYS_pipe2, p, 0) == 0) /* at least one slot */
+				close(p[1]);
+		}
+		errno = e;
+	}
+	return r;
+}
+
+/* Waits to fill the whole buffer. */
+static ssize_t read_greedy(int fd, void *buf, size_t n)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = read(fd, (char *)buf + got, n - got);
+
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
+/* EOF reported as an error. */
+static ssize_t read_eof_error(int fd, void *buf, size_t n)
+{
+	ssize_t r = read(fd, buf, n);
+
+	if (r == 0 && n > 0) {
+		errno = EIO;
+		return -1;
+	}
+	return r;
+}
+
+/* An empty pipe reads as EOF even with writers. */
+static ssize_t read_empty_is_eof(int fd, void *buf, size_t n)
+{
+	int q = 0;
+
+	if (ioctl(fd, FIONREAD, &q) == 0 && q == 0)
+		return 0;
+	return read(fd, buf, n);
+}
+
+/* Interrupted reads are not restarted (a wait that ignores SA_RESTART). */
+static ssize_t read_no_restart(int fd, void *buf, size_t n)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	if (poll(&p, 1, -1) < 0)
+		return -1;
+	return read(fd, buf, n);
+}
+
+/* The last writer's close never wakes the reader. */
+static ssize_t read_no_eof_wakeup(int fd, void *buf, size_t n)
+{
+	ssize_t r = read(fd, buf, n);
+
+	while (r == 0 && n > 0)
+		pause();
+	return r;
+}
+
+/* Writes whatever fits, even of n <= PIPE_BUF (torn atomic writes). */
+static ssize_t write_torn(int fd, const void *buf, size_t n)
+{
+	int fl = fcntl(fd, F_GETFL);
+	size_t done = 0;
+
+	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+	while (done < n && write(fd, (const char *)buf + done, 1) == 1)
+		done++;
+	fcntl(fd, F_SETFL, fl);
+	if (done > 0 || n == 0)
+		return (ssize_t)done;
+	return write(fd, buf, n);
+}
+
+/* Interrupted after a partial transfer, reports EINTR (data loss). */
+static ssize_t write_eintr_after_data(int fd, const void *buf, size_t n)
+{
+	ssize_t r = write(fd, buf, n);
+
+	if (r > 0 && (size_t)r < n) {
+		errno = EINTR;
+		return -1;
+	}
+	return r;
+}
+
+/* Corrupts one byte of every write. */
+static ssize_t write_corrupt(int fd, const void *buf, size_t n)
+{
+	char *copy = malloc(n ? n : 1);
+	ssize_t r;
+
+	if (!copy)
+		return write(fd, buf, n);
+	memcpy(copy, buf, n);
+	if (n)
+		copy[n / 2] ^= 0x55;
+	r = write(fd, copy, n);
+	free(copy);
+	return r;
+}
+
+/* A zero-length write checks for readers first and raises SIGPIPE. */
+static ssize_t write_zero_sigpipe(int fd, const void *buf, size_t n)
+{
+	struct pollfd p = { .fd = fd, .events = POLLOUT };
+
+	if (n == 0 && poll(&p, 1, 0) == 1 && (p.revents & POLLERR)) {
+		kill(getpid(), SIGPIPE);
+		errno = EPIPE;
+		return -1;
+	}
+	return write(fd, buf, n);
+}
+
+/* A full pipe reports 0 instead of EAGAIN. */
+static ssize_t write_full_is_zero(int fd, const void *buf, size_t n)
+{
+	ssize_t r = write(fd, buf, n);
+
+	return r < 0 && errno == EAGAIN ? 0 : r;
+}
+
+/* Never more than 1000 bytes per call, even into an empty pipe. */
+static ssize_t write_small(int fd, const void *buf, size_t n)
+{
+	return write(fd, buf, n > 1000 ? 1000 : n);
+}
+
+static long fpathconf_small(int fd, int name)
+{
+	return name == _PC_PIPE_BUF ? 256 : fpathconf(fd, name);
+}
+
+/* FIONBIO accepted but ignored; FIONREAD off by one. */
+static int ioctl_fionbio_noop(int fd, unsigned long req, void *arg)
+{
+	return req == FIONBIO ? 0 : ioctl(fd, req, arg);
+}
+
+static int ioctl_fionread_off(int fd, unsigned long req, void *arg)
+{
+	int r = ioctl(fd, req, arg);
+
+	if (r == 0 && req == FIONREAD)
+		(*(int *)arg)++;
+	return r;
+}
+
+/* ---- the table: each of this file's checks and the bug it must catch ---- */
+
+enum bug {
+	READ_REVERSED, PIPE2_HIGH, PIPE2_NO_CLOEXEC, PIPE2_NONBLOCK_ONE, PIPE2_LENIENT,
+	PIPE2_LEAKY, READ_GREEDY, READ_EOF_ERROR, READ_EMPTY_EOF, READ_NO_RESTART,
+	READ_NO_WAKEUP, WRITE_TORN, WRITE_EINTR, WRITE_CORRUPT, WRITE_ZERO_SIGPIPE,
+	WRITE_FULL_ZERO, WRITE_SMALL, FPATHCONF_SMALL, IOCTL_FIONBIO, IOCTL_FIONREAD,
+};
+
+static struct pb_sysops broken_ops(enum bug b)
+{
+	struct pb_sysops s = pb_sysops_real;
+
+	switch (b) {
+	case READ_REVERSED: s.read = read_reversed; break;
+	case PIPE2_HIGH: s.pipe2 = pipe2_high; break;
+	case PIPE2_NO_CLOEXEC: s.pipe2 = pipe2_no_cloexec; break;
+	case PIPE2_NONBLOCK_ONE: s.pipe2 = pipe2_nonblock_one_end; break;
+	case PIPE2_LENIENT: s.pipe2 = pipe2_lenient; break;
+	case PIPE2_LEAKY: s.pipe2 = pipe2_leaky; break;
+	case READ_GREEDY: s.read = read_greedy; break;
+	case READ_EOF_ERROR: s.read = read_eof_error; break;
+	case READ_EMPTY_EOF: s.read = read_empty_is_eof; break;
+	case READ_NO_RESTART: s.read = read_no_restart; break;
+	case READ_NO_WAKEUP: s.read = read_no_eof_wakeup; break;
+	case WRITE_TORN: s.write = write_torn; break;
+	case WRITE_EINTR: s.write = write_eintr_after_data; break;
+	case WRITE_CORRUPT: s.write = write_corrupt; break;
+	case WRITE_ZERO_SIGPIPE: s.write = write_zero_sigpipe; break;
+	case WRITE_FULL_ZERO: s.write = write_full_is_zero; break;
+	case WRITE_SMALL: s.write = write_small; break;
+	case FPATHCONF_SMALL: s.fpathconf = fpathconf_small; break;
+	case IOCTL_FIONBIO: s.ioctl = ioctl_fionbio_noop; break;
+	case IOCTL_FIONREAD: s.ioctl = ioctl_fionread_off; break;
+	}
+	return s;
+}
+
+static const struct { const char *id; enum bug bug; } cases[] = {
+	{ "CRE-01", READ_REVERSED }, { "CRE-02", PIPE2_HIGH }, { "CRE-03", PIPE2_NO_CLOEXEC },
+	{ "CRE-04", PIPE2_NONBLOCK_ONE }, { "CRE-05", PIPE2_LENIENT }, { "CRE-06", PIPE2_LEAKY },
+	{ "CRE-07", PIPE2_LEAKY },
+	{ "RD-01", READ_GREEDY }, { "RD-02", READ_EOF_ERROR }, { "RD-03", READ_EMPTY_EOF },
+	{ "RD-04", READ_EMPTY_EOF }, { "RD-05", READ_NO_RESTART }, { "RD-06", READ_EMPTY_EOF },
+	{ "RD-07", READ_NO_WAKEUP },
+	{ "WR-01", WRITE_TORN }, { "WR-02", WRITE_EINTR }, { "WR-03", WRITE_CORRUPT },
+	{ "WR-04", WRITE_CORRUPT }, { "WR-05", FPATHCONF_SMALL }, { "WR-06", WRITE_ZERO_SIGPIPE },
+	{ "NB-01", WRITE_TORN }, { "NB-02", WRITE_FULL_ZERO }, { "NB-03", WRITE_SMALL },
+	{ "NB-04", IOCTL_FIONBIO }, { "NB-05", IOCTL_FIONREAD },
+};
+#define NCASES (int)(sizeof(cases) / sizeof(cases[0]))
+
+static const struct pb_check *find(const char *id)
+{
+	for (size_t g = 0; pb_check_groups[g]; g++)
+		for (const struct pb_check *c = pb_check_groups[g]; c->id; c++)
+			if (strcmp(c->id, id) == 0)
+				return c;
+	return NULL;
+}
+
+static void run(const struct pb_check *c, const struct pb_sysops *s, enum pb_kind kind,
+		double timeout, struct pb_check_result *r)
+{
+	struct pb_run_opts o = { .sys = s, .kind = kind, .timeout_s = timeout };
+
+	ck_assert_int_eq(pb_conformance_run_one(c, &o, r), 0);
+}
+
+/* Loop index i: case i/2, anon for even i and fifo for odd (both-kind checks). */
+START_TEST(check_fails_on_broken_kernel)
+{
+	const struct pb_check *c = find(cases[_i / 2].id);
+	struct pb_sysops s = broken_ops(cases[_i / 2].bug);
+	enum pb_kind kind = _i % 2 ? PB_KIND_FIFO : PB_KIND_ANON;
+	struct pb_check_result r;
+
+	ck_assert_msg(c != NULL, "%s is not in the catalogue", cases[_i / 2].id);
+	if (kind == PB_KIND_FIFO && !(c->flags & PB_CHECK_BOTH_KINDS))
+		return;
+	run(c, &s, kind, 10, &r);
+	if (getenv("CONF_CORE_VERBOSE"))  /* to read why each check failed */
+		fprintf(stderr, "%s %s: %s\n", c->id, pb_kind_names[kind], r.detail);
+	ck_assert_msg(r.verdict == PB_FAIL, "%s (%s) with a broken kernel: %s: %s", c->id,
+		      pb_kind_names[kind], pb_verdict_names[r.verdict], r.detail);
+	ck_assert_msg(!r.timed_out, "%s: the watchdog, not the check, caught it", c->id);
+}
+END_TEST
+
+START_TEST(check_holds_on_real_kernel)
+{
+	const struct pb_check *c = find(cases[_i / 2].id);
+	enum pb_kind kind = _i % 2 ? PB_KIND_FIFO : PB_KIND_ANON;
+	struct pb_check_result r;
+
+	ck_assert(c != NULL);
+	if (kind == PB_KIND_FIFO && !(c->flags & PB_CHECK_BOTH_KINDS))
+		return;
+	run(c, NULL, kind, 10, &r);
+	ck_assert_msg(r.verdict != PB_FAIL && r.verdict != PB_ERROR, "%s (%s): %s: %s", c->id,
+		      pb_kind_names[kind], pb_verdict_names[r.verdict], r.detail);
+	ck_assert_msg(r.detail[0] != '\0', "%s says nothing", c->id);
+}
+END_TEST
+
+/* Every check of groups A-D has a broken-kernel case above. */
+START_TEST(every_check_has_a_case)
+{
+	const struct pb_check *const groups[] = { pb_checks_creation, pb_checks_read,
+						  pb_checks_write, pb_checks_nonblock };
+	int n = 0;
+
+	for (size_t g = 0; g < 4; g++)
+		for (const struct pb_check *c = groups[g]; c->id; c++, n++) {
+			bool found = false;
+
+			for (int i = 0; i < NCASES; i++)
+				found = found || strcmp(cases[i].id, c->id) == 0;
+			ck_assert_msg(found, "%s has no broken-kernel test", c->id);
+			ck_assert(c->title && c->tag && c->citation && c->group && c->run);
+		}
+	ck_assert_int_eq(n, 25);
+}
+END_TEST
+
+START_TEST(ids_unique)
+{
+	for (size_t g = 0; pb_check_groups[g]; g++)
+		for (const struct pb_check *c = pb_check_groups[g]; c->id; c++)
+			ck_assert_ptr_eq(find(c->id), c);
+}
+END_TEST
+
+static void block_forever(struct pb_check_ctx *ctx)
+{
+	(void)ctx;
+	for (;;)
+		pause();
+}
+
+static void die_of_sigpipe(struct pb_check_ctx *ctx)
+{
+	int fd[2];
+
+	if (pipe(fd) == 0) {
+		close(fd[0]);
+		(void)!write(fd[1], "x", 1);  /* SIGPIPE is SIG_DFL in a check */
+	}
+	pb_check_set(ctx, PB_PASS, "survived");
+}
+
+START_TEST(watchdog_kills_blocked_check)
+{
+	const struct pb_check c = { "T-01", "test", "T", "blocks forever", "none", 0,
+				    block_forever };
+	struct pb_check_result r;
+
+	run(&c, NULL, PB_KIND_ANON, 0.3, &r);
+	ck_assert_int_eq(r.verdict, PB_FAIL);
+	ck_assert(r.timed_out);
+	ck_assert_msg(strstr(r.detail, "timed out") != NULL, "%s", r.detail);
+	/* The runner goes on: the next check runs normally. */
+	run(find("RD-01"), NULL, PB_KIND_ANON, 5, &r);
+	ck_assert_int_eq(r.verdict, PB_PASS);
+}
+END_TEST
+
+START_TEST(signal_is_fail_naming_it)
+{
+	const struct pb_check c = { "T-02", "test", "T", "dies", "none", 0, die_of_sigpipe };
+	struct pb_check_result r;
+
+	signal(SIGPIPE, SIG_IGN);  /* the runner must reset it in the child */
+	run(&c, NULL, PB_KIND_ANON, 5, &r);
+	ck_assert_int_eq(r.verdict, PB_FAIL);
+	ck_assert_int_eq(r.signal, SIGPIPE);
+	ck_assert(!r.timed_out);
+	ck_assert_msg(strstr(r.detail, "SIGPIPE") != NULL, "%s", r.detail);
+}
+END_TEST
+
+static Suite *conf_core_suite(void)
+{
+	Suite *s = suite_create("conf_core");
+	TCase *tc = tcase_create("broken_kernel");
+
+	tcase_set_timeout(tc, 30);
+	tcase_add_loop_test(tc, check_fails_on_broken_kernel, 0, 2 * NCASES);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("real_kernel");
+	tcase_set_timeout(tc, 30);
+	tcase_add_loop_test(tc, check_holds_on_real_kernel, 0, 2 * NCASES);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("catalogue");
+	tcase_add_test(tc, every_check_has_a_case);
+	tcase_add_test(tc, ids_unique);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("runner");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, watchdog_kills_blocked_check);
+	tcase_add_test(tc, signal_is_fail_naming_it);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	/* CRE-03 re-executes /proc/self/exe, which is this test program. */
+	int probe = pb_checkproc_probe_main(argc, (const char *const *)argv);
+	SRunner *sr;
+	int failed;
+
+	if (probe >= 0)
+		return probe;
+	sr = srunner_create(conf_core_suite());
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,195 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# pipebench conformance: exit statuses, --list, selection, formats, usage
+# errors, watchdog, nothing left behind.  Speaks TAP.
+set -u
+
+PB=${PIPEBENCH:?}
+JSONQ=${TESTS_BUILDDIR:?}/jsonq
+T=$(mktemp -d "${TMPDIR:-/tmp}/pb-conf-test.XXXXXX") || exit 99
+trap 'rm -rf "$T"' EXIT
+# The checks' private directories go here, so leftovers can be seen.
+mkdir "$T/tmp"
+TMPDIR=$T/tmp
+export TMPDIR
+
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() { n=$((n + 1)); echo "not ok $n - $1"; }
+check() { # check DESCRIPTION COMMAND...: ok when the command succeeds
+	d=$1; shift
+	if "$@"; then ok "$d"; else notok "$d"; fi
+}
+# run EXPECTED_STATUS ARGS...: stdout in $T/out, stderr in $T/err
+run() {
+	want=$1; shift
+	"$PB" conformance "$@" >"$T/out" 2>"$T/err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then
+		ok "conformance $* exits $want"
+	else
+		notok "conformance $* exits $want (got $got: $(head -c 300 "$T/err"))"
+	fi
+}
+lines() { wc -l <"$1" | tr -d ' '; }
+usage_error() { # usage_error ARGS...: status 2, one line naming the option, no stdout
+	run 2 "$@"
+	check "  one error line, nothing on stdout" \
+		test "$(lines "$T/err")" = 1 -a ! -s "$T/out"
+}
+# Well-formed XML without xmllint: balanced tags, only the five entities.
+xml_ok() {
+	awk '
+	{ doc = doc $0 "\n" }
+	END {
+		if (doc !~ /^<\?xml version="1.0" encoding="UTF-8"\?>\n/) exit 1
+		s = doc; sub(/^<\?xml[^>]*>/, "", s); depth = 0; root = 0
+		while (match(s, /<[^>]*>/)) {
+			pre = substr(s, 1, RSTART - 1); tag = substr(s, RSTART, RLENGTH)
+			s = substr(s, RSTART + RLENGTH)
+			if (pre ~ /</ || pre ~ />/) exit 2
+			t = pre; gsub(/&(amp|lt|gt|quot|apos);/, "", t); if (t ~ /&/) exit 3
+			t = tag; gsub(/&(amp|lt|gt|quot|apos);/, "", t); if (t ~ /&/) exit 3
+			if (depth == 0 && pre ~ /[^ \t\n]/) exit 4
+			if (tag ~ /^<\//) {
+				name = substr(tag, 3, length(tag) - 3)
+				if (depth == 0 || stack[depth] != name) exit 5
+				depth--
+			} else if (tag ~ /\/>$/) {
+				if (depth == 0) exit 6
+			} else {
+				match(tag, /^<[A-Za-z_][-A-Za-z0-9_.]*/)
+				name = substr(tag, 2, RLENGTH - 1)
+				if (depth == 0 && root++) exit 7
+				stack[++depth] = name
+			}
+		}
+		if (depth != 0 || s ~ /[^ \t\n]/ || !root) exit 8
+	}' "$1"
+}
+
+echo "1..68"
+
+# ---- --list and selection
+run 0 --list
+check "--list: one line per check, 5 tab-separated fields" \
+	awk -F '\t' 'NF != 5 { exit 1 } END { exit NR < 25 }' "$T/out"
+check "--list: every group A-D ID present" sh -c '
+	for id in CRE-01 CRE-07 RD-01 RD-07 WR-01 WR-06 NB-01 NB-05; do
+		grep -q "^$id	" "$1" || exit 1
+	done' sh "$T/out"
+check "--list: citation column" grep -q '^CRE-02	P17	creation	fds are the two lowest available	XSH pipe(): "Their integer values' "$T/out"
+run 0 --list --only 'WR-*'
+check "--only glob: the 6 WR checks" \
+	awk '!/^WR-0[1-6]\t/ { exit 1 } END { exit NR != 6 }' "$T/out"
+run 0 --list --only read
+check "--only group name: the 7 RD checks" \
+	awk '!/^RD-/ { exit 1 } END { exit NR != 7 }' "$T/out"
+run 0 --list --only nb,cre-01
+check "--only ID prefix and ID, case-insensitive" \
+	awk '!/^(NB-|CRE-01)/ { exit 1 } END { exit NR != 6 }' "$T/out"
+run 0 --list --only 'CRE-*,RD-*,WR-*,NB-*' --skip creation,RD-0?,'WR-*'
+check "--skip removes groups and globs" \
+	awk '!/^NB-/ { exit 1 } END { exit NR != 5 }' "$T/out"
+run 0 --list --format json --only CRE-03
+check "--list json" test "$("$JSONQ" "$T/out" '.checks#' .checks[0].id .checks[0].tag)" = \
+	"$(printf '1\nCRE-03\nP24, LX (2.6.27, glibc 2.9)')"
+
+# ---- usage errors: exit 2, one line, nothing run
+usage_error --only ZZ-99
+check "  names the option and the value" grep -q -- "--only: 'ZZ-99' matches no check" "$T/err"
+usage_error --skip 'XX-*'
+usage_error --only 'RD-01,'
+usage_error --kind socketpair
+usage_error --timeout soon
+usage_error --timeout 0
+usage_error --format xml
+usage_error --list --format tap
+check "usage errors left nothing behind" test -z "$(ls -A "$T/tmp")"
+
+# ---- verdicts and exit statuses
+run 0 --only CRE-01,RD-03
+check "text: one line per check, then the summary" sh -c '
+	grep -q "^CRE-01 *pass *Basic contract of pipe()" "$1" &&
+	grep -q "^RD-03 *pass " "$1" &&
+	test "$(tail -n 1 "$1")" = "2 passed, 0 failed, 0 skipped, 0 known deviations, 0 info" &&
+	test "$(wc -l < "$1")" -eq 3' sh "$T/out"
+run 0 --only NB-05,CRE-05
+check "info and known-deviation do not fail the run" \
+	grep -q "^0 passed, 0 failed, 0 skipped, 1 known deviations, 1 info$" "$T/out"
+# Watchdog: RD-04 blocks 300 ms by design; a 200 ms watchdog kills it; the
+# suite goes on with RD-01.
+run 1 --only RD-04,RD-01 --timeout 200ms
+check "watchdog: timeout is a fail naming the timeout, the suite goes on" sh -c '
+	grep -q "^RD-04 *fail .*timed out" "$1" && grep -q "^RD-01 *pass" "$1" &&
+	grep -q "^1 passed, 1 failed" "$1"' sh "$T/out"
+run 4 --only RD-01 --skip RD-01
+# CRE-06 needs a hard RLIMIT_NOFILE of at least 64: below it, it skips.
+(ulimit -n 40 && exec "$PB" conformance --only CRE-06) >"$T/out" 2>"$T/err"
+check "everything skipped exits 4" test $? -eq 4
+check "  the skip says why" grep -q "^CRE-06 *skip .*RLIMIT_NOFILE" "$T/out"
+"$PB" conformance --only RD-01 --output /dev/full 2>"$T/err"
+check "an output write error exits 3" test $? -eq 3
+
+# ---- TAP
+run 0 --format tap --only 'RD-*' --kind all
+check "TAP: version line and plan" sh -c \
+	'test "$(sed -n 1p "$1")" = "TAP version 13" && test "$(sed -n 2p "$1")" = "1..14"' \
+	sh "$T/out"
+check "TAP: ok/not ok lines match the plan, YAML blocks balanced" awk '
+	/^(not )?ok [0-9]+ - / { tests++ } /^  ---$/ { yopen++ } /^  \.\.\.$/ { yclose++ }
+	END { exit !(tests == 14 && yopen == 14 && yclose == 14) }' "$T/out"
+check "TAP: both kinds shown" sh -c \
+	'grep -q "^ok 1 - RD-01 \[anon\]" "$1" && grep -q "^ok 2 - RD-01 \[fifo\]" "$1" &&
+	 grep -q "^  kind: fifo$" "$1"' sh "$T/out"
+if prove --version >/dev/null 2>&1; then
+	check "TAP: prove accepts it" sh -c "prove -Q --exec cat \"\$1\" >/dev/null 2>&1" sh "$T/out"
+else
+	ok "TAP: prove accepts it # SKIP no prove"
+fi
+run 1 --format tap --only RD-04 --timeout 20ms
+check "TAP: a failure is not ok with its status" sh -c \
+	'grep -q "^not ok 1 - RD-04 " "$1" && grep -q "^  status: fail$" "$1"' sh "$T/out"
+(ulimit -n 40 && exec "$PB" conformance --format tap --only CRE-06) >"$T/out" 2>&1
+check "TAP: a skip carries the SKIP directive" grep -q "^ok 1 - CRE-06 .* # SKIP " "$T/out"
+
+# ---- JUnit
+run 0 --format junit --only creation,RD-07
+check "JUnit: well-formed XML" xml_ok "$T/out"
+check "JUnit: counts match the test cases" sh -c '
+	test "$(grep -c "<testcase " "$1")" = 8 &&
+	grep -q "<testsuites name=\"pipebench conformance\" tests=\"8\" failures=\"0\" errors=\"0\" skipped=\"0\"" "$1"' \
+	sh "$T/out"
+check "JUnit: quotes and apostrophes escaped" grep -q "The last writer&apos;s close" "$T/out"
+if command -v xmllint >/dev/null 2>&1; then
+	check "JUnit: xmllint agrees" xmllint --noout "$T/out"
+else
+	ok "JUnit: xmllint agrees # SKIP no xmllint"
+fi
+run 1 --format junit --only RD-04,RD-01 --timeout 200ms
+check "JUnit: a failure element with the detail" sh -c '
+	grep -q "<failure type=\"fail\" message=\"timed out" "$1" &&
+	grep -q "failures=\"1\"" "$1"' sh "$T/out"
+check "JUnit with a failure: still well-formed" xml_ok "$T/out"
+
+# ---- JSON
+run 0 --format json --only RD-03,WR-05 --kind all
+check "JSON: valid, common fields" test "$("$JSONQ" "$T/out" .tool .command .exit_status \
+	.params.kind .params.timeout_ns)" = "$(printf 'pipebench\nconformance\n0\nall\n5000000000')"
+check "JSON: checks array (RD-03 per kind, WR-05 once)" test \
+	"$("$JSONQ" "$T/out" '.checks#' .checks[0].id .checks[0].kind .checks[1].kind \
+	   .checks[2].id .checks[2].kind .checks[1].status)" = \
+	"$(printf '3\nRD-03\nanon\nfifo\nWR-05\nnull\npass')"
+check "JSON: fields of a check" sh -c '"$1" "$2" .checks[0].title .checks[0].tag \
+	.checks[0].detail .checks[0].duration_ns .checks[0].citation >/dev/null' sh "$JSONQ" "$T/out"
+check "JSON: summary" test "$("$JSONQ" "$T/out" .summary.passed .summary.failed \
+	.summary.total)" = "$(printf '3\n0\n3')"
+run 1 --format json --only RD-04 --timeout 20ms
+check "JSON: a failed run still parses, exit_status and timed_out recorded" test \
+	"$("$JSONQ" "$T/out" .exit_status .checks[0].status .checks[0].timed_out)" = \
+	"$(printf '1\nfail\ntrue')"
+
+# ---- the whole of groups A-D, both kinds, and nothing left behind
+run 0 --only 'CRE-*,RD-*,WR-*,NB-*' --kind all --output "$T/all.txt"
+check "--output: the file holds the report" grep -q "^[0-9]* passed, 0 failed, " "$T/all.txt"
+check "no private directories left behind" test -z "$(ls -A "$T/tmp")"
