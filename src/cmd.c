@@ -7,6 +7,7 @@
 
 const struct pb_cmd *const pb_cmds[] = {
 	&pb_cmd_throughput,
+	&pb_cmd_messaging,
 	NULL,
 };
 

@@ -27,6 +27,7 @@ struct pb_cmd {
 };
 
 extern const struct pb_cmd pb_cmd_throughput;
+extern const struct pb_cmd pb_cmd_messaging;
 
 /* NULL-terminated table of every command, in --help order. */
 extern const struct pb_cmd *const pb_cmds[];
