@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # make bench: `pipebench messaging` against `hackbench -p` (rt-tests) on the
-# same workload, in interleaved pairs (pipebench, hackbench, pipebench, ...)
-# so that drift on a busy machine hits both alike.  Each side is timed as a
+# same workload, in interleaved pairs (pipebench first in odd pairs,
+# hackbench first in even ones) so that drift on a busy machine hits both alike.  Each side is timed as a
 # whole process (fork of every worker included), one repetition per run.
 # Prints each pair and the median of the per-pair ratios pipebench/hackbench;
 # the target is at most 1.05.  Exits 0 unless BENCH_STRICT=1 and a ratio is
@@ -32,6 +32,9 @@ time_ns() {
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
+pb_failed() { echo "bench-messaging: pipebench messaging $* failed"; exit 1; }
+hb_failed() { echo "bench-messaging: hackbench -p $* failed"; exit 1; }
+
 status=0
 bench() {
 	label=$1; shift
@@ -39,10 +42,15 @@ bench() {
 	echo "messaging $label: $PAIRS pairs of 'pipebench messaging $* --repeat 1 --warmup 0' vs 'hackbench -p $*'"
 	i=1
 	while [ "$i" -le "$PAIRS" ]; do
-		p=$(time_ns "$PB" messaging "$@" --repeat 1 --warmup 0 --quiet) ||
-			{ echo "bench-messaging: pipebench messaging $* failed"; exit 1; }
-		h=$(time_ns "$HB" -p "$@") ||
-			{ echo "bench-messaging: hackbench -p $* failed"; exit 1; }
+		# Alternate which side goes first: the second run of a pair
+		# tends to find the machine in a different state.
+		if [ $((i % 2)) -eq 0 ]; then
+			h=$(time_ns "$HB" -p "$@") || hb_failed "$@"
+		fi
+		p=$(time_ns "$PB" messaging "$@" --repeat 1 --warmup 0 --quiet) || pb_failed "$@"
+		if [ $((i % 2)) -eq 1 ]; then
+			h=$(time_ns "$HB" -p "$@") || hb_failed "$@"
+		fi
 		r=$(awk -v p="$p" -v h="$h" 'BEGIN { printf "%.3f", p / h }')
 		printf '  pair %d: pipebench %.3f s  hackbench %.3f s  ratio %s\n' "$i" \
 			"$(awk -v x="$p" 'BEGIN { print x / 1e9 }')" \
