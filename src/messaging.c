@@ -218,6 +218,8 @@ static void child_main(struct mrun *r, struct worker *w)
 	int rc;
 
 	pb_cleanup_child_reset();
+	/* A dead peer must show as EPIPE, whatever the caller's disposition. */
+	signal(SIGPIPE, SIG_IGN);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != r->parent)
 		_exit(ECANCELED);
@@ -280,11 +282,17 @@ static void worker_err(struct mrun *r, const struct worker *w, int code)
 			w->role == RECEIVER ? "read" : "write", strerror(code));
 }
 
-static void cleanup_block(sigset_t *old)
+/*
+ * Block the cleanup signals (and, for threads, which inherit the mask,
+ * SIGPIPE: a dead peer must show as EPIPE, not end the process).
+ */
+static void cleanup_block(sigset_t *old, bool threads)
 {
 	sigset_t s;
 
 	sigemptyset(&s);
+	if (threads)
+		sigaddset(&s, SIGPIPE);
 	sigaddset(&s, SIGINT);
 	sigaddset(&s, SIGTERM);
 	sigaddset(&s, SIGHUP);
@@ -658,7 +666,7 @@ int pb_messaging_run(const struct pb_messaging_params *p, struct pb_messaging_re
 		goto out;
 	}
 	/* No signal between fork() and registering the child. */
-	cleanup_block(&r.oldmask);
+	cleanup_block(&r.oldmask, p->threads);
 	rc = p->threads ? spawn_threads(&r) : spawn_processes(&r);
 	if (!p->threads) {
 		for (size_t i = 0; i < r.created; i++)
