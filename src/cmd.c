@@ -10,6 +10,7 @@ const struct pb_cmd *const pb_cmds[] = {
 	&pb_cmd_throughput,
 	&pb_cmd_compare,
 	&pb_cmd_conformance,
+	&pb_cmd_messaging,
 	NULL,
 };
 

@@ -30,6 +30,7 @@ extern const struct pb_cmd pb_cmd_throughput;
 extern const struct pb_cmd pb_cmd_report;
 extern const struct pb_cmd pb_cmd_compare;
 extern const struct pb_cmd pb_cmd_conformance;
+extern const struct pb_cmd pb_cmd_messaging;
 
 /* NULL-terminated table of every command, in --help order. */
 extern const struct pb_cmd *const pb_cmds[];

@@ -1,0 +1,445 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * pipebench messaging: hackbench's groups of senders and receivers over
+ * pipes (the workload of the 2013 pipe_write() regression report), with
+ * repetitions, statistics and the workers' context switches and CPU time.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cleanup.h"
+#include "cli.h"
+#include "messaging.h"
+#include "msg.h"
+#include "output.h"
+#include "stats.h"
+#include "sysinfo.h"
+#include "units.h"
+
+#define NAME "messaging"
+#define MAX_SIZE (1ULL << 20)
+
+static const char *const formats[] = { "text", "json", "csv", NULL };
+enum { FMT_TEXT, FMT_JSON, FMT_CSV };
+
+struct ms_params {
+	struct pb_messaging_params w;
+	uint64_t repeat, warmup, timeout_ns;
+};
+
+/* The per-repetition metrics, in output order. */
+enum { M_ELAPSED, M_RATE_MSG, M_RATE_BYTES, M_VCSW, M_IVCSW, M_USER, M_SYS, M_COUNT };
+
+static const struct metric {
+	const char *key;     /* JSON and CSV name */
+	const char *label;   /* text */
+	double scale;        /* text value = raw * scale */
+	int decimals;        /* text */
+	bool integer;        /* JSON: integer or float */
+} metrics[M_COUNT] = {
+	{ "elapsed_ns", "elapsed s", 1e-9, 3, true },
+	{ "rate_messages_per_s", "messages/s", 1, 0, false },
+	{ "rate_bytes_per_s", "MB/s", 1e-6, 1, false },
+	{ "voluntary_ctxsw", "voluntary ctxsw", 1, 0, true },
+	{ "involuntary_ctxsw", "involuntary ctxsw", 1, 0, true },
+	{ "cpu_user_ns", "CPU user s", 1e-9, 3, true },
+	{ "cpu_sys_ns", "CPU sys s", 1e-9, 3, true },
+};
+
+struct ms_run {
+	const struct ms_params *p;
+	struct pb_messaging_result *reps;
+	size_t nreps;
+	struct pb_stats stats[M_COUNT];
+	char error[512];
+	int status;
+	int progress;
+};
+
+static double rate(uint64_t count, uint64_t ns)
+{
+	return ns ? (double)count * 1e9 / (double)ns : 0;
+}
+
+static double metric_value(const struct pb_messaging_result *e, int m)
+{
+	switch (m) {
+	case M_ELAPSED: return (double)e->elapsed_ns;
+	case M_RATE_MSG: return rate(e->messages, e->elapsed_ns);
+	case M_RATE_BYTES: return rate(e->bytes, e->elapsed_ns);
+	case M_VCSW: return (double)e->voluntary_ctxsw;
+	case M_IVCSW: return (double)e->involuntary_ctxsw;
+	case M_USER: return (double)e->cpu_user_ns;
+	default: return (double)e->cpu_sys_ns;
+	}
+}
+
+static int parse_params(struct ms_params *p, const char *kind_s, int threads,
+			const char *groups_s, const char *fds_s, const char *loops_s,
+			const char *size_s, const char *repeat_s, const char *warmup_s,
+			const char *timeout_s)
+{
+	const char *c = NAME;
+	unsigned kind = PB_MESSAGING_PIPE;
+
+	memset(p, 0, sizeof(*p));
+	if (kind_s && pb_opt_word(c, "--kind", kind_s, pb_messaging_kind_names, &kind))
+		return -1;
+	p->w.kind = (enum pb_messaging_kind)kind;
+	p->w.threads = threads != 0;
+	p->w.groups = 10;
+	if (groups_s && pb_opt_count(c, "--groups", groups_s, 1, PB_MESSAGING_MAX_WORKERS / 2,
+				     &p->w.groups))
+		return -1;
+	p->w.fds = 20;
+	if (fds_s && pb_opt_count(c, "--fds", fds_s, 1, PB_MESSAGING_MAX_WORKERS / 2, &p->w.fds))
+		return -1;
+	if (pb_messaging_workers(&p->w) > PB_MESSAGING_MAX_WORKERS) {
+		pb_usage_err(c, "--groups %llu with --fds %llu: %llu workers; at most %d",
+			     (unsigned long long)p->w.groups, (unsigned long long)p->w.fds,
+			     (unsigned long long)pb_messaging_workers(&p->w),
+			     PB_MESSAGING_MAX_WORKERS);
+		return -1;
+	}
+	p->w.loops = 100;
+	if (loops_s && pb_opt_count(c, "--loops", loops_s, 1, 1000000000ULL, &p->w.loops))
+		return -1;
+	p->w.size = 100;
+	if (size_s && pb_opt_size(c, "--size", size_s, 1, MAX_SIZE, &p->w.size))
+		return -1;
+	p->repeat = 5;
+	if (repeat_s && pb_opt_count(c, "--repeat", repeat_s, 1, 10000, &p->repeat))
+		return -1;
+	p->warmup = 1;
+	if (warmup_s && pb_opt_count(c, "--warmup", warmup_s, 0, 10000, &p->warmup))
+		return -1;
+	if (timeout_s && pb_opt_duration(c, "--timeout", timeout_s, 0, 86400ULL * 1000000000ULL,
+					 &p->timeout_ns))
+		return -1;
+	return 0;
+}
+
+static void set_error(struct ms_run *run, int status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_error(struct ms_run *run, int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(run->error, sizeof(run->error), fmt, ap);
+	va_end(ap);
+	run->status = status;
+}
+
+static void progress(const struct ms_run *run, const char *phase, uint64_t i, uint64_t n)
+{
+	if (run->progress)
+		fprintf(stderr, "\r\033[K%s %s: %s %llu/%llu", PB_PROG, NAME, phase,
+			(unsigned long long)i, (unsigned long long)n);
+}
+
+static int one(struct ms_run *run, struct pb_messaging_result *res)
+{
+	char err[256];
+	int r = pb_messaging_run(&run->p->w, res, err, sizeof(err));
+
+	if (r)
+		set_error(run, PB_EXIT_ERROR, "%s", err[0] ? err : strerror(-r));
+	return r;
+}
+
+static void measure(struct ms_run *run)
+{
+	const struct ms_params *p = run->p;
+	struct pb_messaging_result scratch;
+
+	for (uint64_t w = 0; w < p->warmup && !run->status; w++) {
+		progress(run, "warmup", w + 1, p->warmup);
+		one(run, &scratch);
+	}
+	for (uint64_t i = 0; i < p->repeat && !run->status; i++) {
+		progress(run, "repetition", i + 1, p->repeat);
+		if (one(run, &run->reps[i]) == 0)
+			run->nreps = i + 1;
+	}
+	if (run->progress)
+		fputs("\r\033[K", stderr);
+}
+
+static int summarize(struct ms_run *run)
+{
+	double *v;
+
+	if (!run->nreps)
+		return 0;
+	v = malloc(run->nreps * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (int m = 0; m < M_COUNT; m++) {
+		for (size_t i = 0; i < run->nreps; i++)
+			v[i] = metric_value(&run->reps[i], m);
+		pb_stats_compute(v, run->nreps, &run->stats[m]);
+	}
+	free(v);
+	return 0;
+}
+
+static const char *mode_name(const struct ms_params *p)
+{
+	return p->w.threads ? "thread" : "process";
+}
+
+static void emit_text(const struct ms_run *run, const struct pb_sysinfo *si, FILE *fp)
+{
+	const struct ms_params *p = run->p;
+	const struct pb_messaging_params *w = &p->w;
+	char sz[32];
+
+	pb_format_size(w->size, sz, sizeof(sz));
+	fprintf(fp, "kernel      Linux %s %s, %ld CPUs online (allowed %s)\n", si->kernel_release,
+		si->machine, si->cpus_online, si->allowed_list);
+	fprintf(fp, "workload    %llu groups x %llu senders -> %llu receivers over %s, %llu %ss\n",
+		(unsigned long long)w->groups, (unsigned long long)w->fds,
+		(unsigned long long)w->fds, pb_messaging_kind_names[w->kind],
+		(unsigned long long)pb_messaging_workers(w), w->threads ? "threads" : "processes");
+	fprintf(fp, "messages    %llu loops of %s: %llu messages, %llu bytes per repetition\n",
+		(unsigned long long)w->loops, sz,
+		(unsigned long long)(w->groups * w->fds * w->fds * w->loops),
+		(unsigned long long)(w->groups * w->fds * w->fds * w->loops * w->size));
+	fprintf(fp, "settings    %llu repetitions (+%llu warmup)\n\n", (unsigned long long)p->repeat,
+		(unsigned long long)p->warmup);
+	if (!run->nreps)
+		return;
+	fprintf(fp, "%-18s %14s %14s %14s %8s\n", "metric", "median", "min", "max", "spread");
+	for (int m = 0; m < M_COUNT; m++) {
+		const struct pb_stats *s = &run->stats[m];
+		int d = metrics[m].decimals;
+		double k = metrics[m].scale;
+
+		fprintf(fp, "%-18s %14.*f %14.*f %14.*f %7.1f%%\n", metrics[m].label, d, s->median * k,
+			d, s->min * k, d, s->max * k, s->spread * 100);
+	}
+	fprintf(fp, "\nmedians of %zu repetitions; spread = (max-min)/median; MB = 10^6 bytes;\n"
+		"context switches and CPU time are summed over all workers\n", run->nreps);
+}
+
+static void emit_csv(const struct ms_run *run, FILE *fp)
+{
+	const struct pb_messaging_params *w = &run->p->w;
+
+	fputs("kind,mode,groups,fds,loops,size_bytes,repetition,messages,bytes", fp);
+	for (int m = 0; m < M_COUNT; m++)
+		fprintf(fp, ",%s", metrics[m].key);
+	fputc('\n', fp);
+	for (size_t i = 0; i < run->nreps; i++) {
+		const struct pb_messaging_result *e = &run->reps[i];
+
+		fprintf(fp, "%s,%s,%llu,%llu,%llu,%llu,%zu,%llu,%llu",
+			pb_messaging_kind_names[w->kind], mode_name(run->p),
+			(unsigned long long)w->groups, (unsigned long long)w->fds,
+			(unsigned long long)w->loops, (unsigned long long)w->size, i + 1,
+			(unsigned long long)e->messages, (unsigned long long)e->bytes);
+		for (int m = 0; m < M_COUNT; m++) {
+			if (metrics[m].integer)
+				fprintf(fp, ",%.0f", metric_value(e, m));
+			else
+				fprintf(fp, ",%.3f", metric_value(e, m));
+		}
+		fputc('\n', fp);
+	}
+}
+
+static void add_metric(struct json_object *o, int m, double v)
+{
+	if (metrics[m].integer)
+		pb_json_add_int(o, metrics[m].key, (int64_t)v);
+	else
+		pb_json_add_double(o, metrics[m].key, v);
+}
+
+static struct json_object *stats_json(const struct pb_stats *s, bool integer)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (integer) {
+		pb_json_add_int(o, "median", (int64_t)s->median);
+		pb_json_add_int(o, "min", (int64_t)s->min);
+		pb_json_add_int(o, "max", (int64_t)s->max);
+	} else {
+		pb_json_add_double(o, "median", s->median);
+		pb_json_add_double(o, "min", s->min);
+		pb_json_add_double(o, "max", s->max);
+	}
+	pb_json_add_double(o, "mean", s->mean);
+	pb_json_add_double(o, "stddev", s->stddev);
+	pb_json_add_double(o, "rsd", s->rsd);
+	pb_json_add_double(o, "spread", s->spread);
+	return o;
+}
+
+static struct json_object *params_json(const struct ms_params *p)
+{
+	struct json_object *o = json_object_new_object();
+
+	pb_json_add_str(o, "kind", pb_messaging_kind_names[p->w.kind]);
+	pb_json_add_str(o, "mode", mode_name(p));
+	pb_json_add_int(o, "groups", (int64_t)p->w.groups);
+	pb_json_add_int(o, "fds", (int64_t)p->w.fds);
+	pb_json_add_int(o, "loops", (int64_t)p->w.loops);
+	pb_json_add_int(o, "size_bytes", (int64_t)p->w.size);
+	pb_json_add_int(o, "workers", (int64_t)pb_messaging_workers(&p->w));
+	pb_json_add_int(o, "repeat", (int64_t)p->repeat);
+	pb_json_add_int(o, "warmup", (int64_t)p->warmup);
+	pb_json_add_int(o, "timeout_ns", (int64_t)p->timeout_ns);
+	return o;
+}
+
+static struct json_object *result_json(const struct ms_run *run)
+{
+	const struct ms_params *p = run->p;
+	struct json_object *o = json_object_new_object(), *reps = json_object_new_array(), *sum;
+
+	pb_json_add_str(o, "kind", pb_messaging_kind_names[p->w.kind]);
+	pb_json_add_str(o, "mode", mode_name(p));
+	pb_json_add_int(o, "groups", (int64_t)p->w.groups);
+	pb_json_add_int(o, "fds", (int64_t)p->w.fds);
+	pb_json_add_int(o, "loops", (int64_t)p->w.loops);
+	pb_json_add_int(o, "size_bytes", (int64_t)p->w.size);
+	for (size_t i = 0; i < run->nreps; i++) {
+		const struct pb_messaging_result *e = &run->reps[i];
+		struct json_object *x = json_object_new_object();
+
+		pb_json_add_int(x, "elapsed_ns", (int64_t)e->elapsed_ns);
+		pb_json_add_int(x, "messages", (int64_t)e->messages);
+		pb_json_add_int(x, "bytes", (int64_t)e->bytes);
+		for (int m = M_RATE_MSG; m < M_COUNT; m++)
+			add_metric(x, m, metric_value(e, m));
+		json_object_array_add(reps, x);
+	}
+	json_object_object_add(o, "repetitions", reps);
+	if (!run->nreps) {
+		json_object_object_add(o, "summary", NULL);
+		return o;
+	}
+	sum = json_object_new_object();
+	pb_json_add_int(sum, "messages", (int64_t)run->reps[0].messages);
+	pb_json_add_int(sum, "bytes", (int64_t)run->reps[0].bytes);
+	for (int m = 0; m < M_COUNT; m++)
+		json_object_object_add(sum, metrics[m].key,
+				       stats_json(&run->stats[m], metrics[m].integer));
+	json_object_object_add(o, "summary", sum);
+	return o;
+}
+
+static void emit_json(const struct ms_run *run, const struct pb_sysinfo *si, FILE *fp)
+{
+	struct json_object *doc = pb_doc_new(NAME, si), *res = json_object_new_array();
+	struct json_object *sum = json_object_new_object();
+
+	json_object_object_add(doc, "params", params_json(run->p));
+	json_object_array_add(res, result_json(run));
+	json_object_object_add(doc, "results", res);
+	pb_json_add_int(sum, "results", 1);
+	pb_json_add_int(sum, "repetitions", (int64_t)run->nreps);
+	json_object_object_add(doc, "summary", sum);
+	if (run->error[0])
+		pb_doc_add_error(doc, run->error);
+	pb_doc_write(doc, run->status, fp);
+	json_object_put(doc);
+}
+
+static int execute(struct pb_cli *cli, const struct ms_params *p)
+{
+	struct ms_run run = { .p = p, .progress = pb_cli_progress(cli) };
+	struct pb_sysinfo si;
+	struct pb_out out;
+	char why[256];
+
+	pb_sysinfo_collect(&si);
+	if (pb_out_open(&out)) {
+		pb_err(NAME, "cannot allocate output buffer");
+		return PB_EXIT_ERROR;
+	}
+	run.reps = calloc(p->repeat, sizeof(*run.reps));
+	if (!run.reps)
+		set_error(&run, PB_EXIT_ERROR, "out of memory");
+	else if (pb_messaging_check_limits(&p->w, why, sizeof(why)))
+		set_error(&run, PB_EXIT_ERROR, "%s", why);
+	if (p->timeout_ns)
+		pb_watchdog_arm((double)p->timeout_ns / 1e9, "--timeout");
+	if (!run.status)
+		measure(&run);
+	pb_watchdog_arm(0, NULL);
+	if (summarize(&run))
+		set_error(&run, PB_EXIT_ERROR, "statistics: out of memory");
+	if (run.error[0])
+		pb_err(NAME, "%s", run.error);
+	switch (cli->common.format) {
+	case FMT_JSON: emit_json(&run, &si, out.fp); break;
+	case FMT_CSV: emit_csv(&run, out.fp); break;
+	default:
+		if (!run.status || run.nreps)
+			emit_text(&run, &si, out.fp);
+		break;
+	}
+	free(run.reps);
+	if (pb_out_finish(&out, NAME, cli->common.output) && run.status == 0)
+		run.status = PB_EXIT_ERROR;
+	return run.status;
+}
+
+static int messaging_main(const struct pb_cmd *self, int argc, const char **argv)
+{
+	char *kind_s = NULL, *groups_s = NULL, *fds_s = NULL, *loops_s = NULL, *size_s = NULL;
+	char *repeat_s = NULL, *warmup_s = NULL, *timeout_s = NULL;
+	int threads = 0;
+	const struct poptOption options[] = {
+		{ "groups", 'g', POPT_ARG_STRING, &groups_s, 0,
+		  "groups of senders and receivers (default 10)", "N" },
+		{ "fds", 'F', POPT_ARG_STRING, &fds_s, 0,
+		  "receivers per group, each with its own pipe, and as many senders (default 20)",
+		  "N" },
+		{ "loops", 'l', POPT_ARG_STRING, &loops_s, 0,
+		  "messages each sender writes to each receiver of its group (default 100)", "N" },
+		{ "size", 's', POPT_ARG_STRING, &size_s, 0,
+		  "bytes per message; K, M suffixes; at most 1M (default 100)", "BYTES" },
+		{ "kind", 'k', POPT_ARG_STRING, &kind_s, 0,
+		  "pipe or socketpair (AF_UNIX stream) (default pipe)", "KIND" },
+		{ "threads", 'T', POPT_ARG_NONE, &threads, 0,
+		  "workers are threads (default: processes)", NULL },
+		{ "repeat", 'r', POPT_ARG_STRING, &repeat_s, 0,
+		  "measured repetitions (default 5)", "N" },
+		{ "warmup", 'w', POPT_ARG_STRING, &warmup_s, 0,
+		  "unmeasured repetitions first (default 1)", "N" },
+		{ "timeout", 't', POPT_ARG_STRING, &timeout_s, 0,
+		  "give up with exit 3 after this long, e.g. 90s (default: no limit)", "DURATION" },
+		POPT_TABLEEND
+	};
+	struct pb_cli cli;
+	struct ms_params p;
+	int rc = pb_cli_parse(&cli, self, argc, argv, options, formats, 0, 0);
+
+	if (rc == PB_CLI_CONTINUE)
+		rc = parse_params(&p, kind_s, threads, groups_s, fds_s, loops_s, size_s, repeat_s,
+				  warmup_s, timeout_s) ? PB_EXIT_USAGE : PB_CLI_CONTINUE;
+	if (rc == PB_CLI_CONTINUE)
+		rc = execute(&cli, &p);
+	pb_cli_free(&cli);
+	free(kind_s), free(groups_s), free(fds_s), free(loops_s), free(size_s);
+	free(repeat_s), free(warmup_s), free(timeout_s);
+	return rc;
+}
+
+const struct pb_cmd pb_cmd_messaging = {
+	.name = NAME,
+	.summary = "hackbench-style groups of senders and receivers over pipes",
+	.args = NULL,
+	.run = messaging_main,
+};

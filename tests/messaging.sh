@@ -1,0 +1,170 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# pipebench messaging: exit codes, JSON and CSV shape, usage errors, resource
+# errors, and that a signal or the watchdog leaves no worker behind.  TAP.
+set -u
+PB=${PIPEBENCH:?}
+JSONQ=${TESTS_BUILDDIR:-tests}/jsonq
+T=$(mktemp -d "${TMPDIR:-/tmp}/pb-msg-test.XXXXXX") || exit 99
+trap 'rm -rf "$T"' EXIT
+n=0
+fails=0
+
+ok() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		fails=$((fails + 1))
+	fi
+}
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+# q FILE PATH: value at PATH in the JSON document FILE
+q() { "$JSONQ" "$1" "$2" 2>/dev/null; }
+# is WHAT GOT WANT
+is() {
+	if [ "$2" = "$3" ]; then ok 0 "$1"; else ok 1 "$1 (got '$2', want '$3')"; fi
+}
+
+SMALL="-g 1 -F 2 -l 10"
+
+# --- text, exit 0
+"$PB" messaging $SMALL -r 2 -w 0 >"$T/out" 2>"$T/err"
+is "small run exits 0" "$?" 0
+grep -q '^elapsed s ' "$T/out"; ok $? "text shows elapsed median"
+grep -q '^involuntary ctxsw ' "$T/out"; ok $? "text shows involuntary context switches"
+grep -q '40 messages, 4000 bytes per repetition' "$T/out"; ok $? "text states the message count"
+[ ! -s "$T/err" ]; ok $? "nothing on stderr"
+
+# --- JSON
+"$PB" messaging $SMALL -r 3 -w 1 -f json -o "$T/j" 2>"$T/err"
+is "json run exits 0" "$?" 0
+"$JSONQ" "$T/j" >/dev/null 2>&1; ok $? "json is one valid document"
+is "command" "$(q "$T/j" .command)" messaging
+is "exit_status" "$(q "$T/j" .exit_status)" 0
+is "params.groups" "$(q "$T/j" .params.groups)" 1
+is "params.fds" "$(q "$T/j" .params.fds)" 2
+is "params.loops" "$(q "$T/j" .params.loops)" 10
+is "params.size_bytes default" "$(q "$T/j" .params.size_bytes)" 100
+is "params.repeat" "$(q "$T/j" .params.repeat)" 3
+is "params.warmup" "$(q "$T/j" .params.warmup)" 1
+is "params.kind default" "$(q "$T/j" .params.kind)" pipe
+is "params.timeout_ns default" "$(q "$T/j" .params.timeout_ns)" 0
+is "one result" "$(q "$T/j" '.results#')" 1
+is "result kind" "$(q "$T/j" '.results[0].kind')" pipe
+is "result mode" "$(q "$T/j" '.results[0].mode')" process
+is "result groups" "$(q "$T/j" '.results[0].groups')" 1
+is "result fds" "$(q "$T/j" '.results[0].fds')" 2
+is "result loops" "$(q "$T/j" '.results[0].loops')" 10
+is "result size_bytes" "$(q "$T/j" '.results[0].size_bytes')" 100
+is "repetitions = --repeat" "$(q "$T/j" '.results[0].repetitions#')" 3
+is "messages per repetition" "$(q "$T/j" '.results[0].repetitions[2].messages')" 40
+is "bytes per repetition" "$(q "$T/j" '.results[0].repetitions[0].bytes')" 4000
+for k in elapsed_ns rate_messages_per_s rate_bytes_per_s voluntary_ctxsw \
+	involuntary_ctxsw cpu_user_ns cpu_sys_ns; do
+	v=$(q "$T/j" ".results[0].repetitions[0].$k")
+	case $v in
+	'' | null | -*) ok 1 "repetition has $k (got '$v')" ;;
+	*) ok 0 "repetition has $k" ;;
+	esac
+	for s in median min max mean stddev rsd spread; do
+		q "$T/j" ".results[0].summary.$k.$s" >/dev/null || { ok 1 "summary.$k.$s"; continue 2; }
+	done
+	ok 0 "summary.$k has median..spread"
+done
+e=$(q "$T/j" '.results[0].repetitions[0].elapsed_ns')
+[ "${e:-0}" -gt 0 ]; ok $? "elapsed_ns is positive"
+
+"$PB" messaging $SMALL -r 1 -w 0 -T -k socketpair -f json >"$T/j2" 2>/dev/null
+is "threads + socketpair exits 0" "$?" 0
+is "thread mode recorded" "$(q "$T/j2" '.results[0].mode')" thread
+is "socketpair recorded" "$(q "$T/j2" '.results[0].kind')" socketpair
+
+# --- CSV: a header, then one row per repetition
+"$PB" messaging $SMALL -r 4 -w 0 -f csv >"$T/c" 2>/dev/null
+is "csv exits 0" "$?" 0
+is "csv rows = repetitions + header" "$(wc -l <"$T/c" | tr -d ' ')" 5
+head -1 "$T/c" | grep -q '^kind,mode,groups,fds,loops,size_bytes,repetition,messages,bytes,elapsed_ns,'
+ok $? "csv header"
+is "csv row fields" "$(sed -n 2p "$T/c" | cut -d, -f1,2,7,8)" "pipe,process,1,40"
+
+# --- usage errors: exit 2, one line naming the option, nothing on stdout
+usage() {
+	opt=$1; shift
+	"$PB" messaging "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	is "$* exits 2" "$rc" 2
+	[ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q -- "$opt" "$T/err"
+	ok $? "$* gives one line naming $opt"
+}
+usage --groups --groups 0
+usage --fds --fds x
+usage --loops --loops -1
+usage --size --size 2M
+usage --kind --kind fifo
+usage --repeat --repeat 0
+usage --timeout --timeout 5parsecs
+usage --groups --groups 300 --fds 20
+usage extra extra
+
+# --- resource errors: exit 3, a clear message; JSON still parses
+(ulimit -n 24 && exec "$PB" messaging -F 20 -l 1 -r 1 -w 0) >"$T/out" 2>"$T/err"
+is "fd limit too low exits 3" "$?" 3
+grep -q 'RLIMIT_NOFILE' "$T/err"; ok $? "fd limit error names RLIMIT_NOFILE"
+(ulimit -n 24 && exec "$PB" messaging -F 20 -l 1 -r 1 -w 0 -f json) >"$T/j3" 2>/dev/null
+is "fd limit error recorded in JSON exit_status" "$(q "$T/j3" .exit_status)" 3
+is "fd limit error recorded in JSON errors" "$(q "$T/j3" '.errors#')" 1
+
+# --- signals and watchdog: no worker survives
+# run_session PIDFILE ARGS...: run pipebench as leader of a new session (so
+# its workers can be found by session id) in the background.
+survivors() { ps -e -o sid= -o pid= | awk -v s="$1" '$1 == s' | wc -l | tr -d ' '; }
+wait_children() {
+	i=0
+	while [ "$i" -lt 200 ]; do
+		c=$(ps -o pid= --ppid "$1" 2>/dev/null | wc -l)
+		[ "$c" -ge "$2" ] && return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	return 1
+}
+if command -v setsid >/dev/null 2>&1 && command -v ps >/dev/null 2>&1; then
+	rm -f "$T/pid"
+	setsid -f -w sh -c 'echo $$ >"$1"; shift; exec "$@"' sh "$T/pid" \
+		"$PB" messaging -g 2 -F 5 -l 1000000000 -r 1 -w 0 -t 60s >/dev/null 2>&1 &
+	bg=$!
+	i=0
+	while [ ! -s "$T/pid" ] && [ "$i" -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+	pid=$(cat "$T/pid" 2>/dev/null)
+	wait_children "$pid" 20; ok $? "all 20 workers started"
+	sleep 0.2
+	kill -TERM "$pid"
+	wait "$bg"
+	is "SIGTERM mid-run exits 143" "$?" 143
+	is "no process of the session survives SIGTERM" "$(survivors "$pid")" 0
+
+	rm -f "$T/pid"
+	setsid -f -w sh -c 'echo $$ >"$1"; shift; exec "$@"' sh "$T/pid" \
+		"$PB" messaging -g 1 -F 4 -l 1000000000 -r 1 -w 0 -t 0.5s >/dev/null 2>"$T/err" &
+	bg=$!
+	wait "$bg"
+	is "--timeout exits 3" "$?" 3
+	grep -q 'timed out' "$T/err"; ok $? "--timeout says it timed out"
+	is "no process of the session survives the watchdog" "$(survivors "$(cat "$T/pid")")" 0
+
+	"$PB" messaging -T -g 1 -F 4 -l 1000000000 -r 1 -w 0 -t 60s >/dev/null 2>&1 &
+	tpid=$!
+	sleep 0.3
+	kill -INT "$tpid"
+	wait "$tpid"
+	is "SIGINT in thread mode exits 130" "$?" 130
+else
+	for t in start sigterm survivors timeout msg survivors2 threads; do
+		skip "signal test $t" "setsid or ps missing"
+	done
+fi
+
+echo "1..$n"
+[ "$fails" -eq 0 ]
