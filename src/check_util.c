@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "checkproc.h"
 #include "conformance.h"
 
 int pb_check_pipe(struct pb_check_ctx *ctx, int fd[2], int flags)
@@ -46,6 +47,29 @@ int pb_check_pipe(struct pb_check_ctx *ctx, int fd[2], int flags)
 	fd[0] = rfd;
 	fd[1] = wfd;
 	return 0;
+}
+
+const char *pb_check_kind_word(const struct pb_check_ctx *ctx)
+{
+	return ctx->kind == PB_KIND_FIFO ? "FIFO" : "pipe";
+}
+
+void pb_check_close(const struct pb_sysops *sys, int *fd)
+{
+	if (*fd >= 0)
+		sys->close(*fd);
+	*fd = -1;
+}
+
+bool pb_check_make_pipe(struct pb_check_ctx *ctx, int fd[2], int flags)
+{
+	int r = pb_check_pipe(ctx, fd, flags | O_CLOEXEC);
+
+	if (r) {
+		fd[0] = fd[1] = -1;
+		pb_check_fail(ctx, "cannot make a %s: %s", pb_check_kind_word(ctx), pb_checkproc_errname(-r));
+	}
+	return r == 0;
 }
 
 long pb_check_fill(const struct pb_sysops *sys, int wfd)

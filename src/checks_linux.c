@@ -27,17 +27,10 @@ enum { CAP_SETUID_BIT = 7, CAP_SYS_ADMIN_BIT = 21, CAP_SYS_RESOURCE_BIT = 24 };
 
 static const char pipe_max_path[] = "/proc/sys/fs/pipe-max-size";
 
-static void close_fd(struct pb_check_ctx *ctx, int *fd)
-{
-	if (*fd >= 0)
-		ctx->sys->close(*fd);
-	*fd = -1;
-}
-
 static void close_pair(struct pb_check_ctx *ctx, int fd[2])
 {
-	close_fd(ctx, &fd[0]);
-	close_fd(ctx, &fd[1]);
+	pb_check_close(ctx->sys, &fd[0]);
+	pb_check_close(ctx->sys, &fd[1]);
 }
 
 static bool make_pipe2(struct pb_check_ctx *ctx, int fd[2], int flags)
@@ -202,7 +195,7 @@ static void lx02(struct pb_check_ctx *ctx)
 	}
 	ffd = s->open(path, O_RDWR | O_DIRECT | O_NONBLOCK | O_CLOEXEC, 0);
 	quirk_open = ffd < 0 ? errno : 0;
-	close_fd(ctx, &ffd);
+	pb_check_close(ctx->sys, &ffd);
 	ffd = s->open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC, 0);
 	pm = -1;
 	if (ffd >= 0 && s->fcntl(ffd, F_SETFL, s->fcntl(ffd, F_GETFL, 0) | O_DIRECT) == 0)
@@ -215,7 +208,7 @@ static void lx02(struct pb_check_ctx *ctx)
 			      "open(O_RDWR|O_DIRECT) %s, F_SETFL O_DIRECT packet mode %s",
 			      quirk_open ? strerrorname_np(quirk_open) : "succeeded",
 			      pm == 1 ? "on" : pm == 0 ? "off" : "could not be set");
-	close_fd(ctx, &ffd);
+	pb_check_close(ctx->sys, &ffd);
 	unlink(path);
 	return;
 out:
@@ -506,7 +499,7 @@ static void lx06(struct pb_check_ctx *ctx)
 		pb_check_error(ctx, "temp file: %s", strerror(errno));
 		goto out;
 	}
-	close_fd(ctx, &file);
+	pb_check_close(ctx->sys, &file);
 	file = s->open(path, O_RDONLY | O_CLOEXEC, 0);
 	if (file < 0 || !make_pipe2(ctx, fd, O_NONBLOCK | O_CLOEXEC)) {
 		pb_check_error(ctx, "open: %s", strerror(errno));
@@ -540,7 +533,7 @@ static void lx06(struct pb_check_ctx *ctx)
 	else
 		pb_check_note(ctx, "not vulnerable: the file still reads \"AAAA\"");
 out:
-	close_fd(ctx, &file);
+	pb_check_close(ctx->sys, &file);
 	close_pair(ctx, fd);
 	unlink(path);
 }

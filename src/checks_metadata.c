@@ -16,13 +16,6 @@
 
 #include "conformance.h"
 
-static void close_fd(struct pb_check_ctx *ctx, int *fd)
-{
-	if (*fd >= 0)
-		ctx->sys->close(*fd);
-	*fd = -1;
-}
-
 static bool make_pipe(struct pb_check_ctx *ctx, int fd[2], int flags)
 {
 	int ret = pb_check_pipe(ctx, fd, flags);
@@ -73,8 +66,8 @@ static void md01(struct pb_check_ctx *ctx)
 		      (unsigned)r.st_uid, (uintmax_t)r.st_nlink, (intmax_t)r.st_size,
 		      sizeof(data), (long)r.st_blksize, (intmax_t)r.st_blocks);
 out:
-	close_fd(ctx, &fd[0]);
-	close_fd(ctx, &fd[1]);
+	pb_check_close(ctx->sys, &fd[0]);
+	pb_check_close(ctx->sys, &fd[1]);
 }
 
 /* Expect -1/ERR from a call that returned RET (errno already set). */
@@ -132,8 +125,8 @@ static void md02(struct pb_check_ctx *ctx)
 		pb_check_note(ctx, "lseek x2, pread, pwrite: ESPIPE; posix_fadvise returns ESPIPE; "
 			      "fsync, fdatasync, ftruncate: EINVAL; mmap: ENODEV");
 out:
-	close_fd(ctx, &fd[0]);
-	close_fd(ctx, &fd[1]);
+	pb_check_close(ctx->sys, &fd[0]);
+	pb_check_close(ctx->sys, &fd[1]);
 }
 
 static int ts_cmp(const struct timespec *a, const struct timespec *b)
@@ -287,8 +280,8 @@ static void md04(struct pb_check_ctx *ctx)
 		return;
 	}
 	ret = ts_probe_io(ctx, fd[0], fd[1], &p);
-	close_fd(ctx, &fd[0]);
-	close_fd(ctx, &fd[1]);
+	pb_check_close(ctx->sys, &fd[0]);
+	pb_check_close(ctx->sys, &fd[1]);
 	if (ret) {
 		pb_check_error(ctx, "timestamp probe: %s", ret == -EPROTO ?
 			       "futimens did not set the times" : strerror(-ret));
@@ -368,8 +361,8 @@ static void md05(struct pb_check_ctx *ctx)
 		pb_check_note(ctx, "write updated mtime and ctime, read updated atime (%s mount)",
 			      vfs.f_flag & ST_RELATIME ? "relatime" : "strictatime");
 out:
-	close_fd(ctx, &rfd);
-	close_fd(ctx, &wfd);
+	pb_check_close(ctx->sys, &rfd);
+	pb_check_close(ctx->sys, &wfd);
 	unlink(path);
 }
 
@@ -414,7 +407,7 @@ static void md06(struct pb_check_ctx *ctx)
 		pb_check_fail(ctx, "reopening %s O_WRONLY: %s", path, strerror(errno));
 		goto out;
 	}
-	close_fd(ctx, &fd[1]);
+	pb_check_close(ctx->sys, &fd[1]);
 	n = s->read(fd[0], buf, sizeof(buf));
 	if (!(n < 0 && errno == EAGAIN)) {
 		pb_check_fail(ctx, "original writer closed, reopened writer open: read gave %s, "
@@ -432,7 +425,7 @@ static void md06(struct pb_check_ctx *ctx)
 			      "expected \"hi\"", n);
 		goto out;
 	}
-	close_fd(ctx, &wfd2);
+	pb_check_close(ctx->sys, &wfd2);
 	n = s->read(fd[0], buf, sizeof(buf));
 	if (n != 0) {
 		pb_check_fail(ctx, "after closing the reopened writer: read gave %zd (%s), "
@@ -441,9 +434,9 @@ static void md06(struct pb_check_ctx *ctx)
 	}
 	pb_check_note(ctx, "link '%s'; reopened writer: EAGAIN, data, then EOF", want);
 out:
-	close_fd(ctx, &wfd2);
-	close_fd(ctx, &fd[0]);
-	close_fd(ctx, &fd[1]);
+	pb_check_close(ctx->sys, &wfd2);
+	pb_check_close(ctx->sys, &fd[0]);
+	pb_check_close(ctx->sys, &fd[1]);
 }
 
 const struct pb_check pb_checks_metadata[] = {

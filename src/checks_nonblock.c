@@ -19,28 +19,12 @@
 
 static char zeros[1 << 20];
 
-static const char *kind_word(const struct pb_check_ctx *ctx)
-{
-	return ctx->kind == PB_KIND_FIFO ? "FIFO" : "pipe";
-}
-
 static void close_both(const struct pb_sysops *s, int fd[2])
 {
 	for (int i = 0; i < 2; i++)
 		if (fd[i] >= 0)
 			s->close(fd[i]);
 	fd[0] = fd[1] = -1;
-}
-
-static bool make_pipe(struct pb_check_ctx *ctx, int fd[2], int flags)
-{
-	int r = pb_check_pipe(ctx, fd, flags | O_CLOEXEC);
-
-	if (r) {
-		fd[0] = fd[1] = -1;
-		pb_check_fail(ctx, "cannot make a %s: %s", kind_word(ctx), EN(-r));
-	}
-	return r == 0;
 }
 
 static long fionread(const struct pb_sysops *s, int fd)
@@ -112,10 +96,10 @@ static void nb01(struct pb_check_ctx *ctx)
 	char b[32];
 	ssize_t r;
 
-	if (!make_pipe(ctx, fd, O_NONBLOCK))
+	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
 		return;
 	if ((r = nb_write(s, fd[1], PIPE_BUF)) != PIPE_BUF) {
-		pb_check_fail(ctx, "empty %s: write(PIPE_BUF) = %s", kind_word(ctx),
+		pb_check_fail(ctx, "empty %s: write(PIPE_BUF) = %s", pb_check_kind_word(ctx),
 			      res(r, b, sizeof(b)));
 		goto out;
 	}
@@ -124,10 +108,10 @@ static void nb01(struct pb_check_ctx *ctx)
 		goto out;
 	}
 	close_both(s, fd);
-	if (!make_pipe(ctx, fd, O_NONBLOCK))
+	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
 		return;
 	if (pb_check_fill(s, fd[1]) <= 0) {
-		pb_check_error(ctx, "cannot fill the %s", kind_word(ctx));
+		pb_check_error(ctx, "cannot fill the %s", pb_check_kind_word(ctx));
 		goto out;
 	}
 	q0 = fionread(s, fd[0]);
@@ -138,12 +122,12 @@ static void nb01(struct pb_check_ctx *ctx)
 		q1 = fionread(s, fd[0]);
 		if (!(r == -1 && errno == EAGAIN) || q1 != q0) {
 			pb_check_fail(ctx, "full %s: write(%zu) = %s, FIONREAD %ld -> %ld",
-				      kind_word(ctx), n, res(r, b, sizeof(b)), q0, q1);
+				      pb_check_kind_word(ctx), n, res(r, b, sizeof(b)), q0, q1);
 			goto out;
 		}
 	}
 	close_both(s, fd);
-	if (!make_pipe(ctx, fd, O_NONBLOCK))
+	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
 		return;
 	cap = s->fcntl(fd[1], F_GETPIPE_SZ, 0);
 	if (!fill_but_96(s, fd[1], cap, page)) {
@@ -184,23 +168,23 @@ static void nb02(struct pb_check_ctx *ctx)
 
 	long filled;
 
-	if (!make_pipe(ctx, fd, O_NONBLOCK))
+	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
 		return;
 	filled = pb_check_fill(s, fd[1]);
 	if (filled == -EIO) {
 		pb_check_fail(ctx, "filling the %s: a page-sized write returned 0 instead of "
-			      "-1/EAGAIN", kind_word(ctx));
+			      "-1/EAGAIN", pb_check_kind_word(ctx));
 		goto out;
 	}
 	if (filled <= 0) {
-		pb_check_error(ctx, "cannot fill the %s: %s", kind_word(ctx), EN((int)-filled));
+		pb_check_error(ctx, "cannot fill the %s: %s", pb_check_kind_word(ctx), EN((int)-filled));
 		goto out;
 	}
 	r = nb_write(s, fd[1], 3 * PIPE_BUF);
 	if (r == -1 && errno == EAGAIN)
-		pb_check_note(ctx, "full %s: write(3*PIPE_BUF) = -1/EAGAIN", kind_word(ctx));
+		pb_check_note(ctx, "full %s: write(3*PIPE_BUF) = -1/EAGAIN", pb_check_kind_word(ctx));
 	else
-		pb_check_fail(ctx, "full %s: write(3*PIPE_BUF) = %s%s", kind_word(ctx),
+		pb_check_fail(ctx, "full %s: write(3*PIPE_BUF) = %s%s", pb_check_kind_word(ctx),
 			      res(r, b, sizeof(b)), r == -1 && errno == EINTR ? " (it blocked)" : "");
 out:
 	close_both(s, fd);
@@ -225,7 +209,7 @@ static void nb03(struct pb_check_ctx *ctx)
 		long want = i ? page : 65536;
 		size_t n = i ? 3 * PIPE_BUF : sizeof(zeros);
 
-		if (!make_pipe(ctx, fd, O_NONBLOCK))
+		if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
 			return;
 		cap = s->fcntl(fd[1], F_SETPIPE_SZ, want);
 		if (cap < 0) {
@@ -237,7 +221,7 @@ static void nb03(struct pb_check_ctx *ctx)
 		r = nb_write(s, fd[1], n);
 		if (r < PIPE_BUF || r > cap) {
 			pb_check_fail(ctx, "empty %ld-byte %s: write(%zu) = %s, expected at least "
-				      "PIPE_BUF (%d)", cap, kind_word(ctx), n, res(r, b, sizeof(b)),
+				      "PIPE_BUF (%d)", cap, pb_check_kind_word(ctx), n, res(r, b, sizeof(b)),
 				      PIPE_BUF);
 			goto out;
 		}
@@ -246,7 +230,7 @@ static void nb03(struct pb_check_ctx *ctx)
 		close_both(s, fd);
 	}
 	/* (1) Two free pages, write(5 pages). */
-	if (!make_pipe(ctx, fd, O_NONBLOCK))
+	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
 		return;
 	cap = s->fcntl(fd[1], F_GETPIPE_SZ, 0);
 	if (cap < 3 * page) {
@@ -255,7 +239,7 @@ static void nb03(struct pb_check_ctx *ctx)
 	}
 	if (!write_pages_r(s, fd[1], cap / page - 2, page, &r)) {
 		pb_check_fail(ctx, "filling to two free pages: a page-sized write into a %s "
-			      "with room gave %s", kind_word(ctx), res(r, b, sizeof(b)));
+			      "with room gave %s", pb_check_kind_word(ctx), res(r, b, sizeof(b)));
 		goto out;
 	}
 	r = nb_write(s, fd[1], (size_t)(5 * page));
@@ -281,7 +265,7 @@ static void nb04(struct pb_check_ctx *ctx)
 	const struct pb_sysops *s = ctx->sys;
 	int fd[2], d = -1, on = 1, f[3];
 
-	if (!make_pipe(ctx, fd, 0))
+	if (!pb_check_make_pipe(ctx, fd, 0))
 		return;
 	d = s->dup(fd[1]);
 	if (d < 0) {
@@ -334,7 +318,7 @@ static void nb05(struct pb_check_ctx *ctx)
 	char b1[32], b2[32], b3[32];
 	int fd[2];
 
-	if (!make_pipe(ctx, fd, O_NONBLOCK))
+	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
 		return;
 	cap = s->fcntl(fd[1], F_GETPIPE_SZ, 0);
 	if (cap < 2 * page || nb_write(s, fd[1], 1) != 1 ||
@@ -351,7 +335,7 @@ static void nb05(struct pb_check_ctx *ctx)
 	}
 	res(r1, b1, sizeof(b1));
 	close_both(s, fd);
-	if (!make_pipe(ctx, fd, O_NONBLOCK))
+	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
 		return;
 	if (!fill_but_96(s, fd[1], cap, page)) {
 		pb_check_error(ctx, "cannot leave 96 bytes free");

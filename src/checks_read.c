@@ -18,27 +18,6 @@
 
 #define EN pb_checkproc_errname
 
-static const char *kind_word(const struct pb_check_ctx *ctx)
-{
-	return ctx->kind == PB_KIND_FIFO ? "FIFO" : "pipe";
-}
-
-static void close_fd(const struct pb_sysops *s, int *fd)
-{
-	if (*fd >= 0)
-		s->close(*fd);
-	*fd = -1;
-}
-
-static bool make_pipe(struct pb_check_ctx *ctx, int fd[2], int flags)
-{
-	int r = pb_check_pipe(ctx, fd, flags | O_CLOEXEC);
-
-	if (r)
-		pb_check_fail(ctx, "cannot make a %s: %s", kind_word(ctx), EN(-r));
-	return r == 0;
-}
-
 /* One read bounded by a non-restart timer of MS; errno kept. */
 static ssize_t timed_read(const struct pb_sysops *s, int fd, void *buf, size_t n, unsigned ms)
 {
@@ -66,7 +45,7 @@ static void rd01(struct pb_check_ctx *ctx)
 	char buf[100];
 	ssize_t r;
 
-	if (!make_pipe(ctx, fd, 0))
+	if (!pb_check_make_pipe(ctx, fd, 0))
 		return;
 	if (s->write(fd[1], "0123456789", 10) != 10) {
 		pb_check_fail(ctx, "write of 10 bytes: %s", EN(errno));
@@ -81,8 +60,8 @@ static void rd01(struct pb_check_ctx *ctx)
 	else
 		pb_check_note(ctx, "read(100) returned the 10 queued bytes at once");
 out:
-	close_fd(s, &fd[0]);
-	close_fd(s, &fd[1]);
+	pb_check_close(s, &fd[0]);
+	pb_check_close(s, &fd[1]);
 }
 
 /*
@@ -97,13 +76,13 @@ static void rd02(struct pb_check_ctx *ctx)
 	char buf[16];
 	int fd[2];
 
-	if (!make_pipe(ctx, fd, 0))
+	if (!pb_check_make_pipe(ctx, fd, 0))
 		return;
 	if (s->write(fd[1], "hello", 5) != 5) {
 		pb_check_fail(ctx, "write of 5 bytes: %s", EN(errno));
 		goto out;
 	}
-	close_fd(s, &fd[1]);
+	pb_check_close(s, &fd[1]);
 	for (int i = 0; i < 3; i++) {
 		got[i] = timed_read(s, fd[0], buf, sizeof(buf), 2000);
 		if (got[i] != (i ? 0 : 5)) {
@@ -119,8 +98,8 @@ static void rd02(struct pb_check_ctx *ctx)
 	}
 	pb_check_note(ctx, "reads after the writer closed: 5, 0, 0");
 out:
-	close_fd(s, &fd[0]);
-	close_fd(s, &fd[1]);
+	pb_check_close(s, &fd[0]);
+	pb_check_close(s, &fd[1]);
 }
 
 /*
@@ -134,7 +113,7 @@ static void rd03(struct pb_check_ctx *ctx)
 	char c;
 	ssize_t r;
 
-	if (!make_pipe(ctx, fd, 0))
+	if (!pb_check_make_pipe(ctx, fd, 0))
 		return;
 	fl = s->fcntl(fd[0], F_GETFL, 0);
 	if (fl < 0 || s->fcntl(fd[0], F_SETFL, fl | O_NONBLOCK) != 0) {
@@ -144,16 +123,16 @@ static void rd03(struct pb_check_ctx *ctx)
 	r = timed_read(s, fd[0], &c, 1, 2000);
 	if (r == -1 && errno == EAGAIN)
 		pb_check_note(ctx, "nonblocking read of an empty %s with a writer: -1/EAGAIN",
-			      kind_word(ctx));
+			      pb_check_kind_word(ctx));
 	else if (r == -1 && errno == EINTR)
 		pb_check_fail(ctx, "nonblocking read blocked (EINTR after 2 s)");
 	else
 		pb_check_fail(ctx, "nonblocking read of an empty %s with a writer = %zd%s%s, not "
-			      "-1/EAGAIN%s", kind_word(ctx), r, r < 0 ? "/" : "",
+			      "-1/EAGAIN%s", pb_check_kind_word(ctx), r, r < 0 ? "/" : "",
 			      r < 0 ? EN(errno) : "", r == 0 ? " (looks like EOF)" : "");
 out:
-	close_fd(s, &fd[0]);
-	close_fd(s, &fd[1]);
+	pb_check_close(s, &fd[0]);
+	pb_check_close(s, &fd[1]);
 }
 
 /*
@@ -167,18 +146,18 @@ static void rd04(struct pb_check_ctx *ctx)
 	char c;
 	ssize_t r;
 
-	if (!make_pipe(ctx, fd, 0))
+	if (!pb_check_make_pipe(ctx, fd, 0))
 		return;
 	r = timed_read(s, fd[0], &c, 1, 300);
 	if (r == -1 && errno == EINTR)
 		pb_check_note(ctx, "blocking read of an empty %s blocked until the 300 ms "
-			      "SIGALRM (EINTR)", kind_word(ctx));
+			      "SIGALRM (EINTR)", pb_check_kind_word(ctx));
 	else
 		pb_check_fail(ctx, "blocking read of an empty %s with a writer returned %zd%s%s "
-			      "instead of blocking", kind_word(ctx), r, r < 0 ? "/" : "",
+			      "instead of blocking", pb_check_kind_word(ctx), r, r < 0 ? "/" : "",
 			      r < 0 ? EN(errno) : "");
-	close_fd(s, &fd[0]);
-	close_fd(s, &fd[1]);
+	pb_check_close(s, &fd[0]);
+	pb_check_close(s, &fd[1]);
 }
 
 static int rd05_notify = -1;
@@ -208,7 +187,7 @@ static void rd05(struct pb_check_ctx *ctx)
 	pid_t pid;
 	char c;
 
-	if (!make_pipe(ctx, fd, 0))
+	if (!pb_check_make_pipe(ctx, fd, 0))
 		return;
 	if (pipe2(note, O_CLOEXEC) != 0) {
 		pb_check_error(ctx, "notify pipe: %s", EN(errno));
@@ -239,7 +218,7 @@ static void rd05(struct pb_check_ctx *ctx)
 			_exit(0);
 		_exit(r == -1 && errno == EINTR ? 1 : 2);
 	}
-	close_fd(s, &fd[0]);
+	pb_check_close(s, &fd[0]);
 	close(note[1]);
 	note[1] = -1;
 	pfd = (struct pollfd){ .fd = note[0], .events = POLLIN };
@@ -273,8 +252,8 @@ static void rd05(struct pb_check_ctx *ctx)
 	else
 		pb_check_fail(ctx, "the reader got something other than 'X' (status %#x)", status);
 out:
-	close_fd(s, &fd[0]);
-	close_fd(s, &fd[1]);
+	pb_check_close(s, &fd[0]);
+	pb_check_close(s, &fd[1]);
 	if (note[0] >= 0)
 		close(note[0]);
 	if (note[1] >= 0)
@@ -292,14 +271,14 @@ static void rd06(struct pb_check_ctx *ctx)
 	char c;
 	ssize_t r;
 
-	if (!make_pipe(ctx, fd, O_NONBLOCK))
+	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
 		return;
 	wdup = s->dup(fd[1]);
 	if (wdup < 0) {
 		pb_check_error(ctx, "dup: %s", EN(errno));
 		goto out;
 	}
-	close_fd(s, &fd[1]);
+	pb_check_close(s, &fd[1]);
 	r = timed_read(s, fd[0], &c, 1, 2000);
 	if (!(r == -1 && errno == EAGAIN)) {
 		pb_check_fail(ctx, "write end closed but its dup open: read = %zd%s%s, not "
@@ -307,7 +286,7 @@ static void rd06(struct pb_check_ctx *ctx)
 			      r == 0 ? " (premature EOF)" : "");
 		goto out;
 	}
-	close_fd(s, &wdup);
+	pb_check_close(s, &wdup);
 	r = timed_read(s, fd[0], &c, 1, 2000);
 	if (r != 0)
 		pb_check_fail(ctx, "all write descriptors closed: read = %zd%s%s, not 0 (EOF)", r,
@@ -315,9 +294,9 @@ static void rd06(struct pb_check_ctx *ctx)
 	else
 		pb_check_note(ctx, "dup of the write end open: EAGAIN; all closed: EOF");
 out:
-	close_fd(s, &fd[0]);
-	close_fd(s, &fd[1]);
-	close_fd(s, &wdup);
+	pb_check_close(s, &fd[0]);
+	pb_check_close(s, &fd[1]);
+	pb_check_close(s, &wdup);
 }
 
 /*
@@ -332,7 +311,7 @@ static void rd07(struct pb_check_ctx *ctx)
 	int fd[2], nstarted = 0, asleep = 0, eof = 0, stuck = 0, other = 0;
 	uint64_t t0;
 
-	if (!make_pipe(ctx, fd, 0))
+	if (!pb_check_make_pipe(ctx, fd, 0))
 		return;
 	for (; nstarted < N; nstarted++) {
 		pid_t p = pb_checkproc_fork();
@@ -349,10 +328,10 @@ static void rd07(struct pb_check_ctx *ctx)
 		}
 		pid[nstarted] = p;
 	}
-	close_fd(s, &fd[0]);
+	pb_check_close(s, &fd[0]);
 	for (int i = 0; i < nstarted; i++)
 		asleep += pb_check_wait_sleeping(pid[i], 300);
-	close_fd(s, &fd[1]);
+	pb_check_close(s, &fd[1]);
 	t0 = pb_clock_ns();
 	for (int i = 0; i < nstarted; i++) {
 		uint64_t spent = (pb_clock_ns() - t0) / 1000000;

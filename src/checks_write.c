@@ -22,27 +22,6 @@
 
 #define EN pb_checkproc_errname
 
-static const char *kind_word(const struct pb_check_ctx *ctx)
-{
-	return ctx->kind == PB_KIND_FIFO ? "FIFO" : "pipe";
-}
-
-static void close_fd(const struct pb_sysops *s, int *fd)
-{
-	if (*fd >= 0)
-		s->close(*fd);
-	*fd = -1;
-}
-
-static bool make_pipe(struct pb_check_ctx *ctx, int fd[2], int flags)
-{
-	int r = pb_check_pipe(ctx, fd, flags | O_CLOEXEC);
-
-	if (r)
-		pb_check_fail(ctx, "cannot make a %s: %s", kind_word(ctx), EN(-r));
-	return r == 0;
-}
-
 static int set_nonblock(const struct pb_sysops *s, int fd, bool on)
 {
 	int fl = s->fcntl(fd, F_GETFL, 0);
@@ -113,7 +92,7 @@ static void wr01(struct pb_check_ctx *ctx)
 	ssize_t r;
 
 	memset(buf, 'w', sizeof(buf));
-	if (!make_pipe(ctx, fd, O_NONBLOCK))
+	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
 		return;
 	cap = s->fcntl(fd[1], F_GETPIPE_SZ, 0);
 	q = cap > 0 ? fill_but_96(s, fd[1], cap, page) : -EINVAL;
@@ -137,24 +116,24 @@ static void wr01(struct pb_check_ctx *ctx)
 			      before, after);
 	if (ctx->verdict == PB_FAIL)
 		goto out;
-	close_fd(s, &fd[0]);
-	close_fd(s, &fd[1]);
-	if (!make_pipe(ctx, fd, O_NONBLOCK))
+	pb_check_close(s, &fd[0]);
+	pb_check_close(s, &fd[1]);
+	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
 		return;
 	if (pb_check_fill(s, fd[1]) <= 0 || set_nonblock(s, fd[1], false)) {
-		pb_check_error(ctx, "(b) setup: cannot fill the %s", kind_word(ctx));
+		pb_check_error(ctx, "(b) setup: cannot fill the %s", pb_check_kind_word(ctx));
 		goto out;
 	}
 	r = timed_write(s, fd[1], buf, 1, 300);
 	if (!(r == -1 && errno == EINTR))
 		pb_check_fail(ctx, "(b) full %s: blocking write(1) = %zd%s%s, not -1/EINTR",
-			      kind_word(ctx), r, r < 0 ? "/" : "", r < 0 ? EN(errno) : "");
+			      pb_check_kind_word(ctx), r, r < 0 ? "/" : "", r < 0 ? EN(errno) : "");
 	else
 		pb_check_note(ctx, "(a) 96 B free: write(200) blocked, EINTR, FIONREAD stayed %ld; "
 			      "(b) full: write(1) blocked, EINTR", before);
 out:
-	close_fd(s, &fd[0]);
-	close_fd(s, &fd[1]);
+	pb_check_close(s, &fd[0]);
+	pb_check_close(s, &fd[1]);
 }
 
 /*
@@ -175,7 +154,7 @@ static void wr02(struct pb_check_ctx *ctx)
 		size_t n;
 		ssize_t r;
 
-		if (!make_pipe(ctx, fd, 0))
+		if (!pb_check_make_pipe(ctx, fd, 0))
 			break;
 		cap = s->fcntl(fd[1], F_GETPIPE_SZ, 0);
 		if (cap <= 0) {
@@ -199,7 +178,7 @@ static void wr02(struct pb_check_ctx *ctx)
 		}
 		if (r == (ssize_t)n) {
 			pb_check_fail(ctx, "write of %zu into a %ld-byte %s with no reader "
-				      "draining returned %zd", n, cap, kind_word(ctx), r);
+				      "draining returned %zd", n, cap, pb_check_kind_word(ctx), r);
 			break;
 		}
 		if (r == -1 && errno == EINTR && queued > 0) {
@@ -214,12 +193,12 @@ static void wr02(struct pb_check_ctx *ctx)
 		if (attempt == 1)
 			pb_check_skip(ctx, "inconclusive: interrupted twice before any byte was "
 				      "copied (machine overloaded?)");
-		close_fd(s, &fd[0]);
-		close_fd(s, &fd[1]);
+		pb_check_close(s, &fd[0]);
+		pb_check_close(s, &fd[1]);
 	}
 	free(buf);
-	close_fd(s, &fd[0]);
-	close_fd(s, &fd[1]);
+	pb_check_close(s, &fd[0]);
+	pb_check_close(s, &fd[1]);
 }
 
 static unsigned char pattern(size_t i)
@@ -248,7 +227,7 @@ static void wr03(struct pb_check_ctx *ctx)
 	}
 	for (size_t i = 0; i < n; i++)
 		buf[i] = pattern(i);
-	if (!make_pipe(ctx, fd, 0)) {
+	if (!pb_check_make_pipe(ctx, fd, 0)) {
 		free(buf);
 		return;
 	}
@@ -276,12 +255,12 @@ static void wr03(struct pb_check_ctx *ctx)
 		}
 		_exit(got == n ? 0 : 1);
 	}
-	close_fd(s, &fd[0]);
+	pb_check_close(s, &fd[0]);
 	/* A reader that gave up shows as EPIPE here, and its own finding below. */
 	signal(SIGPIPE, SIG_IGN);
 	r = timed_write(s, fd[1], buf, n, 3000);
 	e = errno;
-	close_fd(s, &fd[1]);
+	pb_check_close(s, &fd[1]);
 	if (pb_checkproc_wait(pid, 3000, &status) != 0) {
 		pb_check_fail(ctx, "the reader did not finish");
 		goto out;
@@ -299,8 +278,8 @@ static void wr03(struct pb_check_ctx *ctx)
 		pb_check_note(ctx, "write(%zu) returned %zu; the reader got every byte in order",
 			      n, n);
 out:
-	close_fd(s, &fd[0]);
-	close_fd(s, &fd[1]);
+	pb_check_close(s, &fd[0]);
+	pb_check_close(s, &fd[1]);
 	free(buf);
 }
 
@@ -441,7 +420,7 @@ static bool wr04_mode(struct pb_check_ctx *ctx, bool nonblock, long *records, lo
 	int fd[2], n = 0, bad = 0;
 	bool ok, cut = false;
 
-	if (!make_pipe(ctx, fd, nonblock ? O_NONBLOCK : 0))
+	if (!pb_check_make_pipe(ctx, fd, nonblock ? O_NONBLOCK : 0))
 		return false;
 	/* Shrink the buffer so writers sleep mid-stream; best effort. */
 	*psize = s->fcntl(fd[1], F_SETPIPE_SZ, 2 * page);
@@ -460,10 +439,10 @@ static bool wr04_mode(struct pb_check_ctx *ctx, bool nonblock, long *records, lo
 		}
 		pid[n] = p;
 	}
-	close_fd(s, &fd[1]);
+	pb_check_close(s, &fd[1]);
 	ok = n == WR04_WRITERS &&
 	     wr04_read(ctx, fd[0], mode, records, pb_clock_ns() + WR04_BUDGET_NS, &cut);
-	close_fd(s, &fd[0]);
+	pb_check_close(s, &fd[0]);
 	for (int i = 0; i < n; i++) {
 		int status;
 
@@ -503,7 +482,7 @@ static void wr04(struct pb_check_ctx *ctx)
 		return;
 	pb_check_note(ctx, "%ld/%d records whole and in order blocking, %ld/%d nonblocking "
 		      "(%d writers, %ld-byte %s)", rb, WR04_WRITERS * WR04_RECORDS, rn,
-		      WR04_WRITERS * WR04_RECORDS, WR04_WRITERS, sb, kind_word(ctx));
+		      WR04_WRITERS * WR04_RECORDS, WR04_WRITERS, sb, pb_check_kind_word(ctx));
 	if (rb < WR04_WRITERS * WR04_RECORDS || rn < WR04_WRITERS * WR04_RECORDS)
 		pb_check_note(ctx, "stopped at the %.1f s budget per mode (loaded machine)",
 			      (double)WR04_BUDGET_NS / 1e9);
@@ -531,8 +510,8 @@ static void wr05(struct pb_check_ctx *ctx)
 	snprintf(path, sizeof(path), "%s/wr05.fifo", ctx->dir);
 	if (s->mkfifo(path, 0600) != 0) {
 		pb_check_error(ctx, "mkfifo: %s", EN(errno));
-		close_fd(s, &fd[0]);
-		close_fd(s, &fd[1]);
+		pb_check_close(s, &fd[0]);
+		pb_check_close(s, &fd[1]);
 		return;
 	}
 	v[0] = s->fpathconf(fd[0], _PC_PIPE_BUF);
@@ -540,8 +519,8 @@ static void wr05(struct pb_check_ctx *ctx)
 	v[2] = s->pathconf(path, _PC_PIPE_BUF);
 	v[3] = s->pathconf(ctx->dir, _PC_PIPE_BUF);
 	unlink(path);
-	close_fd(s, &fd[0]);
-	close_fd(s, &fd[1]);
+	pb_check_close(s, &fd[0]);
+	pb_check_close(s, &fd[1]);
 	for (int i = 0; i < 4; i++)
 		if (v[i] != PIPE_BUF) {
 			pb_check_fail(ctx, "PIPE_BUF %d, but fpathconf(read end) %ld, "
@@ -567,7 +546,7 @@ static void wr06(struct pb_check_ctx *ctx)
 	ssize_t r;
 	pid_t pid;
 
-	if (!make_pipe(ctx, fd, 0))
+	if (!pb_check_make_pipe(ctx, fd, 0))
 		return;
 	r = 0;
 	errno = 0;
@@ -575,11 +554,11 @@ static void wr06(struct pb_check_ctx *ctx)
 	r = s->read(fd[0], buf, 0);
 	pb_check_disarm();
 	if (r != 0) {
-		pb_check_fail(ctx, "read(fd, buf, 0) on an empty %s = %zd/%s%s", kind_word(ctx), r,
+		pb_check_fail(ctx, "read(fd, buf, 0) on an empty %s = %zd/%s%s", pb_check_kind_word(ctx), r,
 			      EN(errno), errno == EINTR ? " (it blocked)" : "");
 		goto out;
 	}
-	close_fd(s, &fd[0]);
+	pb_check_close(s, &fd[0]);
 	pid = pb_checkproc_fork();
 	if (pid < 0) {
 		pb_check_error(ctx, "fork: %s", EN(errno));
@@ -602,7 +581,7 @@ static void wr06(struct pb_check_ctx *ctx)
 		pb_check_fail(ctx, "write(fd, buf, 0) with no reader did not return 0");
 		goto out;
 	}
-	close_fd(s, &fd[1]);
+	pb_check_close(s, &fd[1]);
 	if (ctx->kind != PB_KIND_ANON) {
 		pb_check_note(ctx, "read(0) = 0 without blocking; write(0) with no reader = 0, "
 			      "no SIGPIPE");
@@ -626,8 +605,8 @@ static void wr06(struct pb_check_ctx *ctx)
 		pb_check_note(ctx, "read(0) = 0 without blocking; write(0) with no reader = 0, "
 			      "no SIGPIPE; O_DIRECT write(0) adds no packet");
 out:
-	close_fd(s, &fd[0]);
-	close_fd(s, &fd[1]);
+	pb_check_close(s, &fd[0]);
+	pb_check_close(s, &fd[1]);
 }
 
 const struct pb_check pb_checks_write[] = {

@@ -120,6 +120,16 @@ extern const struct pb_check *const pb_check_groups[];
  * FLAGS' O_NONBLOCK/O_CLOEXEC are applied to both ends.  0 or -errno. */
 int pb_check_pipe(struct pb_check_ctx *ctx, int fd[2], int flags);
 
+/* "FIFO" or "pipe", for details. */
+const char *pb_check_kind_word(const struct pb_check_ctx *ctx);
+
+/* Close *FD through SYS if open, and mark it closed (-1). */
+void pb_check_close(const struct pb_sysops *sys, int *fd);
+
+/* pb_check_pipe with O_CLOEXEC added; on failure both fds are -1 and the
+ * check FAILs ("cannot make a pipe: ...").  Returns whether it worked. */
+bool pb_check_make_pipe(struct pb_check_ctx *ctx, int fd[2], int flags);
+
 /* Fill WFD (nonblocking) with page-sized writes until EAGAIN; returns the
  * bytes written or -errno.  Bounded: -EOVERFLOW past 64 MiB. */
 long pb_check_fill(const struct pb_sysops *sys, int wfd);
