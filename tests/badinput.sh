@@ -1,0 +1,89 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Malformed invocations across every command (throughput's own table is in
+# cli.sh): each exits 2 with one line on stderr naming the option and the
+# value, writes nothing to stdout, creates nothing, and - proven with strace
+# when it is installed - never reaches the workload (no pipe, FIFO or child
+# process is made).
+. "${TESTS_SRCDIR:-$(dirname "$0")}/tap.sh"
+tap_tmpdir
+GOOD="$TEST_TMP/good.json"
+"$PIPEBENCH" throughput --loops 5 --repeat 2 --warmup 0 --format json --output "$GOOD" || exit 99
+printf 'not json at all\n' >"$TEST_TMP/junk.json"
+printf '{"tool":"iperf3","command":"x","schema_version":1}\n' >"$TEST_TMP/other.json"
+sed 's/"schema_version": 1/"schema_version": 99/' "$GOOD" >"$TEST_TMP/schema.json"
+: >"$TEST_TMP/empty.json"
+
+# command|option|value   (the value is what the message must name)
+TABLE="conformance|--only|NOPE-99
+conformance|--skip|NOPE-*
+conformance|--kind|pipe
+conformance|--timeout|0
+conformance|--timeout|abc
+conformance|--timeout|-5
+conformance|--format|yaml
+conformance|--dir|/nonexistent-pipebench
+conformance|--output|/nonexistent-pipebench/x.xml
+conformance|--only|CRE-01,,RD-01
+messaging|--groups|0
+messaging|--groups|ten
+messaging|--fds|-3
+messaging|--fds|99999999999999999999999
+messaging|--loops|0
+messaging|--size|2M
+messaging|--size|12Q
+messaging|--kind|fifo
+messaging|--repeat|0
+messaging|--timeout|1x
+messaging|--format|seed
+compare|--threshold|abc
+compare|--threshold|-5
+compare|--format|csv
+compare|FILE|$TEST_TMP/missing.json
+compare|FILE|$TEST_TMP/junk.json
+compare|FILE|$TEST_TMP/other.json
+compare|FILE|$TEST_TMP/schema.json
+compare|FILE|$TEST_TMP/empty.json
+compare|FILE|$TEST_TMP
+report|--parts|speed
+report|--parts|throughput,,messaging
+report|--dir|/nonexistent-pipebench
+report|--format|csv
+report|--output|/nonexistent-pipebench/r.json"
+n=$(printf '%s\n' "$TABLE" | wc -l)
+
+if command -v strace >/dev/null && strace -f -qq -e trace=pipe2 -o /dev/null true 2>/dev/null; then
+	STRACE=1
+else
+	STRACE=0
+fi
+plan $((n * 4 + 2))
+
+while IFS='|' read -r cmd opt val; do
+	case $opt in
+	FILE) args="$GOOD $val"; what="$cmd $val" ;;
+	*) args="$opt $val"; [ "$cmd" = compare ] && args="$args $GOOD $GOOD"; what="$cmd $opt '$val'" ;;
+	esac
+	if [ $STRACE -eq 1 ]; then
+		run strace -f -qq -o "$TEST_TMP/trace" \
+			-e trace=pipe,pipe2,mknod,mknodat,fork,vfork,clone,clone3,socketpair \
+			"$PIPEBENCH" $cmd $args
+	else
+		run "$PIPEBENCH" $cmd $args
+	fi
+	is "$rc" 2 "$what: exit 2"
+	is "$(nlines "$err")" 1 "$what: one line on stderr"
+	case $opt in FILE) name=$val ;; *) name=$opt ;; esac
+	printf '%s' "$err" | grep -qF -- "$name" && printf '%s' "$err" | grep -qF -- "${val##*/}"
+	ok $? "$what: the message names the option and the value"
+	[ -z "$out" ] && tmp_empty &&
+		{ [ $STRACE -eq 0 ] || ! grep -Eq '^[0-9]+ +(pipe|pipe2|mknod|mknodat|fork|vfork|clone|clone3|socketpair)\(' "$TEST_TMP/trace"; }
+	ok $? "$what: nothing made, nothing on stdout$([ $STRACE -eq 1 ] && echo ', no pipe/FIFO/child (strace)')"
+done <<EOF_TABLE
+$TABLE
+EOF_TABLE
+
+run "$PIPEBENCH" compare "$GOOD"
+is "$rc:$(nlines "$err")" "2:1" "compare with one file: exit 2, one line"
+run "$PIPEBENCH" report stray
+is "$rc:$(nlines "$err")" "2:1" "report with a stray argument: exit 2, one line"
