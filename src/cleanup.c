@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cleanup.h"
@@ -38,26 +42,73 @@ static void put(const char *s)
 	(void)r;
 }
 
-/* Remove files before directories: a FIFO lives inside its temp dir. */
+/*
+ * Empty DIR one level deep with raw getdents64 (opendir is not
+ * async-signal-safe): whatever a killed child left in a private directory.
+ */
+static void empty_dir(const char *dir)
+{
+	char buf[4096];
+	long n;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+
+	if (fd < 0)
+		return;
+	while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0)
+		for (long off = 0; off < n;) {
+			struct dirent64 *d = (struct dirent64 *)(buf + off);
+
+			if (strcmp(d->d_name, ".") && strcmp(d->d_name, "..") &&
+			    unlinkat(fd, d->d_name, 0) != 0)
+				unlinkat(fd, d->d_name, AT_REMOVEDIR);
+			off += d->d_reclen;
+		}
+	close(fd);
+}
+
+/*
+ * Children first: SIGTERM lets a child that is itself a pipebench command
+ * (report's parts) remove its own FIFOs and directories; whoever has not
+ * gone after a grace period is killed.  Then files before directories: a
+ * FIFO lives inside its temporary directory.
+ */
 static void cleanup_now(void)
 {
+	struct timespec tick = { 0, 10000000 };
+	int left = 0;
+
+	for (int i = 0; i < MAX_CHILDREN; i++)
+		if (children[i] > 0 && kill(children[i], SIGTERM) == 0)
+			left++;
+	for (int t = 0; left && t < 200; t++) {
+		left = 0;
+		for (int i = 0; i < MAX_CHILDREN; i++)
+			if (children[i] > 0) {
+				if (waitpid(children[i], NULL, WNOHANG) != 0)
+					children[i] = 0;
+				else
+					left++;
+			}
+		if (left)
+			nanosleep(&tick, NULL);
+	}
+	for (int i = 0; i < MAX_CHILDREN; i++)
+		if (children[i] > 0) {
+			kill(children[i], SIGKILL);
+			waitpid(children[i], NULL, 0);
+			children[i] = 0;
+		}
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = MAX_PATHS - 1; i >= 0; i--) {
 			if (!paths[i].used || paths[i].is_dir != pass)
 				continue;
-			if (pass)
+			if (pass) {
+				empty_dir(paths[i].path);
 				rmdir(paths[i].path);
-			else
+			} else {
 				unlink(paths[i].path);
+			}
 			paths[i].used = 0;
-		}
-	for (int i = 0; i < MAX_CHILDREN; i++)
-		if (children[i] > 0)
-			kill(children[i], SIGKILL);
-	for (int i = 0; i < MAX_CHILDREN; i++)
-		if (children[i] > 0) {
-			waitpid(children[i], NULL, 0);
-			children[i] = 0;
 		}
 }
 
