@@ -7,6 +7,8 @@
 
 const struct pb_cmd *const pb_cmds[] = {
 	&pb_cmd_throughput,
+	&pb_cmd_timestamps,
+	&pb_cmd_o_noatime,
 	NULL,
 };
 

@@ -27,6 +27,8 @@ struct pb_cmd {
 };
 
 extern const struct pb_cmd pb_cmd_throughput;
+extern const struct pb_cmd pb_cmd_timestamps;
+extern const struct pb_cmd pb_cmd_o_noatime;
 
 /* NULL-terminated table of every command, in --help order. */
 extern const struct pb_cmd *const pb_cmds[];
