@@ -114,12 +114,12 @@ boot() { # accel, seconds, extra kernel arguments; console to $work/console
 echo "1..9"
 start=$(date +%s)
 # KVM only when it really runs a guest (nested KVM can open and then hang):
-# a probe boot that must reach /init within 15 s; else software emulation.
+# a probe boot that must reach /init within 10 s; else software emulation.
 accel=${PB_QEMU_ACCEL:-}
 if [ -z "$accel" ]; then
 	accel=tcg
 	if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
-		boot kvm 15 pbprobe
+		boot kvm 10 pbprobe
 		grep -q 'PB-PROBE-OK' "$work/console" && accel=kvm
 	fi
 fi
