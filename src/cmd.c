@@ -8,9 +8,11 @@
 const struct pb_cmd *const pb_cmds[] = {
 	&pb_cmd_report,
 	&pb_cmd_throughput,
-	&pb_cmd_compare,
 	&pb_cmd_conformance,
+	&pb_cmd_timestamps,
+	&pb_cmd_o_noatime,
 	&pb_cmd_messaging,
+	&pb_cmd_compare,
 	NULL,
 };
 

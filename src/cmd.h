@@ -31,6 +31,8 @@ extern const struct pb_cmd pb_cmd_report;
 extern const struct pb_cmd pb_cmd_compare;
 extern const struct pb_cmd pb_cmd_conformance;
 extern const struct pb_cmd pb_cmd_messaging;
+extern const struct pb_cmd pb_cmd_timestamps;
+extern const struct pb_cmd pb_cmd_o_noatime;
 
 /* NULL-terminated table of every command, in --help order. */
 extern const struct pb_cmd *const pb_cmds[];

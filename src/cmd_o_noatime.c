@@ -1,0 +1,510 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * pipebench o_noatime: does this kernel accept pipe2(O_NOATIME), the flag
+ * Oleg Nesterov proposed on 2 Feb 2025 (<20250202170131.GA6507@redhat.com>)
+ * so that a pipe could skip timestamp updates?  It was never merged
+ * (mainline rejects it with EINVAL); Linux 6.15 instead stopped updating
+ * anonymous pipes' times altogether (commit f017b0a4951f).
+ *
+ * Accepted: what the flag changes (timestamps with and without it, per end)
+ * and an A/B benchmark pipe2(0) against pipe2(O_NOATIME).  Rejected: the
+ * nearest honest substitute, a FIFO (which still updates its times) against
+ * an anonymous pipe, clearly labelled as such.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "cli.h"
+#include "endpoint.h"
+#include "engine.h"
+#include "msg.h"
+#include "output.h"
+#include "stats.h"
+#include "sysinfo.h"
+#include "tsprobe.h"
+#include "units.h"
+
+#define NAME "o_noatime"
+#define MAX_CHUNK (64ULL << 20)
+
+static const char *const formats[] = { "text", "json", NULL };
+enum { FMT_TEXT, FMT_JSON };
+static const char *const expect_words[] = { "supported", "unsupported", NULL };
+
+struct on_params {
+	uint64_t loops, size, repeat, timeout_ns;
+	const char *dir;
+	int expect;              /* -1 none, 0 supported, 1 unsupported */
+};
+
+struct on_side {
+	enum pb_kind kind;
+	unsigned flags;
+	const char *label;       /* "pipe2(0)", "pipe2(O_NOATIME)", "anon", "fifo" */
+	struct pb_engine_result *reps;
+	size_t nreps;
+	struct pb_stats tt;
+};
+
+struct on_run {
+	const struct on_params *p;
+	bool accepted;
+	int probe_errno;
+	/* Timestamps: accepted -> [0] pipe2(0), [1] pipe2(O_NOATIME); else [0] anon, [1] fifo. */
+	struct pb_ts_target ts[2];
+	bool ts_ok;
+	struct on_side side[2];  /* A, B */
+	double *ratios;          /* B/A per pair */
+	size_t nratios;
+	struct pb_stats ratio;
+	char caveat[256];
+	struct pb_ts_mount dir_mount;
+	char tmpdir[4096];
+	void *buf;
+	char error[512];
+	int status;
+};
+
+static int parse_params(struct on_params *p, const char *loops_s, const char *size_s,
+			const char *repeat_s, const char *dir_s, const char *expect_s,
+			const char *timeout_s)
+{
+	unsigned idx;
+	int r;
+
+	memset(p, 0, sizeof(*p));
+	p->expect = -1;
+	p->loops = 10000;
+	p->size = 100;
+	p->repeat = 5;
+	if (loops_s && pb_opt_count(NAME, "--loops", loops_s, 1, 1000000000ULL, &p->loops))
+		return -1;
+	if (size_s && pb_opt_size(NAME, "--size", size_s, 1, MAX_CHUNK, &p->size))
+		return -1;
+	if (repeat_s && pb_opt_count(NAME, "--repeat", repeat_s, 1, 10000, &p->repeat))
+		return -1;
+	if (expect_s) {
+		if (pb_opt_word(NAME, "--expect", expect_s, expect_words, &idx))
+			return -1;
+		p->expect = (int)idx;
+	}
+	if (timeout_s && pb_opt_duration(NAME, "--timeout", timeout_s, 0,
+					 86400ULL * 1000000000ULL, &p->timeout_ns))
+		return -1;
+	p->dir = dir_s ? dir_s : pb_tmpdir_base();
+	r = pb_dir_usable(p->dir);
+	if (r) {
+		pb_usage_err(NAME, "--dir: '%s' is not a writable directory: %s", p->dir,
+			     strerror(-r));
+		return -1;
+	}
+	return 0;
+}
+
+/* pipe2(O_NOATIME): 0 when accepted, else the errno. */
+static int probe_flag(void)
+{
+	int fd[2];
+
+	if (pipe2(fd, O_CLOEXEC | O_NOATIME) != 0)
+		return errno;
+	close(fd[0]);
+	close(fd[1]);
+	return 0;
+}
+
+static void set_error(struct on_run *run, int status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_error(struct on_run *run, int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(run->error, sizeof(run->error), fmt, ap);
+	va_end(ap);
+	run->status = status;
+}
+
+/* One measured loop run on a fresh endpoint of SIDE. */
+static int run_side(struct on_run *run, const struct on_side *side,
+		    struct pb_engine_result *res)
+{
+	struct pb_endpoint_opts eo = { .nonblock = true, .flags = side->flags, .dir = run->tmpdir };
+	struct pb_endpoint ep;
+	const char *what = NULL;
+	uint64_t limit;
+	int r = pb_endpoint_open(&ep, side->kind, &eo, &what);
+
+	if (r) {
+		set_error(run, PB_EXIT_ERROR, "%s: %s: %s", side->label, what, strerror(-r));
+		return r;
+	}
+	limit = 4 * (uint64_t)(ep.pipe_size > 0 ? ep.pipe_size : 65536) + run->p->size;
+	r = pb_engine_run(ep.rfd, ep.wfd, run->buf, run->p->size, run->p->loops, limit, res);
+	pb_endpoint_close(&ep);
+	if (r == -EIO)
+		set_error(run, PB_EXIT_ERROR, "%s: loop %llu: wrote %llu bytes but read %llu",
+			  side->label, (unsigned long long)res->bad_loop,
+			  (unsigned long long)res->bad_written, (unsigned long long)res->bad_read);
+	else if (r == -EOVERFLOW)
+		set_error(run, PB_EXIT_ERROR, "%s: a write phase never ended in EAGAIN",
+			  side->label);
+	else if (r)
+		set_error(run, PB_EXIT_ERROR, "%s: %s: %s", side->label,
+			  res->failed_call ? res->failed_call : "?", strerror(-r));
+	return r;
+}
+
+/* One unmeasured A B pair, then REPEAT measured pairs, interleaved A B A B. */
+static void bench(struct on_run *run)
+{
+	const struct on_params *p = run->p;
+	struct pb_engine_result scratch;
+	double *tt;
+
+	for (int s = 0; s < 2; s++) {
+		run->side[s].reps = calloc(p->repeat, sizeof(*run->side[s].reps));
+		if (!run->side[s].reps) {
+			set_error(run, PB_EXIT_ERROR, "out of memory");
+			return;
+		}
+	}
+	run->ratios = calloc(p->repeat, sizeof(*run->ratios));
+	tt = calloc(p->repeat, sizeof(*tt));
+	run->buf = malloc(p->size);
+	if (!run->ratios || !tt || !run->buf) {
+		free(tt);
+		set_error(run, PB_EXIT_ERROR, "out of memory");
+		return;
+	}
+	memset(run->buf, 'p', p->size);
+	for (int s = 0; s < 2 && !run->status; s++)
+		run_side(run, &run->side[s], &scratch);
+	for (uint64_t i = 0; i < p->repeat && !run->status; i++) {
+		for (int s = 0; s < 2 && !run->status; s++)
+			if (run_side(run, &run->side[s], &run->side[s].reps[i]) == 0)
+				run->side[s].nreps = i + 1;
+		if (run->status)
+			break;
+		{
+			const struct pb_engine_result *a = &run->side[0].reps[i];
+			const struct pb_engine_result *b = &run->side[1].reps[i];
+			double ta = (double)(a->tw_ns + a->tr_ns), tb = (double)(b->tw_ns + b->tr_ns);
+
+			run->ratios[run->nratios++] = ta > 0 ? tb / ta : 0;
+		}
+	}
+	for (int s = 0; s < 2; s++) {
+		struct on_side *sd = &run->side[s];
+
+		for (size_t i = 0; i < sd->nreps; i++)
+			tt[i] = (double)(sd->reps[i].tw_ns + sd->reps[i].tr_ns);
+		if (sd->nreps)
+			pb_stats_compute(tt, sd->nreps, &sd->tt);
+	}
+	if (run->nratios)
+		pb_stats_compute(run->ratios, run->nratios, &run->ratio);
+	free(tt);
+}
+
+/* Say plainly when the substitute cannot isolate the cost of timestamps. */
+static void substitute_caveat(struct on_run *run)
+{
+	const struct pb_ts_target *a = &run->ts[0], *f = &run->ts[1];
+
+	if (!run->ts_ok)
+		snprintf(run->caveat, sizeof(run->caveat),
+			 "timestamps could not be probed; the ratio is FIFO against anonymous pipe only");
+	else if (a->verdict == PB_TS_V_FROZEN && f->verdict == PB_TS_V_UPDATED)
+		snprintf(run->caveat, sizeof(run->caveat),
+			 "on this kernel the FIFO updates its timestamps and the anonymous pipe does "
+			 "not, so the ratio bounds what timestamp updates cost (it also includes "
+			 "other FIFO-only work)");
+	else
+		snprintf(run->caveat, sizeof(run->caveat),
+			 "on this kernel anonymous pipes are '%s' and FIFOs '%s', so the ratio does "
+			 "NOT isolate what timestamp updates cost",
+			 pb_ts_verdict_names[a->verdict], pb_ts_verdict_names[f->verdict]);
+}
+
+static bool expect_holds(const struct on_run *run)
+{
+	return run->p->expect < 0 || (run->p->expect == 0) == run->accepted;
+}
+
+static void emit_ts_text(const struct on_run *run, FILE *fp)
+{
+	for (int i = 0; i < 2; i++) {
+		const struct pb_ts_target *t = &run->ts[i];
+		const char *label = run->accepted ? (i ? "pipe2(O_NOATIME)" : "pipe2(0)")
+						  : (i ? "fifo" : "anon");
+
+		fprintf(fp, "  %-17s %s: %s", label, pb_ts_verdict_names[t->verdict], t->detail);
+		if (run->accepted && t->end_noatime[0] >= 0)
+			fprintf(fp, "; O_NOATIME on read end: %s, write end: %s",
+				t->end_noatime[0] ? "yes" : "no", t->end_noatime[1] ? "yes" : "no");
+		fputc('\n', fp);
+	}
+}
+
+static void emit_text(const struct on_run *run, const struct pb_sysinfo *si, FILE *fp)
+{
+	const struct on_params *p = run->p;
+	char sz[32];
+
+	fprintf(fp, "kernel      Linux %s %s\n", si->kernel_release, si->machine);
+	if (run->accepted) {
+		fprintf(fp, "pipe2(O_NOATIME)  accepted: this kernel carries the 2 Feb 2025 "
+			"proposal (or something like it)\n\n");
+		fprintf(fp, "timestamps (write and read, %d repetitions)\n", 3);
+	} else {
+		fprintf(fp, "pipe2(O_NOATIME)  rejected: %s (%s)\n", strerrorname_np(run->probe_errno) ?
+			strerrorname_np(run->probe_errno) : "?", strerror(run->probe_errno));
+		fprintf(fp, "  This kernel does not accept O_NOATIME in pipe2(): the 2 Feb 2025 "
+			"proposal was never merged.\n  Linux 6.15 stopped updating anonymous pipes' "
+			"timestamps instead (commit f017b0a4951f).\n\n");
+		fprintf(fp, "timestamps on this kernel (write and read, 3 repetitions)\n");
+	}
+	if (run->ts_ok)
+		emit_ts_text(run, fp);
+	else
+		fprintf(fp, "  not probed\n");
+	if (!run->nratios)
+		return;
+	pb_format_size(p->size, sz, sizeof(sz));
+	if (run->accepted)
+		fprintf(fp, "\nA/B benchmark: pipe2(0) against pipe2(O_NOATIME)\n");
+	else
+		fprintf(fp, "\nSUBSTITUTE benchmark (not an O_NOATIME measurement): FIFO against "
+			"anonymous pipe\n  %s\n", run->caveat);
+	fprintf(fp, "  %llu loops of %s, %zu interleaved pairs (A B A B) after one unmeasured "
+		"pair%s%s\n", (unsigned long long)p->loops, sz, run->nratios,
+		run->accepted ? "" : ", FIFO in ", run->accepted ? "" : p->dir);
+	for (int s = 0; s < 2; s++) {
+		const struct on_side *sd = &run->side[s];
+
+		fprintf(fp, "  %c %-17s TT median %.3f s (min %.3f, max %.3f, spread %.1f%%)\n",
+			s ? 'B' : 'A', sd->label, sd->tt.median / 1e9, sd->tt.min / 1e9,
+			sd->tt.max / 1e9, sd->tt.spread * 100);
+	}
+	fprintf(fp, "  TT ratio %s/%s: median %.3fx (min %.3fx, max %.3fx, spread %.1f%%)%s\n",
+		run->side[1].label, run->side[0].label, run->ratio.median, run->ratio.min,
+		run->ratio.max, run->ratio.spread * 100, run->accepted ? "" : "  [substitute]");
+	if (p->expect >= 0)
+		fprintf(fp, "\nexpect %s: %s\n", expect_words[p->expect],
+			expect_holds(run) ? "holds" : "does NOT hold");
+}
+
+static struct json_object *stats_json(const struct pb_stats *s)
+{
+	struct json_object *o = json_object_new_object();
+
+	pb_json_add_double(o, "median", s->median);
+	pb_json_add_double(o, "min", s->min);
+	pb_json_add_double(o, "max", s->max);
+	pb_json_add_double(o, "spread", s->spread);
+	pb_json_add_double(o, "rsd", s->rsd);
+	return o;
+}
+
+static void emit_json(const struct on_run *run, const struct pb_sysinfo *si, FILE *fp)
+{
+	const struct on_params *p = run->p;
+	struct json_object *doc = pb_doc_new(NAME, si), *o = json_object_new_object();
+	struct json_object *probe = json_object_new_object(), *ts = json_object_new_array();
+	struct json_object *b = NULL, *sum = json_object_new_object();
+
+	pb_json_add_int(o, "loops", (int64_t)p->loops);
+	pb_json_add_int(o, "size_bytes", (int64_t)p->size);
+	pb_json_add_int(o, "repeat", (int64_t)p->repeat);
+	pb_json_add_str(o, "dir", p->dir);
+	pb_json_add_str(o, "expect", p->expect >= 0 ? expect_words[p->expect] : NULL);
+	pb_json_add_int(o, "timeout_ns", (int64_t)p->timeout_ns);
+	json_object_object_add(doc, "params", o);
+	json_object_object_add(probe, "accepted", json_object_new_boolean(run->accepted));
+	pb_json_add_str(probe, "errno", run->accepted ? NULL : strerrorname_np(run->probe_errno));
+	pb_json_add_str(probe, "error", run->accepted ? NULL : strerror(run->probe_errno));
+	json_object_object_add(doc, "pipe2_o_noatime", probe);
+	for (int i = 0; i < 2 && run->ts_ok; i++)
+		json_object_array_add(ts, pb_ts_target_json(&run->ts[i]));
+	json_object_object_add(doc, "timestamps", ts);
+	if (run->nratios) {
+		struct json_object *sides = json_object_new_array(), *ratios = json_object_new_array();
+
+		b = json_object_new_object();
+		pb_json_add_str(b, "mode", run->accepted ? "o_noatime_ab" : "substitute_fifo_vs_anon");
+		pb_json_add_str(b, "label", run->accepted ?
+				"A/B: pipe2(0) against pipe2(O_NOATIME)" :
+				"SUBSTITUTE (not an O_NOATIME measurement): FIFO against anonymous pipe");
+		pb_json_add_str(b, "caveat", run->accepted ? NULL : run->caveat);
+		if (!run->accepted)
+			json_object_object_add(b, "fifo_dir", pb_ts_mount_json(&run->dir_mount, p->dir));
+		for (int s = 0; s < 2; s++) {
+			const struct on_side *sd = &run->side[s];
+			struct json_object *x = json_object_new_object(), *reps = json_object_new_array();
+
+			pb_json_add_str(x, "role", s ? "B" : "A");
+			pb_json_add_str(x, "label", sd->label);
+			pb_json_add_str(x, "kind", pb_kind_names[sd->kind]);
+			for (size_t i = 0; i < sd->nreps; i++) {
+				struct json_object *r = json_object_new_object();
+
+				pb_json_add_int(r, "tw_ns", (int64_t)sd->reps[i].tw_ns);
+				pb_json_add_int(r, "tr_ns", (int64_t)sd->reps[i].tr_ns);
+				pb_json_add_int(r, "tt_ns", (int64_t)(sd->reps[i].tw_ns + sd->reps[i].tr_ns));
+				pb_json_add_int(r, "syscalls", (int64_t)(sd->reps[i].write_calls +
+									 sd->reps[i].read_calls));
+				json_object_array_add(reps, r);
+			}
+			json_object_object_add(x, "repetitions", reps);
+			json_object_object_add(x, "tt_ns", stats_json(&sd->tt));
+			json_object_array_add(sides, x);
+		}
+		json_object_object_add(b, "sides", sides);
+		for (size_t i = 0; i < run->nratios; i++)
+			json_object_array_add(ratios, json_object_new_double(run->ratios[i]));
+		json_object_object_add(b, "tt_ratios_b_over_a", ratios);
+		json_object_object_add(b, "tt_ratio", stats_json(&run->ratio));
+	}
+	json_object_object_add(doc, "benchmark", b);
+	json_object_object_add(sum, "supported", json_object_new_boolean(run->accepted));
+	pb_json_add_double(sum, "tt_ratio_median", run->nratios ? run->ratio.median : NAN);
+	pb_json_add_double(sum, "tt_ratio_spread", run->nratios ? run->ratio.spread : NAN);
+	json_object_object_add(sum, "substitute", json_object_new_boolean(!run->accepted));
+	json_object_object_add(sum, "expectation_holds", p->expect < 0 ? NULL :
+			       json_object_new_boolean(expect_holds(run)));
+	json_object_object_add(doc, "summary", sum);
+	if (run->error[0])
+		pb_doc_add_error(doc, run->error);
+	pb_doc_write(doc, run->status, fp);
+	json_object_put(doc);
+}
+
+static void probe_timestamps(struct on_run *run)
+{
+	struct pb_ts_opts o = { .repeat = 3, .ops = PB_TS_OPS_RW, .dir = run->tmpdir };
+	char err[256];
+
+	if (run->accepted) {
+		run->ts[0] = (struct pb_ts_target){ .kind = PB_KIND_ANON };
+		run->ts[1] = (struct pb_ts_target){ .kind = PB_KIND_ANON, .flags = PB_FLAG_NOATIME };
+	} else {
+		run->ts[0] = (struct pb_ts_target){ .kind = PB_KIND_ANON };
+		run->ts[1] = (struct pb_ts_target){ .kind = PB_KIND_FIFO };
+	}
+	if (pb_ts_probe(run->ts, 2, &o, err, sizeof(err)) == 0)
+		run->ts_ok = true;
+	else
+		pb_warn(NAME, "timestamps: %s", err);
+}
+
+static int execute(struct pb_cli *cli, const struct on_params *p)
+{
+	struct on_run run = { .p = p };
+	struct pb_sysinfo si;
+	struct pb_out out;
+	int r;
+
+	pb_sysinfo_collect(&si);
+	if (pb_out_open(&out)) {
+		pb_err(NAME, "cannot allocate output buffer");
+		return PB_EXIT_ERROR;
+	}
+	run.probe_errno = probe_flag();
+	run.accepted = run.probe_errno == 0;
+	pb_ts_mount_describe(p->dir, -1, &run.dir_mount);
+	if (run.accepted) {
+		run.side[0] = (struct on_side){ .kind = PB_KIND_ANON, .label = "pipe2(0)" };
+		run.side[1] = (struct on_side){ .kind = PB_KIND_ANON, .flags = PB_FLAG_NOATIME,
+						.label = "pipe2(O_NOATIME)" };
+	} else {
+		run.side[0] = (struct on_side){ .kind = PB_KIND_ANON, .label = "anon" };
+		run.side[1] = (struct on_side){ .kind = PB_KIND_FIFO, .label = "fifo" };
+	}
+	r = pb_tmpdir_make(p->dir, run.tmpdir, sizeof(run.tmpdir));
+	if (r) {
+		run.tmpdir[0] = '\0';
+		set_error(&run, PB_EXIT_ERROR, "cannot make a directory in %s: %s", p->dir,
+			  strerror(-r));
+	}
+	if (p->timeout_ns)
+		pb_watchdog_arm((double)p->timeout_ns / 1e9, "--timeout");
+	if (!run.status) {
+		probe_timestamps(&run);
+		if (!run.accepted)
+			substitute_caveat(&run);
+		bench(&run);
+	}
+	pb_watchdog_arm(0, NULL);
+	if (run.tmpdir[0])
+		pb_tmpdir_remove(run.tmpdir);
+	if (!run.status && !expect_holds(&run))
+		run.status = PB_EXIT_FAIL;
+	if (run.error[0])
+		pb_err(NAME, "%s", run.error);
+	if (cli->common.format == FMT_JSON)
+		emit_json(&run, &si, out.fp);
+	else if (run.status != PB_EXIT_ERROR)
+		emit_text(&run, &si, out.fp);
+	for (int i = 0; i < 2; i++) {
+		pb_ts_target_free(&run.ts[i]);
+		free(run.side[i].reps);
+	}
+	free(run.ratios);
+	free(run.buf);
+	if (pb_out_finish(&out, NAME, cli->common.output) && run.status == 0)
+		run.status = PB_EXIT_ERROR;
+	return run.status;
+}
+
+static int o_noatime_main(const struct pb_cmd *self, int argc, const char **argv)
+{
+	char *loops_s = NULL, *size_s = NULL, *repeat_s = NULL, *dir_s = NULL;
+	char *expect_s = NULL, *timeout_s = NULL;
+	const struct poptOption options[] = {
+		{ "loops", 'n', POPT_ARG_STRING, &loops_s, 0,
+		  "fill/drain loops per repetition (default 10000)", "N" },
+		{ "size", 's', POPT_ARG_STRING, &size_s, 0,
+		  "chunk size per write/read; K, M suffixes; at most 64M (default 100)", "BYTES" },
+		{ "repeat", 'r', POPT_ARG_STRING, &repeat_s, 0,
+		  "measured A/B pairs, interleaved A B A B (default 5)", "N" },
+		{ "dir", 'd', POPT_ARG_STRING, &dir_s, 0,
+		  "directory for the FIFO of the substitute benchmark (default $TMPDIR or /tmp)",
+		  "DIR" },
+		{ "expect", 'e', POPT_ARG_STRING, &expect_s, 0,
+		  "exit 1 unless pipe2(O_NOATIME) is: supported or unsupported", "WORD" },
+		{ "timeout", 't', POPT_ARG_STRING, &timeout_s, 0,
+		  "give up with exit 3 after this long, e.g. 90s (default: no limit)", "DURATION" },
+		POPT_TABLEEND
+	};
+	struct pb_cli cli;
+	struct on_params p;
+	int rc = pb_cli_parse(&cli, self, argc, argv, options, formats, 0, 0);
+
+	if (rc == PB_CLI_CONTINUE)
+		rc = parse_params(&p, loops_s, size_s, repeat_s, dir_s, expect_s, timeout_s) ?
+		     PB_EXIT_USAGE : PB_CLI_CONTINUE;
+	if (rc == PB_CLI_CONTINUE)
+		rc = execute(&cli, &p);
+	pb_cli_free(&cli);
+	free(loops_s), free(size_s), free(repeat_s), free(dir_s), free(expect_s), free(timeout_s);
+	return rc;
+}
+
+const struct pb_cmd pb_cmd_o_noatime = {
+	.name = NAME,
+	.summary = "whether pipe2(O_NOATIME) is accepted, and what timestamp updates cost",
+	.args = NULL,
+	.run = o_noatime_main,
+};

@@ -1,0 +1,408 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * pipebench timestamps: do read, write, splice, vmsplice and tee change the
+ * atime, mtime and ctime of anonymous pipes and of FIFOs on the running
+ * kernel?  Linux 6.15 (commit f017b0a4951f, "pipe: don't update {a,c,m}time
+ * for anonymous pipes") froze them for anonymous pipes; FIFOs still update.
+ * The answer is observed (src/tsprobe.c), never inferred from uname -r.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cleanup.h"
+#include "cli.h"
+#include "msg.h"
+#include "output.h"
+#include "sysinfo.h"
+#include "tsprobe.h"
+#include "units.h"
+
+#define NAME "timestamps"
+
+static const char *const formats[] = { "text", "json", "tap", NULL };
+enum { FMT_TEXT, FMT_JSON, FMT_TAP };
+
+enum { K_ANON, K_FIFO, K_COUNT };
+static const char *const key_names[] = { "anon", "fifo" };
+
+struct ts_params {
+	const char *dir;
+	uint64_t repeat;
+	int expect[K_COUNT];     /* -1: none, else PB_TS_V_FROZEN or PB_TS_V_UPDATED */
+	const char *expect_s;
+};
+
+struct ts_run {
+	const struct ts_params *p;
+	struct pb_ts_target t[K_COUNT];
+	struct pb_ts_mount dir_mount;
+	char tmpdir[4096];
+	char error[512];
+	int status;
+	long coarse_res_ns;
+};
+
+/*
+ * Parse "anon=frozen,fifo=updated" (either or both keys, each once).
+ * Returns 0, or -EINVAL with nothing printed.
+ */
+static int parse_expect(const char *s, int expect[K_COUNT])
+{
+	char *copy, *save = NULL, *item;
+	int r = 0;
+
+	expect[K_ANON] = expect[K_FIFO] = -1;
+	if (!*s || s[strlen(s) - 1] == ',')
+		return -EINVAL;
+	copy = strdup(s);
+	if (!copy)
+		return -ENOMEM;
+	for (item = strtok_r(copy, ",", &save); item && !r; item = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(item, '=');
+		int k = -1, v = -1;
+
+		if (!eq) {
+			r = -EINVAL;
+			break;
+		}
+		*eq = '\0';
+		for (int i = 0; i < K_COUNT; i++)
+			if (!strcmp(item, key_names[i]))
+				k = i;
+		if (!strcmp(eq + 1, "frozen"))
+			v = PB_TS_V_FROZEN;
+		else if (!strcmp(eq + 1, "updated"))
+			v = PB_TS_V_UPDATED;
+		if (k < 0 || v < 0 || expect[k] >= 0)
+			r = -EINVAL;
+		else
+			expect[k] = v;
+	}
+	if (strstr(s, ",,") || s[0] == ',')
+		r = -EINVAL;
+	free(copy);
+	return r;
+}
+
+static int parse_params(struct ts_params *p, const char *dir_s, const char *repeat_s,
+			const char *expect_s)
+{
+	int r;
+
+	memset(p, 0, sizeof(*p));
+	p->expect[K_ANON] = p->expect[K_FIFO] = -1;
+	p->repeat = 3;
+	if (repeat_s && pb_opt_count(NAME, "--repeat", repeat_s, 1, 1000, &p->repeat))
+		return -1;
+	if (expect_s) {
+		r = parse_expect(expect_s, p->expect);
+		if (r == -ENOMEM)
+			return -1;
+		if (r) {
+			pb_usage_err(NAME, "--expect: invalid expectation '%s'; expected "
+				     "anon=frozen|updated and/or fifo=frozen|updated, comma-separated",
+				     expect_s);
+			return -1;
+		}
+		p->expect_s = expect_s;
+	}
+	p->dir = dir_s ? dir_s : pb_tmpdir_base();
+	r = pb_dir_usable(p->dir);
+	if (r) {
+		pb_usage_err(NAME, "--dir: '%s' is not a writable directory: %s", p->dir,
+			     strerror(-r));
+		return -1;
+	}
+	return 0;
+}
+
+static const char *kind_title(int k)
+{
+	return k == K_ANON ? "anonymous pipes" : "FIFOs";
+}
+
+/* The verdict in plain words, e.g. "frozen: read and write change ...". */
+static void verdict_words(const struct pb_ts_target *t, int k, char *buf, size_t len)
+{
+	switch (t->verdict) {
+	case PB_TS_V_FROZEN:
+		snprintf(buf, len, "frozen: read and write change none of atime, mtime and ctime%s",
+			 k == K_ANON ? " (the Linux 6.15 behaviour, commit f017b0a4951f)" : "");
+		break;
+	case PB_TS_V_UPDATED:
+		snprintf(buf, len, "updated: %s%s", t->detail,
+			 k == K_ANON ? " (the behaviour before Linux 6.15)" : "");
+		break;
+	default:
+		snprintf(buf, len, "%s: %s", pb_ts_verdict_names[t->verdict], t->detail);
+		break;
+	}
+}
+
+static bool expect_holds(const struct ts_run *run, int k)
+{
+	return (int)run->t[k].verdict == run->p->expect[k];
+}
+
+static void mount_line(const struct pb_ts_mount *m, char *buf, size_t len)
+{
+	if (!strcmp(m->atime_policy, "internal"))
+		snprintf(buf, len, "%s (kernel-internal mount, no atime policy)", m->fstype);
+	else
+		snprintf(buf, len, "%.63s, %.15s%s%s%.400s", m->fstype, m->atime_policy,
+			 m->readonly ? ", read-only" : "", m->mountpoint[0] ? ", mounted on " : "",
+			 m->mountpoint);
+}
+
+static const char *cell(const struct pb_ts_opres *op, int f)
+{
+	if (!op->supported)
+		return "unsupported";
+	return pb_ts_state_names[op->field[f].state];
+}
+
+static void emit_text(const struct ts_run *run, const struct pb_sysinfo *si, FILE *fp)
+{
+	char line[512];
+	unsigned notes = 0;
+
+	fprintf(fp, "kernel      Linux %s %s\n", si->kernel_release, si->machine);
+	mount_line(&run->t[K_ANON].mount, line, sizeof(line));
+	fprintf(fp, "anon        %s\n", line);
+	mount_line(&run->dir_mount, line, sizeof(line));
+	fprintf(fp, "fifo        in %s: %s\n", run->p->dir, line);
+	fprintf(fp, "method      %llu repetitions; atime and mtime set to 2000-01-01 with "
+		"futimens, ctime compared after the coarse clock (%.1f ms) passed it\n\n",
+		(unsigned long long)run->p->repeat, run->coarse_res_ns / 1e6);
+	fprintf(fp, "%-5s %-13s %-13s %-13s %s\n", "kind", "operation", "atime", "mtime",
+		"ctime");
+	for (int k = 0; k < K_COUNT; k++)
+		for (int o = 0; o < PB_TS_OP_COUNT; o++) {
+			const struct pb_ts_opres *op = &run->t[k].ops[o];
+
+			if (!op->probed)
+				continue;
+			fprintf(fp, "%-5s %-13s %-13s %-13s %s\n", key_names[k], pb_ts_op_names[o],
+				cell(op, 0), cell(op, 1), cell(op, 2));
+		}
+	for (int k = 0; k < K_COUNT; k++)
+		for (int o = 0; o < PB_TS_OP_COUNT; o++) {
+			const struct pb_ts_opres *op = &run->t[k].ops[o];
+
+			if (!op->probed)
+				continue;
+			if (!op->supported) {
+				fprintf(fp, "%s%s %s: not supported by this kernel: %s\n",
+					notes++ ? "" : "\n", key_names[k], pb_ts_op_names[o],
+					strerror(-op->err));
+				continue;
+			}
+			for (int f = 0; f < PB_TS_FIELD_COUNT; f++)
+				if (op->field[f].reason[0])
+					fprintf(fp, "%s%s %s %s: %s: %s\n", notes++ ? "" : "\n",
+						key_names[k], pb_ts_op_names[o], pb_ts_field_names[f],
+						pb_ts_state_names[op->field[f].state],
+						op->field[f].reason);
+		}
+	fputc('\n', fp);
+	for (int k = 0; k < K_COUNT; k++) {
+		verdict_words(&run->t[k], k, line, sizeof(line));
+		fprintf(fp, "%-16s %s\n", kind_title(k), line);
+	}
+	for (int k = 0; k < K_COUNT; k++)
+		if (run->p->expect[k] >= 0)
+			fprintf(fp, "expect %s=%s: %s\n", key_names[k],
+				pb_ts_verdict_names[run->p->expect[k]],
+				expect_holds(run, k) ? "holds" : "does NOT hold");
+}
+
+static void emit_tap(const struct ts_run *run, FILE *fp)
+{
+	unsigned n = 0, total = 0;
+	char line[512];
+
+	for (int k = 0; k < K_COUNT; k++) {
+		for (int o = 0; o < PB_TS_OP_COUNT; o++)
+			if (run->t[k].ops[o].probed)
+				total += run->t[k].ops[o].supported ? PB_TS_FIELD_COUNT : 1;
+		total += 1 + (run->p->expect[k] >= 0);
+	}
+	fprintf(fp, "TAP version 13\n1..%u\n", total);
+	for (int k = 0; k < K_COUNT; k++)
+		for (int o = 0; o < PB_TS_OP_COUNT; o++) {
+			const struct pb_ts_opres *op = &run->t[k].ops[o];
+
+			if (!op->probed)
+				continue;
+			if (!op->supported) {
+				fprintf(fp, "ok %u - %s %s # SKIP not supported by this kernel: %s\n",
+					++n, key_names[k], pb_ts_op_names[o], strerror(-op->err));
+				continue;
+			}
+			for (int f = 0; f < PB_TS_FIELD_COUNT; f++) {
+				const struct pb_ts_obs *ob = &op->field[f];
+
+				fprintf(fp, "%s %u - %s %s %s %s", ob->state == PB_TS_INCONSISTENT ?
+					"not ok" : "ok", ++n, key_names[k], pb_ts_op_names[o],
+					pb_ts_field_names[f], pb_ts_state_names[ob->state]);
+				if (ob->state == PB_TS_UNDETERMINED)
+					fprintf(fp, " # SKIP %s", ob->reason);
+				else if (ob->state == PB_TS_INCONSISTENT)
+					fprintf(fp, " # TODO %s", ob->reason);
+				fputc('\n', fp);
+			}
+		}
+	for (int k = 0; k < K_COUNT; k++) {
+		verdict_words(&run->t[k], k, line, sizeof(line));
+		fprintf(fp, "ok %u - %s verdict %s\n", ++n, key_names[k], line);
+		if (run->p->expect[k] >= 0)
+			fprintf(fp, "%s %u - expect %s=%s (observed %s)\n",
+				expect_holds(run, k) ? "ok" : "not ok", ++n, key_names[k],
+				pb_ts_verdict_names[run->p->expect[k]],
+				pb_ts_verdict_names[run->t[k].verdict]);
+	}
+}
+
+static void emit_json(const struct ts_run *run, const struct pb_sysinfo *si, FILE *fp)
+{
+	struct json_object *doc = pb_doc_new(NAME, si), *params = json_object_new_object();
+	struct json_object *exp = json_object_new_object(), *method = json_object_new_object();
+	struct json_object *res = json_object_new_array(), *sum = json_object_new_object();
+	struct json_object *exps = json_object_new_array();
+	bool any = false, all = true;
+
+	pb_json_add_str(params, "dir", run->p->dir);
+	pb_json_add_int(params, "repeat", (int64_t)run->p->repeat);
+	for (int k = 0; k < K_COUNT; k++)
+		pb_json_add_str(exp, key_names[k], run->p->expect[k] >= 0 ?
+				pb_ts_verdict_names[run->p->expect[k]] : NULL);
+	json_object_object_add(params, "expect", exp);
+	json_object_object_add(doc, "params", params);
+	pb_json_add_int(method, "past_time_s", 946684800);
+	pb_json_add_int(method, "coarse_clock_res_ns", run->coarse_res_ns);
+	json_object_object_add(doc, "method", method);
+	json_object_object_add(doc, "fifo_dir", pb_ts_mount_json(&run->dir_mount, run->p->dir));
+	if (!run->status || run->status == PB_EXIT_FAIL)
+		for (int k = 0; k < K_COUNT; k++)
+			json_object_array_add(res, pb_ts_target_json(&run->t[k]));
+	json_object_object_add(doc, "results", res);
+	for (int k = 0; k < K_COUNT; k++) {
+		pb_json_add_str(sum, key_names[k], json_object_array_length(res) ?
+				pb_ts_verdict_names[run->t[k].verdict] : NULL);
+		if (run->p->expect[k] >= 0) {
+			struct json_object *e = json_object_new_object();
+
+			pb_json_add_str(e, "kind", key_names[k]);
+			pb_json_add_str(e, "expected", pb_ts_verdict_names[run->p->expect[k]]);
+			pb_json_add_str(e, "observed", pb_ts_verdict_names[run->t[k].verdict]);
+			json_object_object_add(e, "holds", json_object_new_boolean(expect_holds(run, k)));
+			json_object_array_add(exps, e);
+			any = true;
+			all = all && expect_holds(run, k);
+		}
+	}
+	json_object_object_add(doc, "expectations", exps);
+	json_object_object_add(sum, "expectations_hold", any ? json_object_new_boolean(all) : NULL);
+	json_object_object_add(doc, "summary", sum);
+	if (run->error[0])
+		pb_doc_add_error(doc, run->error);
+	pb_doc_write(doc, run->status, fp);
+	json_object_put(doc);
+}
+
+static int execute(struct pb_cli *cli, const struct ts_params *p)
+{
+	struct ts_run run = { .p = p };
+	struct pb_ts_opts o = { .repeat = (unsigned)p->repeat, .ops = PB_TS_OPS_ALL };
+	struct pb_sysinfo si;
+	struct pb_out out;
+	int r;
+
+	pb_sysinfo_collect(&si);
+	run.coarse_res_ns = pb_ts_coarse_res_ns();
+	if (pb_out_open(&out)) {
+		pb_err(NAME, "cannot allocate output buffer");
+		return PB_EXIT_ERROR;
+	}
+	pb_ts_mount_describe(p->dir, -1, &run.dir_mount);
+	run.t[K_ANON].kind = PB_KIND_ANON;
+	run.t[K_FIFO].kind = PB_KIND_FIFO;
+	r = pb_tmpdir_make(p->dir, run.tmpdir, sizeof(run.tmpdir));
+	if (r) {
+		run.tmpdir[0] = '\0';
+		snprintf(run.error, sizeof(run.error), "cannot make a directory in %s: %s", p->dir,
+			 strerror(-r));
+		run.status = PB_EXIT_ERROR;
+	} else {
+		o.dir = run.tmpdir;
+		/* Bounded anyway (one bounded wait per repetition); this is a backstop. */
+		pb_watchdog_arm(30.0 + (double)p->repeat, "probe");
+		if (pb_ts_probe(run.t, K_COUNT, &o, run.error, sizeof(run.error)))
+			run.status = PB_EXIT_ERROR;
+		pb_watchdog_arm(0, NULL);
+		pb_tmpdir_remove(run.tmpdir);
+	}
+	for (int k = 0; k < K_COUNT && !run.status; k++)
+		if (p->expect[k] >= 0 && !expect_holds(&run, k))
+			run.status = PB_EXIT_FAIL;
+	if (run.error[0])
+		pb_err(NAME, "%s", run.error);
+	switch (cli->common.format) {
+	case FMT_JSON: emit_json(&run, &si, out.fp); break;
+	case FMT_TAP:
+		if (run.status != PB_EXIT_ERROR)
+			emit_tap(&run, out.fp);
+		else
+			fprintf(out.fp, "1..0 # SKIP %s\n", run.error);
+		break;
+	default:
+		if (run.status != PB_EXIT_ERROR)
+			emit_text(&run, &si, out.fp);
+		break;
+	}
+	for (int k = 0; k < K_COUNT; k++)
+		pb_ts_target_free(&run.t[k]);
+	if (pb_out_finish(&out, NAME, cli->common.output) && run.status == 0)
+		run.status = PB_EXIT_ERROR;
+	return run.status;
+}
+
+static int timestamps_main(const struct pb_cmd *self, int argc, const char **argv)
+{
+	char *dir_s = NULL, *repeat_s = NULL, *expect_s = NULL;
+	const struct poptOption options[] = {
+		{ "dir", 'd', POPT_ARG_STRING, &dir_s, 0,
+		  "directory for the FIFOs (default $TMPDIR or /tmp); its filesystem and atime "
+		  "policy are reported", "DIR" },
+		{ "repeat", 'r', POPT_ARG_STRING, &repeat_s, 0,
+		  "repetitions of every observation; disagreement is reported as inconsistent "
+		  "(default 3)", "N" },
+		{ "expect", 'e', POPT_ARG_STRING, &expect_s, 0,
+		  "exit 1 unless the verdicts are these: anon=frozen|updated,fifo=frozen|updated "
+		  "(either or both)", "LIST" },
+		POPT_TABLEEND
+	};
+	struct pb_cli cli;
+	struct ts_params p;
+	int rc = pb_cli_parse(&cli, self, argc, argv, options, formats, 0, 0);
+
+	if (rc == PB_CLI_CONTINUE)
+		rc = parse_params(&p, dir_s, repeat_s, expect_s) ? PB_EXIT_USAGE : PB_CLI_CONTINUE;
+	if (rc == PB_CLI_CONTINUE)
+		rc = execute(&cli, &p);
+	pb_cli_free(&cli);
+	free(dir_s), free(repeat_s), free(expect_s);
+	return rc;
+}
+
+const struct pb_cmd pb_cmd_timestamps = {
+	.name = NAME,
+	.summary = "whether pipe and FIFO operations update atime, mtime and ctime",
+	.args = NULL,
+	.run = timestamps_main,
+};

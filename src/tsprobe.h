@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Timestamp probing: does an operation on a pipe or FIFO change its atime,
+ * mtime or ctime on the running kernel?  Shared by `timestamps`,
+ * `o_noatime` and any report that wants the answer.
+ *
+ * Method (no fixed sleeps): for every (kind, operation) a fresh endpoint is
+ * made and prepared; atime and mtime are set to a past value (2000-01-01)
+ * with futimens(), which also defeats relatime; the inode is fstat()ed and
+ * its ctime recorded; then ONE bounded wait per repetition lets
+ * CLOCK_REALTIME_COARSE move past every recorded ctime; then each operation
+ * runs once and the inode is fstat()ed again.  Linux 6.15 stopped anonymous
+ * pipes from updating their times on read/write (commit f017b0a4951f);
+ * FIFOs still do.
+ */
+#ifndef PB_TSPROBE_H
+#define PB_TSPROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "endpoint.h"
+
+enum pb_ts_op {
+	PB_TS_WRITE, PB_TS_READ,
+	PB_TS_SPLICE_IN, PB_TS_SPLICE_OUT,
+	PB_TS_VMSPLICE_IN, PB_TS_VMSPLICE_OUT,
+	PB_TS_TEE_IN, PB_TS_TEE_OUT,
+	PB_TS_OP_COUNT
+};
+#define PB_TS_OPS_ALL ((1u << PB_TS_OP_COUNT) - 1)
+#define PB_TS_OPS_RW ((1u << PB_TS_WRITE) | (1u << PB_TS_READ))
+
+/* "write", "read", "splice_in", ... and a longer description of each. */
+extern const char *const pb_ts_op_names[];
+extern const char *const pb_ts_op_descr[];
+
+enum pb_ts_field { PB_TS_ATIME, PB_TS_MTIME, PB_TS_CTIME, PB_TS_FIELD_COUNT };
+extern const char *const pb_ts_field_names[];   /* "atime", "mtime", "ctime" */
+
+enum pb_ts_state { PB_TS_UNCHANGED, PB_TS_UPDATED, PB_TS_UNDETERMINED, PB_TS_INCONSISTENT };
+extern const char *const pb_ts_state_names[];
+
+/* Per kind: read/write change nothing, the fields they used to, or a mix. */
+enum pb_ts_verdict {
+	PB_TS_V_FROZEN, PB_TS_V_UPDATED, PB_TS_V_MIXED, PB_TS_V_INCONSISTENT,
+	PB_TS_V_UNDETERMINED
+};
+extern const char *const pb_ts_verdict_names[];
+
+/* Filesystem of an endpoint: type and atime mount policy. */
+struct pb_ts_mount {
+	char fstype[64];        /* "tmpfs", "ext4", "pipefs", ... */
+	char mountpoint[512];   /* "" when unknown or internal */
+	char atime_policy[16];  /* "relatime", "noatime", "strictatime", "internal" */
+	bool noatime, readonly;
+};
+
+/* One repetition of one operation. */
+struct pb_ts_sample {
+	int op_err;                 /* 0 or -errno of the operation */
+	int reset_err;              /* 0 or -errno of futimens */
+	bool waited;                /* coarse clock passed the recorded times */
+	struct timespec before[PB_TS_FIELD_COUNT], after[PB_TS_FIELD_COUNT];
+	enum pb_ts_state state[PB_TS_FIELD_COUNT];
+	const char *reason[PB_TS_FIELD_COUNT];   /* static, for undetermined */
+};
+
+/* One field of one operation over all repetitions. */
+struct pb_ts_obs {
+	enum pb_ts_state state;
+	unsigned n_updated, n_unchanged, n_undetermined;
+	char reason[160];           /* why undetermined / inconsistent, else "" */
+};
+
+struct pb_ts_opres {
+	bool probed;                /* in the requested set */
+	bool supported;             /* false: the kernel refused the call */
+	int err;                    /* -errno when unsupported or failed */
+	const char *failed_call;    /* what failed, when err != 0 */
+	struct pb_ts_obs field[PB_TS_FIELD_COUNT];
+	struct pb_ts_sample *samples;
+	size_t nsamples;
+};
+
+struct pb_ts_target {
+	/* Set by the caller. */
+	enum pb_kind kind;          /* PB_KIND_ANON or PB_KIND_FIFO */
+	unsigned flags;             /* PB_FLAG_NOATIME: pipe2(O_NOATIME) / FIFO read end O_NOATIME */
+	/* Results. */
+	struct pb_ts_mount mount;
+	int end_noatime[2];         /* O_NOATIME in F_GETFL of read, write end; -1 unknown */
+	struct pb_ts_opres ops[PB_TS_OP_COUNT];
+	enum pb_ts_verdict verdict;
+	char detail[256];           /* plain words: which fields read/write change */
+};
+
+struct pb_ts_opts {
+	unsigned repeat;            /* >= 1 */
+	unsigned ops;               /* mask of 1u << enum pb_ts_op */
+	const char *dir;            /* existing private directory for FIFOs */
+	uint64_t wait_cap_ns;       /* bound on the coarse-clock wait; 0 = default */
+};
+
+/*
+ * Probe every target with every requested operation, REPEAT times.
+ * Returns 0 (observations, including unsupported operations, are in the
+ * targets) or -errno when the probe could not run; then ERR (of ERRLEN)
+ * says what failed.  Call pb_ts_target_free on each target afterwards.
+ */
+int pb_ts_probe(struct pb_ts_target *targets, size_t n, const struct pb_ts_opts *o,
+		char *err, size_t errlen);
+
+/* Release the samples of T. */
+void pb_ts_target_free(struct pb_ts_target *t);
+
+/*
+ * Fold SAMPLES into one observation: all determined samples agree -> that
+ * state; updated and unchanged both seen -> inconsistent; none determined ->
+ * undetermined.  Exposed for unit tests.
+ */
+void pb_ts_fold(const struct pb_ts_sample *samples, size_t n, enum pb_ts_field f,
+		struct pb_ts_obs *obs);
+
+/* Compute T's verdict and detail from its write and read observations. */
+void pb_ts_verdict_compute(struct pb_ts_target *t);
+
+/* Describe the filesystem holding PATH (or, when PATH is NULL, the fd FD). */
+int pb_ts_mount_describe(const char *path, int fd, struct pb_ts_mount *m);
+
+struct json_object;
+
+/* The filesystem as JSON (PATH, when not NULL, is recorded as `path`). */
+struct json_object *pb_ts_mount_json(const struct pb_ts_mount *m, const char *path);
+
+/* Every observation of T as JSON, samples included. */
+struct json_object *pb_ts_target_json(const struct pb_ts_target *t);
+
+/* CLOCK_REALTIME_COARSE resolution in ns (4000000 at HZ=250). */
+long pb_ts_coarse_res_ns(void);
+
+#endif

@@ -1,0 +1,170 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Prove `timestamps` and `o_noatime` on a kernel from before Linux 6.15
+# (commit f017b0a4951f froze anonymous pipes' a/m/ctime): boot a stock
+# pre-6.15 kernel image (Debian 12's linux-image-amd64, 6.1) under
+# qemu-system-x86_64 with a tiny initramfs holding pipebench, its shared
+# libraries and busybox, run the commands there and check what comes back
+# on the serial console.  Then the same on the host kernel.
+#
+# Needs (Debian packages): qemu-system-x86, linux-image-amd64, busybox-static,
+# cpio.  Skips, saying why, when any of them is missing.
+# PB_OLDKERNEL=/path/to/vmlinuz overrides the kernel image, PB_QEMU_ACCEL=kvm|tcg
+# the accelerator; PB_OLDKERNEL_LOG=FILE keeps the serial console output.  KVM is used
+# when it works; otherwise QEMU falls back to software emulation (TCG).
+
+PB=${PIPEBENCH:?PIPEBENCH is not set}
+QEMU_TIMEOUT=${PB_QEMU_TIMEOUT:-100}
+
+skip_all() {
+	echo "1..0 # SKIP $*"
+	exit 0
+}
+
+# Version of a kernel image from its file name: vmlinuz-6.1.0-57-amd64 -> 6 1
+ver_of() {
+	basename "$1" | sed -n 's/^vmlinuz-\([0-9][0-9]*\)\.\([0-9][0-9]*\).*/\1 \2/p'
+}
+
+pre_615() {
+	set -- $1
+	[ -n "$1" ] && { [ "$1" -lt 6 ] || { [ "$1" -eq 6 ] && [ "$2" -lt 15 ]; }; }
+}
+
+kernel=${PB_OLDKERNEL:-}
+if [ -z "$kernel" ]; then
+	for k in /boot/vmlinuz-*; do
+		[ -r "$k" ] || continue
+		pre_615 "$(ver_of "$k")" && kernel=$k
+	done
+fi
+qemu=$(command -v qemu-system-x86_64 2>/dev/null)
+busybox=$(command -v busybox 2>/dev/null)
+[ "$(uname -m)" = x86_64 ] || skip_all "host is $(uname -m), the test boots an x86_64 kernel"
+[ -n "$qemu" ] || skip_all "qemu-system-x86_64 not installed (Debian package qemu-system-x86)"
+[ -n "$kernel" ] || skip_all "no readable pre-6.15 kernel image /boot/vmlinuz-* (Debian package linux-image-amd64)"
+[ -n "$busybox" ] || skip_all "busybox not installed (Debian package busybox-static)"
+command -v cpio >/dev/null 2>&1 || skip_all "cpio not installed (Debian package cpio)"
+command -v ldd >/dev/null 2>&1 || skip_all "ldd not installed"
+command -v timeout >/dev/null 2>&1 || skip_all "timeout(1) not installed"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/pb-oldkernel.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+trap 'rm -rf "$work"; exit 130' INT TERM HUP
+root=$work/root
+mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev" "$root/tmp" "$root/fifo" "$root/fifo2"
+
+# A binary and every shared library ldd names, at the same paths.
+copy_with_libs() {
+	cp "$1" "$root/bin/$2" || return 1
+	ldd "$1" 2>/dev/null | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^\//) print $i }' |
+	while read -r lib; do
+		[ -e "$lib" ] || continue
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
+copy_with_libs "$PB" pipebench || skip_all "cannot copy $PB"
+copy_with_libs "$busybox" busybox || skip_all "cannot copy $busybox"
+ln -s busybox "$root/bin/sh"
+
+cat > "$root/init" <<'EOF'
+#!/bin/busybox sh
+B=/bin/busybox
+$B mount -t proc proc /proc
+if $B grep -q pbprobe /proc/cmdline; then
+	echo PB-PROBE-OK
+	$B poweroff -f
+fi
+$B mount -t sysfs sys /sys
+$B mount -t devtmpfs dev /dev 2>/dev/null
+$B mount -t tmpfs tmp /tmp
+$B mount -t tmpfs -o relatime fifo /fifo
+$B mount -t tmpfs -o noatime fifo2 /fifo2
+export PATH=/bin TMPDIR=/tmp
+echo "PB-KERNEL $($B uname -r)"
+pipebench timestamps --expect anon=updated,fifo=updated --dir /fifo
+echo "PB-RC ts_updated $?"
+pipebench timestamps --expect anon=frozen --dir /fifo >/dev/null
+echo "PB-RC ts_frozen $?"
+echo PB-JSON-BEGIN
+pipebench timestamps --format json --dir /fifo
+echo PB-JSON-END
+pipebench o_noatime --expect unsupported --loops 20 --repeat 2 --dir /fifo
+echo "PB-RC on_unsupported $?"
+pipebench o_noatime --expect supported --loops 5 --repeat 1 --dir /fifo >/dev/null
+echo "PB-RC on_supported $?"
+pipebench timestamps --dir /fifo2 --format tap --expect fifo=updated >/fifo2.tap
+echo "PB-RC noatime $?"
+echo "PB-NOATIME $($B grep ' fifo read atime ' /fifo2.tap)"
+echo "PB-LEFT $($B find /fifo /fifo2 /tmp -mindepth 1 | $B wc -l)"
+echo PB-DONE
+$B sync
+$B poweroff -f
+EOF
+chmod 755 "$root/init"
+(cd "$root" && find . | cpio -o -H newc --quiet) > "$work/initramfs.cpio" ||
+	skip_all "cpio failed"
+
+boot() { # accel, seconds, extra kernel arguments; console to $work/console
+	timeout -k 5 "$2" "$qemu" -accel "$1" -m 512M -smp 1 \
+		-nographic -no-reboot -nic none -monitor none -serial stdio \
+		-kernel "$kernel" -initrd "$work/initramfs.cpio" \
+		-append "console=ttyS0 panic=-1 quiet loglevel=1 rdinit=/init $3" \
+		</dev/null 2>"$work/qemu.err" | tr -d '\r' > "$work/console"
+}
+
+echo "1..10"
+start=$(date +%s)
+# KVM only when it really runs a guest (nested KVM can open and then hang):
+# a probe boot that must reach /init within 10 s; else software emulation.
+accel=${PB_QEMU_ACCEL:-}
+if [ -z "$accel" ]; then
+	accel=tcg
+	if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
+		boot kvm 10 pbprobe
+		grep -q 'PB-PROBE-OK' "$work/console" && accel=kvm
+	fi
+fi
+boot "$accel" "$QEMU_TIMEOUT" ""
+end=$(date +%s)
+[ -n "${PB_OLDKERNEL_LOG:-}" ] && cp "$work/console" "$PB_OLDKERNEL_LOG"
+echo "# kernel image $kernel, accelerator $accel, $((end - start)) s"
+
+n=0
+check() { # description, condition command...
+	n=$((n + 1)); desc=$1; shift
+	if "$@"; then echo "ok $n - $desc"; else echo "not ok $n - $desc"; fail=1; fi
+}
+rc_of() { sed -n "s/.*PB-RC $1 \([0-9]*\)$/\1/p" "$work/console" | head -n 1; }
+
+fail=0
+if ! grep -q 'PB-DONE' "$work/console"; then
+	echo "# the guest did not finish; console and qemu stderr follow"
+	sed 's/^/# /' "$work/console" "$work/qemu.err" | tail -n 40
+fi
+gkernel=$(sed -n 's/.*PB-KERNEL //p' "$work/console")
+check "guest booted $gkernel and finished" grep -q 'PB-DONE' "$work/console"
+check "guest kernel $gkernel is older than 6.15" pre_615 "$(echo "$gkernel" | sed -n 's/^\([0-9]*\)\.\([0-9]*\).*/\1 \2/p')"
+check "guest: timestamps --expect anon=updated,fifo=updated exits 0" [ "$(rc_of ts_updated)" = 0 ]
+check "guest: timestamps --expect anon=frozen exits 1" [ "$(rc_of ts_frozen)" = 1 ]
+sed -n '/^PB-JSON-BEGIN/,/^PB-JSON-END/p' "$work/console" | sed '1d;$d' > "$work/ts.json"
+verdicts=$("${TESTS_BUILDDIR:-.}/jsonq" "$work/ts.json" .summary.anon .summary.fifo 2>&1 | tr '\n' ' ')
+check "guest: JSON verdicts are updated/updated ($verdicts)" [ "$verdicts" = "updated updated " ]
+check "guest: o_noatime --expect unsupported exits 0" [ "$(rc_of on_unsupported)" = 0 ]
+check "guest: o_noatime --expect supported exits 1" [ "$(rc_of on_supported)" = 1 ]
+check "guest: noatime mount: FIFO read atime undetermined, still fifo=updated" \
+	eval 'grep -q "PB-NOATIME ok [0-9]* - fifo read atime undetermined # SKIP noatime mount" "$work/console" && [ "$(rc_of noatime)" = 0 ]'
+check "guest: nothing left in /fifo, /fifo2 or /tmp" grep -q 'PB-LEFT 0$' "$work/console"
+
+# The host kernel, for contrast: frozen anonymous pipes from 6.15 on.
+hv=$(uname -r | sed -n 's/^\([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
+if pre_615 "$hv"; then
+	n=$((n + 1)); echo "ok $n - host: anon=frozen # SKIP host kernel $(uname -r) predates 6.15"
+else
+	"$PB" timestamps --expect anon=frozen,fifo=updated >/dev/null 2>&1
+	check "host $(uname -r): timestamps --expect anon=frozen,fifo=updated exits 0" [ $? = 0 ]
+fi
+sed -n '/PB-KERNEL/,/PB-JSON-BEGIN/p' "$work/console" | sed 's/^/# /' | head -n 40
+exit 0

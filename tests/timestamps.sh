@@ -1,0 +1,95 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# `timestamps` and `o_noatime` on the host kernel: verdicts, --expect exit
+# statuses, JSON and TAP shape, bad input, nothing left behind.
+PB=${PIPEBENCH:?PIPEBENCH is not set}
+JQ=${TESTS_BUILDDIR:-.}/jsonq
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/pb-ts-test.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+trap 'rm -rf "$work"; exit 130' INT TERM HUP
+mkdir "$work/d"
+
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); echo "not ok $n - $1"; }
+check() { desc=$1; shift; if "$@"; then ok "$desc"; else nok "$desc"; fi; }
+# run EXPECTED-STATUS ARGS...: stdout to $work/out, stderr to $work/err
+run() { want=$1; shift; "$PB" "$@" >"$work/out" 2>"$work/err"; got=$?; [ "$got" = "$want" ]; }
+empty_dir() { [ -z "$(ls -A "$work/d")" ]; }
+one_line_err() { [ "$(wc -l < "$work/err")" -eq 1 ] && [ ! -s "$work/out" ]; }
+
+echo "1..30"
+
+# Which verdict the host should give: 6.15 froze anonymous pipes (f017b0a4951f).
+set -- $(uname -r | sed -n 's/^\([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
+if [ "$1" -gt 6 ] || { [ "$1" -eq 6 ] && [ "$2" -ge 15 ]; }; then anon=frozen other=updated
+else anon=updated other=frozen; fi
+
+check "timestamps --expect anon=$anon,fifo=updated exits 0" \
+	run 0 timestamps --dir "$work/d" --expect "anon=$anon,fifo=updated"
+check "text names both verdicts" grep -q "^anonymous pipes  $anon" "$work/out"
+check "text reports the FIFO filesystem and atime policy" \
+	grep -Eq '^fifo +in .*: [a-z0-9]+, (relatime|noatime|strictatime)' "$work/out"
+check "nothing left in --dir" empty_dir
+check "timestamps --expect anon=$other exits 1" run 1 timestamps --dir "$work/d" --expect "anon=$other"
+check "the failed expectation is said" grep -q "expect anon=$other: does NOT hold" "$work/out"
+check "timestamps --expect fifo=frozen exits 1" run 1 timestamps --dir "$work/d" --expect fifo=frozen
+
+run 0 timestamps --dir "$work/d" --format json --repeat 2
+check "JSON: valid, verdicts anon=$anon fifo=updated" \
+	[ "$("$JQ" "$work/out" .summary.anon .summary.fifo | tr '\n' ' ')" = "$anon updated " ]
+check "JSON: every operation of both kinds is reported" \
+	[ "$("$JQ" "$work/out" '.results[0].operations#' '.results[1].operations#' | tr '\n' ' ')" = "8 8 " ]
+check "JSON: every repetition's samples are there" \
+	[ "$("$JQ" "$work/out" '.results[1].operations[0].samples#')" = 2 ]
+check "JSON: FIFO write updates mtime, read updates atime" \
+	[ "$("$JQ" "$work/out" '.results[1].operations[0].fields.mtime.state' '.results[1].operations[1].fields.atime.state' | tr '\n' ' ')" = "updated updated " ]
+check "JSON: params.repeat and fifo_dir recorded" \
+	[ "$("$JQ" "$work/out" .params.repeat .fifo_dir.path | tr '\n' ' ')" = "2 $work/d " ]
+
+run 0 timestamps --dir "$work/d" --format tap --expect fifo=updated
+plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$work/out")
+check "TAP: plan matches the number of results ($plan)" \
+	[ "$plan" = "$(grep -Ec '^(not )?ok ' "$work/out")" ]
+check "TAP: the expectation is an ok line" grep -q '^ok [0-9]* - expect fifo=updated' "$work/out"
+
+bad=
+for e in anon=x fifo anon=frozen,anon=frozen 'anon=frozen,' ',fifo=updated' 'sock=frozen' 'anon=mixed' ''; do
+	run 2 timestamps --dir "$work/d" --expect "$e" && one_line_err &&
+		grep -q -- "--expect: invalid expectation" "$work/err" || bad="$bad '$e'"
+done
+check "malformed --expect values are one-line usage errors (exit 2)${bad:+; not:$bad}" [ -z "$bad" ]
+check "--dir that does not exist: exit 2, one line" \
+	eval 'run 2 timestamps --dir "$work/nonexistent" && one_line_err'
+touch "$work/file"
+check "--dir that is a file: exit 2, one line" eval 'run 2 timestamps --dir "$work/file" && one_line_err'
+rm -f "$work/file"
+check "--repeat 0: exit 2, one line" eval 'run 2 timestamps --repeat 0 && one_line_err'
+check "--repeat x: exit 2, one line" eval 'run 2 timestamps --repeat x && one_line_err'
+check "nothing left in --dir after errors" empty_dir
+
+if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+	run 0 timestamps --dir /dev/shm --format json --repeat 1
+	check "--dir /dev/shm: reported as tmpfs" [ "$("$JQ" "$work/out" .fifo_dir.fstype)" = tmpfs ]
+else
+	ok "--dir /dev/shm # SKIP no writable /dev/shm"
+fi
+
+# o_noatime: mainline rejects pipe2(O_NOATIME).
+check "o_noatime --expect unsupported exits 0" \
+	run 0 o_noatime --dir "$work/d" --loops 20 --repeat 2 --expect unsupported
+check "o_noatime says the flag is rejected" grep -q '^pipe2(O_NOATIME)  rejected: EINVAL' "$work/out"
+check "o_noatime labels the substitute benchmark" \
+	grep -q '^SUBSTITUTE benchmark (not an O_NOATIME measurement): FIFO against anonymous pipe' "$work/out"
+check "o_noatime prints the substitute ratio" grep -q 'TT ratio fifo/anon: median .*\[substitute\]' "$work/out"
+check "o_noatime --expect supported exits 1" \
+	run 1 o_noatime --dir "$work/d" --loops 5 --repeat 1 --expect supported
+run 0 o_noatime --dir "$work/d" --loops 10 --repeat 2 --format json
+check "o_noatime JSON: rejected, substitute mode, 2 ratios" \
+	[ "$("$JQ" "$work/out" .pipe2_o_noatime.accepted .benchmark.mode '.benchmark.tt_ratios_b_over_a#' .summary.substitute | tr '\n' ' ')" = "false substitute_fifo_vs_anon 2 true " ]
+check "o_noatime --expect maybe: exit 2, one line" \
+	eval 'run 2 o_noatime --expect maybe && one_line_err'
+check "o_noatime --loops 0 and --size 0: exit 2" \
+	eval 'run 2 o_noatime --loops 0 && run 2 o_noatime --size 0'
+check "nothing left in --dir after o_noatime" empty_dir
