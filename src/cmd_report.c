@@ -254,8 +254,16 @@ static void text_timestamps(FILE *fp, struct json_object *doc)
 
 static void text_o_noatime(FILE *fp, struct json_object *doc)
 {
-	fprintf(fp, "%-16s %s\n", "O_NOATIME", gets(doc, "summary.text",
-						    gets(doc, "summary.verdict", "see JSON")));
+	struct json_object *acc = get(doc, "pipe2_o_noatime.accepted");
+	double ratio = getd(doc, "summary.tt_ratio_median");
+
+	if (acc && json_object_get_boolean(acc))
+		fprintf(fp, "%-16s pipe2(O_NOATIME) accepted; O_NOATIME/plain TT ratio %.2fx (spread %.1f%%)\n",
+			"O_NOATIME", ratio, 100 * getd(doc, "summary.tt_ratio_spread"));
+	else
+		fprintf(fp, "%-16s pipe2(O_NOATIME) rejected (%s); substitute FIFO/anon TT ratio %.2fx (spread %.1f%%)\n",
+			"O_NOATIME", gets(doc, "pipe2_o_noatime.errno", "?"), ratio,
+			100 * getd(doc, "summary.tt_ratio_spread"));
 }
 
 static void text_conformance(FILE *fp, struct json_object *doc)
