@@ -56,7 +56,7 @@ static poptContext make_context(const struct pb_cmd *cmd, int argc, const char *
 	top[1] = (struct poptOption){ NULL, '\0', POPT_ARG_INCLUDE_TABLE,
 				      common, 0, "Common options:", NULL };
 	top[2] = (struct poptOption)POPT_TABLEEND;
-	pc = poptGetContext(PB_PROG, argc, argv, top, POPT_CONTEXT_POSIXMEHARDER);
+	pc = poptGetContext(PB_PROG, argc, argv, top, 0);
 	snprintf(usage, sizeof(usage), "[OPTION...]%s%s", cmd->args ? " " : "",
 		 cmd->args ? cmd->args : "");
 	poptSetOtherOptionHelp(pc, usage);

@@ -49,7 +49,17 @@ report|--parts|speed
 report|--parts|throughput,,messaging
 report|--dir|/nonexistent-pipebench
 report|--format|csv
-report|--output|/nonexistent-pipebench/r.json"
+report|--output|/nonexistent-pipebench/r.json
+timestamps|--expect|anon=maybe
+timestamps|--expect|pipe=frozen
+timestamps|--repeat|0
+timestamps|--dir|/nonexistent-pipebench
+timestamps|--format|csv
+o_noatime|--loops|0
+o_noatime|--size|65M
+o_noatime|--expect|maybe
+o_noatime|--repeat|x
+o_noatime|--timeout|soon"
 n=$(printf '%s\n' "$TABLE" | wc -l)
 
 if command -v strace >/dev/null && strace -f -qq -e trace=pipe2 -o /dev/null true 2>/dev/null; then

@@ -12,6 +12,7 @@ LONG="conformance --kind all --timeout 30
 messaging --groups 4 --loops 2000000 --repeat 1 --warmup 0
 messaging --threads --groups 2 --loops 2000000 --repeat 1 --warmup 0
 report --parts conformance,throughput
+o_noatime --loops 100000000 --repeat 1
 throughput --kind all --loops 100000000"
 n=$(printf '%s\n' "$LONG" | wc -l)
 plan $((n * 3 * 3))

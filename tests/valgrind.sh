@@ -22,6 +22,12 @@ compare $A $B --force
 compare $A $B --force --format json
 compare $A /nonexistent.json
 report --quick --parts throughput_64k --format json
+conformance --only CRE-01,RD-02,WR-06,FIFO-03,MD-04,LX-01 --format json
+conformance --list
+timestamps --format json
+o_noatime --loops 20 --repeat 2 --format json
+messaging --groups 1 --fds 4 --loops 10 --repeat 1 --warmup 0 --format json
+messaging --threads --groups 1 --fds 4 --loops 10 --repeat 1 --warmup 0
 --help
 help throughput"
 

@@ -1,0 +1,34 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Output failures for every command: standard output on a full device, or
+# an --output file that fails while being written, is exit 3 with a message;
+# a reader that closes standard output early causes no crash and no noise.
+. "${TESTS_SRCDIR:-$(dirname "$0")}/tap.sh"
+[ -w /dev/full ] || skip_all "no /dev/full"
+tap_tmpdir
+A="$TEST_TMP/a.json"
+"$PIPEBENCH" throughput --loops 5 --repeat 2 --warmup 0 --format json --output "$A" || exit 99
+
+CMDS="throughput --loops 5 --repeat 1
+conformance --only CRE-01,RD-02
+timestamps
+o_noatime --loops 20 --repeat 1
+messaging --groups 1 --fds 2 --loops 5 --repeat 1 --warmup 0
+compare $A $A
+report --quick --parts timestamps"
+plan $(($(printf '%s\n' "$CMDS" | wc -l) * 5))
+
+while read -r line; do
+	name=${line%% *}
+	$PIPEBENCH $line >/dev/full 2>"$TEST_TMP/err"; rc=$?
+	is "$rc" 3 "$name: stdout on a full device exits 3"
+	grep -q 'No space left on device' "$TEST_TMP/err"; ok $? "$name: the write error is reported"
+	$PIPEBENCH $line --output /dev/full 2>"$TEST_TMP/err"; rc=$?
+	is "$rc" 3 "$name: --output that fails while written exits 3"
+	( $PIPEBENCH $line --format json 2>"$TEST_TMP/err"; echo $? >"$TEST_TMP/rc" ) | head -1 >/dev/null
+	[ "$(cat "$TEST_TMP/rc")" -lt 128 ]; ok $? "$name: closed stdout is no crash"
+	[ ! -s "$TEST_TMP/err" ]; ok $? "$name: closed stdout is no error spam"
+	if [ -s "$TEST_TMP/err" ]; then diag "$(head -3 "$TEST_TMP/err")"; fi
+done <<EOF_CMDS
+$CMDS
+EOF_CMDS
