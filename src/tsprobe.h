@@ -53,7 +53,7 @@ extern const char *const pb_ts_verdict_names[];
 /* Filesystem of an endpoint: type and atime mount policy. */
 struct pb_ts_mount {
 	char fstype[64];        /* "tmpfs", "ext4", "pipefs", ... */
-	char mountpoint[512];   /* "" when unknown or internal */
+	char mountpoint[1024];  /* "" when unknown or internal */
 	char atime_policy[16];  /* "relatime", "noatime", "strictatime", "internal" */
 	bool noatime, readonly;
 };
