@@ -13,7 +13,7 @@ chmod 755 "$TEST_TMP"
 chown 65534 "$TMPDIR"
 HOLD="$TESTS_BUILDDIR/holdpipes"
 
-plan 12
+plan 22
 
 run $NOBODY "$PIPEBENCH" throughput --kind all --loops 20 --repeat 1 --warmup 0
 is "$rc" 0 "throughput runs as nobody"
@@ -53,3 +53,28 @@ else
 	for i in 1 2 3 4 5; do echo "ok $((tap_n + i)) # SKIP pipe-user-pages-soft is $soft"; done
 	tap_n=$((tap_n + 5))
 fi
+
+# Every other command as nobody: privileged checks skip, nothing crashes.
+run $NOBODY "$PIPEBENCH" conformance --format json
+[ "$rc" -eq 0 ] || [ "$rc" -eq 4 ]; ok $? "conformance runs as nobody (exit $rc)"
+printf '%s' "$out" | "$JSONQ" - .checks# >/dev/null; ok $? "conformance as nobody writes its document"
+run $NOBODY "$PIPEBENCH" timestamps --expect anon=frozen,fifo=updated
+is "$rc" 0 "timestamps as nobody sees the same verdicts"
+run $NOBODY "$PIPEBENCH" messaging --groups 1 --fds 4 --loops 5 --repeat 1 --warmup 0
+is "$rc" 0 "messaging runs as nobody"
+run $NOBODY prlimit --nproc=3 "$PIPEBENCH" messaging --groups 2 --fds 4 --loops 5 --repeat 1 --warmup 0
+is "$rc:$(nlines "$err")" "3:1" "messaging with RLIMIT_NPROC 3: exit 3, one line"
+run $NOBODY "$PIPEBENCH" report --quick --parts timestamps,o_noatime,messaging
+is "$rc" 0 "report runs as nobody"
+tmp_empty; ok $? "as nobody: nothing left behind by any command"
+
+# Private directories are 0700 with unpredictable names; FIFOs are 0600.
+$PIPEBENCH throughput --kind fifo --loops 100000000 --repeat 1 --warmup 0 >/dev/null 2>&1 &
+pid=$!
+i=0; while [ $i -lt 500 ] && [ ! -p "$(ls -d "$TMPDIR"/pipebench.* 2>/dev/null | head -1)/fifo" ]; do sleep 0.01; i=$((i + 1)); done
+d=$(ls -d "$TMPDIR"/pipebench.* | head -1)
+is "$(stat -c %a "$d")" 700 "private directory is mode 0700"
+is "$(stat -c %a "$d/fifo")" 600 "FIFO is mode 0600"
+case ${d##*/} in pipebench.XXXXXX|pipebench.) ok 1 "directory name is randomised" ;; *) ok 0 "directory name is randomised" ;; esac
+kill $pid; wait $pid || true
+
