@@ -6,16 +6,22 @@
 # per-pair TT ratios pipebench/reference; fails when one exceeds the limit.
 #   bench.sh PIPEBENCH REFERENCE [PAIRS]
 set -u
-PB=$1 REF=$2 PAIRS=${3:-${BENCH_PAIRS:-5}} LIMIT=${BENCH_LIMIT:-1.02}
+PB=$1 REF=$2 PAIRS=${3:-${BENCH_PAIRS:-9}} LIMIT=${BENCH_LIMIT:-1.02}
 
-ref_tt() { "$REF" "$1" "$2" | awk '{ print $9 * 1e9 }'; }
+# Both run pinned to the same CPU (BENCH_CPU, default 0; empty: unpinned):
+# migrations between CPUs are the largest source of noise on small VMs.
+CPU=${BENCH_CPU-0}
+PIN=""
+[ -n "$CPU" ] && command -v taskset >/dev/null && PIN="taskset -c $CPU"
+ref_tt() { $PIN "$REF" "$1" "$2" | awk '{ print $9 * 1e9 }'; }
 pb_tt() {
-	"$PB" throughput --repeat 1 --warmup 0 --quiet --loops "$1" --size "$2" --format csv |
+	$PIN "$PB" throughput --repeat 1 --warmup 0 --quiet --loops "$1" --size "$2" --format csv |
 		awk -F, 'NR == 2 { print $7 }'
 }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 status=0
+echo "pairs interleaved; ${PIN:-not pinned}"
 printf '%-16s %6s %12s %12s %9s %9s\n' config pairs "ref TT s" "pb TT s" ratio limit
 for cfg in "10000 100" "10000 4096" "20000 65536"; do
 	set -- $cfg
