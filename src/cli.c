@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cleanup.h"
 #include "cli.h"
 #include "msg.h"
 #include "units.h"
@@ -172,6 +173,19 @@ void pb_cli_free(struct pb_cli *cli)
 	free((void *)cli->common.format_arg);
 	free((void *)cli->common.output);
 	cli->common.format_arg = cli->common.output = NULL;
+}
+
+int pb_opt_dir(const char *cmd, const char *val, const char **out)
+{
+	const char *dir = val ? val : pb_tmpdir_base();
+	int r = pb_dir_usable(dir);
+
+	if (r) {
+		pb_usage_err(cmd, "--dir: '%s' is not a writable directory: %s", dir, strerror(-r));
+		return -1;
+	}
+	*out = dir;
+	return 0;
 }
 
 bool pb_cli_progress(const struct pb_cli *cli)

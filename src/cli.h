@@ -55,6 +55,13 @@ void pb_cli_free(struct pb_cli *cli);
 /* Whether the --output path can be created (checked before any work). */
 int pb_cli_check_output(const char *cmd, const char *path);
 
+/*
+ * --dir: VAL, or $TMPDIR/tmp when VAL is NULL, must be an existing writable
+ * directory.  Stores the directory in *OUT; on failure prints the one-line
+ * usage error naming --dir and returns -1.
+ */
+int pb_opt_dir(const char *cmd, const char *val, const char **out);
+
 /* Whether progress may be shown: stderr is a terminal and not --quiet. */
 bool pb_cli_progress(const struct pb_cli *cli);
 

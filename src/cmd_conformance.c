@@ -132,16 +132,8 @@ static int parse_params(struct conf_params *p, const char *only, const char *ski
 		return -1;
 	p->only = only;
 	p->skip = skip;
-	p->dir = dir ? dir : pb_tmpdir_base();
-	if (dir) {
-		int r = pb_dir_usable(dir);
-
-		if (r) {
-			pb_usage_err(NAME, "--dir: '%s' is not a writable directory: %s", dir,
-				     strerror(-r));
-			return -1;
-		}
-	}
+	if (pb_opt_dir(NAME, dir, &p->dir))
+		return -1;
 	FOR_EACH_CHECK(c) {
 		if (only && !list_matches(only, c))
 			continue;

@@ -80,7 +80,6 @@ static int parse_params(struct on_params *p, const char *loops_s, const char *si
 			const char *timeout_s)
 {
 	unsigned idx;
-	int r;
 
 	memset(p, 0, sizeof(*p));
 	p->expect = -1;
@@ -101,13 +100,8 @@ static int parse_params(struct on_params *p, const char *loops_s, const char *si
 	if (timeout_s && pb_opt_duration(NAME, "--timeout", timeout_s, 0,
 					 86400ULL * 1000000000ULL, &p->timeout_ns))
 		return -1;
-	p->dir = dir_s ? dir_s : pb_tmpdir_base();
-	r = pb_dir_usable(p->dir);
-	if (r) {
-		pb_usage_err(NAME, "--dir: '%s' is not a writable directory: %s", p->dir,
-			     strerror(-r));
+	if (pb_opt_dir(NAME, dir_s, &p->dir))
 		return -1;
-	}
 	return 0;
 }
 

@@ -556,16 +556,8 @@ static int report_main(const struct pb_cmd *self, int argc, const char **argv)
 	if (rc == PB_CLI_CONTINUE && parts_s &&
 	    pb_opt_word_list(NAME, "--parts", parts_s, part_words, &rep.selected))
 		rc = PB_EXIT_USAGE;
-	if (rc == PB_CLI_CONTINUE && dir_s) {
-		int r = pb_dir_usable(dir_s);
-
-		if (r) {
-			pb_usage_err(NAME, "--dir: '%s' is not a writable directory: %s", dir_s,
-				     strerror(-r));
-			rc = PB_EXIT_USAGE;
-		}
-		rep.dir = dir_s;
-	}
+	if (rc == PB_CLI_CONTINUE && dir_s && pb_opt_dir(NAME, dir_s, &rep.dir))
+		rc = PB_EXIT_USAGE;
 	if (rc == PB_CLI_CONTINUE)
 		rc = execute(&cli, &rep);
 	pb_cli_free(&cli);

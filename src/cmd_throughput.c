@@ -111,16 +111,8 @@ static int parse_params(struct pb_cli *cli, struct tp_params *p, const char *kin
 	if (timeout_s && pb_opt_duration(c, "--timeout", timeout_s, 0, 86400ULL * 1000000000ULL,
 					 &p->timeout_ns))
 		return -1;
-	p->dir = dir_s ? dir_s : pb_tmpdir_base();
-	{
-		int r = pb_dir_usable(p->dir);
-
-		if (r) {
-			pb_usage_err(c, "--dir: '%s' is not a writable directory: %s", p->dir,
-				     strerror(-r));
-			return -1;
-		}
-	}
+	if (pb_opt_dir(c, dir_s, &p->dir))
+		return -1;
 	(void)cli;
 	return 0;
 }

@@ -111,13 +111,8 @@ static int parse_params(struct ts_params *p, const char *dir_s, const char *repe
 		}
 		p->expect_s = expect_s;
 	}
-	p->dir = dir_s ? dir_s : pb_tmpdir_base();
-	r = pb_dir_usable(p->dir);
-	if (r) {
-		pb_usage_err(NAME, "--dir: '%s' is not a writable directory: %s", p->dir,
-			     strerror(-r));
+	if (pb_opt_dir(NAME, dir_s, &p->dir))
 		return -1;
-	}
 	return 0;
 }
 
