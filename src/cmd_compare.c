@@ -130,8 +130,9 @@ static size_t workload_changed(const struct cmp_run *run)
 		for (size_t i = 0; i < run->in[k].res.nm; i++) {
 			const struct pb_cmp_metric *m = &run->in[k].res.m[i];
 
-			n += m->dir == PB_CMP_NEUTRAL && isfinite(m->change_pct) &&
-			     fabs(m->change_pct) > 1;
+			/* Ratios are neutral results, not amounts of work. */
+			n += m->dir == PB_CMP_NEUTRAL && !strstr(m->metric, "ratio") &&
+			     isfinite(m->change_pct) && fabs(m->change_pct) > 1;
 		}
 	return n;
 }

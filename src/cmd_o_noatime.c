@@ -335,6 +335,7 @@ static void emit_json(const struct on_run *run, const struct pb_sysinfo *si, FIL
 	json_object_object_add(doc, "timestamps", ts);
 	if (run->nratios) {
 		struct json_object *sides = json_object_new_array(), *ratios = json_object_new_array();
+		struct json_object *rx = json_object_new_object(), *rreps = json_object_new_array();
 
 		b = json_object_new_object();
 		pb_json_add_str(b, "mode", run->accepted ? "o_noatime_ab" : "substitute_fifo_vs_anon");
@@ -365,9 +366,19 @@ static void emit_json(const struct on_run *run, const struct pb_sysinfo *si, FIL
 			json_object_object_add(x, "tt_ns", stats_json(&sd->tt));
 			json_object_array_add(sides, x);
 		}
-		json_object_object_add(b, "sides", sides);
-		for (size_t i = 0; i < run->nratios; i++)
+		/* The ratio per pair as a result of its own, so compare sees it. */
+		pb_json_add_str(rx, "role", "B/A");
+		for (size_t i = 0; i < run->nratios; i++) {
+			struct json_object *r = json_object_new_object();
+
+			pb_json_add_double(r, "tt_ratio", run->ratios[i]);
+			json_object_array_add(rreps, r);
 			json_object_array_add(ratios, json_object_new_double(run->ratios[i]));
+		}
+		json_object_object_add(rx, "repetitions", rreps);
+		json_object_array_add(sides, rx);
+		/* `results`, like every command's: what compare reads. */
+		json_object_object_add(doc, "results", sides);
 		json_object_object_add(b, "tt_ratios_b_over_a", ratios);
 		json_object_object_add(b, "tt_ratio", stats_json(&run->ratio));
 	}

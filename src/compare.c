@@ -95,6 +95,20 @@ static bool in_words(const char *const *words, const char *s)
 	return false;
 }
 
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* Descriptive by name, or by suffix: "verdict_detail" changes with the verdict. */
+static bool is_descriptive(const char *key)
+{
+	return in_words(descriptive_keys, key) || ends_with(key, "_detail") ||
+	       ends_with(key, "_description") || ends_with(key, "_label");
+}
+
 /* Whether comma-separated LIST holds PART.KEY (or KEY without a part). */
 static bool in_list(const char *list, const char *part, const char *key)
 {
@@ -474,7 +488,7 @@ static int make_entry(struct entry *en, struct json_object *obj, const char *par
 		enum json_type t = json_object_get_type(val);
 
 		if (t == json_type_object || t == json_type_array || t == json_type_double ||
-		    in_words(descriptive_keys, key) || pb_cmp_is_metric_key(key) ||
+		    is_descriptive(key) || pb_cmp_is_metric_key(key) ||
 		    in_list(ignore, part, key))
 			continue;
 		json_object_object_add(en->ids, key, json_object_get(val));

@@ -47,7 +47,7 @@ doc "$T/same.json" throughput "$P" "$(tp_body 100000)"
 doc "$T/slow.json" throughput "$P" "$(tp_body 110000)"
 doc "$T/fast.json" throughput "$P" "$(tp_body 90000)"
 
-echo "1..40"
+echo "1..43"
 
 # ---- synthetic documents
 run "$T/base.json" "$T/same.json"
@@ -163,4 +163,28 @@ if "$PB" throughput --format json --loops 50 --repeat 3 --warmup 0 -o "$T/r1.jso
 else
 	not_ok "real throughput runs"
 	not_ok "real throughput runs"
+fi
+
+# ---- o_noatime and timestamps documents
+if "$PB" o_noatime --format json --loops 50 --repeat 2 -o "$T/o1.json" &&
+   "$PB" o_noatime --format json --loops 50 --repeat 2 -o "$T/o2.json"; then
+	run --threshold 100000 "$T/o1.json" "$T/o2.json"
+	check "o_noatime A/A: exit 0" [ "$rc" = 0 ]
+	check "o_noatime: both sides and their ratio are compared" sh -c '
+		grep -q "role=A kind=anon tt_ns$" "$1" && grep -q "role=B kind=fifo tt_ns$" "$1" &&
+		grep -q "role=B/A tt_ratio$" "$1"' sh "$T/out"
+else
+	not_ok "o_noatime runs"
+	not_ok "o_noatime runs"
+fi
+if "$PB" timestamps --format json -o "$T/t1.json"; then
+	# The kernel changed its mind: anon now updated, with a new detail text.
+	sed -e '0,/"verdict": "frozen"/s//"verdict": "updated"/' \
+	    -e '0,/"verdict_detail": "[^"]*"/s//"verdict_detail": "write changes mtime+ctime"/' \
+		"$T/t1.json" >"$T/t2.json"
+	run "$T/t1.json" "$T/t2.json"
+	check "timestamps: a changed verdict is found despite its new detail text" \
+		grep -q 'verdict frozen -> updated' "$T/out"
+else
+	not_ok "timestamps runs"
 fi
