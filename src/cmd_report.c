@@ -233,9 +233,15 @@ static double getd(struct json_object *o, const char *path)
 	return v ? json_object_get_double(v) : -1;
 }
 
+/* A part that did not finish, or finished with an error: say why. */
 static void text_part_failed(FILE *fp, const char *title, const struct part_run *pr)
 {
-	fprintf(fp, "%-16s not measured: %s\n", title, pr->error[0] ? pr->error : "no result");
+	struct json_object *errs = pr->doc ? get(pr->doc, "errors") : NULL;
+	const char *why = pr->error[0] ? pr->error : "no result";
+
+	if (errs && json_object_array_length(errs) > 0)
+		why = json_object_get_string(json_object_array_get_idx(errs, 0));
+	fprintf(fp, "%-16s not measured: %s\n", title, why);
 }
 
 static void text_timestamps(FILE *fp, struct json_object *doc)
@@ -411,7 +417,7 @@ static void emit_text(const struct report *rep, const struct pb_sysinfo *si, FIL
 
 		if (!(rep->selected & (1u << i)))
 			continue;
-		if (!pr->doc) {
+		if (!pr->doc || pr->status < 0 || pr->status == PB_EXIT_ERROR) {
 			text_part_failed(fp, parts[i].title, pr);
 			continue;
 		}
