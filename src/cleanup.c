@@ -173,6 +173,31 @@ static void unblock(const sigset_t *old)
 	sigprocmask(SIG_SETMASK, old, NULL);
 }
 
+pid_t pb_cleanup_fork(void)
+{
+	sigset_t old;
+	pid_t pid;
+	int e;
+
+	block(&old);
+	pid = fork();
+	if (pid == 0) {
+		pb_cleanup_child_reset();
+		unblock(&old);
+		return 0;
+	}
+	e = errno;
+	if (pid > 0 && pb_cleanup_add_child(pid) != 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		pid = -1;
+		e = EAGAIN;
+	}
+	unblock(&old);
+	errno = e;
+	return pid;
+}
+
 int pb_cleanup_add_path(const char *path, int is_dir)
 {
 	sigset_t old;

@@ -27,6 +27,15 @@ int pb_cleanup_add_path(const char *path, int is_dir);
 /* Forget PATH (after removing it yourself). */
 void pb_cleanup_del_path(const char *path);
 
+/*
+ * fork() with the cleanup signals blocked until the child is registered
+ * (parent) or has forgotten the parent's registry and handlers (child), so
+ * no signal can leave a child unregistered or make a child clean up what
+ * its parent owns.  Returns as fork(); -1 with errno on failure (also when
+ * the child could not be registered: it is then killed and reaped).
+ */
+pid_t pb_cleanup_fork(void);
+
 int pb_cleanup_add_child(pid_t pid);
 void pb_cleanup_del_child(pid_t pid);
 

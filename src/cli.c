@@ -33,6 +33,8 @@ static void common_table(struct pb_common *c, struct poptOption *t)
 }
 
 #define COMMON_N 5
+/* Codes poptGetNextOpt returns for options with values (see pb_cli_parse). */
+#define OPT_CODE 1000
 
 static void format_help(const char *const *formats, char *buf, size_t len)
 {
@@ -106,7 +108,8 @@ int pb_cli_parse(struct pb_cli *cli, const struct pb_cmd *cmd, int argc,
 		 const char *const *formats, int min_args, int max_args)
 {
 	struct poptOption *common = cli->common_tab;
-	int rc;
+	unsigned char seen[100 + COMMON_N] = { 0 };
+	int rc, n;
 
 	memset(cli, 0, sizeof(*cli));
 	cli->cmd = cmd;
@@ -121,10 +124,34 @@ int pb_cli_parse(struct pb_cli *cli, const struct pb_cmd *cmd, int argc,
 	cli->argv[0] = cli->prog;
 	for (int i = 1; i < argc; i++)
 		cli->argv[i] = argv[i];
-	cli->pc = make_context(cmd, argc, cli->argv, options, common, cli->top_tab);
-
-	while ((rc = poptGetNextOpt(cli->pc)) > 0)
+	/*
+	 * Give every option that takes a value a code, so a repeated option can
+	 * be refused: popt would silently keep the last value, and a dropped
+	 * `--expect anon=...` or `--only ...` would turn into a false pass.
+	 */
+	for (n = 0; options[n].longName || options[n].shortName || options[n].argInfo; n++)
 		;
+	if ((size_t)n >= sizeof(cli->cmd_tab) / sizeof(cli->cmd_tab[0]))
+		return PB_EXIT_ERROR;
+	memcpy(cli->cmd_tab, options, ((size_t)n + 1) * sizeof(*options));
+	for (int i = 0; i < n; i++)
+		if (cli->cmd_tab[i].argInfo == POPT_ARG_STRING && cli->cmd_tab[i].val == 0)
+			cli->cmd_tab[i].val = OPT_CODE + i;
+	for (int i = 0; common[i].longName; i++)
+		if (common[i].argInfo == POPT_ARG_STRING)
+			common[i].val = OPT_CODE + 100 + i;
+	cli->pc = make_context(cmd, argc, cli->argv, cli->cmd_tab, common, cli->top_tab);
+
+	while ((rc = poptGetNextOpt(cli->pc)) > 0) {
+		int idx = rc - OPT_CODE;
+		const struct poptOption *o = idx >= 100 ? &common[idx - 100] : &cli->cmd_tab[idx];
+
+		if (rc < OPT_CODE || idx >= 100 + COMMON_N || ++seen[idx] < 2)
+			continue;
+		pb_usage_err(cmd->name, "--%s given more than once; give one value (lists "
+			     "take commas: --%s A,B)", o->longName, o->longName);
+		return PB_EXIT_USAGE;
+	}
 	if (rc < -1) {
 		const char *bad = poptBadOption(cli->pc, POPT_BADOPTION_NOALIAS);
 

@@ -30,6 +30,7 @@ struct pb_cli {
 	int nargs;
 	/* popt keeps pointers to the tables for the context's lifetime. */
 	struct poptOption common_tab[5], top_tab[3];
+	struct poptOption cmd_tab[40];  /* the command's table, with vals set */
 	char fmt_descrip[160];
 	char prog[64];
 	const char **argv;

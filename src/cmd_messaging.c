@@ -205,15 +205,18 @@ static void emit_text(const struct ms_run *run, const struct pb_sysinfo *si, FIL
 	pb_format_size(w->size, sz, sizeof(sz));
 	fprintf(fp, "kernel      Linux %s %s, %ld CPUs online (allowed %s)\n", si->kernel_release,
 		si->machine, si->cpus_online, si->allowed_list);
-	fprintf(fp, "workload    %llu groups x %llu senders -> %llu receivers over %s, %llu %ss\n",
-		(unsigned long long)w->groups, (unsigned long long)w->fds,
-		(unsigned long long)w->fds, pb_messaging_kind_names[w->kind],
-		(unsigned long long)pb_messaging_workers(w), w->threads ? "threads" : "processes");
+	fprintf(fp, "workload    %llu %s x %llu %s -> %llu %s over %s, %llu %s\n",
+		(unsigned long long)w->groups, pb_plural(w->groups, "group", "groups"),
+		(unsigned long long)w->fds, pb_plural(w->fds, "sender", "senders"),
+		(unsigned long long)w->fds, pb_plural(w->fds, "receiver", "receivers"),
+		pb_messaging_kind_names[w->kind], (unsigned long long)pb_messaging_workers(w),
+		w->threads ? "threads" : "processes");
 	fprintf(fp, "messages    %llu loops of %s: %llu messages, %llu bytes per repetition\n",
 		(unsigned long long)w->loops, sz,
 		(unsigned long long)(w->groups * w->fds * w->fds * w->loops),
 		(unsigned long long)(w->groups * w->fds * w->fds * w->loops * w->size));
-	fprintf(fp, "settings    %llu repetitions (+%llu warmup)\n\n", (unsigned long long)p->repeat,
+	fprintf(fp, "settings    %llu %s (+%llu warmup)\n\n", (unsigned long long)p->repeat,
+		pb_plural(p->repeat, "repetition", "repetitions"),
 		(unsigned long long)p->warmup);
 	if (!run->nreps)
 		return;
@@ -226,8 +229,9 @@ static void emit_text(const struct ms_run *run, const struct pb_sysinfo *si, FIL
 		fprintf(fp, "%-18s %14.*f %14.*f %14.*f %7.1f%%\n", metrics[m].label, d, s->median * k,
 			d, s->min * k, d, s->max * k, s->spread * 100);
 	}
-	fprintf(fp, "\nmedians of %zu repetitions; spread = (max-min)/median; MB = 10^6 bytes;\n"
-		"context switches and CPU time are summed over all workers\n", run->nreps);
+	fprintf(fp, "\nmedians of %zu %s; spread = (max-min)/median; MB = 10^6 bytes;\n"
+		"context switches and CPU time are summed over all workers\n", run->nreps,
+		pb_plural(run->nreps, "repetition", "repetitions"));
 }
 
 static void emit_csv(const struct ms_run *run, FILE *fp)

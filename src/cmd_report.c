@@ -121,11 +121,28 @@ static int slurp(int fd, char **buf, size_t *len, uint64_t deadline)
 	return 0;
 }
 
+/*
+ * A part past its time: SIGTERM first, so the command removes its own FIFOs
+ * and directories and stops its children, then SIGKILL after a grace period.
+ */
+static void stop_part(pid_t pid)
+{
+	struct timespec tick = { 0, 10000000 };
+
+	kill(pid, SIGTERM);
+	kill(pid, SIGCONT); /* a stopped part must run to handle it */
+	for (int i = 0; i < 300; i++) {
+		if (waitpid(pid, NULL, WNOHANG) != 0)
+			return;
+		nanosleep(&tick, NULL);
+	}
+	kill(pid, SIGKILL);
+}
+
 static void child_run(const struct pb_cmd *cmd, int argc, const char **argv, int out)
 {
 	int devnull = open("/dev/null", O_WRONLY);
 
-	pb_cleanup_child_reset();
 	pb_cleanup_install(cmd->name);
 	dup2(out, STDOUT_FILENO);
 	if (devnull >= 0)
@@ -162,7 +179,7 @@ static void run_part(const struct report *rep, const struct part *pt, struct par
 		return;
 	}
 	fflush(NULL);
-	pid = fork();
+	pid = pb_cleanup_fork();
 	if (pid < 0) {
 		snprintf(pr->error, sizeof(pr->error), "fork: %s", strerror(errno));
 		close(p[0]), close(p[1]);
@@ -172,12 +189,11 @@ static void run_part(const struct report *rep, const struct part *pt, struct par
 		close(p[0]);
 		child_run(cmd, argc, argv, p[1]);
 	}
-	pb_cleanup_add_child(pid);
 	close(p[1]);
 	r = slurp(p[0], &buf, &len, t0 + (uint64_t)pt->timeout_s * 1000000000ULL);
 	close(p[0]);
 	if (r)
-		kill(pid, SIGKILL);
+		stop_part(pid);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	pb_cleanup_del_child(pid);
@@ -308,9 +324,9 @@ static void text_throughput(FILE *fp, const char *label, struct json_object *doc
 		char sz[32], ratio[64] = "";
 
 		pb_format_size((uint64_t)getd(r, "size_bytes"), sz, sizeof(sz));
-		if (get(r, "ratio_label") && getd(r, "tt_ratio_to_first") > 0)
+		if (get(r, "ratio_label") && getd(r, "cost_ratio_to_first") > 0)
 			snprintf(ratio, sizeof(ratio), "  %s %.2fx", gets(r, "ratio_label", ""),
-				 getd(r, "tt_ratio_to_first"));
+				 getd(r, "cost_ratio_to_first"));
 		fprintf(fp, "%-16s %-5s %7s  %9.1f MB/s  %6.1f ns/syscall  spread %4.1f%%%s\n",
 			i ? "" : label, gets(r, "kind", "?"), sz,
 			getd(r, "summary.rate_bytes_per_s") / 1e6, getd(r, "summary.ns_per_syscall"),

@@ -269,6 +269,19 @@ static double rate(double count, double ns)
 	return ns > 0 ? count * 1e9 / ns : 0;
 }
 
+/*
+ * Cost of C relative to the first kind of its row: median time per byte
+ * moved.  Kinds can move different amounts per loop (a socketpair's buffer
+ * is not a pipe's), so a plain TT ratio would mislead; with equal bytes the
+ * two are the same.  0 when undefined.
+ */
+static double cost_ratio(const struct tp_cell *c, const struct tp_cell *f)
+{
+	if (!c->nreps || !f->nreps || c->bytes <= 0 || f->bytes <= 0 || f->tt.median <= 0)
+		return 0;
+	return (c->tt.median / c->bytes) / (f->tt.median / f->bytes);
+}
+
 static const struct tp_cell *first_of_row(const struct tp_run *run, const struct tp_cell *c)
 {
 	size_t idx = (size_t)(c - run->cells);
@@ -321,15 +334,16 @@ static void emit_text(const struct tp_run *run, const struct pb_sysinfo *si, FIL
 			snprintf(b2, sizeof(b2), "n/a");
 		fprintf(fp, " %s %s%s", pb_kind_names[c->kind], b2, k + 1 < p->nkinds ? ";" : "");
 	}
-	fprintf(fp, "\nsettings    %llu loops, %llu repetitions (+%llu warmup), flags %s%s",
+	fprintf(fp, "\nsettings    %llu loops, %llu %s (+%llu warmup), flags %s%s",
 		(unsigned long long)p->loops, (unsigned long long)p->repeat,
+		pb_plural(p->repeat, "repetition", "repetitions"),
 		(unsigned long long)p->warmup, fl,
 		p->flags && has_kind(p, PB_KIND_SOCKETPAIR) ? " (not applied to socketpair)" : "");
 	if (has_kind(p, PB_KIND_FIFO))
 		fprintf(fp, ", FIFOs in %s", p->dir);
 	fprintf(fp, "\n\n%-10s %8s %8s %8s %8s %17s %7s %12s %11s %9s %8s %7s %s\n", "kind", "size",
 		"TW s", "TR s", "TT s", "TT min-max s", "spread", "bytes", "syscalls", "MB/s",
-		"Msys/s", "ns/sys", "TT ratio");
+		"Msys/s", "ns/sys", "time/byte vs first");
 	for (size_t i = 0; i < run->ncells; i++) {
 		const struct tp_cell *c = &run->cells[i], *f = first_of_row(run, c);
 		char range[40], ratio[48] = "";
@@ -340,20 +354,28 @@ static void emit_text(const struct tp_run *run, const struct pb_sysinfo *si, FIL
 		snprintf(range, sizeof(range), "%.3f-%.3f", c->tt.min / 1e9, c->tt.max / 1e9);
 		if (f != c && f->nreps && f->tt.median > 0)
 			snprintf(ratio, sizeof(ratio), "%s/%s %.2fx", pb_kind_names[c->kind],
-				 pb_kind_names[f->kind], c->tt.median / f->tt.median);
-		fprintf(fp, "%-10s %8s %8.3f %8.3f %8.3f %17s %6.1f%% %12.0f %11.0f %9.1f %8.3f %7.1f %s\n",
+				 pb_kind_names[f->kind], cost_ratio(c, f));
+		fprintf(fp, "%-10s %8s %8.3f %8.3f %8.3f %17s %6.1f%% %12.0f %11.0f %9.1f %8.3f %7.1f%s%s\n",
 			pb_kind_names[c->kind], b1, c->tw.median / 1e9, c->tr.median / 1e9,
 			c->tt.median / 1e9, range, c->tt.spread * 100, c->bytes, c->syscalls,
 			rate(c->bytes, c->tt.median) / 1e6, rate(c->syscalls, c->tt.median) / 1e6,
-			c->syscalls > 0 ? c->tt.median / c->syscalls : 0, ratio);
+			c->syscalls > 0 ? c->tt.median / c->syscalls : 0, ratio[0] ? " " : "", ratio);
 	}
-	fprintf(fp, "\nmedians of %llu repetitions; spread = (max-min)/median of TT; "
-		"MB = 10^6 bytes\n", (unsigned long long)p->repeat);
+	fprintf(fp, "\nmedians of %llu %s; spread = (max-min)/median of TT; MB = 10^6 bytes; "
+		"time/byte vs first = (TT/bytes) / (TT/bytes of the row's first kind)\n",
+		(unsigned long long)p->repeat, pb_plural(p->repeat, "repetition", "repetitions"));
 }
 
 static void emit_seed(const struct tp_run *run, FILE *fp)
 {
-	for (size_t i = 0; i < run->ncells; i++)
+	for (size_t i = 0; i < run->ncells; i++) {
+		char sz[32];
+
+		/* One kind and size: exactly the mail's lines.  Several: a comment
+		 * line names each block. */
+		pb_format_size(run->cells[i].size, sz, sizeof(sz));
+		if (run->ncells > 1)
+			fprintf(fp, "# %s %s\n", pb_kind_names[run->cells[i].kind], sz);
 		for (size_t r = 0; r < run->cells[i].nreps; r++) {
 			const struct pb_engine_result *e = &run->cells[i].reps[r];
 			uint64_t tt = e->tw_ns + e->tr_ns;
@@ -367,6 +389,7 @@ static void emit_seed(const struct tp_run *run, FILE *fp)
 				(unsigned long long)(tt / 1000000000ULL),
 				(unsigned long long)(tt / 1000000ULL % 1000));
 		}
+	}
 }
 
 static void emit_csv(const struct tp_run *run, FILE *fp)
@@ -479,10 +502,10 @@ static struct json_object *cell_json(const struct tp_run *run, const struct tp_c
 
 		snprintf(label, sizeof(label), "%s/%s", pb_kind_names[c->kind],
 			 pb_kind_names[f->kind]);
-		pb_json_add_double(o, "tt_ratio_to_first", c->tt.median / f->tt.median);
+		pb_json_add_double(o, "cost_ratio_to_first", cost_ratio(c, f));
 		pb_json_add_str(o, "ratio_label", label);
 	} else {
-		json_object_object_add(o, "tt_ratio_to_first", NULL);
+		json_object_object_add(o, "cost_ratio_to_first", NULL);
 	}
 	return o;
 }

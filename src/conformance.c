@@ -145,7 +145,7 @@ int pb_conformance_run_one(const struct pb_check *c, const struct pb_run_opts *o
 		pb_tmpdir_remove(dir);
 		return ret;
 	}
-	pid = fork();
+	pid = pb_cleanup_fork();
 	if (pid < 0) {
 		ret = -errno;
 		snprintf(r->detail, sizeof(r->detail), "harness: fork: %s", strerror(errno));
@@ -157,7 +157,6 @@ int pb_conformance_run_one(const struct pb_check *c, const struct pb_run_opts *o
 		close(p[0]);
 		child(c, o, dir, p[1]);
 	}
-	pb_cleanup_add_child(pid);
 	close(p[1]);
 	/* Watchdog: poll the result pipe; it reaches EOF when the child exits. */
 	deadline = t0 + (uint64_t)(timeout * 1e9);

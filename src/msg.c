@@ -11,6 +11,10 @@ static void vline(const char *cmd, const char *kind, const char *hint_cmd,
 	char body[1024];
 
 	vsnprintf(body, sizeof(body), fmt, ap);
+	/* One line, whatever a file name or a file's content holds. */
+	for (char *c = body; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
 	/* Build the whole line first so it reaches stderr in one write. */
 	if (hint_cmd)
 		fprintf(stderr, "%s%s%s: %s%s (try '%s%s%s --help')\n", PB_PROG,

@@ -288,6 +288,11 @@ void pb_format_cpu_list(const cpu_set_t *set, char *buf, size_t len)
 	}
 }
 
+const char *pb_plural(uint64_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
 void pb_format_size(uint64_t bytes, char *buf, size_t len)
 {
 	if (bytes >= (1ULL << 30) && bytes % (1ULL << 30) == 0)

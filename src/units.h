@@ -48,6 +48,9 @@ int pb_parse_cpu_list(const char *s, int max_cpu, cpu_set_t *set);
 /* Format a CPU set as a compact list ("0-1,3") into buf. */
 void pb_format_cpu_list(const cpu_set_t *set, char *buf, size_t len);
 
+/* ONE when N is 1, else MANY: "1 repetition", "5 repetitions". */
+const char *pb_plural(uint64_t n, const char *one, const char *many);
+
 /* Format bytes as "4 KiB", "100 B", "64 MiB" when exact, else plain bytes. */
 void pb_format_size(uint64_t bytes, char *buf, size_t len);
 
