@@ -14,6 +14,7 @@
 
 #include "checkproc.h"
 #include "conformance.h"
+#include "sysinfo.h"
 
 int pb_check_pipe(struct pb_check_ctx *ctx, int fd[2], int flags)
 {
@@ -169,18 +170,5 @@ int pb_check_count_fds(void)
 
 bool pb_check_has_cap(int cap)
 {
-	FILE *f = fopen("/proc/self/status", "re");
-	unsigned long long eff = 0;
-	char line[256];
-	bool found = false;
-
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "CapEff: %llx", &eff) == 1) {
-			found = true;
-			break;
-		}
-	fclose(f);
-	return found && cap >= 0 && cap < 64 && (eff >> cap) & 1;
+	return pb_sysinfo_has_cap(cap);
 }

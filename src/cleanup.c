@@ -34,6 +34,7 @@ static volatile pid_t children[MAX_CHILDREN];
 static int paths_hw, children_hw;
 static char msg_prefix[96];
 static char watchdog_msg[256];
+static volatile sig_atomic_t watchdog_fired;
 
 static void put(const char *s)
 {
@@ -118,12 +119,30 @@ static void on_signal(int sig)
 	_exit(128 + sig);
 }
 
+/*
+ * First expiry: raise the flag that loops able to stop cleanly poll
+ * (pb_watchdog_fired), so the command can still write its document with
+ * the error in it; arm a backstop.  Second expiry: the command did not
+ * stop, so clean up and exit 3 from here.
+ */
 static void on_alarm(int sig)
 {
+	struct itimerval it = { .it_value = { PB_WATCHDOG_GRACE_S, 0 } };
+
 	(void)sig;
+	if (!watchdog_fired) {
+		watchdog_fired = 1;
+		setitimer(ITIMER_REAL, &it, NULL);
+		return;
+	}
 	put(watchdog_msg);
 	cleanup_now();
 	_exit(3);
+}
+
+bool pb_watchdog_fired(void)
+{
+	return watchdog_fired != 0;
 }
 
 void pb_cleanup_install(const char *cmd)
@@ -269,6 +288,7 @@ void pb_watchdog_arm(double seconds, const char *what)
 	struct itimerval it;
 
 	memset(&it, 0, sizeof(it));
+	watchdog_fired = 0;
 	if (seconds > 0) {
 		snprintf(watchdog_msg, sizeof(watchdog_msg), "%s: %s: timed out after %g s\n",
 			 msg_prefix, what, seconds);

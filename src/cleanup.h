@@ -13,6 +13,7 @@
 #ifndef PB_CLEANUP_H
 #define PB_CLEANUP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -40,11 +41,15 @@ int pb_cleanup_add_child(pid_t pid);
 void pb_cleanup_del_child(pid_t pid);
 
 /*
- * Arm (seconds > 0) or disarm (0) the watchdog: when it fires, everything
- * registered is cleaned up and the process exits with status 3 after
- * printing `pipebench CMD: WHAT: timed out after N s`.
+ * Arm (seconds > 0) or disarm (0) the watchdog.  When it fires,
+ * pb_watchdog_fired() turns true: a loop that polls it stops and reports
+ * the timeout through its normal output (JSON documents still parse).  A
+ * command that has not stopped PB_WATCHDOG_GRACE_S seconds later is cleaned
+ * up and exits with status 3 after `pipebench CMD: WHAT: timed out after N s`.
  */
+#define PB_WATCHDOG_GRACE_S 2
 void pb_watchdog_arm(double seconds, const char *what);
+bool pb_watchdog_fired(void);
 
 /*
  * Make a private directory (mode 0700, unpredictable name) under BASE

@@ -205,8 +205,15 @@ void pb_cli_free(struct pb_cli *cli)
 int pb_opt_dir(const char *cmd, const char *val, const char **out)
 {
 	const char *dir = val ? val : pb_tmpdir_base();
+	char probe[4096];
 	int r = pb_dir_usable(dir);
 
+	/* access() says yes to root on /proc and the like: really make one. */
+	if (r == 0) {
+		r = pb_tmpdir_make(dir, probe, sizeof(probe));
+		if (r == 0)
+			pb_tmpdir_remove(probe);
+	}
 	if (r) {
 		pb_usage_err(cmd, "--dir: '%s' is not a writable directory: %s", dir, strerror(-r));
 		return -1;

@@ -113,6 +113,18 @@ static int parse_params(struct ms_params *p, const char *kind_s, int threads,
 	p->w.size = 100;
 	if (size_s && pb_opt_size(c, "--size", size_s, 1, MAX_SIZE, &p->w.size))
 		return -1;
+	{
+		/* Bytes per repetition must fit the counters and JSON's int64. */
+		uint64_t m, b;
+
+		if (__builtin_mul_overflow(p->w.groups * p->w.fds * p->w.fds, p->w.loops, &m) ||
+		    __builtin_mul_overflow(m, p->w.size, &b) || b > INT64_MAX) {
+			pb_usage_err(c, "--loops %llu with --size %llu: more than 2^63 bytes per "
+				     "repetition", (unsigned long long)p->w.loops,
+				     (unsigned long long)p->w.size);
+			return -1;
+		}
+	}
 	p->repeat = 5;
 	if (repeat_s && pb_opt_count(c, "--repeat", repeat_s, 1, 10000, &p->repeat))
 		return -1;

@@ -147,16 +147,12 @@ static int run_side(struct on_run *run, const struct on_side *side,
 	limit = 4 * (uint64_t)(ep.pipe_size > 0 ? ep.pipe_size : 65536) + run->p->size;
 	r = pb_engine_run(ep.rfd, ep.wfd, run->buf, run->p->size, run->p->loops, limit, res);
 	pb_endpoint_close(&ep);
-	if (r == -EIO)
-		set_error(run, PB_EXIT_ERROR, "%s: loop %llu: wrote %llu bytes but read %llu",
-			  side->label, (unsigned long long)res->bad_loop,
-			  (unsigned long long)res->bad_written, (unsigned long long)res->bad_read);
-	else if (r == -EOVERFLOW)
-		set_error(run, PB_EXIT_ERROR, "%s: a write phase never ended in EAGAIN",
-			  side->label);
-	else if (r)
-		set_error(run, PB_EXIT_ERROR, "%s: %s: %s", side->label,
-			  res->failed_call ? res->failed_call : "?", strerror(-r));
+	if (r) {
+		char why[256];
+
+		pb_engine_strerror(r, res, limit, why, sizeof(why));
+		set_error(run, PB_EXIT_ERROR, "%s: %s", side->label, why);
+	}
 	return r;
 }
 

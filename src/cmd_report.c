@@ -377,20 +377,12 @@ static void cap_names(char *buf, size_t len)
 	static const struct { int bit; const char *name; } caps[] = {
 		{ 7, "CAP_SETUID" }, { 21, "CAP_SYS_ADMIN" }, { 24, "CAP_SYS_RESOURCE" },
 	};
-	FILE *f = fopen("/proc/self/status", "re");
-	unsigned long long eff = 0;
-	char line[256];
 	size_t off = 0;
 
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "CapEff: %llx", &eff) == 1)
-			break;
-	if (f)
-		fclose(f);
 	buf[0] = '\0';
 	for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]) && off < len; i++)
 		off += (size_t)snprintf(buf + off, len - off, "%s%s %s", i ? ", " : "", caps[i].name,
-					(eff >> caps[i].bit) & 1 ? "yes" : "no");
+					pb_sysinfo_has_cap(caps[i].bit) ? "yes" : "no");
 }
 
 static void limit_text(int res, char *buf, size_t len)

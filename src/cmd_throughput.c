@@ -98,7 +98,8 @@ static int parse_params(struct pb_cli *cli, struct tp_params *p, const char *kin
 	p->warmup = 1;
 	if (warmup_s && pb_opt_count(c, "--warmup", warmup_s, 0, 10000, &p->warmup))
 		return -1;
-	if (psize_s && pb_opt_size(c, "--pipe-size", psize_s, 1, 1ULL << 31, &p->pipe_size))
+	/* The kernel's round_pipe_size() takes at most 1 GiB as an int. */
+	if (psize_s && pb_opt_size(c, "--pipe-size", psize_s, 1, 1ULL << 30, &p->pipe_size))
 		return -1;
 	if (flags_s && pb_opt_word_list(c, "--flags", flags_s, pb_flag_names, &p->flags))
 		return -1;
@@ -174,20 +175,15 @@ static int run_one(struct tp_run *run, const struct tp_cell *cell,
 	r = pb_engine_run(ep.rfd, ep.wfd, run->buf, cell->size, p->loops,
 			  fill_limit(&ep, cell->size), res);
 	pb_endpoint_close(&ep);
-	if (r == -EIO)
-		set_error(run, PB_EXIT_ERROR,
-			  "%s: loop %llu: wrote %llu bytes but read %llu: the kernel lost or "
-			  "invented data", pb_kind_names[cell->kind],
-			  (unsigned long long)res->bad_loop, (unsigned long long)res->bad_written,
-			  (unsigned long long)res->bad_read);
-	else if (r == -EOVERFLOW)
-		set_error(run, PB_EXIT_ERROR,
-			  "%s: a write phase passed %llu bytes without EAGAIN: the buffer "
-			  "never filled", pb_kind_names[cell->kind],
-			  (unsigned long long)fill_limit(&ep, cell->size));
-	else if (r)
-		set_error(run, PB_EXIT_ERROR, "%s: %s: %s", pb_kind_names[cell->kind],
-			  res->failed_call ? res->failed_call : "?", strerror(-r));
+	if (r == -ETIMEDOUT) {
+		set_error(run, PB_EXIT_ERROR, "--timeout: timed out after %g s",
+			  (double)p->timeout_ns / 1e9);
+	} else if (r) {
+		char why[256];
+
+		pb_engine_strerror(r, res, fill_limit(&ep, cell->size), why, sizeof(why));
+		set_error(run, PB_EXIT_ERROR, "%s: %s", pb_kind_names[cell->kind], why);
+	}
 	return r;
 }
 
@@ -582,7 +578,7 @@ static int probe_kinds(struct tp_run *run)
 				set_error(run, PB_EXIT_NA,
 					  "pipe2(O_NOATIME) is not supported by this kernel "
 					  "(EINVAL); nothing to measure");
-			else if (r == -EPERM && run->p->pipe_size)
+			else if (r == -EPERM && run->p->pipe_size && !pb_sysinfo_has_cap(24))
 				set_error(run, PB_EXIT_ERROR,
 					  "%s: --pipe-size %llu: not permitted (above "
 					  "pipe-max-size without CAP_SYS_RESOURCE, or over the "

@@ -2,9 +2,11 @@
 #include <config.h>
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cleanup.h"
 #include "clock.h"
 #include "engine.h"
 
@@ -16,6 +18,8 @@ int pb_engine_run(int rfd, int wfd, void *buf, size_t size, uint64_t loops,
 		uint64_t wr = 0, rd = 0, wc = 0, rc = 0, t0, t1, t2;
 		ssize_t n;
 
+		if (pb_watchdog_fired())
+			return -ETIMEDOUT;
 		t0 = pb_clock_ns();
 		while ((n = write(wfd, buf, size)) > 0) {
 			wr += (uint64_t)n;
@@ -56,4 +60,21 @@ int pb_engine_run(int rfd, int wfd, void *buf, size_t size, uint64_t loops,
 		}
 	}
 	return 0;
+}
+
+void pb_engine_strerror(int r, const struct pb_engine_result *res, uint64_t fill_limit,
+			char *buf, size_t len)
+{
+	if (r == -EIO)
+		snprintf(buf, len, "loop %llu: wrote %llu bytes but read %llu: the kernel lost or "
+			 "invented data", (unsigned long long)res->bad_loop,
+			 (unsigned long long)res->bad_written, (unsigned long long)res->bad_read);
+	else if (r == -EOVERFLOW)
+		snprintf(buf, len, "a write phase passed %llu bytes without EAGAIN: the buffer "
+			 "never filled", (unsigned long long)fill_limit);
+	else if (r == -ETIMEDOUT)
+		snprintf(buf, len, "--timeout: timed out");
+	else
+		snprintf(buf, len, "%s: %s", res->failed_call ? res->failed_call : "engine",
+			 strerror(-r));
 }

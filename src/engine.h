@@ -28,8 +28,13 @@ struct pb_engine_result {
  * read differ from bytes written in a loop (see bad_*), or -errno from a
  * failed write/read (see failed_call).  A write returning 0 for a nonzero
  * size counts as -EIO too: the kernel accepted nothing without EAGAIN.
+ * -ETIMEDOUT when the watchdog (pb_watchdog_arm) fired between loops.
  */
 int pb_engine_run(int rfd, int wfd, void *buf, size_t size, uint64_t loops,
 		  uint64_t fill_limit, struct pb_engine_result *res);
+
+/* Describe a pb_engine_run failure R in BUF for a message (no prefix). */
+void pb_engine_strerror(int r, const struct pb_engine_result *res, uint64_t fill_limit,
+			char *buf, size_t len);
 
 #endif

@@ -64,6 +64,21 @@ void pb_sysinfo_collect(struct pb_sysinfo *si)
 	pb_format_cpu_list(&si->allowed, si->allowed_list, sizeof(si->allowed_list));
 }
 
+bool pb_sysinfo_has_cap(int cap)
+{
+	FILE *f = fopen("/proc/self/status", "re");
+	unsigned long long eff = 0;
+	char line[256];
+	bool found = false;
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "CapEff: %llx", &eff) == 1;
+	fclose(f);
+	return found && cap >= 0 && cap < 64 && (eff >> cap) & 1;
+}
+
 static struct json_object *long_or_null(long v)
 {
 	return v < 0 ? NULL : json_object_new_int64(v);

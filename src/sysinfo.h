@@ -4,6 +4,7 @@
 #define PB_SYSINFO_H
 
 #include <sched.h>
+#include <stdbool.h>
 
 struct json_object;
 
@@ -28,6 +29,10 @@ void pb_sysinfo_collect(struct pb_sysinfo *si);
 
 /* Read a single integer from a /proc or /sys file; -errno on failure. */
 int pb_read_long_file(const char *path, long *out);
+
+/* Whether the effective capability set (CapEff) holds CAP, e.g. 24 for
+ * CAP_SYS_RESOURCE: capabilities decide, never the user ID. */
+bool pb_sysinfo_has_cap(int cap);
 
 /* The `system` object of the JSON document. */
 struct json_object *pb_sysinfo_json(const struct pb_sysinfo *si);

@@ -5,7 +5,7 @@
 . "${TESTS_SRCDIR:-$(dirname "$0")}/tap.sh"
 tap_tmpdir
 
-plan 11
+plan 13
 
 # Start a long FIFO run, wait until its private directory exists.
 start_long() {
@@ -33,3 +33,10 @@ done
 run $PIPEBENCH throughput --kind fifo --loops 100000000 --repeat 1 --warmup 0 --timeout 300ms
 is "$rc" 3 "--timeout fires: exit 3"
 printf '%s' "$err" | grep -q 'timed out after 0.3 s'; ok $? "--timeout says it timed out"
+
+# A --timeout still leaves a document that parses, with the error in it.
+run $PIPEBENCH throughput --kind fifo --loops 100000000 --repeat 1 --warmup 0 --timeout 300ms --format json
+is "$rc" 3 "--timeout with --format json: exit 3"
+is "$(printf '%s' "$out" | "$JSONQ" - .exit_status .errors[0] | tr '\n' ' ')" \
+	"3 --timeout: timed out after 0.3 s " "the JSON document parses and records the timeout"
+
