@@ -67,7 +67,7 @@ if command -v strace >/dev/null && strace -f -qq -e trace=pipe2 -o /dev/null tru
 else
 	STRACE=0
 fi
-plan $((n * 4 + 2))
+plan $((n * 4 + 2 + 8))
 
 while IFS='|' read -r cmd opt val; do
 	case $opt in
@@ -99,3 +99,16 @@ run "$PIPEBENCH" compare "$GOOD"
 is "$rc:$(nlines "$err")" "2:1" "compare with one file: exit 2, one line"
 run "$PIPEBENCH" report stray
 is "$rc:$(nlines "$err")" "2:1" "report with a stray argument: exit 2, one line"
+
+# An option given twice is refused, never silently reduced to one value
+# (a dropped --expect or --only would be a false pass).
+for args in "timestamps --expect anon=updated --expect fifo=updated" \
+	    "conformance --only RD-01 --only RD-02" \
+	    "throughput --kind anon --kind fifo" \
+	    "compare --threshold 1 --threshold 2 $GOOD $GOOD"; do
+	run "$PIPEBENCH" $args
+	is "$rc:$(nlines "$err")" "2:1" "${args%% -*} with a repeated option: exit 2, one line"
+	opt=$(printf '%s' "$args" | awk '{ print $2 }')
+	printf '%s' "$err" | grep -q -- "$opt given more than once"; ok $? "${args%% -*}: the message names $opt"
+done
+
