@@ -589,6 +589,8 @@ static int guardian_start(const struct pb_sysops *s, const char *orig)
 		char c = 0;
 
 		signal(SIGINT, SIG_IGN), signal(SIGTERM, SIG_IGN), signal(SIGHUP, SIG_IGN);
+		/* Its own session: the harness kills the check's process group. */
+		setsid();
 		for (int f = 3; f < 1024; f++)
 			if (f != g[0])
 				close(f);

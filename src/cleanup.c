@@ -78,9 +78,14 @@ static void cleanup_now(void)
 	struct timespec tick = { 0, 10000000 };
 	int left = 0;
 
+	/* A child may lead a process group of its own (a conformance check
+	 * and its helpers): signal the group too; -pid names no other. */
 	for (int i = 0; i < MAX_CHILDREN; i++)
-		if (children[i] > 0 && kill(children[i], SIGTERM) == 0)
-			left++;
+		if (children[i] > 0) {
+			kill(-children[i], SIGTERM);
+			if (kill(children[i], SIGTERM) == 0)
+				left++;
+		}
 	for (int t = 0; left && t < 200; t++) {
 		left = 0;
 		for (int i = 0; i < MAX_CHILDREN; i++)
@@ -95,6 +100,7 @@ static void cleanup_now(void)
 	}
 	for (int i = 0; i < MAX_CHILDREN; i++)
 		if (children[i] > 0) {
+			kill(-children[i], SIGKILL);
 			kill(children[i], SIGKILL);
 			waitpid(children[i], NULL, 0);
 			children[i] = 0;

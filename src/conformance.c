@@ -95,6 +95,8 @@ static void child(const struct pb_check *c, const struct pb_run_opts *o, const c
 	ssize_t w;
 
 	reset_child_state();
+	/* Its own process group, so helpers it forks can be killed with it. */
+	setpgid(0, 0);
 	if (chdir(dir) != 0)
 		_exit(120);
 	c->run(&ctx);
@@ -127,6 +129,7 @@ int pb_conformance_run_one(const struct pb_check *c, const struct pb_run_opts *o
 	double timeout = o->timeout_s > 0 ? o->timeout_s : 5;
 	char dir[4096];
 	int p[2], status = 0, ret;
+	bool reaped = false;
 	uint64_t t0 = pb_clock_ns(), deadline;
 	pid_t pid;
 	ssize_t n;
@@ -158,7 +161,11 @@ int pb_conformance_run_one(const struct pb_check *c, const struct pb_run_opts *o
 		child(c, o, dir, p[1]);
 	}
 	close(p[1]);
-	/* Watchdog: poll the result pipe; it reaches EOF when the child exits. */
+	/*
+	 * Watchdog: poll the result pipe, and the child itself, since a helper
+	 * the check forked may hold the pipe open after the check has died.
+	 */
+	fcntl(p[0], F_SETFL, O_NONBLOCK);
 	deadline = t0 + (uint64_t)(timeout * 1e9);
 	for (;;) {
 		uint64_t now = pb_clock_ns();
@@ -166,17 +173,23 @@ int pb_conformance_run_one(const struct pb_check *c, const struct pb_run_opts *o
 		int left = now >= deadline ? 0 : (int)((deadline - now) / 1000000) + 1;
 
 		if (left == 0) {
+			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
 			r->timed_out = true;
 			break;
 		}
-		if (poll(&pfd, 1, left) > 0)
+		if (poll(&pfd, 1, left < 20 ? left : 20) > 0)
 			break;
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			reaped = true;
+			break;
+		}
 	}
 	n = r->timed_out ? 0 : read(p[0], r, sizeof(*r));
 	close(p[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+	while (!reaped && waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	kill(-pid, SIGKILL); /* helpers the check left behind */
 	pb_cleanup_del_child(pid);
 	r->duration_ns = pb_clock_ns() - t0;
 	if (r->timed_out) {

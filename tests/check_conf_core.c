@@ -423,6 +423,57 @@ START_TEST(signal_is_fail_naming_it)
 }
 END_TEST
 
+/* A check that forks a long-lived helper (it inherits the result pipe),
+ * tells the test its pid, and dies. */
+static int helper_pid_pipe[2];
+
+static void die_leaving_helper(struct pb_check_ctx *ctx)
+{
+	pid_t h = fork();
+
+	(void)ctx;
+	if (h == 0) {
+		sleep(20);
+		_exit(0);
+	}
+	if (write(helper_pid_pipe[1], &h, sizeof(h)) != sizeof(h))
+		_exit(1);
+	kill(getpid(), SIGKILL);
+}
+
+START_TEST(helper_holding_result_pipe)
+{
+	const struct pb_check c = { "T-03", "test", "T", "dies, helper lives", "none", 0,
+				    die_leaving_helper };
+	struct pb_check_result r;
+	pid_t h = 0;
+	int gone = 0;
+
+	ck_assert_int_eq(pipe(helper_pid_pipe), 0);
+	run(&c, NULL, PB_KIND_ANON, 5, &r);
+	/* Seen as killed by SIGKILL at once, not as a 5 s timeout. */
+	ck_assert_int_eq(r.verdict, PB_FAIL);
+	ck_assert_int_eq(r.signal, SIGKILL);
+	ck_assert(!r.timed_out);
+	ck_assert_int_eq(read(helper_pid_pipe[0], &h, sizeof(h)), (ssize_t)sizeof(h));
+	/* The helper went with the check's process group. */
+	for (int i = 0; i < 200 && !gone; i++) {
+		char path[64], st = '?';
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)h);
+		f = fopen(path, "r");
+		if (!f || fscanf(f, "%*d (%*[^)]) %c", &st) != 1 || st == 'Z')
+			gone = 1;
+		if (f)
+			fclose(f);
+		if (!gone)
+			usleep(10000);
+	}
+	ck_assert_msg(gone, "helper %d survived its check", (int)h);
+}
+END_TEST
+
 static Suite *conf_core_suite(void)
 {
 	Suite *s = suite_create("conf_core");
@@ -443,6 +494,7 @@ static Suite *conf_core_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, watchdog_kills_blocked_check);
 	tcase_add_test(tc, signal_is_fail_naming_it);
+	tcase_add_test(tc, helper_holding_result_pipe);
 	suite_add_tcase(s, tc);
 	return s;
 }
