@@ -109,6 +109,7 @@ int pb_cli_parse(struct pb_cli *cli, const struct pb_cmd *cmd, int argc,
 {
 	struct poptOption *common = cli->common_tab;
 	unsigned char seen[100 + COMMON_N] = { 0 };
+	char *prev[100 + COMMON_N] = { NULL };
 	int rc, n;
 
 	memset(cli, 0, sizeof(*cli));
@@ -146,7 +147,13 @@ int pb_cli_parse(struct pb_cli *cli, const struct pb_cmd *cmd, int argc,
 		int idx = rc - OPT_CODE;
 		const struct poptOption *o = idx >= 100 ? &common[idx - 100] : &cli->cmd_tab[idx];
 
-		if (rc < OPT_CODE || idx >= 100 + COMMON_N || ++seen[idx] < 2)
+		if (rc < OPT_CODE || idx >= 100 + COMMON_N)
+			continue;
+		/* popt has replaced the earlier copy without freeing it. */
+		if (seen[idx]++)
+			free(prev[idx]);
+		prev[idx] = o->arg ? *(char **)o->arg : NULL;
+		if (seen[idx] < 2)
 			continue;
 		pb_usage_err(cmd->name, "--%s given more than once; give one value (lists "
 			     "take commas: --%s A,B)", o->longName, o->longName);

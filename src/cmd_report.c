@@ -451,7 +451,7 @@ static void emit_json(struct report *rep, const struct pb_sysinfo *si, FILE *fp)
 	char b[160];
 
 	json_object_object_add(params, "quick", json_object_new_boolean(rep->quick));
-	pb_json_add_str(params, "dir", rep->dir);
+	pb_json_add_str(params, "dir", rep->dir ? rep->dir : pb_tmpdir_base());
 	json_object_object_add(doc, "params", params);
 	cap_names(b, sizeof(b));
 	pb_json_add_str(json_object_object_get(doc, "system"), "capabilities", b);

@@ -337,6 +337,14 @@ static void emit_text(const struct tp_run *run, const struct pb_sysinfo *si, FIL
 		p->flags && has_kind(p, PB_KIND_SOCKETPAIR) ? " (not applied to socketpair)" : "");
 	if (has_kind(p, PB_KIND_FIFO))
 		fprintf(fp, ", FIFOs in %s", p->dir);
+	for (size_t i = 0; i < p->nsizes && run->ncells; i++)
+		if (run->cells[0].pipe_size > 0 && p->sizes[i] > (uint64_t)run->cells[0].pipe_size) {
+			pb_format_size(p->sizes[i], b1, sizeof(b1));
+			pb_format_size((uint64_t)run->cells[0].pipe_size, b2, sizeof(b2));
+			fprintf(fp, "\nnote        --size %s is larger than the %s pipe buffer: "
+				"every write is partial", b1, b2);
+			break;
+		}
 	fprintf(fp, "\n\n%-10s %8s %8s %8s %8s %17s %7s %12s %11s %9s %8s %7s %s\n", "kind", "size",
 		"TW s", "TR s", "TT s", "TT min-max s", "spread", "bytes", "syscalls", "MB/s",
 		"Msys/s", "ns/sys", "time/byte vs first");
@@ -614,16 +622,16 @@ static int execute(struct pb_cli *cli, const struct tp_params *p)
 	int r;
 
 	pb_sysinfo_collect(&si);
-	if (p->pinned && sched_setaffinity(0, sizeof(p->cpus), &p->cpus) != 0) {
-		pb_err(NAME, "--cpu %s: cannot pin: %s", p->cpu_list, strerror(errno));
-		return PB_EXIT_ERROR;
-	}
 	if (pb_out_open(&out)) {
 		pb_err(NAME, "cannot allocate output buffer");
 		return PB_EXIT_ERROR;
 	}
 	if (setup(&run))
 		set_error(&run, PB_EXIT_ERROR, "out of memory");
+	/* A failed pin goes into the document like any other error. */
+	if (!run.status && p->pinned && sched_setaffinity(0, sizeof(p->cpus), &p->cpus) != 0)
+		set_error(&run, PB_EXIT_ERROR, "--cpu %s: cannot pin: %s", p->cpu_list,
+			  strerror(errno));
 	if (!run.status && has_kind(p, PB_KIND_FIFO) &&
 	    (r = pb_tmpdir_make(p->dir, run.tmpdir, sizeof(run.tmpdir))) != 0) {
 		run.tmpdir[0] = '\0';

@@ -2,6 +2,7 @@
 #include <config.h>
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -68,14 +69,20 @@ struct suffix {
 	uint64_t mult;
 };
 
-static int lookup_suffix(const char *s, const struct suffix *tab, uint64_t *mult)
+static int lookup_suffix_how(const char *s, const struct suffix *tab, uint64_t *mult,
+			     bool nocase)
 {
 	for (; tab->name; tab++)
-		if (strcmp(s, tab->name) == 0) {
+		if ((nocase ? strcasecmp(s, tab->name) : strcmp(s, tab->name)) == 0) {
 			*mult = tab->mult;
 			return 0;
 		}
 	return -EINVAL;
+}
+
+static int lookup_suffix(const char *s, const struct suffix *tab, uint64_t *mult)
+{
+	return lookup_suffix_how(s, tab, mult, false);
 }
 
 int pb_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out)
@@ -98,9 +105,10 @@ int pb_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	if (r == -ERANGE) {
 		while (isdigit((unsigned char)*s))
 			s++;
-		return lookup_suffix(s, tab, &mult) ? -EINVAL : -ERANGE;
+		return lookup_suffix_how(s, tab, &mult, true) ? -EINVAL : -ERANGE;
 	}
-	if (lookup_suffix(s, tab, &mult))
+	/* Sizes only have binary multiples, so 4k, 4K, 4KiB and 4kb agree. */
+	if (lookup_suffix_how(s, tab, &mult, true))
 		return -EINVAL;
 	if (v > UINT64_MAX / mult)
 		return -ERANGE;
@@ -382,10 +390,18 @@ int pb_opt_size_list(const char *cmd, const char *opt, const char *val,
 		     size_t max_items, size_t *n)
 {
 	int r = pb_parse_size_list(val, min, max, out, max_items, n);
+	char a[32], b[32], hint[96] = "";
 
 	if (!r)
 		return 0;
-	pb_usage_err(cmd, "%s: %s '%s'", opt, why(r, "size"), val ? val : "");
+	if (r == -ERANGE) {
+		pb_format_size(min, a, sizeof(a));
+		pb_format_size(max, b, sizeof(b));
+		snprintf(hint, sizeof(hint), "; allowed %s to %s", a, b);
+	} else if (r == -E2BIG) {
+		snprintf(hint, sizeof(hint), "; at most %zu", max_items);
+	}
+	pb_usage_err(cmd, "%s: %s '%s'%s", opt, why(r, "size"), val ? val : "", hint);
 	return -1;
 }
 

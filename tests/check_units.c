@@ -23,6 +23,10 @@ START_TEST(size_suffixes)
 	ck_assert_uint_eq(v, 2ULL << 30);
 	ck_assert_int_eq(pb_parse_size("7B", 1, UINT64_MAX, &v), 0);
 	ck_assert_uint_eq(v, 7);
+	ck_assert_int_eq(pb_parse_size("4kib", 1, UINT64_MAX, &v), 0);
+	ck_assert_uint_eq(v, 4096);
+	ck_assert_int_eq(pb_parse_size("2mb", 1, UINT64_MAX, &v), 0);
+	ck_assert_uint_eq(v, 2ULL << 20);
 }
 END_TEST
 
