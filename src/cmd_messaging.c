@@ -89,6 +89,9 @@ static int parse_params(struct ms_params *p, const char *kind_s, int threads,
 	unsigned kind = PB_MESSAGING_PIPE;
 
 	memset(p, 0, sizeof(*p));
+	/* "anon" is what throughput and conformance call an anonymous pipe. */
+	if (kind_s && strcmp(kind_s, "anon") == 0)
+		kind_s = pb_messaging_kind_names[PB_MESSAGING_PIPE];
 	if (kind_s && pb_opt_word(c, "--kind", kind_s, pb_messaging_kind_names, &kind))
 		return -1;
 	p->w.kind = (enum pb_messaging_kind)kind;
@@ -427,7 +430,7 @@ static int messaging_main(const struct pb_cmd *self, int argc, const char **argv
 		{ "size", 's', POPT_ARG_STRING, &size_s, 0,
 		  "bytes per message; K, M suffixes; at most 1M (default 100)", "BYTES" },
 		{ "kind", 'k', POPT_ARG_STRING, &kind_s, 0,
-		  "pipe or socketpair (AF_UNIX stream) (default pipe)", "KIND" },
+		  "pipe (also: anon) or socketpair (AF_UNIX stream) (default pipe)", "KIND" },
 		{ "threads", 'T', POPT_ARG_NONE, &threads, 0,
 		  "workers are threads (default: processes)", NULL },
 		{ "repeat", 'r', POPT_ARG_STRING, &repeat_s, 0,
