@@ -228,7 +228,7 @@ static void emit_row(const struct cmp_run *run, const struct pb_cmp_metric *row,
 
 static void emit_text(const struct cmp_run *run, FILE *fp)
 {
-	size_t metrics = 0, sig = 0, regs = 0, vchanges = 0, only_b = 0, only_n = 0;
+	size_t metrics = 0, sig = 0, regs = 0, vregs = 0, vchanges = 0, only_b = 0, only_n = 0;
 
 	fprintf(fp, "base   %s: %s, Linux %s\n", run->base_path, doc_command(run->base),
 		doc_kernel(run->base));
@@ -272,14 +272,15 @@ static void emit_text(const struct cmp_run *run, FILE *fp)
 		for (size_t i = 0; i < r->nv; i++) {
 			const struct pb_cmp_verdict *v = &r->v[i];
 
-			regs += v->regression;
+			vregs += v->regression;
 			fprintf(fp, "%c %s%s%s: %s %s -> %s\n", v->regression ? '!' : ' ',
 				v->part ? v->part : "", v->part ? ": " : "", v->label, v->key,
 				v->base ? v->base : "(absent)", v->cur ? v->cur : "(absent)");
 		}
 	}
-	fprintf(fp, "\n%zu comparisons, %zu significant, %zu verdict changes, "
-		"%zu regressions beyond %g%%", metrics, sig, vchanges, regs, run->threshold);
+	fprintf(fp, "\n%zu comparisons, %zu significant, %zu regressions beyond %g%%; "
+		"%zu verdict changes, %zu of them regressions (now fail or error)", metrics, sig,
+		regs, run->threshold, vchanges, vregs);
 	if (only_b || only_n)
 		fprintf(fp, "; unmatched results: %zu only in base, %zu only in new", only_b,
 			only_n);

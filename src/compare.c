@@ -311,7 +311,10 @@ int pb_cmp_compatible(struct json_object *base, struct json_object *new_doc,
 
 /* ------------------------------------------------------------ params */
 
-static const char *const ignored_params[] = { "repeat", "warmup", "timeout_ns", NULL };
+/* Settings that do not change what is measured: how often, how long, and
+ * which checks were selected (verdicts are matched by ID anyway). */
+static const char *const ignored_params[] = { "repeat", "warmup", "timeout_ns", "only",
+					      "skip", NULL };
 
 static void append(char *buf, size_t len, size_t *off, const char *part, const char *key)
 {
