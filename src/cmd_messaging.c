@@ -140,18 +140,7 @@ static int parse_params(struct ms_params *p, const char *kind_s, int threads,
 	return 0;
 }
 
-static void set_error(struct ms_run *run, int status, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_error(struct ms_run *run, int status, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(run->error, sizeof(run->error), fmt, ap);
-	va_end(ap);
-	run->status = status;
-}
+#define set_error PB_SET_ERROR
 
 static void progress(const struct ms_run *run, const char *phase, uint64_t i, uint64_t n)
 {

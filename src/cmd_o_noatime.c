@@ -117,18 +117,7 @@ static int probe_flag(void)
 	return 0;
 }
 
-static void set_error(struct on_run *run, int status, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_error(struct on_run *run, int status, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(run->error, sizeof(run->error), fmt, ap);
-	va_end(ap);
-	run->status = status;
-}
+#define set_error PB_SET_ERROR
 
 /* One measured loop run on a fresh endpoint of SIDE. */
 static int run_side(struct on_run *run, const struct on_side *side,
@@ -144,7 +133,7 @@ static int run_side(struct on_run *run, const struct on_side *side,
 		set_error(run, PB_EXIT_ERROR, "%s: %s: %s", side->label, what, strerror(-r));
 		return r;
 	}
-	limit = 4 * (uint64_t)(ep.pipe_size > 0 ? ep.pipe_size : 65536) + run->p->size;
+	limit = pb_engine_fill_limit(ep.pipe_size, run->p->size);
 	r = pb_engine_run(ep.rfd, ep.wfd, run->buf, run->p->size, run->p->loops, limit, res);
 	pb_endpoint_close(&ep);
 	if (r) {

@@ -129,23 +129,10 @@ static bool has_kind(const struct tp_params *p, enum pb_kind k)
 /* Upper bound on what one fill phase can write before EAGAIN. */
 static uint64_t fill_limit(const struct pb_endpoint *ep, uint64_t size)
 {
-	if (ep->pipe_size > 0)
-		return 4 * (uint64_t)ep->pipe_size + size;
-	return (256ULL << 20) + size;
+	return pb_engine_fill_limit(ep->pipe_size, size);
 }
 
-static void set_error(struct tp_run *run, int status, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_error(struct tp_run *run, int status, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(run->error, sizeof(run->error), fmt, ap);
-	va_end(ap);
-	run->status = status;
-}
+#define set_error PB_SET_ERROR
 
 /* One repetition of one cell: fresh endpoint, LOOPS loops. */
 static int run_one(struct tp_run *run, const struct tp_cell *cell,

@@ -78,3 +78,10 @@ void pb_engine_strerror(int r, const struct pb_engine_result *res, uint64_t fill
 		snprintf(buf, len, "%s: %s", res->failed_call ? res->failed_call : "engine",
 			 strerror(-r));
 }
+
+uint64_t pb_engine_fill_limit(long pipe_size, uint64_t size)
+{
+	if (pipe_size > 0)
+		return 4 * (uint64_t)pipe_size + size;
+	return (256ULL << 20) + size;
+}

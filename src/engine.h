@@ -33,6 +33,11 @@ struct pb_engine_result {
 int pb_engine_run(int rfd, int wfd, void *buf, size_t size, uint64_t loops,
 		  uint64_t fill_limit, struct pb_engine_result *res);
 
+/* The FILL_LIMIT for a pipe of PIPE_SIZE bytes (<= 0: a socket) and
+ * chunks of SIZE: four buffers' worth, so a kernel that never says EAGAIN
+ * is caught while a real one never comes near. */
+uint64_t pb_engine_fill_limit(long pipe_size, uint64_t size);
+
 /* Describe a pb_engine_run failure R in BUF for a message (no prefix). */
 void pb_engine_strerror(int r, const struct pb_engine_result *res, uint64_t fill_limit,
 			char *buf, size_t len);

@@ -2,6 +2,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <json-c/json.h>
 #include <math.h>
@@ -123,6 +124,16 @@ void pb_json_add_double(struct json_object *o, const char *key, double v)
 void pb_json_add_str(struct json_object *o, const char *key, const char *v)
 {
 	json_object_object_add(o, key, v ? json_object_new_string(v) : NULL);
+}
+
+void pb_status_set(int *status_out, char *buf, size_t len, int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	*status_out = status;
 }
 
 void pb_csv_field(FILE *fp, const char *s)

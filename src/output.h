@@ -52,6 +52,16 @@ void pb_json_add_int(struct json_object *o, const char *key, int64_t v);
 void pb_json_add_double(struct json_object *o, const char *key, double v);
 void pb_json_add_str(struct json_object *o, const char *key, const char *v);
 
+/*
+ * Record a command's outcome: STATUS into *STATUS_OUT and the printf
+ * message into BUF (the one line printed and put in the document).
+ * Commands wrap it as set_error(run, status, fmt, ...).
+ */
+void pb_status_set(int *status_out, char *buf, size_t len, int status, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+#define PB_SET_ERROR(run, st, ...) \
+	pb_status_set(&(run)->status, (run)->error, sizeof((run)->error), (st), __VA_ARGS__)
+
 /* Quote S for CSV (RFC 4180) into FP. */
 void pb_csv_field(FILE *fp, const char *s);
 
