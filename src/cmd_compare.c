@@ -46,6 +46,21 @@ struct cmp_run {
 	struct json_object *warnings;
 };
 
+/* A document measured on a machine busier than it has CPUs: say so. */
+static void busy_note(const char *path, struct json_object *doc, FILE *fp)
+{
+	struct json_object *sys, *load, *cpus;
+
+	if (!json_object_object_get_ex(doc, "system", &sys) ||
+	    !json_object_object_get_ex(sys, "loadavg_1m", &load) || !load ||
+	    !json_object_object_get_ex(sys, "cpus_online", &cpus) || !cpus)
+		return;
+	if (json_object_get_double(load) > (double)json_object_get_int(cpus))
+		fprintf(fp, "note: %s was measured with a load average of %.1f on %d CPUs: its "
+			"figures carry other work's noise\n", path, json_object_get_double(load),
+			json_object_get_int(cpus));
+}
+
 static const char *doc_kernel(struct json_object *doc)
 {
 	struct json_object *sys, *v;
@@ -285,6 +300,9 @@ static void emit_text(const struct cmp_run *run, FILE *fp)
 		fprintf(fp, "; unmatched results: %zu only in base, %zu only in new", only_b,
 			only_n);
 	fputc('\n', fp);
+	busy_note(run->base_path, run->base, fp);
+	for (size_t k = 0; k < run->nin; k++)
+		busy_note(run->in[k].path, run->in[k].doc, fp);
 	if (workload_changed(run))
 		fprintf(fp, "note: %zu workload counts (neutral metrics) changed by more than 1%%: "
 			"the runs did different work, so times are not comparable\n",

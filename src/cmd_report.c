@@ -409,7 +409,8 @@ static void emit_text(const struct report *rep, const struct pb_sysinfo *si, FIL
 	fprintf(fp, "pipebench %s report, %s\n\n", PACKAGE_VERSION, b1);
 	fprintf(fp, "%-16s Linux %s %s (%s), %s\n", "kernel", si->kernel_release, si->machine,
 		si->kernel_version, si->libc);
-	fprintf(fp, "%-16s %ld online, allowed %s\n", "CPUs", si->cpus_online, si->allowed_list);
+	fprintf(fp, "%-16s %ld online, allowed %s; load average %.2f\n", "CPUs", si->cpus_online,
+		si->allowed_list, si->loadavg_1m);
 	pb_format_size((uint64_t)si->page_size, b1, sizeof(b1));
 	fprintf(fp, "%-16s %s; PIPE_BUF %ld B\n", "page size", b1, si->pipe_buf);
 	fprintf(fp, "%-16s default %ld B, pipe-max-size %ld B, pipe-user-pages soft %ld hard %ld (0: no limit)\n",

@@ -59,6 +59,15 @@ void pb_sysinfo_collect(struct pb_sysinfo *si)
 	si->pipe_max_size = read_or_minus1("/proc/sys/fs/pipe-max-size");
 	si->pipe_user_pages_soft = read_or_minus1("/proc/sys/fs/pipe-user-pages-soft");
 	si->pipe_user_pages_hard = read_or_minus1("/proc/sys/fs/pipe-user-pages-hard");
+	si->loadavg_1m = -1;
+	{
+		FILE *f = fopen("/proc/loadavg", "re");
+
+		if (f && fscanf(f, "%lf", &si->loadavg_1m) != 1)
+			si->loadavg_1m = -1;
+		if (f)
+			fclose(f);
+	}
 	if (sched_getaffinity(0, sizeof(si->allowed), &si->allowed) != 0)
 		CPU_ZERO(&si->allowed);
 	pb_format_cpu_list(&si->allowed, si->allowed_list, sizeof(si->allowed_list));
@@ -101,5 +110,8 @@ struct json_object *pb_sysinfo_json(const struct pb_sysinfo *si)
 	json_object_object_add(o, "pipe_user_pages_soft", long_or_null(si->pipe_user_pages_soft));
 	json_object_object_add(o, "pipe_user_pages_hard", long_or_null(si->pipe_user_pages_hard));
 	json_object_object_add(o, "cpus_allowed", json_object_new_string(si->allowed_list));
+	/* Recorded so a comparison can tell a busy machine from a slow kernel. */
+	json_object_object_add(o, "loadavg_1m", si->loadavg_1m >= 0 ?
+			       json_object_new_double(si->loadavg_1m) : NULL);
 	return o;
 }

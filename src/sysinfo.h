@@ -20,6 +20,7 @@ struct pb_sysinfo {
 	long pipe_default_size;  /* F_GETPIPE_SZ of a fresh pipe; -1 unknown */
 	long pipe_max_size;      /* /proc/sys/fs/pipe-max-size; -1 unknown */
 	long pipe_user_pages_soft, pipe_user_pages_hard; /* -1 unknown */
+	double loadavg_1m;       /* /proc/loadavg; -1 unknown */
 	cpu_set_t allowed;       /* affinity mask at start */
 	char allowed_list[256];
 };

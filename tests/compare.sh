@@ -47,7 +47,7 @@ doc "$T/same.json" throughput "$P" "$(tp_body 100000)"
 doc "$T/slow.json" throughput "$P" "$(tp_body 110000)"
 doc "$T/fast.json" throughput "$P" "$(tp_body 90000)"
 
-echo "1..43"
+echo "1..44"
 
 # ---- synthetic documents
 run "$T/base.json" "$T/same.json"
@@ -188,3 +188,9 @@ if "$PB" timestamps --format json -o "$T/t1.json"; then
 else
 	not_ok "timestamps runs"
 fi
+
+# A busy machine is called out.
+sed 's/"loadavg_1m": [0-9.]*/"loadavg_1m": 99.5/' "$T/r1.json" >"$T/busy.json"
+run --threshold 100000 "$T/r1.json" "$T/busy.json"
+check "a document measured under load gets a note" grep -q 'busy.json was measured with a load average of 99.5' "$T/out"
+
