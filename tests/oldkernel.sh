@@ -98,6 +98,9 @@ echo "PB-RC on_supported $?"
 pipebench timestamps --dir /fifo2 --format tap --expect fifo=updated >/fifo2.tap
 echo "PB-RC noatime $?"
 echo "PB-NOATIME $($B grep ' fifo read atime ' /fifo2.tap)"
+echo PB-CONF-BEGIN
+pipebench conformance --only MD-04,MD-05 --format json --quiet
+echo PB-CONF-END
 echo "PB-LEFT $($B find /fifo /fifo2 /tmp -mindepth 1 | $B wc -l)"
 echo PB-DONE
 $B sync
@@ -115,7 +118,7 @@ boot() { # accel, seconds, extra kernel arguments; console to $work/console
 		</dev/null 2>"$work/qemu.err" | tr -d '\r' > "$work/console"
 }
 
-echo "1..10"
+echo "1..13"
 start=$(date +%s)
 # KVM only when it really runs a guest (nested KVM can open and then hang):
 # a probe boot that must reach /init within 10 s; else software emulation.
@@ -165,6 +168,25 @@ if pre_615 "$hv"; then
 else
 	"$PB" timestamps --expect anon=frozen,fifo=updated >/dev/null 2>&1
 	check "host $(uname -r): timestamps --expect anon=frozen,fifo=updated exits 0" [ $? = 0 ]
+fi
+
+# One kernel against the other, as a QA pipeline would: compare the
+# guest's documents (before 6.15) with the host's.
+sed -n '/^PB-CONF-BEGIN/,/^PB-CONF-END/p' "$work/console" | sed '1d;$d' > "$work/conf.json"
+md04=$("${TESTS_BUILDDIR:-.}/jsonq" "$work/conf.json" .checks[0].id .checks[0].status 2>&1 | tr '\n' ' ')
+check "guest: conformance MD-04 passes before 6.15 ($md04)" [ "$md04" = "MD-04 pass " ]
+if pre_615 "$hv"; then
+	n=$((n + 1)); echo "ok $n - compare guest and host timestamps # SKIP host predates 6.15"
+	n=$((n + 1)); echo "ok $n - compare guest and host conformance # SKIP host predates 6.15"
+else
+	"$PB" timestamps --format json >"$work/host-ts.json" 2>/dev/null
+	"$PB" compare --force "$work/ts.json" "$work/host-ts.json" >"$work/cmp-ts" 2>/dev/null
+	check "compare: anonymous pipes went from updated to frozen between the kernels" \
+		grep -q 'kind=anon.*verdict updated -> frozen' "$work/cmp-ts"
+	"$PB" conformance --only MD-04,MD-05 --format json >"$work/host-conf.json" 2>/dev/null
+	"$PB" compare --force "$work/conf.json" "$work/host-conf.json" >"$work/cmp-conf" 2>/dev/null
+	check "compare: MD-04 went from pass to known-deviation, not a regression" \
+		eval 'grep -q "MD-04: status pass -> known-deviation" "$work/cmp-conf" && ! grep -q "^! .*MD-04" "$work/cmp-conf"'
 fi
 sed -n '/PB-KERNEL/,/PB-JSON-BEGIN/p' "$work/console" | sed 's/^/# /' | head -n 40
 exit 0
