@@ -229,6 +229,29 @@ int pb_opt_dir(const char *cmd, const char *val, const char **out)
 	return 0;
 }
 
+int pb_bench_opts_parse(const char *cmd, struct pb_bench_opts *b)
+{
+	b->repeat = 5;
+	b->warmup = 1;
+	b->timeout_ns = 0;
+	if (b->repeat_s && pb_opt_count(cmd, "--repeat", b->repeat_s, 1, 10000, &b->repeat))
+		return -1;
+	if (b->warmup_s && pb_opt_count(cmd, "--warmup", b->warmup_s, 0, 10000, &b->warmup))
+		return -1;
+	if (b->timeout_s && pb_opt_duration(cmd, "--timeout", b->timeout_s, 0,
+					    86400ULL * 1000000000ULL, &b->timeout_ns))
+		return -1;
+	return 0;
+}
+
+void pb_bench_opts_free(struct pb_bench_opts *b)
+{
+	free(b->repeat_s);
+	free(b->warmup_s);
+	free(b->timeout_s);
+	b->repeat_s = b->warmup_s = b->timeout_s = NULL;
+}
+
 bool pb_cli_progress(const struct pb_cli *cli)
 {
 	return !cli->common.quiet && isatty(STDERR_FILENO);

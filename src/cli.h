@@ -10,6 +10,7 @@
 
 #include <popt.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "cmd.h"
 
@@ -62,6 +63,27 @@ int pb_cli_check_output(const char *cmd, const char *path);
  * usage error naming --dir and returns -1.
  */
 int pb_opt_dir(const char *cmd, const char *val, const char **out);
+
+/*
+ * --repeat, --warmup and --timeout of the benchmarking commands: popt fills
+ * the strings (PB_BENCH_OPT_* table entries), pb_bench_opts_parse resolves
+ * them (defaults 5, 1 and no limit) with the usual one-line errors, and
+ * pb_bench_opts_free releases the strings.
+ */
+struct pb_bench_opts {
+	char *repeat_s, *warmup_s, *timeout_s;
+	uint64_t repeat, warmup, timeout_ns;
+};
+#define PB_BENCH_OPT_REPEAT(b, help) \
+	{ "repeat", 'r', POPT_ARG_STRING, &(b)->repeat_s, 0, (help), "N" }
+#define PB_BENCH_OPT_WARMUP(b) \
+	{ "warmup", 'w', POPT_ARG_STRING, &(b)->warmup_s, 0, \
+	  "unmeasured repetitions first (default 1)", "N" }
+#define PB_BENCH_OPT_TIMEOUT(b) \
+	{ "timeout", 't', POPT_ARG_STRING, &(b)->timeout_s, 0, \
+	  "give up with exit 3 after this long, e.g. 90s (default: no limit)", "DURATION" }
+int pb_bench_opts_parse(const char *cmd, struct pb_bench_opts *b);
+void pb_bench_opts_free(struct pb_bench_opts *b);
 
 /* Whether progress may be shown: stderr is a terminal and not --quiet. */
 bool pb_cli_progress(const struct pb_cli *cli);

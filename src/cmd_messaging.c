@@ -82,8 +82,7 @@ static double metric_value(const struct pb_messaging_result *e, int m)
 
 static int parse_params(struct ms_params *p, const char *kind_s, int threads,
 			const char *groups_s, const char *fds_s, const char *loops_s,
-			const char *size_s, const char *repeat_s, const char *warmup_s,
-			const char *timeout_s)
+			const char *size_s, struct pb_bench_opts *bench)
 {
 	const char *c = NAME;
 	unsigned kind = PB_MESSAGING_PIPE;
@@ -128,15 +127,11 @@ static int parse_params(struct ms_params *p, const char *kind_s, int threads,
 			return -1;
 		}
 	}
-	p->repeat = 5;
-	if (repeat_s && pb_opt_count(c, "--repeat", repeat_s, 1, 10000, &p->repeat))
+	if (pb_bench_opts_parse(c, bench))
 		return -1;
-	p->warmup = 1;
-	if (warmup_s && pb_opt_count(c, "--warmup", warmup_s, 0, 10000, &p->warmup))
-		return -1;
-	if (timeout_s && pb_opt_duration(c, "--timeout", timeout_s, 0, 86400ULL * 1000000000ULL,
-					 &p->timeout_ns))
-		return -1;
+	p->repeat = bench->repeat;
+	p->warmup = bench->warmup;
+	p->timeout_ns = bench->timeout_ns;
 	return 0;
 }
 
@@ -406,7 +401,7 @@ static int execute(struct pb_cli *cli, const struct ms_params *p)
 static int messaging_main(const struct pb_cmd *self, int argc, const char **argv)
 {
 	char *kind_s = NULL, *groups_s = NULL, *fds_s = NULL, *loops_s = NULL, *size_s = NULL;
-	char *repeat_s = NULL, *warmup_s = NULL, *timeout_s = NULL;
+	struct pb_bench_opts b = { 0 };
 	int threads = 0;
 	const struct poptOption options[] = {
 		{ "groups", 'g', POPT_ARG_STRING, &groups_s, 0,
@@ -422,12 +417,9 @@ static int messaging_main(const struct pb_cmd *self, int argc, const char **argv
 		  "pipe (also: anon) or socketpair (AF_UNIX stream) (default pipe)", "KIND" },
 		{ "threads", 'T', POPT_ARG_NONE, &threads, 0,
 		  "workers are threads (default: processes)", NULL },
-		{ "repeat", 'r', POPT_ARG_STRING, &repeat_s, 0,
-		  "measured repetitions (default 5)", "N" },
-		{ "warmup", 'w', POPT_ARG_STRING, &warmup_s, 0,
-		  "unmeasured repetitions first (default 1)", "N" },
-		{ "timeout", 't', POPT_ARG_STRING, &timeout_s, 0,
-		  "give up with exit 3 after this long, e.g. 90s (default: no limit)", "DURATION" },
+		PB_BENCH_OPT_REPEAT(&b, "measured repetitions (default 5)"),
+		PB_BENCH_OPT_WARMUP(&b),
+		PB_BENCH_OPT_TIMEOUT(&b),
 		POPT_TABLEEND
 	};
 	struct pb_cli cli;
@@ -435,13 +427,13 @@ static int messaging_main(const struct pb_cmd *self, int argc, const char **argv
 	int rc = pb_cli_parse(&cli, self, argc, argv, options, formats, 0, 0);
 
 	if (rc == PB_CLI_CONTINUE)
-		rc = parse_params(&p, kind_s, threads, groups_s, fds_s, loops_s, size_s, repeat_s,
-				  warmup_s, timeout_s) ? PB_EXIT_USAGE : PB_CLI_CONTINUE;
+		rc = parse_params(&p, kind_s, threads, groups_s, fds_s, loops_s, size_s, &b) ?
+			PB_EXIT_USAGE : PB_CLI_CONTINUE;
 	if (rc == PB_CLI_CONTINUE)
 		rc = execute(&cli, &p);
 	pb_cli_free(&cli);
 	free(kind_s), free(groups_s), free(fds_s), free(loops_s), free(size_s);
-	free(repeat_s), free(warmup_s), free(timeout_s);
+	pb_bench_opts_free(&b);
 	return rc;
 }
 

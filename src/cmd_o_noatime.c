@@ -76,8 +76,7 @@ struct on_run {
 };
 
 static int parse_params(struct on_params *p, const char *loops_s, const char *size_s,
-			const char *repeat_s, const char *dir_s, const char *expect_s,
-			const char *timeout_s)
+			struct pb_bench_opts *b, const char *dir_s, const char *expect_s)
 {
 	unsigned idx;
 
@@ -85,21 +84,19 @@ static int parse_params(struct on_params *p, const char *loops_s, const char *si
 	p->expect = -1;
 	p->loops = 10000;
 	p->size = 100;
-	p->repeat = 5;
 	if (loops_s && pb_opt_count(NAME, "--loops", loops_s, 1, 1000000000ULL, &p->loops))
 		return -1;
 	if (size_s && pb_opt_size(NAME, "--size", size_s, 1, MAX_CHUNK, &p->size))
 		return -1;
-	if (repeat_s && pb_opt_count(NAME, "--repeat", repeat_s, 1, 10000, &p->repeat))
+	if (pb_bench_opts_parse(NAME, b))
 		return -1;
+	p->repeat = b->repeat;
+	p->timeout_ns = b->timeout_ns;
 	if (expect_s) {
 		if (pb_opt_word(NAME, "--expect", expect_s, expect_words, &idx))
 			return -1;
 		p->expect = (int)idx;
 	}
-	if (timeout_s && pb_opt_duration(NAME, "--timeout", timeout_s, 0,
-					 86400ULL * 1000000000ULL, &p->timeout_ns))
-		return -1;
 	if (pb_opt_dir(NAME, dir_s, &p->dir))
 		return -1;
 	return 0;
@@ -460,22 +457,20 @@ static int execute(struct pb_cli *cli, const struct on_params *p)
 
 static int o_noatime_main(const struct pb_cmd *self, int argc, const char **argv)
 {
-	char *loops_s = NULL, *size_s = NULL, *repeat_s = NULL, *dir_s = NULL;
-	char *expect_s = NULL, *timeout_s = NULL;
+	char *loops_s = NULL, *size_s = NULL, *dir_s = NULL, *expect_s = NULL;
+	struct pb_bench_opts b = { 0 };
 	const struct poptOption options[] = {
 		{ "loops", 'n', POPT_ARG_STRING, &loops_s, 0,
 		  "fill/drain loops per repetition (default 10000)", "N" },
 		{ "size", 's', POPT_ARG_STRING, &size_s, 0,
 		  "chunk size per write/read; K, M suffixes; at most 64M (default 100)", "BYTES" },
-		{ "repeat", 'r', POPT_ARG_STRING, &repeat_s, 0,
-		  "measured A/B pairs, interleaved A B A B (default 5)", "N" },
+		PB_BENCH_OPT_REPEAT(&b, "measured A/B pairs, interleaved A B A B (default 5)"),
 		{ "dir", 'd', POPT_ARG_STRING, &dir_s, 0,
 		  "directory for the FIFO of the substitute benchmark (default $TMPDIR or /tmp)",
 		  "DIR" },
 		{ "expect", 'e', POPT_ARG_STRING, &expect_s, 0,
 		  "exit 1 unless pipe2(O_NOATIME) is: supported or unsupported", "WORD" },
-		{ "timeout", 't', POPT_ARG_STRING, &timeout_s, 0,
-		  "give up with exit 3 after this long, e.g. 90s (default: no limit)", "DURATION" },
+		PB_BENCH_OPT_TIMEOUT(&b),
 		POPT_TABLEEND
 	};
 	struct pb_cli cli;
@@ -483,12 +478,13 @@ static int o_noatime_main(const struct pb_cmd *self, int argc, const char **argv
 	int rc = pb_cli_parse(&cli, self, argc, argv, options, formats, 0, 0);
 
 	if (rc == PB_CLI_CONTINUE)
-		rc = parse_params(&p, loops_s, size_s, repeat_s, dir_s, expect_s, timeout_s) ?
+		rc = parse_params(&p, loops_s, size_s, &b, dir_s, expect_s) ?
 		     PB_EXIT_USAGE : PB_CLI_CONTINUE;
 	if (rc == PB_CLI_CONTINUE)
 		rc = execute(&cli, &p);
 	pb_cli_free(&cli);
-	free(loops_s), free(size_s), free(repeat_s), free(dir_s), free(expect_s), free(timeout_s);
+	free(loops_s), free(size_s), free(dir_s), free(expect_s);
+	pb_bench_opts_free(&b);
 	return rc;
 }
 

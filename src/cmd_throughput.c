@@ -68,10 +68,9 @@ struct tp_run {
 	int progress;
 };
 
-static int parse_params(struct pb_cli *cli, struct tp_params *p, const char *kind_s,
-			const char *size_s, const char *loops_s, const char *repeat_s,
-			const char *warmup_s, const char *psize_s, const char *flags_s,
-			const char *cpu_s, const char *timeout_s, const char *dir_s)
+static int parse_params(struct tp_params *p, struct pb_bench_opts *b, const char *kind_s,
+			const char *size_s, const char *loops_s, const char *psize_s,
+			const char *flags_s, const char *cpu_s, const char *dir_s)
 {
 	const char *c = NAME;
 	unsigned mask = 1;
@@ -92,12 +91,11 @@ static int parse_params(struct pb_cli *cli, struct tp_params *p, const char *kin
 	p->loops = 10000;
 	if (loops_s && pb_opt_count(c, "--loops", loops_s, 1, 1000000000ULL, &p->loops))
 		return -1;
-	p->repeat = 5;
-	if (repeat_s && pb_opt_count(c, "--repeat", repeat_s, 1, 10000, &p->repeat))
+	if (pb_bench_opts_parse(c, b))
 		return -1;
-	p->warmup = 1;
-	if (warmup_s && pb_opt_count(c, "--warmup", warmup_s, 0, 10000, &p->warmup))
-		return -1;
+	p->repeat = b->repeat;
+	p->warmup = b->warmup;
+	p->timeout_ns = b->timeout_ns;
 	/* The kernel's round_pipe_size() takes at most 1 GiB as an int. */
 	if (psize_s && pb_opt_size(c, "--pipe-size", psize_s, 1, 1ULL << 30, &p->pipe_size))
 		return -1;
@@ -109,12 +107,8 @@ static int parse_params(struct pb_cli *cli, struct tp_params *p, const char *kin
 		p->pinned = 1;
 		pb_format_cpu_list(&p->cpus, p->cpu_list, sizeof(p->cpu_list));
 	}
-	if (timeout_s && pb_opt_duration(c, "--timeout", timeout_s, 0, 86400ULL * 1000000000ULL,
-					 &p->timeout_ns))
-		return -1;
 	if (pb_opt_dir(c, dir_s, &p->dir))
 		return -1;
-	(void)cli;
 	return 0;
 }
 
@@ -655,9 +649,9 @@ static int execute(struct pb_cli *cli, const struct tp_params *p)
 
 static int throughput_main(const struct pb_cmd *self, int argc, const char **argv)
 {
-	char *kind_s = NULL, *size_s = NULL, *loops_s = NULL, *repeat_s = NULL;
-	char *warmup_s = NULL, *psize_s = NULL, *flags_s = NULL, *cpu_s = NULL;
-	char *timeout_s = NULL, *dir_s = NULL;
+	char *kind_s = NULL, *size_s = NULL, *loops_s = NULL;
+	char *psize_s = NULL, *flags_s = NULL, *cpu_s = NULL, *dir_s = NULL;
+	struct pb_bench_opts b = { 0 };
 	const struct poptOption options[] = {
 		{ "kind", 'k', POPT_ARG_STRING, &kind_s, 0,
 		  "pipe kinds: anon, fifo, socketpair or all, comma-separated (default anon)", "LIST" },
@@ -672,14 +666,11 @@ static int throughput_main(const struct pb_cmd *self, int argc, const char **arg
 		  "set the pipe buffer with F_SETPIPE_SZ (default: kernel default)", "BYTES" },
 		{ "flags", 'F', POPT_ARG_STRING, &flags_s, 0,
 		  "pipe2 flags: direct (O_DIRECT packets), noatime (O_NOATIME)", "LIST" },
-		{ "repeat", 'r', POPT_ARG_STRING, &repeat_s, 0,
-		  "measured repetitions (default 5)", "N" },
-		{ "warmup", 'w', POPT_ARG_STRING, &warmup_s, 0,
-		  "unmeasured repetitions first (default 1)", "N" },
+		PB_BENCH_OPT_REPEAT(&b, "measured repetitions (default 5)"),
+		PB_BENCH_OPT_WARMUP(&b),
 		{ "cpu", 'c', POPT_ARG_STRING, &cpu_s, 0,
 		  "pin to these CPUs, e.g. 0 or 0-1 (default: not pinned)", "LIST" },
-		{ "timeout", 't', POPT_ARG_STRING, &timeout_s, 0,
-		  "give up with exit 3 after this long, e.g. 90s (default: no limit)", "DURATION" },
+		PB_BENCH_OPT_TIMEOUT(&b),
 		POPT_TABLEEND
 	};
 	struct pb_cli cli;
@@ -687,14 +678,15 @@ static int throughput_main(const struct pb_cmd *self, int argc, const char **arg
 	int rc = pb_cli_parse(&cli, self, argc, argv, options, formats, 0, 0);
 
 	if (rc == PB_CLI_CONTINUE) {
-		rc = parse_params(&cli, &p, kind_s, size_s, loops_s, repeat_s, warmup_s, psize_s,
-				  flags_s, cpu_s, timeout_s, dir_s) ? PB_EXIT_USAGE : PB_CLI_CONTINUE;
+		rc = parse_params(&p, &b, kind_s, size_s, loops_s, psize_s, flags_s, cpu_s,
+				  dir_s) ? PB_EXIT_USAGE : PB_CLI_CONTINUE;
 	}
 	if (rc == PB_CLI_CONTINUE)
 		rc = execute(&cli, &p);
 	pb_cli_free(&cli);
-	free(kind_s), free(size_s), free(loops_s), free(repeat_s), free(warmup_s);
-	free(psize_s), free(flags_s), free(cpu_s), free(timeout_s), free(dir_s);
+	free(kind_s), free(size_s), free(loops_s), free(psize_s), free(flags_s), free(cpu_s);
+	free(dir_s);
+	pb_bench_opts_free(&b);
 	return rc;
 }
 
