@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -68,7 +69,8 @@ bool pb_check_make_pipe(struct pb_check_ctx *ctx, int fd[2], int flags)
 
 	if (r) {
 		fd[0] = fd[1] = -1;
-		pb_check_fail(ctx, "cannot make a %s: %s", pb_check_kind_word(ctx), pb_checkproc_errname(-r));
+		pb_check_setup(ctx, PB_RES_PIPE, -r, "cannot make a %s: %s",
+			       pb_check_kind_word(ctx), pb_checkproc_errname(-r));
 	}
 	return r == 0;
 }
@@ -91,6 +93,47 @@ long pb_check_fill(const struct pb_sysops *sys, int wfd)
 		if (total > (64L << 20))
 			return -EOVERFLOW;
 	}
+}
+
+long pb_check_fill_or_fail(struct pb_check_ctx *ctx, int wfd)
+{
+	long n = pb_check_fill(ctx->sys, wfd);
+	const char *w = pb_check_kind_word(ctx);
+
+	if (n == -EIO)
+		pb_check_fail(ctx, "setup: write() on a full nonblocking %s returned 0; "
+			      "POSIX requires -1 with EAGAIN", w);
+	else if (n == -EOVERFLOW)
+		pb_check_fail(ctx, "setup: a nonblocking %s took more than 64 MiB without EAGAIN", w);
+	else if (n == 0)
+		pb_check_fail(ctx, "setup: write() on an empty nonblocking %s failed with EAGAIN", w);
+	else if (n < 0)
+		pb_check_setup(ctx, PB_RES_PIPE, (int)-n, "filling the %s: write: %s", w,
+			       pb_checkproc_errname((int)-n));
+	return n > 0 ? n : -1;
+}
+
+void *pb_check_shared(struct pb_check_ctx *ctx, size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		pb_check_error(ctx, "harness: mmap of a shared page: %s", strerror(errno));
+		return NULL;
+	}
+	return p;
+}
+
+bool pb_check_wait_flag(const volatile int *flag, unsigned ms)
+{
+	struct timespec ts = { 0, 200000 };
+
+	for (unsigned i = 0; i < ms * 5; i++) {
+		if (__atomic_load_n(flag, __ATOMIC_SEQ_CST))
+			return true;
+		nanosleep(&ts, NULL);
+	}
+	return __atomic_load_n(flag, __ATOMIC_SEQ_CST) != 0;
 }
 
 static void on_interrupt(int sig)

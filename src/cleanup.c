@@ -35,6 +35,7 @@ static int paths_hw, children_hw;
 static char msg_prefix[96];
 static char watchdog_msg[256];
 static volatile sig_atomic_t watchdog_fired;
+static volatile sig_atomic_t defer_signals, interrupted;
 
 static void put(const char *s)
 {
@@ -121,8 +122,40 @@ static void cleanup_now(void)
 
 static void on_signal(int sig)
 {
+	if (defer_signals && !interrupted) {
+		/* Record it and stop the children; the command writes what it
+		 * has and calls pb_cleanup_exit_interrupted().  A second signal
+		 * ends at once. */
+		interrupted = sig;
+		for (int i = 0; i < MAX_CHILDREN; i++)
+			if (children[i] > 0) {
+				kill(-children[i], SIGTERM);
+				kill(children[i], SIGTERM);
+			}
+		return;
+	}
 	cleanup_now();
 	_exit(128 + sig);
+}
+
+void pb_cleanup_defer_signals(bool on)
+{
+	defer_signals = on;
+}
+
+int pb_cleanup_interrupted(void)
+{
+	return interrupted;
+}
+
+void pb_cleanup_exit_interrupted(void)
+{
+	sigset_t all;
+
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, NULL);
+	cleanup_now();
+	_exit(128 + interrupted);
 }
 
 /*
@@ -178,6 +211,7 @@ void pb_cleanup_child_reset(void)
 	for (int i = 0; i < children_hw; i++)
 		children[i] = 0;
 	paths_hw = children_hw = 0;
+	defer_signals = interrupted = 0;
 }
 
 /* Block the cleanup signals while the registry is being changed. */

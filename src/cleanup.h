@@ -20,6 +20,19 @@
 /* Install the handlers for SIGINT, SIGTERM, SIGHUP and SIGALRM. */
 void pb_cleanup_install(const char *cmd);
 
+/*
+ * Deferred interruption, for commands that must still write a document of
+ * what they finished (conformance, report).  With it on, the first SIGINT,
+ * SIGTERM or SIGHUP only records the signal and sends SIGTERM to the
+ * registered children (and their process groups); the command notices
+ * pb_cleanup_interrupted() != 0, marks the interrupted work, writes its
+ * output and calls pb_cleanup_exit_interrupted(), which cleans up and exits
+ * 128+signal.  A second signal cleans up and exits at once.
+ */
+void pb_cleanup_defer_signals(bool on);
+int pb_cleanup_interrupted(void);   /* the recorded signal, or 0 */
+__attribute__((noreturn)) void pb_cleanup_exit_interrupted(void);
+
 /* In a forked child: forget the parent's registry, default handlers. */
 void pb_cleanup_child_reset(void);
 

@@ -4,11 +4,11 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -52,6 +52,28 @@ void pb_check_set(struct pb_check_ctx *ctx, enum pb_verdict v, const char *fmt, 
 	va_end(ap);
 }
 
+bool pb_check_err_is_resource(int err)
+{
+	return err == EMFILE || err == ENFILE || err == ENOMEM;
+}
+
+void pb_check_setup(struct pb_check_ctx *ctx, enum pb_res res, int err, const char *fmt, ...)
+{
+	enum pb_verdict v = PB_FAIL;
+	char what[400];
+	va_list ap;
+
+	if (res == PB_RES_HARNESS || pb_check_err_is_resource(err))
+		v = PB_ERROR;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (v == PB_ERROR)
+		pb_check_set(ctx, v, "harness: %s", what);
+	else
+		pb_check_set(ctx, v, "setup: %s", what);
+}
+
 void pb_check_note(struct pb_check_ctx *ctx, const char *fmt, ...)
 {
 	size_t len = strlen(ctx->detail);
@@ -81,8 +103,21 @@ static void reset_child_state(void)
 	alarm(0);
 }
 
+/*
+ * The verdict page: a MAP_SHARED anonymous mapping the child fills before it
+ * exits.  Not a pipe: a kernel whose pipes are broken must still be able to
+ * report that they are (a torn write would otherwise turn every verdict into
+ * a harness error).  MAGIC is written last, after a barrier, so a child that
+ * dies half-way through leaves no half-written verdict behind.
+ */
+#define VERDICT_MAGIC 0x70627664u /* "pbvd" */
+struct verdict_page {
+	struct pb_check_result r;
+	volatile uint32_t magic;
+};
+
 static void child(const struct pb_check *c, const struct pb_run_opts *o, const char *dir,
-		  int wfd)
+		  struct verdict_page *page)
 {
 	struct pb_check_ctx ctx = {
 		.sys = o->sys ? o->sys : &pb_sysops_real,
@@ -91,8 +126,6 @@ static void child(const struct pb_check *c, const struct pb_run_opts *o, const c
 		.run_flags = o->flags,
 		.verdict = PB_PASS,
 	};
-	struct pb_check_result r;
-	ssize_t w;
 
 	reset_child_state();
 	/* Its own process group, so helpers it forks can be killed with it. */
@@ -100,12 +133,23 @@ static void child(const struct pb_check *c, const struct pb_run_opts *o, const c
 	if (chdir(dir) != 0)
 		_exit(120);
 	c->run(&ctx);
-	memset(&r, 0, sizeof(r));
-	r.verdict = ctx.verdict;
-	memcpy(r.detail, ctx.detail, sizeof(r.detail));
-	r.detail[sizeof(r.detail) - 1] = '\0';
-	w = write(wfd, &r, sizeof(r));
-	_exit(w == (ssize_t)sizeof(r) ? 0 : 121);
+	page->r.verdict = ctx.verdict;
+	memcpy(page->r.detail, ctx.detail, sizeof(page->r.detail));
+	page->r.detail[sizeof(page->r.detail) - 1] = '\0';
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	page->magic = VERDICT_MAGIC;
+	_exit(0);
+}
+
+/* Sleep a little, longer as the wait goes on: checks mostly end in a few
+ * milliseconds, a few take seconds. */
+static void wait_tick(unsigned *round)
+{
+	long ns = *round < 20 ? 100000L : *round < 200 ? 1000000L : 10000000L;
+	struct timespec ts = { 0, ns };
+
+	(*round)++;
+	nanosleep(&ts, NULL);
 }
 
 /* Remove whatever a killed check left in its private directory. */
@@ -127,12 +171,13 @@ int pb_conformance_run_one(const struct pb_check *c, const struct pb_run_opts *o
 			   struct pb_check_result *r)
 {
 	double timeout = o->timeout_s > 0 ? o->timeout_s : 5;
+	struct verdict_page *page;
 	char dir[4096];
-	int p[2], status = 0, ret;
-	bool reaped = false;
+	int status = 0, ret, intr = 0;
+	unsigned round = 0;
+	bool reaped = false, have = false;
 	uint64_t t0 = pb_clock_ns(), deadline;
 	pid_t pid;
-	ssize_t n;
 
 	memset(r, 0, sizeof(*r));
 	r->verdict = PB_ERROR;
@@ -142,66 +187,80 @@ int pb_conformance_run_one(const struct pb_check *c, const struct pb_run_opts *o
 			 strerror(-ret));
 		return ret;
 	}
-	if (pipe2(p, O_CLOEXEC) != 0) {
+	page = mmap(NULL, sizeof(*page), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		    -1, 0);
+	if (page == MAP_FAILED) {
 		ret = -errno;
-		snprintf(r->detail, sizeof(r->detail), "harness: pipe2: %s", strerror(errno));
+		snprintf(r->detail, sizeof(r->detail), "harness: mmap: %s", strerror(errno));
 		pb_tmpdir_remove(dir);
 		return ret;
 	}
+	memset(page, 0, sizeof(*page));
 	pid = pb_cleanup_fork();
 	if (pid < 0) {
 		ret = -errno;
 		snprintf(r->detail, sizeof(r->detail), "harness: fork: %s", strerror(errno));
-		close(p[0]), close(p[1]);
+		munmap(page, sizeof(*page));
 		pb_tmpdir_remove(dir);
 		return ret;
 	}
-	if (pid == 0) {
-		close(p[0]);
-		child(c, o, dir, p[1]);
-	}
-	close(p[1]);
+	if (pid == 0)
+		child(c, o, dir, page);
 	/*
-	 * Watchdog: poll the result pipe, and the child itself, since a helper
-	 * the check forked may hold the pipe open after the check has died.
+	 * Watchdog: wait for the child itself (not for a message over a pipe,
+	 * nor for helpers the check forked, which may outlive it).
 	 */
-	fcntl(p[0], F_SETFL, O_NONBLOCK);
 	deadline = t0 + (uint64_t)(timeout * 1e9);
 	for (;;) {
-		uint64_t now = pb_clock_ns();
-		struct pollfd pfd = { .fd = p[0], .events = POLLIN };
-		int left = now >= deadline ? 0 : (int)((deadline - now) / 1000000) + 1;
+		pid_t w = waitpid(pid, &status, WNOHANG);
 
-		if (left == 0) {
+		if (w == pid) {
+			reaped = true;
+			break;
+		}
+		if (w < 0 && errno != EINTR)
+			break;
+		if ((intr = pb_cleanup_interrupted()) != 0) {
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			break;
+		}
+		if (pb_clock_ns() >= deadline) {
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
 			r->timed_out = true;
 			break;
 		}
-		if (poll(&pfd, 1, left < 20 ? left : 20) > 0)
-			break;
-		if (waitpid(pid, &status, WNOHANG) == pid) {
-			reaped = true;
-			break;
-		}
+		wait_tick(&round);
 	}
-	n = r->timed_out ? 0 : read(p[0], r, sizeof(*r));
-	close(p[0]);
 	while (!reaped && waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	kill(-pid, SIGKILL); /* helpers the check left behind */
 	pb_cleanup_del_child(pid);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (page->magic == VERDICT_MAGIC) {
+		have = true;
+		r->verdict = page->r.verdict;
+		memcpy(r->detail, page->r.detail, sizeof(r->detail));
+	}
+	munmap(page, sizeof(*page));
 	r->duration_ns = pb_clock_ns() - t0;
-	if (r->timed_out) {
+	if (intr && !have) {
+		r->verdict = PB_ERROR;
+		snprintf(r->detail, sizeof(r->detail), "interrupted by SIG%s",
+			 sigabbrev_np(intr) ? sigabbrev_np(intr) : "?");
+	} else if (r->timed_out && !have) {
 		r->verdict = PB_FAIL;
 		snprintf(r->detail, sizeof(r->detail),
 			 "timed out after %g s (watchdog killed the check)", timeout);
-	} else if (WIFSIGNALED(status)) {
+	} else if (r->timed_out) {
+		r->timed_out = false; /* the verdict was in: only a helper lingered */
+	} else if (!have && WIFSIGNALED(status)) {
 		r->signal = WTERMSIG(status);
 		r->verdict = PB_FAIL;
 		snprintf(r->detail, sizeof(r->detail), "check process killed by signal SIG%s (%d)",
 			 sigabbrev_np(r->signal) ? sigabbrev_np(r->signal) : "?", r->signal);
-	} else if (n != (ssize_t)sizeof(*r)) {
+	} else if (!have) {
 		r->verdict = PB_ERROR;
 		snprintf(r->detail, sizeof(r->detail), "harness: check exited %d without a verdict",
 			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);

@@ -70,6 +70,29 @@ void pb_check_set(struct pb_check_ctx *ctx, enum pb_verdict v, const char *fmt, 
 #define pb_check_skip(ctx, ...) pb_check_set((ctx), PB_SKIP, __VA_ARGS__)
 #define pb_check_info(ctx, ...) pb_check_set((ctx), PB_INFO, __VA_ARGS__)
 #define pb_check_error(ctx, ...) pb_check_set((ctx), PB_ERROR, __VA_ARGS__)
+
+/*
+ * The fail/error rule, decided here for every check group (see HACKING,
+ * "Verdicts", and the man page's CHECKS section):
+ *   - a pipe or FIFO operation that misbehaves at any step of a check,
+ *     setup included, is FAIL: the detail names the operation, what it did
+ *     and what POSIX/Linux requires;
+ *   - ERROR is only for the harness's own resources: fork, mmap, memory,
+ *     files that are not pipes, descriptor/memory limits (EMFILE, ENFILE,
+ *     ENOMEM) hit before the check could judge anything, the watchdog.
+ * Checks report unexpected outcomes of setup steps through pb_check_setup
+ * with the resource the step used; the errno decides the rest.
+ */
+enum pb_res {
+	PB_RES_PIPE,     /* pipe2, mkfifo, open of a FIFO, read/write/fcntl/poll... on one */
+	PB_RES_HARNESS,  /* fork, mmap, pthread, /dev/null, temp files, rlimits */
+};
+void pb_check_setup(struct pb_check_ctx *ctx, enum pb_res res, int err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Whether ERR from a pipe/FIFO call is the environment's limit (EMFILE,
+ * ENFILE, ENOMEM) rather than the kernel misbehaving. */
+bool pb_check_err_is_resource(int err);
+
 /* Append to the detail of a passing check without changing the verdict. */
 void pb_check_note(struct pb_check_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -131,8 +154,24 @@ void pb_check_close(const struct pb_sysops *sys, int *fd);
 bool pb_check_make_pipe(struct pb_check_ctx *ctx, int fd[2], int flags);
 
 /* Fill WFD (nonblocking) with page-sized writes until EAGAIN; returns the
- * bytes written or -errno.  Bounded: -EOVERFLOW past 64 MiB. */
+ * bytes written or -errno (-EIO: a write returned 0).  Bounded: -EOVERFLOW
+ * past 64 MiB. */
 long pb_check_fill(const struct pb_sysops *sys, int wfd);
+
+/* pb_check_fill, and on failure record FAIL naming what the write did and
+ * what POSIX requires (a full nonblocking pipe: -1 with EAGAIN); returns the
+ * bytes written, or -1 after recording the verdict. */
+long pb_check_fill_or_fail(struct pb_check_ctx *ctx, int wfd);
+
+/*
+ * Messages between a check and its helper processes travel through shared
+ * memory, never through a pipe: the harness must not trust what it tests.
+ * pb_check_shared maps LEN zeroed bytes MAP_SHARED|MAP_ANONYMOUS (inherited
+ * by fork) or records ERROR and returns NULL; pb_check_wait_flag waits up to
+ * MS milliseconds for *FLAG to become non-zero.
+ */
+void *pb_check_shared(struct pb_check_ctx *ctx, size_t len);
+bool pb_check_wait_flag(const volatile int *flag, unsigned ms);
 
 /* Arm a one-shot SIGALRM after MS milliseconds whose handler is installed
  * WITHOUT SA_RESTART, so a blocked call returns EINTR (harness rule 4).
