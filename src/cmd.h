@@ -40,7 +40,7 @@ extern const struct pb_cmd *const pb_cmds[];
 /* Look a command up by name; NULL if there is none. */
 const struct pb_cmd *pb_cmd_find(const char *name);
 
-/* Combine two statuses: error beats failure beats n/a-or-pass (STYLE.md). */
+/* Combine two statuses: error beats failure beats n/a-or-pass (HACKING, "Exit status"). */
 int pb_exit_merge(int a, int b);
 
 #endif

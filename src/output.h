@@ -5,7 +5,7 @@
  * Output is collected in memory and written at the end to stdout or to
  * --output, so that a run that fails half-way never leaves half a document,
  * and a write error (full disk, closed pipe) is detected and reported.
- * JSON documents share one shape (STYLE.md): tool, version, schema_version,
+ * JSON documents share one shape (HACKING, man page OUTPUT): tool, version, schema_version,
  * command, params, system, results/checks, summary, errors, exit_status.
  */
 #ifndef PB_OUTPUT_H
