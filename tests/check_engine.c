@@ -103,6 +103,69 @@ START_TEST(invented_data_is_mismatch)
 }
 END_TEST
 
+/* Reading from a pipe that holds more than the written one took: more
+ * bytes out than went in, which must stop the loop at once. */
+START_TEST(more_out_than_in_is_mismatch)
+{
+	int a[2], b[2];
+	struct pb_engine_result r;
+	char msg[256];
+
+	ck_assert_int_eq(pipe2(a, O_NONBLOCK), 0);
+	ck_assert_int_eq(pipe2(b, O_NONBLOCK), 0);
+	ck_assert_int_ge(fcntl(a[1], F_SETPIPE_SZ, 4096), 4096);
+	ck_assert_int_ge(fcntl(b[1], F_SETPIPE_SZ, 1 << 20), 1 << 16);
+	for (int i = 0; i < 8; i++)
+		ck_assert_int_eq(write(b[1], buf, 8192), 8192);
+	ck_assert_int_eq(pb_engine_run(b[0], a[1], buf, 100, 3, 1 << 24, &r), -EIO);
+	ck_assert_uint_eq(r.bad_loop, 0);
+	ck_assert_uint_eq(r.loops_done, 1);
+	ck_assert_uint_le(r.bad_written, 4096);
+	ck_assert_uint_gt(r.bad_read, r.bad_written);
+	/* it stops reading as soon as more came out than went in */
+	ck_assert_uint_le(r.bad_read, r.bad_written + 100);
+	pb_engine_strerror(-EIO, &r, 1 << 24, msg, sizeof(msg));
+	ck_assert_ptr_nonnull(strstr(msg, "loop 0: wrote "));
+	ck_assert_ptr_nonnull(strstr(msg, "lost or invented data"));
+	close(a[0]), close(a[1]), close(b[0]), close(b[1]);
+}
+END_TEST
+
+/* A loop that moves nothing (the write end is already full, the read end
+ * empty) is the kernel saying EAGAIN for no reason: an alarm, not a pass. */
+START_TEST(loop_moving_nothing_is_mismatch)
+{
+	int a[2], b[2];
+	struct pb_engine_result r;
+
+	ck_assert_int_eq(pipe2(a, O_NONBLOCK), 0);
+	ck_assert_int_eq(pipe2(b, O_NONBLOCK), 0);
+	while (write(a[1], buf, 4096) > 0)
+		;
+	ck_assert_int_eq(pb_engine_run(b[0], a[1], buf, 100, 5, 1 << 24, &r), -EIO);
+	ck_assert_uint_eq(r.bad_loop, 0);
+	ck_assert_uint_eq(r.bad_written, 0);
+	ck_assert_uint_eq(r.bad_read, 0);
+	close(a[0]), close(a[1]), close(b[0]), close(b[1]);
+}
+END_TEST
+
+/* Data written but nothing to read (read end of an empty other pipe): lost. */
+START_TEST(lost_data_is_mismatch)
+{
+	int a[2], b[2];
+	struct pb_engine_result r;
+
+	ck_assert_int_eq(pipe2(a, O_NONBLOCK), 0);
+	ck_assert_int_eq(pipe2(b, O_NONBLOCK), 0);
+	ck_assert_int_eq(pb_engine_run(b[0], a[1], buf, 100, 2, 1 << 24, &r), -EIO);
+	ck_assert_uint_gt(r.bad_written, 0);
+	ck_assert_uint_eq(r.bad_read, 0);
+	ck_assert_uint_eq(r.bytes_written, r.bad_written);
+	close(a[0]), close(a[1]), close(b[0]), close(b[1]);
+}
+END_TEST
+
 START_TEST(write_error_is_reported)
 {
 	int p[2];
@@ -129,6 +192,9 @@ static Suite *engine_suite(void)
 	tc = tcase_create("failures");
 	tcase_add_test(tc, never_full_is_overflow);
 	tcase_add_test(tc, invented_data_is_mismatch);
+	tcase_add_test(tc, more_out_than_in_is_mismatch);
+	tcase_add_test(tc, loop_moving_nothing_is_mismatch);
+	tcase_add_test(tc, lost_data_is_mismatch);
 	tcase_add_test(tc, write_error_is_reported);
 	suite_add_tcase(s, tc);
 	return s;

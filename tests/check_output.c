@@ -2,6 +2,8 @@
 #include <config.h>
 
 #include <check.h>
+#include <sys/resource.h>
+#include <signal.h>
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdio.h>
@@ -115,11 +117,35 @@ START_TEST(finish_reports_full_device)
 {
 	struct pb_out out;
 
-	if (access("/dev/full", W_OK) != 0)
-		return;
+	ck_assert_msg(access("/dev/full", W_OK) == 0,
+		      "/dev/full is not writable here; finish_reports_file_limit covers the path");
 	ck_assert_int_eq(pb_out_open(&out), 0);
 	fputs("data\n", out.fp);
 	ck_assert_int_eq(pb_out_finish(&out, "test", "/dev/full"), -ENOSPC);
+}
+END_TEST
+
+/* The same write-error path without /dev/full (containers may lack it): a
+ * file size limit of 4 bytes makes the 5-byte document fail with EFBIG. */
+START_TEST(finish_reports_file_limit)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct rlimit rl = { 4, 4 };
+	struct pb_out out;
+	char path[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/pb-check-output.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	signal(SIGXFSZ, SIG_IGN);
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &rl), 0);
+	ck_assert_int_eq(pb_out_open(&out), 0);
+	fputs("data\n", out.fp);
+	ck_assert_int_eq(pb_out_finish(&out, "test", path), -EFBIG);
+	unlink(path);
 }
 END_TEST
 
@@ -133,7 +159,9 @@ static Suite *output_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("destination");
 	tcase_add_test(tc, finish_to_file);
-	tcase_add_test(tc, finish_reports_full_device);
+	if (access("/dev/full", W_OK) == 0)
+		tcase_add_test(tc, finish_reports_full_device);
+	tcase_add_test(tc, finish_reports_file_limit);
 	suite_add_tcase(s, tc);
 	return s;
 }

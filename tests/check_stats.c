@@ -81,14 +81,54 @@ END_TEST
 
 START_TEST(welch_undefined)
 {
-	const double a[] = { 1, 1, 1 }, one[] = { 2 };
-	struct pb_stats sa, sb;
+	const double a[] = { 1, 1, 1 }, varied[] = { 1, 2, 4 }, one[] = { 2 };
+	struct pb_stats sa, sv, sb;
 	double t, df;
 
 	pb_stats_compute(a, 3, &sa);
 	ck_assert_double_eq(pb_stats_welch(&sa, &sa, &t, &df), -1);
 	pb_stats_compute(one, 1, &sb);
 	ck_assert_double_eq(pb_stats_welch(&sa, &sb, &t, &df), -1);
+	/* n = 1 against a sample WITH variance: only the n < 2 guard says
+	 * "undefined" here (the variance sum alone is positive). */
+	pb_stats_compute(varied, 3, &sv);
+	ck_assert_double_eq(pb_stats_welch(&sv, &sb, &t, &df), -1);
+	ck_assert_double_eq(pb_stats_welch(&sb, &sv, &t, &df), -1);
+}
+END_TEST
+
+/*
+ * Either side of the 0.05 significance level.  Two samples {0, 2} and
+ * {x, x + 2}: equal variances 2, so t = x / sqrt(2) and df = 2 exactly, and
+ * Student's t with 2 degrees of freedom has the closed form
+ * p = 1 - |t| / sqrt(t^2 + 2).  x = 6 gives p = 0.0513 (not significant),
+ * x = 6.2 gives p = 0.0483 (significant).
+ */
+START_TEST(welch_near_significance)
+{
+	const double xs[] = { 6.0, 6.2, 1.0, 20.0 };
+	const double a[] = { 0, 2 };
+	struct pb_stats sa, sb;
+
+	pb_stats_compute(a, 2, &sa);
+	for (size_t i = 0; i < sizeof(xs) / sizeof(xs[0]); i++) {
+		const double b[] = { xs[i], xs[i] + 2 };
+		double t, df, p, want_t = xs[i] / sqrt(2);
+
+		pb_stats_compute(b, 2, &sb);
+		p = pb_stats_welch(&sa, &sb, &t, &df);
+		ck_assert_double_eq_tol(t, want_t, 1e-12);
+		ck_assert_double_eq_tol(df, 2.0, 1e-12);
+		ck_assert_double_eq_tol(p, 1 - want_t / sqrt(want_t * want_t + 2), 1e-9);
+		/* the sign follows b - a */
+		p = pb_stats_welch(&sb, &sa, &t, &df);
+		ck_assert_double_eq_tol(t, -want_t, 1e-12);
+		ck_assert_double_eq_tol(p, 1 - want_t / sqrt(want_t * want_t + 2), 1e-9);
+	}
+	pb_stats_compute((const double[]){ 6.0, 8.0 }, 2, &sb);
+	ck_assert(pb_stats_welch(&sa, &sb, &(double){ 0 }, &(double){ 0 }) > 0.05);
+	pb_stats_compute((const double[]){ 6.2, 8.2 }, 2, &sb);
+	ck_assert(pb_stats_welch(&sa, &sb, &(double){ 0 }, &(double){ 0 }) < 0.05);
 }
 END_TEST
 
@@ -105,6 +145,7 @@ static Suite *stats_suite(void)
 	tc = tcase_create("welch");
 	tcase_add_test(tc, welch_known_value);
 	tcase_add_test(tc, welch_undefined);
+	tcase_add_test(tc, welch_near_significance);
 	suite_add_tcase(s, tc);
 	return s;
 }

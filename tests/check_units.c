@@ -30,6 +30,33 @@ START_TEST(size_suffixes)
 }
 END_TEST
 
+/* Every spelling the man page promises: K, KB, KiB (any case) are binary
+ * multiples, as are M/MB/MiB and G/GB/GiB. */
+START_TEST(size_suffixes_documented)
+{
+	static const struct { const char *in; uint64_t want; } c[] = {
+		{ "3KB", 3ULL << 10 }, { "3kB", 3ULL << 10 }, { "3KiB", 3ULL << 10 },
+		{ "3k", 3ULL << 10 },
+		{ "5MB", 5ULL << 20 }, { "5MiB", 5ULL << 20 }, { "5m", 5ULL << 20 },
+		{ "5mib", 5ULL << 20 },
+		{ "1GB", 1ULL << 30 }, { "1GiB", 1ULL << 30 }, { "1g", 1ULL << 30 },
+		{ "1gib", 1ULL << 30 }, { "3GB", 3ULL << 30 },
+		{ "0B", 0 }, { "1b", 1 },
+	};
+	uint64_t v;
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		ck_assert_msg(pb_parse_size(c[i].in, 0, UINT64_MAX, &v) == 0, "%s refused", c[i].in);
+		ck_assert_msg(v == c[i].want, "%s gave %llu, want %llu", c[i].in,
+			      (unsigned long long)v, (unsigned long long)c[i].want);
+	}
+	/* not a unit: a decimal kilo/mega, bits, or trailing junk */
+	ck_assert_int_eq(pb_parse_size("3KiBx", 0, UINT64_MAX, &v), -EINVAL);
+	ck_assert_int_eq(pb_parse_size("3Kb2", 0, UINT64_MAX, &v), -EINVAL);
+	ck_assert_int_eq(pb_parse_size("3T", 0, UINT64_MAX, &v), -EINVAL);
+}
+END_TEST
+
 START_TEST(size_rejects_junk)
 {
 	static const char *const bad[] = { "", "64Q", "-1", "+5", " 5", "5 ", "K", "1.5K",
@@ -166,6 +193,7 @@ static Suite *units_suite(void)
 	TCase *tc = tcase_create("sizes");
 
 	tcase_add_test(tc, size_suffixes);
+	tcase_add_test(tc, size_suffixes_documented);
 	tcase_add_test(tc, size_rejects_junk);
 	tcase_add_test(tc, size_range_and_overflow);
 	tcase_add_test(tc, format_sizes);

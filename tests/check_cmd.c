@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The command table and the exit-status merge rule (HACKING, "Exit status"). */
+#include <config.h>
+
+#include <check.h>
+#include <stdlib.h>
+
+#include "cmd.h"
+
+/* Every ordered pair: the merge is symmetric and picks by the documented
+ * precedence, signal > usage > error > fail > nothing-applicable > ok. */
+START_TEST(merge_precedence)
+{
+	static const int order[] = { PB_EXIT_OK, PB_EXIT_NA, PB_EXIT_FAIL, PB_EXIT_ERROR,
+				     PB_EXIT_USAGE, 143 };
+	const size_t n = sizeof(order) / sizeof(order[0]);
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++) {
+			int want = order[i > j ? i : j];
+
+			ck_assert_msg(pb_exit_merge(order[i], order[j]) == want,
+				      "merge(%d, %d) = %d, want %d", order[i], order[j],
+				      pb_exit_merge(order[i], order[j]), want);
+		}
+}
+END_TEST
+
+/* The cases a run really mixes: a failed check and a harness error is 3, a
+ * failure beside "nothing applicable" is 1, a signal beats everything. */
+START_TEST(merge_mixed_runs)
+{
+	ck_assert_int_eq(pb_exit_merge(PB_EXIT_FAIL, PB_EXIT_ERROR), PB_EXIT_ERROR);
+	ck_assert_int_eq(pb_exit_merge(PB_EXIT_ERROR, PB_EXIT_FAIL), PB_EXIT_ERROR);
+	ck_assert_int_eq(pb_exit_merge(PB_EXIT_FAIL, PB_EXIT_OK), PB_EXIT_FAIL);
+	ck_assert_int_eq(pb_exit_merge(PB_EXIT_NA, PB_EXIT_FAIL), PB_EXIT_FAIL);
+	ck_assert_int_eq(pb_exit_merge(130, PB_EXIT_ERROR), 130);
+}
+END_TEST
+
+START_TEST(table_lookup)
+{
+	ck_assert_ptr_nonnull(pb_cmd_find("conformance"));
+	ck_assert_str_eq(pb_cmd_find("report")->name, "report");
+	ck_assert_ptr_null(pb_cmd_find("conformanc"));
+	ck_assert_ptr_null(pb_cmd_find(""));
+	for (size_t i = 0; pb_cmds[i]; i++)
+		ck_assert_ptr_eq(pb_cmd_find(pb_cmds[i]->name), pb_cmds[i]);
+}
+END_TEST
+
+static Suite *cmd_suite(void)
+{
+	Suite *s = suite_create("cmd");
+	TCase *tc = tcase_create("exit");
+
+	tcase_add_test(tc, merge_precedence);
+	tcase_add_test(tc, merge_mixed_runs);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("table");
+	tcase_add_test(tc, table_lookup);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(cmd_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
