@@ -7,7 +7,7 @@ tap_tmpdir
 PB="$PIPEBENCH throughput --loops 30 --warmup 0"
 J="$TEST_TMP/out.json"
 
-plan 34
+plan 37
 
 run $PB --repeat 2
 is "$rc" 0 "text run exits 0"
@@ -84,3 +84,36 @@ fi
 ( $PB --repeat 1 --kind all 2>"$TEST_TMP/err"; echo $? >"$TEST_TMP/rc" ) | head -1 >/dev/null
 [ ! -s "$TEST_TMP/err" ] && [ "$(cat "$TEST_TMP/rc")" -lt 128 ]
 ok $? "closed stdout: no signal death, nothing on stderr"
+
+# Derived numbers agree with the raw fields they come from, per repetition
+# and in the summary (a unit slip of 1000x must not pass).
+run $PB --kind all --repeat 3 --format json
+derived_ok=0
+for r in 0 1 2; do
+	for k in 0 1; do
+		set -- $(printf '%s' "$out" | "$JSONQ" - .results[$r].repetitions[$k].tw_ns \
+			.results[$r].repetitions[$k].tr_ns .results[$r].repetitions[$k].tt_ns \
+			.results[$r].repetitions[$k].bytes .results[$r].repetitions[$k].write_calls \
+			.results[$r].repetitions[$k].read_calls .results[$r].repetitions[$k].syscalls \
+			.results[$r].repetitions[$k].rate_bytes_per_s \
+			.results[$r].repetitions[$k].ns_per_syscall)
+		awk -v tw="$1" -v tr="$2" -v tt="$3" -v b="$4" -v wc="$5" -v rc="$6" -v sc="$7" \
+			-v rate="$8" -v nps="$9" 'function rel(a, w) { d = a - w; if (d < 0) d = -d;
+			return w == 0 ? d : d / w }
+			BEGIN { exit !(tt == tw + tr && sc == wc + rc && b > 0 && tt > 0 &&
+			rel(rate, b * 1e9 / tt) < 1e-9 && rel(nps, tt / sc) < 1e-9) }' ||
+			{ derived_ok=1; diag "result $r repetition $k: $*"; }
+	done
+done
+ok $derived_ok "rate_bytes_per_s = bytes/tt and ns_per_syscall = tt/syscalls, per repetition"
+set -- $(printf '%s' "$out" | "$JSONQ" - .results[0].summary.bytes .results[0].summary.syscalls \
+	.results[0].summary.tt_ns.median .results[0].summary.rate_bytes_per_s \
+	.results[0].summary.ns_per_syscall .results[0].summary.rate_syscalls_per_s)
+awk -v b="$1" -v sc="$2" -v tt="$3" -v rate="$4" -v nps="$5" -v sps="$6" \
+	'function rel(a, w) { d = a - w; if (d < 0) d = -d; return d / w }
+	BEGIN { exit !(rel(rate, b * 1e9 / tt) < 1e-9 && rel(nps, tt / sc) < 1e-9 &&
+	rel(sps, sc * 1e9 / tt) < 1e-9) }'
+ok $? "summary rates come from the median total time"
+[ "$(printf '%s' "$out" | "$JSONQ" - .results[1].kind)" = fifo ] &&
+	[ "$(printf '%s' "$out" | "$JSONQ" - .results[2].kind)" = socketpair ]
+ok $? "--kind all gives anon, fifo, socketpair in order"
