@@ -7,7 +7,7 @@ tap_tmpdir
 PB="$PIPEBENCH throughput --loops 30 --warmup 0"
 J="$TEST_TMP/out.json"
 
-plan 37
+plan 38
 
 run $PB --repeat 2
 is "$rc" 0 "text run exits 0"
@@ -117,3 +117,8 @@ ok $? "summary rates come from the median total time"
 [ "$(printf '%s' "$out" | "$JSONQ" - .results[1].kind)" = fifo ] &&
 	[ "$(printf '%s' "$out" | "$JSONQ" - .results[2].kind)" = socketpair ]
 ok $? "--kind all gives anon, fifo, socketpair in order"
+set -- $(printf '%s' "$out" | "$JSONQ" - .results[0].summary.tt_ns.median .results[0].summary.bytes \
+	.results[2].summary.tt_ns.median .results[2].summary.bytes .results[2].cost_ratio_to_first)
+awk -v t0="$1" -v b0="$2" -v t2="$3" -v b2="$4" -v r="$5" \
+	'BEGIN { w = (t2 / b2) / (t0 / b0); d = r - w; if (d < 0) d = -d; exit !(d / w < 1e-9) }'
+ok $? "socketpair's cost_ratio_to_first is its median time per byte over anon's"
