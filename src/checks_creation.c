@@ -572,12 +572,13 @@ static void cre06(struct pb_check_ctx *ctx)
 	}
 	rl.rlim_cur = LIMIT;
 	if (setrlimit(RLIMIT_NOFILE, &rl) != 0) {
-		pb_check_error(ctx, "setrlimit(RLIMIT_NOFILE, %d): %s", LIMIT, EN(errno));
+		pb_check_setup(ctx, PB_RES_HARNESS, errno, "setrlimit(RLIMIT_NOFILE, %d): %s", LIMIT,
+			       EN(errno));
 		return;
 	}
 	base = s->open("/dev/null", O_RDONLY | O_CLOEXEC, 0);
 	if (base < 0) {
-		pb_check_error(ctx, "open /dev/null: %s", EN(errno));
+		pb_check_setup(ctx, PB_RES_HARNESS, errno, "open /dev/null: %s", EN(errno));
 		return;
 	}
 	while (nheld < LIMIT) {
@@ -588,7 +589,8 @@ static void cre06(struct pb_check_ctx *ctx)
 		held[nheld++] = d;
 	}
 	if (nheld == 0 || nheld == LIMIT) {
-		pb_check_error(ctx, "could not exhaust descriptors (held %d)", nheld);
+		pb_check_setup(ctx, PB_RES_HARNESS, 0, "could not exhaust descriptors by dup of "
+			       "/dev/null (held %d)", nheld);
 		goto out;
 	}
 	s->close(held[--nheld]);     /* exactly one free */
@@ -639,7 +641,7 @@ static void cre07(struct pb_check_ctx *ctx)
 
 	ro = mmap(NULL, (size_t)page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (ro == MAP_FAILED) {
-		pb_check_error(ctx, "mmap: %s", EN(errno));
+		pb_check_setup(ctx, PB_RES_HARNESS, errno, "mmap: %s", EN(errno));
 		return;
 	}
 	cases[0].p = (int *)8;

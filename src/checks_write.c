@@ -614,9 +614,17 @@ static void wr06(struct pb_check_ctx *ctx)
 		goto out;
 	}
 	if (s->pipe2(fd, O_DIRECT | O_NONBLOCK | O_CLOEXEC) != 0) {
-		pb_check_note(ctx, "read(0) = 0 without blocking; write(0) with no reader = 0, "
-			      "no SIGPIPE; O_DIRECT not available (%s)", EN(errno));
+		int e = errno;
+
 		fd[0] = fd[1] = -1;
+		if (e == EINVAL)
+			pb_check_note(ctx, "read(0) = 0 without blocking; write(0) with no reader = "
+				      "0, no SIGPIPE; O_DIRECT not available (EINVAL: before Linux "
+				      "3.4)");
+		else
+			pb_check_setup(ctx, PB_RES_PIPE, e, "pipe2(O_DIRECT|O_NONBLOCK|O_CLOEXEC) = "
+				       "-1/%s; Linux 3.4 and later require 0 (EINVAL before)",
+				       EN(e));
 		goto out;
 	}
 	if (s->write(fd[1], buf, 0) != 0 || s->write(fd[1], "x", 1) != 1) {
