@@ -316,6 +316,36 @@ static int fcntl_one_page(int fd, int cmd, long arg)
 	return fcntl(fd, cmd, arg);
 }
 
+/* F_GETPIPE_SZ fails on a pipe (Linux 2.6.35 and later answer it). */
+static int fcntl_getpipesz_eio(int fd, int cmd, long arg)
+{
+	if (cmd == F_GETPIPE_SZ) {
+		errno = EIO;
+		return -1;
+	}
+	return fcntl(fd, cmd, arg);
+}
+
+/* F_SETFL fails on a pipe. */
+static int fcntl_setfl_eio(int fd, int cmd, long arg)
+{
+	if (cmd == F_SETFL) {
+		errno = EIO;
+		return -1;
+	}
+	return fcntl(fd, cmd, arg);
+}
+
+/* pipe2(O_DIRECT) fails with an error other than "not supported". */
+static int pipe2_direct_eio(int fd[2], int flags)
+{
+	if (flags & O_DIRECT) {
+		errno = EIO;
+		return -1;
+	}
+	return (int)syscall(SYS_pipe2, fd, flags);
+}
+
 /* ---- CRE-08..10: descriptors leaked by successful calls ---- */
 
 /* Every successful pipe2 leaves a third descriptor open. */
@@ -451,7 +481,8 @@ enum bug {
 	READ_NO_WAKEUP, WRITE_TORN, WRITE_EINTR, WRITE_CORRUPT, WRITE_ZERO_SIGPIPE,
 	WRITE_FULL_ZERO, WRITE_SMALL, FPATHCONF_SMALL, IOCTL_FIONBIO, IOCTL_FIONREAD,
 	PIPES_EIO, PIPE2_EMFILE, DUP_EIO, DUP_EMFILE, READ_UNINTERRUPTIBLE, FCNTL_ONE_PAGE,
-	PIPE2_EXTRA_FD, OPEN_EXTRA_FD, CLOSE_KEEPS_REF,
+	PIPE2_EXTRA_FD, OPEN_EXTRA_FD, CLOSE_KEEPS_REF, FCNTL_GETPIPESZ_EIO, FCNTL_SETFL_EIO,
+	PIPE2_DIRECT_EIO,
 	NOATIME_EFFECTIVE, NOATIME_IGNORED, NOATIME_ATIME_ONLY, NOATIME_ALL_FROZEN,
 };
 
@@ -489,6 +520,9 @@ static struct pb_sysops broken_ops(enum bug b)
 	case PIPE2_EXTRA_FD: s.pipe2 = pipe2_extra_fd; break;
 	case OPEN_EXTRA_FD: s.open = open_extra_fd; break;
 	case CLOSE_KEEPS_REF: s.close = close_keeps_ref; break;
+	case FCNTL_GETPIPESZ_EIO: s.fcntl = fcntl_getpipesz_eio; break;
+	case FCNTL_SETFL_EIO: s.fcntl = fcntl_setfl_eio; break;
+	case PIPE2_DIRECT_EIO: s.pipe2 = pipe2_direct_eio; break;
 	case NOATIME_EFFECTIVE: case NOATIME_IGNORED: case NOATIME_ATIME_ONLY:
 	case NOATIME_ALL_FROZEN:
 		na_mode = b == NOATIME_EFFECTIVE ? NA_EFFECTIVE : b == NOATIME_IGNORED ? NA_IGNORED :
@@ -620,6 +654,7 @@ static const struct {
 	{ "RD-05", READ_UNINTERRUPTIBLE, PB_KIND_ANON, PB_FAIL, "must be interruptible" },
 	/* pipe/FIFO creation broken: FAIL; out of descriptors: ERROR */
 	{ "CRE-01", PIPES_EIO, PB_KIND_ANON, PB_FAIL, "EIO" },
+	{ "CRE-02", PIPES_EIO, PB_KIND_ANON, PB_FAIL, "EIO" },
 	{ "CRE-03", PIPES_EIO, PB_KIND_ANON, PB_FAIL, "EIO" },
 	{ "CRE-04", PIPES_EIO, PB_KIND_ANON, PB_FAIL, "EIO" },
 	{ "CRE-08", PIPES_EIO, PB_KIND_ANON, PB_FAIL, "EIO" },
@@ -637,6 +672,15 @@ static const struct {
 	{ "RD-06", DUP_EIO, PB_KIND_ANON, PB_FAIL, "dup of the write end" },
 	{ "NB-04", DUP_EIO, PB_KIND_ANON, PB_FAIL, "dup of the write end" },
 	{ "RD-06", DUP_EMFILE, PB_KIND_ANON, PB_ERROR, "harness" },
+	/* fcntl on a pipe failing during setup */
+	{ "WR-01", FCNTL_GETPIPESZ_EIO, PB_KIND_ANON, PB_FAIL, "F_GETPIPE_SZ" },
+	{ "WR-02", FCNTL_GETPIPESZ_EIO, PB_KIND_FIFO, PB_FAIL, "F_GETPIPE_SZ" },
+	{ "NB-01", FCNTL_GETPIPESZ_EIO, PB_KIND_ANON, PB_FAIL, "F_GETPIPE_SZ" },
+	{ "NB-03", FCNTL_GETPIPESZ_EIO, PB_KIND_ANON, PB_FAIL, "F_GETPIPE_SZ" },
+	{ "NB-05", FCNTL_GETPIPESZ_EIO, PB_KIND_ANON, PB_FAIL, "F_GETPIPE_SZ" },
+	{ "SIG-04", FCNTL_GETPIPESZ_EIO, PB_KIND_ANON, PB_FAIL, "F_GETPIPE_SZ" },
+	{ "WR-01", FCNTL_SETFL_EIO, PB_KIND_ANON, PB_FAIL, "F_SETFL" },
+	{ "WR-06", PIPE2_DIRECT_EIO, PB_KIND_ANON, PB_FAIL, "O_DIRECT" },
 	/* a small capacity is the environment's: SKIP, not ERROR */
 	{ "NB-03", FCNTL_ONE_PAGE, PB_KIND_ANON, PB_SKIP, "pipe-user-pages-soft" },
 	{ "NB-05", FCNTL_ONE_PAGE, PB_KIND_ANON, PB_SKIP, "pipe-user-pages-soft" },
