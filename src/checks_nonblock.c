@@ -59,18 +59,37 @@ static bool write_pages_r(const struct pb_sysops *s, int fd, long pages, long pa
 	return true;
 }
 
-static bool write_pages(const struct pb_sysops *s, int fd, long pages, long page)
-{
-	ssize_t bad;
+/* "-1/EAGAIN" or the count, for details. */
+static const char *res(ssize_t r, char *buf, size_t len);
 
-	return write_pages_r(s, fd, pages, page, &bad);
-}
-
-/* (slots-1) full pages, then page-96 bytes: 96 bytes free, no free slot. */
-static bool fill_but_96(const struct pb_sysops *s, int fd, long cap, long page)
+/*
+ * (slots-1) full pages, then page-96 bytes: 96 bytes free, no free slot.
+ * Each write has room, so POSIX requires it whole; one that is not records
+ * FAIL naming it.  CAP < 0 (F_GETPIPE_SZ failed) is a FAIL too.
+ */
+static bool fill_but_96(struct pb_check_ctx *ctx, int fd, long cap, long page)
 {
-	return cap >= page && write_pages(s, fd, cap / page - 1, page) &&
-	       nb_write(s, fd, (size_t)(page - 96)) == page - 96;
+	const struct pb_sysops *s = ctx->sys;
+	char b[32];
+	ssize_t r;
+
+	if (cap < 0) {
+		pb_check_setup(ctx, PB_RES_PIPE, errno, "fcntl(F_GETPIPE_SZ) on the write end: "
+			       "%s; Linux requires the capacity", EN(errno));
+		return false;
+	}
+	if (cap < page) {
+		pb_check_skip(ctx, "capacity %ld is below one page (%ld)", cap, page);
+		return false;
+	}
+	if (!write_pages_r(s, fd, cap / page - 1, page, &r) ||
+	    (r = nb_write(s, fd, (size_t)(page - 96))) != page - 96) {
+		pb_check_fail(ctx, "setup: filling the %ld-byte %s to 96 bytes free, a nonblocking "
+			      "write with room = %s; POSIX requires all of it", cap,
+			      pb_check_kind_word(ctx), res(r, b, sizeof(b)));
+		return false;
+	}
+	return true;
 }
 
 /* "-1/EAGAIN" or the count, for details. */
@@ -110,10 +129,8 @@ static void nb01(struct pb_check_ctx *ctx)
 	close_both(s, fd);
 	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
 		return;
-	if (pb_check_fill(s, fd[1]) <= 0) {
-		pb_check_error(ctx, "cannot fill the %s", pb_check_kind_word(ctx));
+	if (pb_check_fill_or_fail(ctx, fd[1]) < 0)
 		goto out;
-	}
 	q0 = fionread(s, fd[0]);
 	for (int i = 0; i < 2; i++) {
 		size_t n = i ? PIPE_BUF : 1;
@@ -130,10 +147,8 @@ static void nb01(struct pb_check_ctx *ctx)
 	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
 		return;
 	cap = s->fcntl(fd[1], F_GETPIPE_SZ, 0);
-	if (!fill_but_96(s, fd[1], cap, page)) {
-		pb_check_error(ctx, "cannot leave 96 bytes free (capacity %ld)", cap);
+	if (!fill_but_96(ctx, fd[1], cap, page))
 		goto out;
-	}
 	q0 = fionread(s, fd[0]);
 	r = nb_write(s, fd[1], 200);
 	q1 = fionread(s, fd[0]);
@@ -166,20 +181,10 @@ static void nb02(struct pb_check_ctx *ctx)
 	char b[32];
 	ssize_t r;
 
-	long filled;
-
 	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
 		return;
-	filled = pb_check_fill(s, fd[1]);
-	if (filled == -EIO) {
-		pb_check_fail(ctx, "filling the %s: a page-sized write returned 0 instead of "
-			      "-1/EAGAIN", pb_check_kind_word(ctx));
+	if (pb_check_fill_or_fail(ctx, fd[1]) < 0)
 		goto out;
-	}
-	if (filled <= 0) {
-		pb_check_error(ctx, "cannot fill the %s: %s", pb_check_kind_word(ctx), EN((int)-filled));
-		goto out;
-	}
 	r = nb_write(s, fd[1], 3 * PIPE_BUF);
 	if (r == -1 && errno == EAGAIN)
 		pb_check_note(ctx, "full %s: write(3*PIPE_BUF) = -1/EAGAIN", pb_check_kind_word(ctx));
@@ -233,8 +238,17 @@ static void nb03(struct pb_check_ctx *ctx)
 	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
 		return;
 	cap = s->fcntl(fd[1], F_GETPIPE_SZ, 0);
+	if (cap < 0) {
+		pb_check_setup(ctx, PB_RES_PIPE, errno, "fcntl(F_GETPIPE_SZ) on the write end: "
+			       "%s; Linux requires the capacity", EN(errno));
+		goto out;
+	}
+	if (cap < 3 * page) /* over pipe-user-pages-soft: try to grow it */
+		cap = s->fcntl(fd[1], F_SETPIPE_SZ, 4 * page) < 0 ? cap :
+		      s->fcntl(fd[1], F_GETPIPE_SZ, 0);
 	if (cap < 3 * page) {
-		pb_check_error(ctx, "capacity %ld: cannot leave two pages free", cap);
+		pb_check_skip(ctx, "capacity %ld, and F_SETPIPE_SZ cannot grow it: two free pages "
+			      "cannot be left (pipe-user-pages-soft reached?)", cap);
 		goto out;
 	}
 	if (!write_pages_r(s, fd[1], cap / page - 2, page, &r)) {
@@ -269,7 +283,8 @@ static void nb04(struct pb_check_ctx *ctx)
 		return;
 	d = s->dup(fd[1]);
 	if (d < 0) {
-		pb_check_error(ctx, "dup: %s", EN(errno));
+		pb_check_setup(ctx, PB_RES_PIPE, errno, "dup of the write end = -1/%s; POSIX "
+			       "requires a new descriptor", EN(errno));
 		goto out;
 	}
 	if (s->ioctl(fd[1], FIONBIO, &on) != 0) {
@@ -321,9 +336,21 @@ static void nb05(struct pb_check_ctx *ctx)
 	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
 		return;
 	cap = s->fcntl(fd[1], F_GETPIPE_SZ, 0);
-	if (cap < 2 * page || nb_write(s, fd[1], 1) != 1 ||
-	    !write_pages(s, fd[1], cap / page - 1, page)) {
-		pb_check_error(ctx, "setup: capacity %ld", cap);
+	if (cap < 0) {
+		pb_check_setup(ctx, PB_RES_PIPE, errno, "fcntl(F_GETPIPE_SZ) on the write end: "
+			       "%s; Linux requires the capacity", EN(errno));
+		goto out;
+	}
+	if (cap < 2 * page) {
+		pb_check_skip(ctx, "capacity %ld is one page (pipe-user-pages-soft reached?): "
+			      "the slot rule needs two", cap);
+		goto out;
+	}
+	if ((r1 = nb_write(s, fd[1], 1)) != 1 ||
+	    !write_pages_r(s, fd[1], cap / page - 1, page, &r1)) {
+		pb_check_fail(ctx, "setup: a nonblocking write into a %ld-byte %s with room = %s; "
+			      "POSIX requires all of it", cap, pb_check_kind_word(ctx),
+			      res(r1, b1, sizeof(b1)));
 		goto out;
 	}
 	expect = 1 + (cap / page - 1) * page;
@@ -337,10 +364,8 @@ static void nb05(struct pb_check_ctx *ctx)
 	close_both(s, fd);
 	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
 		return;
-	if (!fill_but_96(s, fd[1], cap, page)) {
-		pb_check_error(ctx, "cannot leave 96 bytes free");
+	if (!fill_but_96(ctx, fd[1], cap, page))
 		goto out;
-	}
 	r2 = nb_write(s, fd[1], 10000);
 	res(r2, b2, sizeof(b2));
 	r3 = nb_write(s, fd[1], (size_t)page + 50);

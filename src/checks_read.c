@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -160,104 +161,151 @@ static void rd04(struct pb_check_ctx *ctx)
 	pb_check_close(s, &fd[1]);
 }
 
-static int rd05_notify = -1;
+/* What RD-05's reader reports, in shared memory (never through a pipe). */
+struct rd05_shared {
+	int ready;      /* the handler is installed; the read is next */
+	int handled;    /* the SIGUSR1 handler ran */
+	int done;       /* the read returned: r, err, c are set */
+	int err;
+	ssize_t r;
+	char c;
+};
+
+static struct rd05_shared *rd05_sh;
 
 static void rd05_handler(int sig)
 {
-	int e = errno;
-	ssize_t w = write(rd05_notify, "s", 1);
-
-	(void)w;
 	(void)sig;
-	errno = e;
+	__atomic_store_n(&rd05_sh->handled, 1, __ATOMIC_SEQ_CST);
+}
+
+/* The reader's read returned before the signal or before 'X' was written. */
+static void rd05_early(struct pb_check_ctx *ctx, const struct rd05_shared *sh, bool signalled)
+{
+	const char *when = signalled ? "after the SA_RESTART handler ran but before any data "
+				       "was written" : "before any data was written or any signal sent";
+
+	if (sh->r == 0)
+		pb_check_fail(ctx, "read() returned EOF while a write end was open (%s); POSIX: "
+			      "0 only when no process has the %s open for writing", when,
+			      pb_check_kind_word(ctx));
+	else if (sh->r < 0)
+		pb_check_fail(ctx, "read() returned -1/%s %s%s", EN(sh->err), when,
+			      sh->err == EINTR ? " despite SA_RESTART" : "");
+	else
+		pb_check_fail(ctx, "read() returned %zd byte(s) %s", sh->r, when);
 }
 
 /*
  * RD-05 (P17): XSH sigaction() SA_RESTART; XSH 2.4.4.  The reader sleeps in
  * read(); after /proc shows it asleep (coverage only) it gets SIGUSR1 with
- * an SA_RESTART handler that writes to a notify pipe; only then is 'X'
- * written.  The read must resume and return 'X', never EINTR.
+ * an SA_RESTART handler that raises a flag in shared memory; only then is
+ * 'X' written.  The read must resume and return 'X', never EINTR; a read
+ * that returns before (EOF with the write end open, an error, data from
+ * nowhere) is a fail naming what it returned.
  */
 static void rd05(struct pb_check_ctx *ctx)
 {
 	const struct pb_sysops *s = ctx->sys;
-	int fd[2], note[2] = { -1, -1 }, status;
-	struct pollfd pfd;
+	struct rd05_shared *sh;
+	int fd[2], status;
 	bool slept;
 	pid_t pid;
-	char c;
 
-	if (!pb_check_make_pipe(ctx, fd, 0))
+	sh = pb_check_shared(ctx, sizeof(*sh));
+	if (!sh)
 		return;
-	if (pipe2(note, O_CLOEXEC) != 0) {
-		pb_check_error(ctx, "notify pipe: %s", EN(errno));
-		goto out;
-	}
+	rd05_sh = sh;
+	if (!pb_check_make_pipe(ctx, fd, 0))
+		goto unmap;
 	pid = pb_checkproc_fork();
 	if (pid < 0) {
-		pb_check_error(ctx, "fork: %s", EN(errno));
+		pb_check_setup(ctx, PB_RES_HARNESS, errno, "fork: %s", EN(errno));
 		goto out;
 	}
 	if (pid == 0) {
 		struct sigaction sa;
 		ssize_t r;
+		char c = 0;
 
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_handler = rd05_handler;
 		sa.sa_flags = SA_RESTART;
 		sigemptyset(&sa.sa_mask);
-		rd05_notify = note[1];
-		close(note[0]);
-		close(fd[1]);
+		s->close(fd[1]);
 		sigaction(SIGUSR1, &sa, NULL);
 		/* Say "ready" only once the handler is in place. */
-		if (write(note[1], "r", 1) != 1)
-			_exit(3);
+		__atomic_store_n(&sh->ready, 1, __ATOMIC_SEQ_CST);
+		errno = 0;
 		r = s->read(fd[0], &c, 1);
+		sh->err = errno;
+		sh->r = r;
+		sh->c = c;
+		__atomic_store_n(&sh->done, 1, __ATOMIC_SEQ_CST);
 		if (r == 1 && c == 'X')
 			_exit(0);
-		_exit(r == -1 && errno == EINTR ? 1 : 2);
+		_exit(r == -1 && sh->err == EINTR ? 1 : 2);
 	}
 	pb_check_close(s, &fd[0]);
-	close(note[1]);
-	note[1] = -1;
-	pfd = (struct pollfd){ .fd = note[0], .events = POLLIN };
-	if (poll(&pfd, 1, 2000) != 1 || read(note[0], &c, 1) != 1) {
-		pb_check_error(ctx, "reader did not start");
+	if (!pb_check_wait_flag(&sh->ready, 2000)) {
+		pb_check_setup(ctx, PB_RES_HARNESS, 0, "the reader process did not start "
+			       "within 2 s");
 		pb_checkproc_wait(pid, 0, &status);
 		goto out;
 	}
 	slept = pb_check_wait_sleeping(pid, 1000);
+	if (__atomic_load_n(&sh->done, __ATOMIC_SEQ_CST)) {
+		rd05_early(ctx, sh, false);
+		pb_checkproc_wait(pid, 0, &status);
+		goto out;
+	}
 	kill(pid, SIGUSR1);
-	/* The handler ran (its write arrived) before any data exists. */
-	if (poll(&pfd, 1, 2000) != 1 || read(note[0], &c, 1) != 1) {
-		pb_check_error(ctx, "the SIGUSR1 handler did not report");
+	/* The handler ran before any data exists. */
+	if (!pb_check_wait_flag(&sh->handled, 3000)) {
+		if (__atomic_load_n(&sh->done, __ATOMIC_SEQ_CST))
+			rd05_early(ctx, sh, false);
+		else
+			pb_check_fail(ctx, "SIGUSR1 sent to a reader blocked in read() on an empty "
+				      "%s: its handler did not run within 3 s; a blocked pipe read "
+				      "must be interruptible (XSH 2.4.4)", pb_check_kind_word(ctx));
+		pb_checkproc_wait(pid, 0, &status);
+		goto out;
+	}
+	/* Give a read that wrongly returns EINTR time to show it before data exists. */
+	pb_check_wait_flag(&sh->done, 20);
+	if (__atomic_load_n(&sh->done, __ATOMIC_SEQ_CST) && !(sh->r == -1 && sh->err == EINTR)) {
+		rd05_early(ctx, sh, true);
 		pb_checkproc_wait(pid, 0, &status);
 		goto out;
 	}
 	/* A reader that already returned EINTR is gone: EPIPE, judged below. */
 	signal(SIGPIPE, SIG_IGN);
+	errno = 0;
 	if (s->write(fd[1], "X", 1) != 1 && errno != EPIPE) {
-		pb_check_error(ctx, "write 'X': %s", EN(errno));
+		pb_check_fail(ctx, "write of 1 byte ('X') into the empty %s with a reader = -1/%s; "
+			      "POSIX requires 1", pb_check_kind_word(ctx), EN(errno));
 		pb_checkproc_wait(pid, 0, &status);
 		goto out;
 	}
 	if (pb_checkproc_wait(pid, 3000, &status) != 0)
 		pb_check_fail(ctx, "the reader never returned after the restart and the write");
-	else if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+	else if (sh->done && sh->r == 1 && sh->c == 'X')
 		pb_check_note(ctx, "read() restarted after the SA_RESTART handler and returned "
 			      "'X'%s", slept ? " (reader seen asleep first)" : "");
-	else if (WIFEXITED(status) && WEXITSTATUS(status) == 1)
+	else if (sh->done && sh->r == -1 && sh->err == EINTR)
 		pb_check_fail(ctx, "read() returned -1/EINTR despite SA_RESTART");
+	else if (sh->done)
+		pb_check_fail(ctx, "after 'X' was written the restarted read() returned %zd%s%s%s",
+			      sh->r, sh->r < 0 ? "/" : "", sh->r < 0 ? EN(sh->err) : "",
+			      sh->r == 1 ? " byte, not 'X'" : sh->r == 0 ? " (EOF)" : "");
 	else
-		pb_check_fail(ctx, "the reader got something other than 'X' (status %#x)", status);
+		pb_check_fail(ctx, "the reader died (status %#x) without its read returning",
+			      status);
 out:
 	pb_check_close(s, &fd[0]);
 	pb_check_close(s, &fd[1]);
-	if (note[0] >= 0)
-		close(note[0]);
-	if (note[1] >= 0)
-		close(note[1]);
+unmap:
+	munmap(sh, sizeof(*sh));
 }
 
 /*
@@ -275,7 +323,8 @@ static void rd06(struct pb_check_ctx *ctx)
 		return;
 	wdup = s->dup(fd[1]);
 	if (wdup < 0) {
-		pb_check_error(ctx, "dup: %s", EN(errno));
+		pb_check_setup(ctx, PB_RES_PIPE, errno, "dup of the write end = -1/%s; POSIX "
+			       "requires a new descriptor", EN(errno));
 		goto out;
 	}
 	pb_check_close(s, &fd[1]);
@@ -318,7 +367,7 @@ static void rd07(struct pb_check_ctx *ctx)
 		char c;
 
 		if (p < 0) {
-			pb_check_error(ctx, "fork: %s", EN(errno));
+			pb_check_setup(ctx, PB_RES_HARNESS, errno, "fork: %s", EN(errno));
 			break;
 		}
 		if (p == 0) {

@@ -4,9 +4,9 @@
  *
  * Every write whose outcome is judged goes through ctx->sys, also in the
  * helper processes and threads the checks start, so a test can give a check
- * a write() that misbehaves and see FAIL.  Children are always reaped before
- * the check returns: a surviving grandchild would hold the runner's result
- * pipe open.
+ * a write() that misbehaves and see FAIL.  Helpers report through shared
+ * memory or their exit status, never through a pipe.  Children are always
+ * reaped before the check returns.
  */
 #include <config.h>
 
@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -47,12 +48,10 @@ static int reap(pid_t pid, unsigned ms, int *status)
 /* A pipe of ctx->kind whose read end is already closed: no reader at all. */
 static int readerless_pipe(struct pb_check_ctx *ctx, int *wfd)
 {
-	int fd[2], ret = pb_check_pipe(ctx, fd, O_CLOEXEC);
+	int fd[2];
 
-	if (ret) {
-		pb_check_error(ctx, "cannot make a pipe: %s", strerror(-ret));
-		return ret;
-	}
+	if (!pb_check_make_pipe(ctx, fd, 0))
+		return -1;
 	ctx->sys->close(fd[0]);
 	*wfd = fd[1];
 	return 0;
@@ -71,7 +70,7 @@ static void sig01(struct pb_check_ctx *ctx)
 		return;
 	pid = fork();
 	if (pid < 0) {
-		pb_check_error(ctx, "fork: %s", strerror(errno));
+		pb_check_setup(ctx, PB_RES_HARNESS, errno, "fork: %s", strerror(errno));
 		ctx->sys->close(wfd);
 		return;
 	}
@@ -191,7 +190,7 @@ static void sig03(struct pb_check_ctx *ctx)
 		;
 	pthread_sigmask(SIG_UNBLOCK, &block, NULL);
 	if (rc) {
-		pb_check_error(ctx, "pthread_create: %s", strerror(rc));
+		pb_check_setup(ctx, PB_RES_HARNESS, rc, "pthread_create: %s", strerror(rc));
 		return;
 	}
 	if (!(n == -1 && e == EPIPE))
@@ -205,18 +204,19 @@ static void sig03(struct pb_check_ctx *ctx)
 		pb_check_set(ctx, PB_PASS, "SIGPIPE pending in the writing thread only");
 }
 
+/* What SIG-04's writer reports, in shared memory (never through a pipe). */
 struct sig04_report {
 	ssize_t first, second;
 	int first_errno, second_errno;
 	int sigs_first, sigs_second;
+	int done;   /* set last */
 };
 
-/* The blocked writer of SIG-04: reports both writes through RES. */
+/* The blocked writer of SIG-04: reports both writes through REP. */
 static void __attribute__((noreturn))
-sig04_writer(const struct pb_sysops *sys, int wfd, int res, size_t n)
+sig04_writer(const struct pb_sysops *sys, int wfd, struct sig04_report *rep, size_t n)
 {
 	static char buf[4 << 20];
-	struct sig04_report rep;
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
@@ -227,17 +227,17 @@ sig04_writer(const struct pb_sysops *sys, int wfd, int res, size_t n)
 	alarm(3); /* a missing wakeup kills us by SIGALRM: reported as a hang */
 	if (n > sizeof(buf))
 		n = sizeof(buf);
-	memset(&rep, 0, sizeof(rep));
 	errno = 0;
-	rep.first = sys->write(wfd, buf, n);
-	rep.first_errno = errno;
-	rep.sigs_first = sigpipe_count;
+	rep->first = sys->write(wfd, buf, n);
+	rep->first_errno = errno;
+	rep->sigs_first = sigpipe_count;
 	errno = 0;
-	rep.second = sys->write(wfd, "x", 1);
-	rep.second_errno = errno;
-	rep.sigs_second = sigpipe_count;
+	rep->second = sys->write(wfd, "x", 1);
+	rep->second_errno = errno;
+	rep->sigs_second = sigpipe_count;
 	alarm(0);
-	_exit(write(res, &rep, sizeof(rep)) == (ssize_t)sizeof(rep) ? 0 : 1);
+	__atomic_store_n(&rep->done, 1, __ATOMIC_SEQ_CST);
+	_exit(0);
 }
 
 /* Wait (bounded by MS) until FIONREAD on RFD reaches WANT; the last value. */
@@ -262,74 +262,83 @@ static int wait_fill(const struct pb_sysops *sys, int rfd, int want, unsigned ms
 static void sig04(struct pb_check_ctx *ctx)
 {
 	const struct pb_sysops *s = ctx->sys;
-	struct sig04_report rep;
-	int fd[2], res[2], cap, avail, status = 0, ret;
-	bool slept;
-	ssize_t got;
+	struct sig04_report *rep;
+	int fd[2], cap, avail, status = 0;
+	bool slept, early;
 	pid_t pid;
 
-	ret = pb_check_pipe(ctx, fd, O_CLOEXEC);
-	if (ret) {
-		pb_check_error(ctx, "cannot make a pipe: %s", strerror(-ret));
+	rep = pb_check_shared(ctx, sizeof(*rep));
+	if (!rep)
 		return;
-	}
+	if (!pb_check_make_pipe(ctx, fd, 0))
+		goto unmap;
 	cap = s->fcntl(fd[1], F_GETPIPE_SZ, 0);
-	if (cap <= 0 || pipe2(res, O_CLOEXEC) != 0) {
-		pb_check_error(ctx, "F_GETPIPE_SZ or harness pipe failed: %s", strerror(errno));
+	if (cap <= 0) {
+		pb_check_setup(ctx, PB_RES_PIPE, errno, "fcntl(F_GETPIPE_SZ) on the write end = "
+			       "%d/%s; Linux requires the capacity", cap, strerrorname_np(errno));
 		s->close(fd[0]), s->close(fd[1]);
-		return;
+		goto unmap;
 	}
 	pid = fork();
 	if (pid < 0) {
-		pb_check_error(ctx, "fork: %s", strerror(errno));
-		s->close(fd[0]), s->close(fd[1]), close(res[0]), close(res[1]);
-		return;
+		pb_check_setup(ctx, PB_RES_HARNESS, errno, "fork: %s", strerror(errno));
+		s->close(fd[0]), s->close(fd[1]);
+		goto unmap;
 	}
 	if (pid == 0) {
 		s->close(fd[0]); /* else our copy keeps a reader alive (rule 6) */
-		close(res[0]);
-		sig04_writer(s, fd[1], res[1], 2 * (size_t)cap);
+		sig04_writer(s, fd[1], rep, 2 * (size_t)cap);
 	}
 	s->close(fd[1]);
-	close(res[1]);
 	avail = wait_fill(s, fd[0], cap, 2000);
 	slept = pb_check_wait_sleeping(pid, 1000);
+	/* Both writes returned while the reader was still open and reading nothing. */
+	early = __atomic_load_n(&rep->done, __ATOMIC_SEQ_CST);
 	s->close(fd[0]);
-	got = read(res[0], &rep, sizeof(rep)); /* bounded by the writer's alarm */
-	close(res[0]);
-	reap(pid, 1000, &status);
+	reap(pid, 4000, &status); /* bounded by the writer's alarm */
 	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
 		pb_check_fail(ctx, "the blocked writer never woke after the last reader closed "
 			      "(FIONREAD was %d of %d)", avail, cap);
-		return;
+		goto unmap;
 	}
-	if (avail < cap && !slept) {
-		pb_check_error(ctx, "the writer queued only %d of %d bytes within 2 s and was "
-			       "never seen blocked: inconclusive", avail, cap);
-		return;
-	}
-	if (got != (ssize_t)sizeof(rep)) {
+	if (!__atomic_load_n(&rep->done, __ATOMIC_SEQ_CST)) {
 		pb_check_fail(ctx, "the writer died without a report (status %#x)", status);
-		return;
+		goto unmap;
 	}
-	if (rep.first == -1)
+	if (early && rep->first >= 0 && rep->first < 2 * cap)
+		pb_check_fail(ctx, "a blocking write(%d) into an empty %d-byte %s returned %zd "
+			      "while the reader was still open: POSIX requires it to wait for "
+			      "room (a partial count only when interrupted)", 2 * cap, cap,
+			      pb_check_kind_word(ctx), rep->first);
+	else if (early)
+		pb_check_fail(ctx, "a blocking write(%d) into a %d-byte %s returned %zd%s%s while "
+			      "the reader was still open and had read nothing", 2 * cap, cap,
+			      pb_check_kind_word(ctx), rep->first, rep->first < 0 ? "/" : "",
+			      rep->first < 0 ? strerrorname_np(rep->first_errno) : "");
+	else if (avail < cap && !slept)
+		pb_check_setup(ctx, PB_RES_HARNESS, 0, "the writer queued only %d of %d bytes "
+			       "within 2 s and was never seen blocked: inconclusive (machine "
+			       "overloaded?)", avail, cap);
+	else if (rep->first == -1)
 		pb_check_fail(ctx, "write returned -1/%s after %d bytes were accepted",
-			      strerrorname_np(rep.first_errno), avail);
-	else if (rep.first != cap)
+			      strerrorname_np(rep->first_errno), avail);
+	else if (rep->first != cap)
 		pb_check_fail(ctx, "write returned %zd, expected the partial count %d",
-			      rep.first, cap);
-	else if (!(rep.second == -1 && rep.second_errno == EPIPE))
+			      rep->first, cap);
+	else if (!(rep->second == -1 && rep->second_errno == EPIPE))
 		pb_check_fail(ctx, "the next write returned %zd (%s), expected -1/EPIPE",
-			      rep.second, rep.second < 0 ? strerrorname_np(rep.second_errno)
+			      rep->second, rep->second < 0 ? strerrorname_np(rep->second_errno)
 			      : "success");
-	else if (rep.sigs_second != rep.sigs_first + 1)
+	else if (rep->sigs_second != rep->sigs_first + 1)
 		pb_check_fail(ctx, "the EPIPE write raised SIGPIPE %d times, expected once",
-			      rep.sigs_second - rep.sigs_first);
+			      rep->sigs_second - rep->sigs_first);
 	else
 		pb_check_set(ctx, PB_PASS, "write returned %zd of %d; SIGPIPE x%d after the "
-			     "partial write, x%d after the next; then EPIPE%s", rep.first,
-			     2 * cap, rep.sigs_first, rep.sigs_second,
+			     "partial write, x%d after the next; then EPIPE%s", rep->first,
+			     2 * cap, rep->sigs_first, rep->sigs_second,
 			     slept ? "" : " (writer not seen asleep)");
+unmap:
+	munmap(rep, sizeof(*rep));
 }
 
 /* SIG-05.  XSH close(): "any data remaining in the pipe or FIFO shall be discarded". */
@@ -342,7 +351,8 @@ static void sig05(struct pb_check_ctx *ctx)
 
 	snprintf(path, sizeof(path), "%s/sig05.fifo", ctx->dir);
 	if (s->mkfifo(path, 0600) != 0) {
-		pb_check_error(ctx, "mkfifo: %s", strerror(errno));
+		pb_check_setup(ctx, PB_RES_PIPE, errno, "mkfifo in an empty writable directory = "
+			       "-1/%s; POSIX requires 0", strerrorname_np(errno));
 		return;
 	}
 	fd = s->open(path, O_RDWR | O_CLOEXEC, 0);

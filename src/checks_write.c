@@ -58,23 +58,35 @@ static ssize_t timed_write(const struct pb_sysops *s, int fd, const void *buf, s
 /*
  * Leave 96 bytes free in the last page and no free slot: (slots-1) full
  * pages, then page-96 bytes into a fresh slot.  WFD must be nonblocking.
- * Returns the bytes queued or -errno.
+ * Returns the bytes queued, or records FAIL naming the write that did not
+ * go through (each has room: POSIX requires it whole) and returns -1.
  */
-static long fill_but_96(const struct pb_sysops *s, int wfd, long cap, long page)
+static long fill_but_96(struct pb_check_ctx *ctx, int wfd, long cap, long page)
 {
 	static char buf[65536];
+	const struct pb_sysops *s = ctx->sys;
 	long total = 0;
+	ssize_t r;
 
-	if (page > (long)sizeof(buf) || cap < page)
-		return -EINVAL;
-	for (long i = 0; i < cap / page - 1; i++) {
-		if (s->write(wfd, buf, (size_t)page) != page)
-			return errno ? -errno : -EIO;
-		total += page;
+	if (page > (long)sizeof(buf) || cap < page) {
+		pb_check_skip(ctx, "capacity %ld is below one page (%ld)", cap, page);
+		return -1;
 	}
-	if (s->write(wfd, buf, (size_t)(page - 96)) != page - 96)
-		return errno ? -errno : -EIO;
-	return total + page - 96;
+	for (long i = 0; i <= cap / page - 1; i++) {
+		size_t n = (size_t)(i < cap / page - 1 ? page : page - 96);
+
+		errno = 0;
+		r = s->write(wfd, buf, n);
+		if (r != (ssize_t)n) {
+			pb_check_fail(ctx, "setup: with %ld of %ld bytes queued, a nonblocking "
+				      "write(%zu) into the %s = %zd%s%s; POSIX requires %zu (there "
+				      "is room)", total, cap, n, pb_check_kind_word(ctx), r,
+				      r < 0 ? "/" : "", r < 0 ? EN(errno) : "", n);
+			return -1;
+		}
+		total += r;
+	}
+	return total;
 }
 
 /*
@@ -95,9 +107,17 @@ static void wr01(struct pb_check_ctx *ctx)
 	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
 		return;
 	cap = s->fcntl(fd[1], F_GETPIPE_SZ, 0);
-	q = cap > 0 ? fill_but_96(s, fd[1], cap, page) : -EINVAL;
-	if (q < 0 || set_nonblock(s, fd[1], false)) {
-		pb_check_error(ctx, "setup: capacity %ld, fill %ld", cap, q);
+	if (cap <= 0) {
+		pb_check_setup(ctx, PB_RES_PIPE, errno, "fcntl(F_GETPIPE_SZ) on the write end = "
+			       "%ld/%s; Linux requires the capacity", cap, EN(errno));
+		goto out;
+	}
+	q = fill_but_96(ctx, fd[1], cap, page);
+	if (q < 0)
+		goto out;
+	if ((q = set_nonblock(s, fd[1], false)) != 0) {
+		pb_check_setup(ctx, PB_RES_PIPE, (int)-q, "fcntl(F_SETFL) clearing O_NONBLOCK on "
+			       "the write end: %s; POSIX requires 0", EN((int)-q));
 		goto out;
 	}
 	before = fionread(s, fd[0]);
@@ -120,8 +140,11 @@ static void wr01(struct pb_check_ctx *ctx)
 	pb_check_close(s, &fd[1]);
 	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
 		return;
-	if (pb_check_fill(s, fd[1]) <= 0 || set_nonblock(s, fd[1], false)) {
-		pb_check_error(ctx, "(b) setup: cannot fill the %s", pb_check_kind_word(ctx));
+	if (pb_check_fill_or_fail(ctx, fd[1]) < 0)
+		goto out;
+	if ((q = set_nonblock(s, fd[1], false)) != 0) {
+		pb_check_setup(ctx, PB_RES_PIPE, (int)-q, "(b) fcntl(F_SETFL) clearing O_NONBLOCK "
+			       "on the write end: %s; POSIX requires 0", EN((int)-q));
 		goto out;
 	}
 	r = timed_write(s, fd[1], buf, 1, 300);
@@ -158,14 +181,15 @@ static void wr02(struct pb_check_ctx *ctx)
 			break;
 		cap = s->fcntl(fd[1], F_GETPIPE_SZ, 0);
 		if (cap <= 0) {
-			pb_check_error(ctx, "F_GETPIPE_SZ: %s", EN(errno));
+			pb_check_setup(ctx, PB_RES_PIPE, errno, "fcntl(F_GETPIPE_SZ) on the write "
+				       "end = %ld/%s; Linux requires the capacity", cap, EN(errno));
 			break;
 		}
 		n = (size_t)cap + 2 * PIPE_BUF;
 		free(buf);
 		buf = malloc(n);
 		if (!buf) {
-			pb_check_error(ctx, "out of memory");
+			pb_check_setup(ctx, PB_RES_HARNESS, ENOMEM, "out of memory");
 			break;
 		}
 		memset(buf, 'p', n);
@@ -222,7 +246,7 @@ static void wr03(struct pb_check_ctx *ctx)
 
 	buf = malloc(n);
 	if (!buf) {
-		pb_check_error(ctx, "out of memory");
+		pb_check_setup(ctx, PB_RES_HARNESS, ENOMEM, "out of memory");
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -233,7 +257,7 @@ static void wr03(struct pb_check_ctx *ctx)
 	}
 	pid = pb_checkproc_fork();
 	if (pid < 0) {
-		pb_check_error(ctx, "fork: %s", EN(errno));
+		pb_check_setup(ctx, PB_RES_HARNESS, errno, "fork: %s", EN(errno));
 		goto out;
 	}
 	if (pid == 0) {
@@ -459,7 +483,7 @@ static bool wr04_mode(struct pb_check_ctx *ctx, bool nonblock, long *records, lo
 		}
 	}
 	if (n != WR04_WRITERS)
-		pb_check_error(ctx, "fork: %s", EN(errno));
+		pb_check_setup(ctx, PB_RES_HARNESS, errno, "fork: %s", EN(errno));
 	else if (ok && bad)
 		pb_check_fail(ctx, "%s: %d writer(s) failed", mode, bad);
 	else if (ok && !cut && *records != WR04_WRITERS * WR04_RECORDS)
@@ -504,12 +528,14 @@ static void wr05(struct pb_check_ctx *ctx)
 		return;
 	}
 	if (s->pipe2(fd, O_CLOEXEC) != 0) {
-		pb_check_fail(ctx, "pipe2: %s", EN(errno));
+		pb_check_setup(ctx, PB_RES_PIPE, errno, "pipe2(O_CLOEXEC) = -1/%s; POSIX requires "
+			       "0", EN(errno));
 		return;
 	}
 	snprintf(path, sizeof(path), "%s/wr05.fifo", ctx->dir);
 	if (s->mkfifo(path, 0600) != 0) {
-		pb_check_error(ctx, "mkfifo: %s", EN(errno));
+		pb_check_setup(ctx, PB_RES_PIPE, errno, "mkfifo in an empty writable directory = "
+			       "-1/%s; POSIX requires 0", EN(errno));
 		pb_check_close(s, &fd[0]);
 		pb_check_close(s, &fd[1]);
 		return;
@@ -561,7 +587,7 @@ static void wr06(struct pb_check_ctx *ctx)
 	pb_check_close(s, &fd[0]);
 	pid = pb_checkproc_fork();
 	if (pid < 0) {
-		pb_check_error(ctx, "fork: %s", EN(errno));
+		pb_check_setup(ctx, PB_RES_HARNESS, errno, "fork: %s", EN(errno));
 		goto out;
 	}
 	if (pid == 0) {
@@ -588,9 +614,17 @@ static void wr06(struct pb_check_ctx *ctx)
 		goto out;
 	}
 	if (s->pipe2(fd, O_DIRECT | O_NONBLOCK | O_CLOEXEC) != 0) {
-		pb_check_note(ctx, "read(0) = 0 without blocking; write(0) with no reader = 0, "
-			      "no SIGPIPE; O_DIRECT not available (%s)", EN(errno));
+		int e = errno;
+
 		fd[0] = fd[1] = -1;
+		if (e == EINVAL)
+			pb_check_note(ctx, "read(0) = 0 without blocking; write(0) with no reader = "
+				      "0, no SIGPIPE; O_DIRECT not available (EINVAL: before Linux "
+				      "3.4)");
+		else
+			pb_check_setup(ctx, PB_RES_PIPE, e, "pipe2(O_DIRECT|O_NONBLOCK|O_CLOEXEC) = "
+				       "-1/%s; Linux 3.4 and later require 0 (EINVAL before)",
+				       EN(e));
 		goto out;
 	}
 	if (s->write(fd[1], buf, 0) != 0 || s->write(fd[1], "x", 1) != 1) {

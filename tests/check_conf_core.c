@@ -3,7 +3,11 @@
  * The conformance runner and checks CRE/RD/WR/NB: every check is run through
  * pb_conformance_run_one (fork + watchdog) in front of a misbehaving
  * pb_sysops and must say FAIL; with the real kernel it must not.  Also the
- * watchdog (a check that blocks forever) and a check killed by a signal.
+ * fail/error rule for CRE/RD/WR/NB/SIG (a pipe or FIFO misbehaving at any
+ * step, setup included, is FAIL; a harness resource limit is ERROR), the
+ * effect of an accepted pipe2(O_NOATIME) (CRE-05, timestamps emulated),
+ * descriptor leaks on success (CRE-08..10), the watchdog (a check that
+ * blocks forever) and a check killed by a signal.
  */
 #include <config.h>
 
@@ -17,7 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "checkproc.h"
@@ -242,6 +248,231 @@ static int ioctl_fionread_off(int fd, unsigned long req, void *arg)
 	return r;
 }
 
+/* ---- the fail/error rule: calls that fail outright ---- */
+
+/* Every pipe and FIFO creation fails with an I/O error: the kernel is broken. */
+static int pipe2_eio(int fd[2], int flags)
+{
+	(void)fd, (void)flags;
+	errno = EIO;
+	return -1;
+}
+
+static int mkfifo_eio(const char *path, mode_t mode)
+{
+	(void)path, (void)mode;
+	errno = EIO;
+	return -1;
+}
+
+/* The process is out of descriptors: the harness's resource, not the kernel. */
+static int pipe2_emfile(int fd[2], int flags)
+{
+	(void)fd, (void)flags;
+	errno = EMFILE;
+	return -1;
+}
+
+static int dup_eio(int fd)
+{
+	(void)fd;
+	errno = EIO;
+	return -1;
+}
+
+static int dup_emfile(int fd)
+{
+	(void)fd;
+	errno = EMFILE;
+	return -1;
+}
+
+/* A read that cannot be interrupted: signals stay pending while it sleeps. */
+static ssize_t read_uninterruptible(int fd, void *buf, size_t n)
+{
+	sigset_t all, old;
+	ssize_t r;
+	int e;
+
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	r = read(fd, buf, n);
+	e = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = e;
+	return r;
+}
+
+/* F_GETPIPE_SZ says one page and F_SETPIPE_SZ is refused (a user over
+ * pipe-user-pages-soft): an environment limit, not a kernel bug. */
+static int fcntl_one_page(int fd, int cmd, long arg)
+{
+	if (cmd == F_GETPIPE_SZ)
+		return (int)sysconf(_SC_PAGESIZE);
+	if (cmd == F_SETPIPE_SZ) {
+		errno = EPERM;
+		return -1;
+	}
+	return fcntl(fd, cmd, arg);
+}
+
+/* F_GETPIPE_SZ fails on a pipe (Linux 2.6.35 and later answer it). */
+static int fcntl_getpipesz_eio(int fd, int cmd, long arg)
+{
+	if (cmd == F_GETPIPE_SZ) {
+		errno = EIO;
+		return -1;
+	}
+	return fcntl(fd, cmd, arg);
+}
+
+/* F_SETFL fails on a pipe. */
+static int fcntl_setfl_eio(int fd, int cmd, long arg)
+{
+	if (cmd == F_SETFL) {
+		errno = EIO;
+		return -1;
+	}
+	return fcntl(fd, cmd, arg);
+}
+
+/* pipe2(O_DIRECT) fails with an error other than "not supported". */
+static int pipe2_direct_eio(int fd[2], int flags)
+{
+	if (flags & O_DIRECT) {
+		errno = EIO;
+		return -1;
+	}
+	return (int)syscall(SYS_pipe2, fd, flags);
+}
+
+/* ---- CRE-08..10: descriptors leaked by successful calls ---- */
+
+/* Every successful pipe2 leaves a third descriptor open. */
+static int pipe2_extra_fd(int fd[2], int flags)
+{
+	if (syscall(SYS_pipe2, fd, flags) != 0)
+		return -1;
+	(void)dup(fd[0]);
+	return 0;
+}
+
+/* Every successful open leaves a second descriptor open. */
+static int open_extra_fd(const char *path, int flags, mode_t mode)
+{
+	int fd = open(path, flags, mode);
+
+	if (fd >= 0)
+		(void)dup(fd);
+	return fd;
+}
+
+/* close of a pipe or FIFO end returns 0 but a reference stays open. */
+static int close_keeps_ref(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode))
+		(void)dup(fd);
+	return close(fd);
+}
+
+/* ---- CRE-05: pipe2(O_NOATIME) accepted; timestamps emulated as before 6.15 ---- */
+
+enum na_mode { NA_EFFECTIVE, NA_IGNORED, NA_ATIME_ONLY, NA_ALL_FROZEN };
+static enum na_mode na_mode;
+static struct na_inode {
+	ino_t ino;
+	bool noatime;
+	struct timespec t[3];  /* atime, mtime, ctime */
+} na_inodes[64];
+static int na_count;
+
+static struct timespec na_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME_COARSE, &t);
+	return t;
+}
+
+static struct na_inode *na_find(int fd, bool fresh)
+{
+	struct stat st;
+	struct na_inode *in = NULL;
+
+	if (fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode))
+		return NULL;
+	for (int i = 0; i < na_count && !in; i++)
+		if (na_inodes[i].ino == st.st_ino)
+			in = &na_inodes[i];
+	if (!in && na_count < 64)
+		in = &na_inodes[na_count++];
+	if (in && (fresh || in->ino != st.st_ino)) {
+		in->ino = st.st_ino;
+		in->noatime = false;
+		in->t[0] = in->t[1] = in->t[2] = na_now();
+	}
+	return in;
+}
+
+/* Whether field F (0 atime, 1 mtime, 2 ctime) of IN moves on I/O. */
+static bool na_moves(const struct na_inode *in, int f)
+{
+	if (na_mode == NA_ALL_FROZEN)
+		return false;  /* anonymous pipes since 6.15 */
+	if (!in->noatime || na_mode == NA_IGNORED)
+		return true;
+	return na_mode == NA_ATIME_ONLY && f != 0;
+}
+
+static int na_pipe2(int fd[2], int flags)
+{
+	struct na_inode *in;
+
+	if (syscall(SYS_pipe2, fd, flags & ~O_NOATIME) != 0)
+		return -1;
+	in = na_find(fd[0], true);
+	if (in)
+		in->noatime = (flags & O_NOATIME) != 0;
+	return 0;
+}
+
+static ssize_t na_write(int fd, const void *buf, size_t n)
+{
+	ssize_t r = write(fd, buf, n);
+	struct na_inode *in = r > 0 ? na_find(fd, false) : NULL;
+
+	if (in && na_moves(in, 1))
+		in->t[1] = in->t[2] = na_now();
+	return r;
+}
+
+static ssize_t na_read(int fd, void *buf, size_t n)
+{
+	ssize_t r = read(fd, buf, n);
+	struct na_inode *in = r > 0 ? na_find(fd, false) : NULL;
+
+	if (in && na_moves(in, 0))
+		in->t[0] = na_now();
+	return r;
+}
+
+static int na_fstat(int fd, struct stat *st)
+{
+	struct na_inode *in;
+
+	if (fstat(fd, st) != 0)
+		return -1;
+	in = na_find(fd, false);
+	if (in) {
+		st->st_atim = in->t[0];
+		st->st_mtim = in->t[1];
+		st->st_ctim = in->t[2];
+	}
+	return 0;
+}
+
 /* ---- the table: each of this file's checks and the bug it must catch ---- */
 
 enum bug {
@@ -249,6 +480,10 @@ enum bug {
 	PIPE2_LEAKY, READ_GREEDY, READ_EOF_ERROR, READ_EMPTY_EOF, READ_NO_RESTART,
 	READ_NO_WAKEUP, WRITE_TORN, WRITE_EINTR, WRITE_CORRUPT, WRITE_ZERO_SIGPIPE,
 	WRITE_FULL_ZERO, WRITE_SMALL, FPATHCONF_SMALL, IOCTL_FIONBIO, IOCTL_FIONREAD,
+	PIPES_EIO, PIPE2_EMFILE, DUP_EIO, DUP_EMFILE, READ_UNINTERRUPTIBLE, FCNTL_ONE_PAGE,
+	PIPE2_EXTRA_FD, OPEN_EXTRA_FD, CLOSE_KEEPS_REF, FCNTL_GETPIPESZ_EIO, FCNTL_SETFL_EIO,
+	PIPE2_DIRECT_EIO,
+	NOATIME_EFFECTIVE, NOATIME_IGNORED, NOATIME_ATIME_ONLY, NOATIME_ALL_FROZEN,
 };
 
 static struct pb_sysops broken_ops(enum bug b)
@@ -276,6 +511,27 @@ static struct pb_sysops broken_ops(enum bug b)
 	case FPATHCONF_SMALL: s.fpathconf = fpathconf_small; break;
 	case IOCTL_FIONBIO: s.ioctl = ioctl_fionbio_noop; break;
 	case IOCTL_FIONREAD: s.ioctl = ioctl_fionread_off; break;
+	case PIPES_EIO: s.pipe2 = pipe2_eio; s.mkfifo = mkfifo_eio; break;
+	case PIPE2_EMFILE: s.pipe2 = pipe2_emfile; break;
+	case DUP_EIO: s.dup = dup_eio; break;
+	case DUP_EMFILE: s.dup = dup_emfile; break;
+	case READ_UNINTERRUPTIBLE: s.read = read_uninterruptible; break;
+	case FCNTL_ONE_PAGE: s.fcntl = fcntl_one_page; break;
+	case PIPE2_EXTRA_FD: s.pipe2 = pipe2_extra_fd; break;
+	case OPEN_EXTRA_FD: s.open = open_extra_fd; break;
+	case CLOSE_KEEPS_REF: s.close = close_keeps_ref; break;
+	case FCNTL_GETPIPESZ_EIO: s.fcntl = fcntl_getpipesz_eio; break;
+	case FCNTL_SETFL_EIO: s.fcntl = fcntl_setfl_eio; break;
+	case PIPE2_DIRECT_EIO: s.pipe2 = pipe2_direct_eio; break;
+	case NOATIME_EFFECTIVE: case NOATIME_IGNORED: case NOATIME_ATIME_ONLY:
+	case NOATIME_ALL_FROZEN:
+		na_mode = b == NOATIME_EFFECTIVE ? NA_EFFECTIVE : b == NOATIME_IGNORED ? NA_IGNORED :
+			  b == NOATIME_ATIME_ONLY ? NA_ATIME_ONLY : NA_ALL_FROZEN;
+		s.pipe2 = na_pipe2;
+		s.write = na_write;
+		s.read = na_read;
+		s.fstat = na_fstat;
+		break;
 	}
 	return s;
 }
@@ -283,7 +539,8 @@ static struct pb_sysops broken_ops(enum bug b)
 static const struct { const char *id; enum bug bug; } cases[] = {
 	{ "CRE-01", READ_REVERSED }, { "CRE-02", PIPE2_HIGH }, { "CRE-03", PIPE2_NO_CLOEXEC },
 	{ "CRE-04", PIPE2_NONBLOCK_ONE }, { "CRE-05", PIPE2_LENIENT }, { "CRE-06", PIPE2_LEAKY },
-	{ "CRE-07", PIPE2_LEAKY },
+	{ "CRE-07", PIPE2_LEAKY }, { "CRE-08", PIPE2_EXTRA_FD }, { "CRE-09", OPEN_EXTRA_FD },
+	{ "CRE-10", CLOSE_KEEPS_REF },
 	{ "RD-01", READ_GREEDY }, { "RD-02", READ_EOF_ERROR }, { "RD-03", READ_EMPTY_EOF },
 	{ "RD-04", READ_EMPTY_EOF }, { "RD-05", READ_NO_RESTART }, { "RD-06", READ_EMPTY_EOF },
 	{ "RD-07", READ_NO_WAKEUP },
@@ -363,7 +620,123 @@ START_TEST(every_check_has_a_case)
 			ck_assert_msg(found, "%s has no broken-kernel test", c->id);
 			ck_assert(c->title && c->tag && c->citation && c->group && c->run);
 		}
-	ck_assert_int_eq(n, 25);
+	ck_assert_int_eq(n, 28);
+}
+END_TEST
+
+/*
+ * Exact verdicts for situations the table above does not show: the
+ * fail/error rule (a pipe or FIFO call misbehaving at any step, setup
+ * included, is FAIL naming it; a harness resource is ERROR), and CRE-05's
+ * judgement of an accepted pipe2(O_NOATIME).  WORDS must be in the detail.
+ */
+static const struct {
+	const char *id;
+	enum bug bug;
+	enum pb_kind kind;
+	enum pb_verdict verdict;
+	const char *words;
+} verdicts[] = {
+	/* write() on a full nonblocking pipe returns 0 instead of -1/EAGAIN */
+	{ "NB-01", WRITE_FULL_ZERO, PB_KIND_ANON, PB_FAIL, "returned 0; POSIX requires -1 with EAGAIN" },
+	{ "NB-01", WRITE_FULL_ZERO, PB_KIND_FIFO, PB_FAIL, "returned 0; POSIX requires -1 with EAGAIN" },
+	{ "NB-02", WRITE_FULL_ZERO, PB_KIND_ANON, PB_FAIL, "returned 0; POSIX requires -1 with EAGAIN" },
+	{ "WR-01", WRITE_FULL_ZERO, PB_KIND_ANON, PB_FAIL, "returned 0; POSIX requires -1 with EAGAIN" },
+	{ "WR-01", WRITE_FULL_ZERO, PB_KIND_FIFO, PB_FAIL, "returned 0; POSIX requires -1 with EAGAIN" },
+	/* a write with room that is short, during setup */
+	{ "WR-01", WRITE_SMALL, PB_KIND_ANON, PB_FAIL, "there is room" },
+	{ "NB-05", WRITE_SMALL, PB_KIND_ANON, PB_FAIL, "with room" },
+	{ "SIG-04", WRITE_SMALL, PB_KIND_ANON, PB_FAIL, "while the reader was still open" },
+	/* the read end sees EOF while a write end is open */
+	{ "RD-05", READ_EMPTY_EOF, PB_KIND_ANON, PB_FAIL, "EOF while a write end was open" },
+	{ "RD-05", READ_EMPTY_EOF, PB_KIND_FIFO, PB_FAIL, "EOF while a write end was open" },
+	{ "RD-05", READ_NO_RESTART, PB_KIND_ANON, PB_FAIL, "EINTR despite SA_RESTART" },
+	{ "RD-05", READ_UNINTERRUPTIBLE, PB_KIND_ANON, PB_FAIL, "must be interruptible" },
+	/* pipe/FIFO creation broken: FAIL; out of descriptors: ERROR */
+	{ "CRE-01", PIPES_EIO, PB_KIND_ANON, PB_FAIL, "EIO" },
+	{ "CRE-02", PIPES_EIO, PB_KIND_ANON, PB_FAIL, "EIO" },
+	{ "CRE-03", PIPES_EIO, PB_KIND_ANON, PB_FAIL, "EIO" },
+	{ "CRE-04", PIPES_EIO, PB_KIND_ANON, PB_FAIL, "EIO" },
+	{ "CRE-08", PIPES_EIO, PB_KIND_ANON, PB_FAIL, "EIO" },
+	{ "CRE-09", PIPES_EIO, PB_KIND_ANON, PB_FAIL, "mkfifo" },
+	{ "CRE-10", PIPES_EIO, PB_KIND_FIFO, PB_FAIL, "cannot make a FIFO" },
+	{ "RD-05", PIPES_EIO, PB_KIND_ANON, PB_FAIL, "cannot make a pipe" },
+	{ "WR-05", PIPES_EIO, PB_KIND_ANON, PB_FAIL, "pipe2" },
+	{ "NB-03", PIPES_EIO, PB_KIND_FIFO, PB_FAIL, "cannot make a FIFO" },
+	{ "SIG-01", PIPES_EIO, PB_KIND_ANON, PB_FAIL, "cannot make a pipe" },
+	{ "SIG-04", PIPES_EIO, PB_KIND_FIFO, PB_FAIL, "cannot make a FIFO" },
+	{ "SIG-05", PIPES_EIO, PB_KIND_ANON, PB_FAIL, "mkfifo" },
+	{ "CRE-01", PIPE2_EMFILE, PB_KIND_ANON, PB_ERROR, "harness" },
+	{ "RD-01", PIPE2_EMFILE, PB_KIND_ANON, PB_ERROR, "harness" },
+	{ "SIG-04", PIPE2_EMFILE, PB_KIND_ANON, PB_ERROR, "harness" },
+	{ "RD-06", DUP_EIO, PB_KIND_ANON, PB_FAIL, "dup of the write end" },
+	{ "NB-04", DUP_EIO, PB_KIND_ANON, PB_FAIL, "dup of the write end" },
+	{ "RD-06", DUP_EMFILE, PB_KIND_ANON, PB_ERROR, "harness" },
+	/* fcntl on a pipe failing during setup */
+	{ "WR-01", FCNTL_GETPIPESZ_EIO, PB_KIND_ANON, PB_FAIL, "F_GETPIPE_SZ" },
+	{ "WR-02", FCNTL_GETPIPESZ_EIO, PB_KIND_FIFO, PB_FAIL, "F_GETPIPE_SZ" },
+	{ "NB-01", FCNTL_GETPIPESZ_EIO, PB_KIND_ANON, PB_FAIL, "F_GETPIPE_SZ" },
+	{ "NB-03", FCNTL_GETPIPESZ_EIO, PB_KIND_ANON, PB_FAIL, "F_GETPIPE_SZ" },
+	{ "NB-05", FCNTL_GETPIPESZ_EIO, PB_KIND_ANON, PB_FAIL, "F_GETPIPE_SZ" },
+	{ "SIG-04", FCNTL_GETPIPESZ_EIO, PB_KIND_ANON, PB_FAIL, "F_GETPIPE_SZ" },
+	{ "WR-01", FCNTL_SETFL_EIO, PB_KIND_ANON, PB_FAIL, "F_SETFL" },
+	{ "WR-06", PIPE2_DIRECT_EIO, PB_KIND_ANON, PB_FAIL, "O_DIRECT" },
+	/* a small capacity is the environment's: SKIP, not ERROR */
+	{ "NB-03", FCNTL_ONE_PAGE, PB_KIND_ANON, PB_SKIP, "pipe-user-pages-soft" },
+	{ "NB-05", FCNTL_ONE_PAGE, PB_KIND_ANON, PB_SKIP, "pipe-user-pages-soft" },
+	/* descriptors left open by successful calls */
+	{ "CRE-08", PIPE2_EXTRA_FD, PB_KIND_ANON, PB_FAIL, "a descriptor beyond the two returned" },
+	{ "CRE-09", OPEN_EXTRA_FD, PB_KIND_ANON, PB_FAIL, "a descriptor beyond the one returned" },
+	{ "CRE-10", CLOSE_KEEPS_REF, PB_KIND_ANON, PB_FAIL, "close must free it" },
+	{ "CRE-10", CLOSE_KEEPS_REF, PB_KIND_FIFO, PB_FAIL, "close must free it" },
+	/* pipe2(O_NOATIME) accepted: judged by its effect against a plain pipe */
+	{ "CRE-05", NOATIME_EFFECTIVE, PB_KIND_ANON, PB_KNOWN_DEVIATION,
+	  "accepted and effective: write+read left atime/mtime/ctime of that pipe unchanged" },
+	{ "CRE-05", NOATIME_EFFECTIVE, PB_KIND_ANON, PB_KNOWN_DEVIATION,
+	  "Feb 2025 pipe2(O_NOATIME) proposal, not merged upstream" },
+	{ "CRE-05", NOATIME_IGNORED, PB_KIND_ANON, PB_FAIL, "accepted but ineffective" },
+	{ "CRE-05", NOATIME_ATIME_ONLY, PB_KIND_ANON, PB_FAIL, "only partly effective" },
+	{ "CRE-05", NOATIME_ALL_FROZEN, PB_KIND_ANON, PB_KNOWN_DEVIATION,
+	  "its effect cannot be observed" },
+};
+#define NVERDICTS (int)(sizeof(verdicts) / sizeof(verdicts[0]))
+
+START_TEST(verdict_per_situation)
+{
+	const struct pb_check *c = find(verdicts[_i].id);
+	struct pb_sysops s = broken_ops(verdicts[_i].bug);
+	struct pb_check_result r;
+
+	ck_assert_msg(c != NULL, "%s is not in the catalogue", verdicts[_i].id);
+	run(c, &s, verdicts[_i].kind, 10, &r);
+	if (getenv("CONF_CORE_VERBOSE"))
+		fprintf(stderr, "%s %s: %s: %s\n", c->id, pb_kind_names[verdicts[_i].kind],
+			pb_verdict_names[r.verdict], r.detail);
+	ck_assert_msg(r.verdict == verdicts[_i].verdict && strstr(r.detail, verdicts[_i].words),
+		      "%s (%s), case %d: expected %s with \"%s\", got %s: %s", c->id,
+		      pb_kind_names[verdicts[_i].kind], _i, pb_verdict_names[verdicts[_i].verdict],
+		      verdicts[_i].words, pb_verdict_names[r.verdict], r.detail);
+	ck_assert_msg(!r.timed_out, "%s: the watchdog, not the check, decided", c->id);
+}
+END_TEST
+
+/* The new checks hold on this kernel, for both kinds where they run on both. */
+START_TEST(leak_checks_pass_on_real_kernel)
+{
+	static const char *const ids[] = { "CRE-08", "CRE-09", "CRE-10" };
+	struct pb_check_result r;
+
+	for (size_t i = 0; i < 3; i++)
+		for (int k = 0; k < 2; k++) {
+			const struct pb_check *c = find(ids[i]);
+
+			ck_assert(c != NULL);
+			if (k && !(c->flags & PB_CHECK_BOTH_KINDS))
+				continue;
+			run(c, NULL, k ? PB_KIND_FIFO : PB_KIND_ANON, 10, &r);
+			ck_assert_msg(r.verdict == PB_PASS, "%s: %s: %s", c->id,
+				      pb_verdict_names[r.verdict], r.detail);
+		}
 }
 END_TEST
 
@@ -485,6 +858,11 @@ static Suite *conf_core_suite(void)
 	tc = tcase_create("real_kernel");
 	tcase_set_timeout(tc, 30);
 	tcase_add_loop_test(tc, check_holds_on_real_kernel, 0, 2 * NCASES);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("verdicts");
+	tcase_set_timeout(tc, 30);
+	tcase_add_loop_test(tc, verdict_per_situation, 0, NVERDICTS);
+	tcase_add_test(tc, leak_checks_pass_on_real_kernel);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("catalogue");
 	tcase_add_test(tc, every_check_has_a_case);

@@ -157,8 +157,8 @@ check "TAP: a skip carries the SKIP directive" grep -q "^ok 1 - CRE-06 .* # SKIP
 run 0 --format junit --only creation,RD-07
 check "JUnit: well-formed XML" xml_ok "$T/out"
 check "JUnit: counts match the test cases" sh -c '
-	test "$(grep -c "<testcase " "$1")" = 8 &&
-	grep -q "<testsuites name=\"pipebench conformance\" tests=\"8\" failures=\"0\" errors=\"0\" skipped=\"0\"" "$1"' \
+	test "$(grep -c "<testcase " "$1")" = 11 &&
+	grep -q "<testsuites name=\"pipebench conformance\" tests=\"11\" failures=\"0\" errors=\"0\" skipped=\"0\"" "$1"' \
 	sh "$T/out"
 check "JUnit: quotes and apostrophes escaped" grep -q "The last writer&apos;s close" "$T/out"
 if command -v xmllint >/dev/null 2>&1; then
