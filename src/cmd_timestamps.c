@@ -5,6 +5,9 @@
  * kernel?  Linux 6.15 (commit f017b0a4951f, "pipe: don't update {a,c,m}time
  * for anonymous pipes") froze them for anonymous pipes; FIFOs still update.
  * The answer is observed (src/tsprobe.c), never inferred from uname -r.
+ * A FIFO's times are shown through its directory's filesystem, so unless
+ * that is tmpfs the FIFO probe is repeated on tmpfs and a difference is
+ * attributed to the filesystem (overlayfs hides a FIFO write's mtime/ctime).
  */
 #include <config.h>
 
@@ -41,6 +44,8 @@ struct ts_run {
 	const struct ts_params *p;
 	struct pb_ts_target t[K_COUNT];
 	struct pb_ts_mount dir_mount;
+	struct pb_ts_fifo_ref ref;      /* the FIFO result against a FIFO on tmpfs */
+	bool have_ref;                  /* ref was computed */
 	char tmpdir[4096];
 	char error[512];
 	int status;
@@ -139,9 +144,33 @@ static void verdict_words(const struct pb_ts_target *t, int k, char *buf, size_t
 	}
 }
 
+/*
+ * The verdict an expectation is held against: for FIFOs, the pipe code's,
+ * i.e. the FIFO on tmpfs's when the FIFO directory's filesystem changes
+ * what stat shows.
+ */
+static enum pb_ts_verdict judged_verdict(const struct ts_run *run, int k)
+{
+	if (k == K_FIFO && run->have_ref && run->ref.attr == PB_TS_ATTR_FILESYSTEM)
+		return run->ref.pipe_verdict;
+	return run->t[k].verdict;
+}
+
 static bool expect_holds(const struct ts_run *run, int k)
 {
-	return (int)run->t[k].verdict == run->p->expect[k];
+	return (int)judged_verdict(run, k) == run->p->expect[k];
+}
+
+static bool ref_probed(const struct ts_run *run)
+{
+	return run->have_ref && (run->ref.method == PB_TS_REF_DEV_SHM ||
+				 run->ref.method == PB_TS_REF_PRIVATE_MOUNT);
+}
+
+static const char *ref_where(const struct pb_ts_fifo_ref *r)
+{
+	return r->method == PB_TS_REF_DEV_SHM ? "under /dev/shm" :
+	       "on a tmpfs mounted in a private mount namespace";
 }
 
 static void mount_line(const struct pb_ts_mount *m, char *buf, size_t len)
@@ -171,6 +200,12 @@ static void emit_text(const struct ts_run *run, const struct pb_sysinfo *si, FIL
 	fprintf(fp, "anon        %s\n", line);
 	mount_line(&run->dir_mount, line, sizeof(line));
 	fprintf(fp, "fifo        in %s: %s\n", run->p->dir, line);
+	if (ref_probed(run)) {
+		mount_line(&run->ref.ref.mount, line, sizeof(line));
+		fprintf(fp, "reference   a FIFO %s: %s\n", ref_where(&run->ref), line);
+	} else if (run->have_ref && run->ref.method == PB_TS_REF_NONE) {
+		fprintf(fp, "reference   none: %s\n", run->ref.why_none);
+	}
 	fprintf(fp, "method      %llu repetitions; atime and mtime set to 2000-01-01 with "
 		"futimens, ctime compared after the coarse clock (%.1f ms) passed it\n\n",
 		(unsigned long long)run->p->repeat, run->coarse_res_ns / 1e6);
@@ -209,6 +244,13 @@ static void emit_text(const struct ts_run *run, const struct pb_sysinfo *si, FIL
 		verdict_words(&run->t[k], k, line, sizeof(line));
 		fprintf(fp, "%-16s %s\n", kind_title(k), line);
 	}
+	if (ref_probed(run)) {
+		verdict_words(&run->ref.ref, K_FIFO, line, sizeof(line));
+		fprintf(fp, "%-16s %s\n", "FIFOs on tmpfs", line);
+	}
+	if (run->have_ref)
+		fprintf(fp, "%-16s %s\n", run->ref.attr == PB_TS_ATTR_FILESYSTEM ? "filesystem" :
+			"attribution", run->ref.words);
 	for (int k = 0; k < K_COUNT; k++)
 		if (run->p->expect[k] >= 0)
 			fprintf(fp, "expect %s=%s: %s\n", key_names[k],
@@ -227,6 +269,7 @@ static void emit_tap(const struct ts_run *run, FILE *fp)
 				total += run->t[k].ops[o].supported ? PB_TS_FIELD_COUNT : 1;
 		total += 1 + (run->p->expect[k] >= 0);
 	}
+	total += run->have_ref;
 	fprintf(fp, "TAP version 13\n1..%u\n", total);
 	for (int k = 0; k < K_COUNT; k++)
 		for (int o = 0; o < PB_TS_OP_COUNT; o++) {
@@ -255,11 +298,19 @@ static void emit_tap(const struct ts_run *run, FILE *fp)
 	for (int k = 0; k < K_COUNT; k++) {
 		verdict_words(&run->t[k], k, line, sizeof(line));
 		fprintf(fp, "ok %u - %s verdict %s\n", ++n, key_names[k], line);
+		if (k == K_FIFO && run->have_ref) {
+			if (run->ref.attr == PB_TS_ATTR_UNDETERMINED)
+				fprintf(fp, "ok %u - fifo attribution # SKIP %s\n", ++n,
+					run->ref.words);
+			else
+				fprintf(fp, "ok %u - fifo attributed to the %s: %s\n", ++n,
+					pb_ts_attr_names[run->ref.attr], run->ref.words);
+		}
 		if (run->p->expect[k] >= 0)
 			fprintf(fp, "%s %u - expect %s=%s (observed %s)\n",
 				expect_holds(run, k) ? "ok" : "not ok", ++n, key_names[k],
 				pb_ts_verdict_names[run->p->expect[k]],
-				pb_ts_verdict_names[run->t[k].verdict]);
+				pb_ts_verdict_names[judged_verdict(run, k)]);
 	}
 }
 
@@ -282,6 +333,8 @@ static void emit_json(const struct ts_run *run, const struct pb_sysinfo *si, FIL
 	pb_json_add_int(method, "coarse_clock_res_ns", run->coarse_res_ns);
 	json_object_object_add(doc, "method", method);
 	json_object_object_add(doc, "fifo_dir", pb_ts_mount_json(&run->dir_mount, run->p->dir));
+	json_object_object_add(doc, "fifo_reference", run->have_ref ?
+			       pb_ts_fifo_ref_json(&run->t[K_FIFO], &run->ref) : NULL);
 	if (!run->status || run->status == PB_EXIT_FAIL)
 		for (int k = 0; k < K_COUNT; k++)
 			json_object_array_add(res, pb_ts_target_json(&run->t[k]));
@@ -289,12 +342,19 @@ static void emit_json(const struct ts_run *run, const struct pb_sysinfo *si, FIL
 	for (int k = 0; k < K_COUNT; k++) {
 		pb_json_add_str(sum, key_names[k], json_object_array_length(res) ?
 				pb_ts_verdict_names[run->t[k].verdict] : NULL);
+		if (k == K_FIFO) {
+			pb_json_add_str(sum, "fifo_attributed_to", run->have_ref ?
+					pb_ts_attr_names[run->ref.attr] : NULL);
+			pb_json_add_str(sum, "fifo_pipe", run->have_ref &&
+					run->ref.attr != PB_TS_ATTR_UNDETERMINED ?
+					pb_ts_verdict_names[run->ref.pipe_verdict] : NULL);
+		}
 		if (run->p->expect[k] >= 0) {
 			struct json_object *e = json_object_new_object();
 
 			pb_json_add_str(e, "kind", key_names[k]);
 			pb_json_add_str(e, "expected", pb_ts_verdict_names[run->p->expect[k]]);
-			pb_json_add_str(e, "observed", pb_ts_verdict_names[run->t[k].verdict]);
+			pb_json_add_str(e, "observed", pb_ts_verdict_names[judged_verdict(run, k)]);
 			json_object_object_add(e, "holds", json_object_new_boolean(expect_holds(run, k)));
 			json_object_array_add(exps, e);
 			any = true;
@@ -308,6 +368,24 @@ static void emit_json(const struct ts_run *run, const struct pb_sysinfo *si, FIL
 		pb_doc_add_error(doc, run->error);
 	pb_doc_write(doc, run->status, fp);
 	json_object_put(doc);
+}
+
+/*
+ * Compare the FIFO result with a FIFO on tmpfs and say in the FIFO's detail
+ * (which `report` shows) when the filesystem, not the pipe code, made it.
+ */
+static void attribute_fifo(struct ts_run *run, const struct ts_params *p)
+{
+	struct pb_ts_target *t = &run->t[K_FIFO];
+	size_t off = strlen(t->detail);
+
+	pb_ts_fifo_reference(t, run->tmpdir, (unsigned)p->repeat, &run->ref);
+	run->have_ref = true;
+	if (run->ref.attr == PB_TS_ATTR_FILESYSTEM)
+		snprintf(t->detail + off, sizeof(t->detail) - off, "; %s (a FIFO on tmpfs: %s)",
+			 run->ref.words, pb_ts_verdict_names[run->ref.ref.verdict]);
+	else if (run->ref.attr == PB_TS_ATTR_UNDETERMINED && t->verdict != PB_TS_V_UPDATED)
+		snprintf(t->detail + off, sizeof(t->detail) - off, "; %s", run->ref.words);
 }
 
 static int execute(struct pb_cli *cli, const struct ts_params *p)
@@ -339,6 +417,8 @@ static int execute(struct pb_cli *cli, const struct ts_params *p)
 		pb_watchdog_arm(30.0 + (double)p->repeat, "probe");
 		if (pb_ts_probe(run.t, K_COUNT, &o, run.error, sizeof(run.error)))
 			run.status = PB_EXIT_ERROR;
+		else
+			attribute_fifo(&run, p);
 		pb_watchdog_arm(0, NULL);
 		pb_tmpdir_remove(run.tmpdir);
 	}

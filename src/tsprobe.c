@@ -7,12 +7,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sched.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <sys/statvfs.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -721,3 +726,315 @@ struct json_object *pb_ts_target_json(const struct pb_ts_target *t)
 	return o;
 }
 
+
+/* ------------------------------------------------ filesystem vs pipe code */
+
+#define TMPFS_MAGIC_ 0x01021994
+
+const char *const pb_ts_ref_method_names[] = {
+	"none", "fifo-dir", "dev-shm", "private-mount", NULL
+};
+const char *const pb_ts_attr_names[] = { "pipe", "filesystem", "undetermined", NULL };
+
+bool pb_ts_on_tmpfs(const char *path, int fd)
+{
+	struct statfs sf;
+
+	if ((path ? statfs(path, &sf) : fstatfs(fd, &sf)) != 0)
+		return false;
+	return (unsigned long)sf.f_type == TMPFS_MAGIC_;
+}
+
+const char *pb_ts_fs_name(const char *fstype)
+{
+	return strcmp(fstype, "overlay") == 0 ? "overlayfs" : fstype;
+}
+
+/*
+ * Run FN on a tmpfs mounted over WORKDIR/tmpfs-ref in a child's private
+ * mount namespace.  0, or -errno with WHY saying which step failed.
+ */
+static int private_mount_run(const char *workdir, void (*fn)(const char *dir, void *arg),
+			     void *arg, unsigned timeout_ms, char *why, size_t whylen)
+{
+	static const char *const steps[] = {
+		"", "unshare(CLONE_NEWNS)", "making / private", "mount -t tmpfs"
+	};
+	struct timespec nap = { 0, 1000000 };
+	char mp[PATH_MAX];
+	volatile int *sh;       /* [0] failed step, [1] its errno, [2] FN finished */
+	int wst = 0, r = 0;
+	pid_t pid, w = 0;
+
+	if (!workdir) {
+		snprintf(why, whylen, "no work directory for a mount point");
+		return -EINVAL;
+	}
+	if ((size_t)snprintf(mp, sizeof(mp), "%s/tmpfs-ref", workdir) >= sizeof(mp)) {
+		snprintf(why, whylen, "mount point path too long");
+		return -ENAMETOOLONG;
+	}
+	sh = mmap(NULL, 3 * sizeof(int), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED) {
+		r = -errno;
+		snprintf(why, whylen, "mmap: %s", strerror(-r));
+		return r;
+	}
+	if (mkdir(mp, 0700) != 0) {
+		r = -errno;
+		snprintf(why, whylen, "mkdir %.100s: %s", mp, strerror(-r));
+		munmap((void *)sh, 3 * sizeof(int));
+		return r;
+	}
+	pb_cleanup_add_path(mp, 1);
+	pid = pb_cleanup_fork();
+	if (pid == 0) {
+		int step = 1;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (unshare(CLONE_NEWNS) == 0 && ++step &&
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0 && ++step &&
+		    mount("pipebench-ref", mp, "tmpfs", MS_NOSUID | MS_NOEXEC,
+			  "mode=0700,size=1m") == 0) {
+			fn(mp, arg);
+			sh[2] = 1;
+			_exit(0);   /* the namespace, and the mount, die with this process */
+		}
+		sh[1] = errno;
+		sh[0] = step;
+		_exit(1);
+	}
+	if (pid < 0) {
+		r = -errno;
+		snprintf(why, whylen, "fork: %s", strerror(-r));
+	} else {
+		for (unsigned i = 0; i < timeout_ms && w == 0; i++) {
+			w = waitpid(pid, &wst, WNOHANG);
+			if (w == 0)
+				nanosleep(&nap, NULL);
+		}
+		if (w == 0) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &wst, 0);
+		}
+		pb_cleanup_del_child(pid);
+		if (sh[0] > 0 && sh[0] < 4) {
+			r = sh[1] ? -sh[1] : -EIO;
+			snprintf(why, whylen, "%s: %s", steps[sh[0]], strerror(-r));
+		} else if (!sh[2]) {
+			r = -ETIMEDOUT;
+			snprintf(why, whylen, "the child on the private mount did not finish%s",
+				 w == 0 ? " in time" : "");
+		}
+	}
+	rmdir(mp);
+	pb_cleanup_del_path(mp);
+	munmap((void *)sh, 3 * sizeof(int));
+	return r;
+}
+
+enum pb_ts_ref_method pb_ts_with_tmpfs(const char *workdir, void (*fn)(const char *dir, void *arg),
+				       void *arg, unsigned timeout_ms, char *why, size_t whylen)
+{
+	char dir[PATH_MAX], shm[128], mnt[160];
+	int r;
+
+	if (!pb_ts_on_tmpfs("/dev/shm", -1)) {
+		snprintf(shm, sizeof(shm), "/dev/shm is not a tmpfs");
+	} else if ((r = pb_tmpdir_make("/dev/shm", dir, sizeof(dir))) != 0) {
+		snprintf(shm, sizeof(shm), "/dev/shm: %s", strerror(-r));
+	} else {
+		fn(dir, arg);
+		pb_tmpdir_remove(dir);
+		return PB_TS_REF_DEV_SHM;
+	}
+	if (private_mount_run(workdir, fn, arg, timeout_ms, mnt, sizeof(mnt)) == 0)
+		return PB_TS_REF_PRIVATE_MOUNT;
+	snprintf(why, whylen, "%s; no private tmpfs mount: %s", shm, mnt);
+	return PB_TS_REF_NONE;
+}
+
+void pb_ts_bits(const struct pb_ts_target *t, unsigned *updated, unsigned *determined)
+{
+	const struct { enum pb_ts_op op; enum pb_ts_field f; unsigned bit; } map[] = {
+		{ PB_TS_WRITE, PB_TS_MTIME, PB_TS_BIT_WRITE_MTIME },
+		{ PB_TS_WRITE, PB_TS_CTIME, PB_TS_BIT_WRITE_CTIME },
+		{ PB_TS_READ, PB_TS_ATIME, PB_TS_BIT_READ_ATIME },
+	};
+
+	*updated = *determined = 0;
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+		const struct pb_ts_opres *op = &t->ops[map[i].op];
+		const struct pb_ts_obs *ob = &op->field[map[i].f];
+		enum pb_ts_state s = ob->state;
+
+		/* Judged by the folded counts: a reference keeps no samples. */
+		if (!op->probed || !op->supported || !(ob->n_updated + ob->n_unchanged))
+			continue;
+		if (s == PB_TS_UPDATED || s == PB_TS_UNCHANGED)
+			*determined |= map[i].bit;
+		if (s == PB_TS_UPDATED)
+			*updated |= map[i].bit;
+	}
+}
+
+/* "mtime/ctime" of BITS. */
+static void bit_words(unsigned bits, char *buf, size_t len)
+{
+	static const char *const names[] = { "mtime", "ctime", "atime" };
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < 3; i++)
+		if (bits & (1u << i))
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? "/" : "",
+						names[i]);
+}
+
+bool pb_ts_fs_quirk(const char *fstype, unsigned dir_upd, unsigned ref_upd, unsigned det,
+		    char *buf, size_t len)
+{
+	unsigned missing = ref_upd & ~dir_upd & det, extra = dir_upd & ~ref_upd & det;
+	char m[32], e[32];
+
+	buf[0] = '\0';
+	if (!missing && !extra)
+		return false;
+	bit_words(missing, m, sizeof(m));
+	bit_words(extra, e, sizeof(e));
+	if (missing && extra)
+		snprintf(buf, len, "%s does not report FIFO %s updates through stat, and reports "
+			 "%s updates the pipe code does not make", pb_ts_fs_name(fstype), m, e);
+	else if (missing)
+		snprintf(buf, len, "%s does not report FIFO %s updates through stat",
+			 pb_ts_fs_name(fstype), m);
+	else
+		snprintf(buf, len, "%s reports FIFO %s updates the pipe code does not make",
+			 pb_ts_fs_name(fstype), e);
+	return true;
+}
+
+void pb_ts_attribute(const struct pb_ts_target *fifo, const struct pb_ts_target *ref,
+		     struct pb_ts_fifo_ref *out)
+{
+	const char *fs = pb_ts_fs_name(fifo->mount.fstype);
+	unsigned du, dd, ru, rd;
+
+	out->pipe_verdict = fifo->verdict;
+	if (strcmp(fifo->mount.fstype, "tmpfs") == 0) {
+		out->method = PB_TS_REF_FIFO_DIR;
+		out->attr = PB_TS_ATTR_PIPE;
+		snprintf(out->words, sizeof(out->words), "the FIFO directory is on tmpfs: "
+			 "the result is the pipe code's");
+		return;
+	}
+	if (!ref) {
+		out->method = PB_TS_REF_NONE;
+		out->attr = PB_TS_ATTR_UNDETERMINED;
+		snprintf(out->words, sizeof(out->words), "no FIFO on tmpfs to compare with (%.120s): "
+			 "the result may be %.40s's rather than the pipe code's", out->why_none, fs);
+		return;
+	}
+	pb_ts_bits(fifo, &du, &dd);
+	pb_ts_bits(ref, &ru, &rd);
+	if (pb_ts_fs_quirk(fifo->mount.fstype, du, ru, dd & rd, out->words, sizeof(out->words))) {
+		out->attr = PB_TS_ATTR_FILESYSTEM;
+		out->pipe_verdict = ref->verdict;
+	} else {
+		out->attr = PB_TS_ATTR_PIPE;
+		snprintf(out->words, sizeof(out->words), "a FIFO on tmpfs shows the same: the "
+			 "result is the pipe code's, not %.40s's", fs);
+	}
+}
+
+struct ref_shared {
+	unsigned repeat;
+	int rc;
+	char err[256];
+	struct pb_ts_target t;
+};
+
+static void ref_probe(const char *dir, void *arg)
+{
+	struct ref_shared *sh = arg;
+	struct pb_ts_opts o = { .repeat = sh->repeat, .ops = PB_TS_OPS_RW, .dir = dir };
+	struct pb_ts_target t;
+
+	memset(&t, 0, sizeof(t));
+	t.kind = PB_KIND_FIFO;
+	sh->rc = pb_ts_probe(&t, 1, &o, sh->err, sizeof(sh->err));
+	pb_ts_target_free(&t);   /* the folded observations stay; samples do not */
+	sh->t = t;
+}
+
+void pb_ts_fifo_reference(const struct pb_ts_target *fifo, const char *workdir, unsigned repeat,
+			  struct pb_ts_fifo_ref *out)
+{
+	struct ref_shared *sh;
+
+	memset(out, 0, sizeof(*out));
+	if (strcmp(fifo->mount.fstype, "tmpfs") == 0) {
+		pb_ts_attribute(fifo, NULL, out);
+		return;
+	}
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED) {
+		snprintf(out->why_none, sizeof(out->why_none), "mmap: %s", strerror(errno));
+		pb_ts_attribute(fifo, NULL, out);
+		return;
+	}
+	sh->repeat = repeat ? repeat : 1;
+	sh->rc = -EIO;
+	snprintf(sh->err, sizeof(sh->err), "the probe did not finish");
+	out->method = pb_ts_with_tmpfs(workdir, ref_probe, sh, 10000, out->why_none,
+				       sizeof(out->why_none));
+	if (out->method != PB_TS_REF_NONE && sh->rc != 0) {
+		snprintf(out->why_none, sizeof(out->why_none), "FIFO on tmpfs (%s): %.200s",
+			 pb_ts_ref_method_names[out->method], sh->err);
+		out->method = PB_TS_REF_NONE;
+	}
+	if (out->method != PB_TS_REF_NONE) {
+		enum pb_ts_ref_method m = out->method;
+
+		out->ref = sh->t;
+		pb_ts_attribute(fifo, &out->ref, out);
+		out->method = m;
+	} else {
+		pb_ts_attribute(fifo, NULL, out);
+	}
+	munmap(sh, sizeof(*sh));
+}
+
+struct json_object *pb_ts_fifo_ref_json(const struct pb_ts_target *fifo,
+					const struct pb_ts_fifo_ref *r)
+{
+	struct json_object *o = json_object_new_object(), *a = json_object_new_object();
+	struct json_object *d = json_object_new_object(), *ref = NULL;
+	bool have_ref = r->method == PB_TS_REF_DEV_SHM || r->method == PB_TS_REF_PRIVATE_MOUNT;
+
+	pb_json_add_str(o, "method", pb_ts_ref_method_names[r->method]);
+	pb_json_add_str(o, "unavailable_reason", r->method == PB_TS_REF_NONE ? r->why_none : NULL);
+	pb_json_add_str(o, "fifo_dir_fstype", fifo->mount.fstype);
+	pb_json_add_str(o, "reference_fstype", r->method == PB_TS_REF_NONE ? NULL :
+			have_ref ? r->ref.mount.fstype : fifo->mount.fstype);
+	json_object_object_add(o, "reference", have_ref ? pb_ts_target_json(&r->ref) : NULL);
+	/* Which result is attributed to which: the FIFO directory's, the reference's. */
+	pb_json_add_str(d, "fstype", fifo->mount.fstype);
+	pb_json_add_str(d, "verdict", pb_ts_verdict_names[fifo->verdict]);
+	pb_json_add_str(d, "attributed_to", pb_ts_attr_names[r->attr]);
+	json_object_object_add(a, "fifo_dir", d);
+	if (have_ref) {
+		ref = json_object_new_object();
+		pb_json_add_str(ref, "fstype", r->ref.mount.fstype);
+		pb_json_add_str(ref, "verdict", pb_ts_verdict_names[r->ref.verdict]);
+		pb_json_add_str(ref, "attributed_to", pb_ts_attr_names[PB_TS_ATTR_PIPE]);
+	}
+	json_object_object_add(a, "reference", ref);
+	pb_json_add_str(a, "attributed_to", pb_ts_attr_names[r->attr]);
+	pb_json_add_str(a, "pipe_verdict", r->attr == PB_TS_ATTR_UNDETERMINED ? NULL :
+			pb_ts_verdict_names[r->pipe_verdict]);
+	pb_json_add_str(a, "filesystem_effect", r->attr == PB_TS_ATTR_FILESYSTEM ? r->words : NULL);
+	pb_json_add_str(a, "detail", r->words);
+	json_object_object_add(o, "attribution", a);
+	return o;
+}

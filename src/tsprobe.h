@@ -138,6 +138,100 @@ struct json_object *pb_ts_mount_json(const struct pb_ts_mount *m, const char *pa
 /* Every observation of T as JSON, samples included. */
 struct json_object *pb_ts_target_json(const struct pb_ts_target *t);
 
+/* ------------------------------------------------ filesystem vs pipe code */
+
+/*
+ * A FIFO's inode lives on the filesystem of its directory, so what stat
+ * shows of its times can be the filesystem's doing rather than the pipe
+ * code's: overlayfs (container roots) shows a read's new atime but not a
+ * write's new mtime/ctime.  The reference is a FIFO on tmpfs, which reports
+ * exactly what the pipe code did.
+ */
+enum pb_ts_ref_method {
+	PB_TS_REF_NONE,          /* no tmpfs the tool can use */
+	PB_TS_REF_FIFO_DIR,      /* the FIFO directory is itself on tmpfs */
+	PB_TS_REF_DEV_SHM,       /* a private directory under /dev/shm */
+	PB_TS_REF_PRIVATE_MOUNT, /* a tmpfs mounted in a child's private mount namespace */
+};
+/* "none", "fifo-dir", "dev-shm", "private-mount" */
+extern const char *const pb_ts_ref_method_names[];
+
+/* Whether PATH (or, when PATH is NULL, the fd FD) is on tmpfs (statfs f_type). */
+bool pb_ts_on_tmpfs(const char *path, int fd);
+
+/* The filesystem's usual name: "overlayfs" for "overlay", else FSTYPE. */
+const char *pb_ts_fs_name(const char *fstype);
+
+/*
+ * Run FN(DIR, ARG) with DIR a fresh, empty, private directory on tmpfs, and
+ * remove it afterwards: under /dev/shm when that is a writable tmpfs (FN
+ * runs in this process), else on a tmpfs mounted over a directory made under
+ * WORKDIR in the private mount namespace of a child process (needs
+ * CAP_SYS_ADMIN; FN runs in the child, so ARG must be MAP_SHARED memory for
+ * results to come back; the mount dies with the child).  The child is killed
+ * after TIMEOUT_MS.  Returns the method used, or PB_TS_REF_NONE with WHY (of
+ * WHYLEN) saying why neither was available or FN could not finish.
+ */
+enum pb_ts_ref_method pb_ts_with_tmpfs(const char *workdir, void (*fn)(const char *dir, void *arg),
+				       void *arg, unsigned timeout_ms, char *why, size_t whylen);
+
+/* Bits for the three FIFO timestamp effects POSIX requires. */
+enum {
+	PB_TS_BIT_WRITE_MTIME = 1u << 0,
+	PB_TS_BIT_WRITE_CTIME = 1u << 1,
+	PB_TS_BIT_READ_ATIME = 1u << 2,
+};
+#define PB_TS_BITS_ALL 7u
+
+/* The bits T's write/read observations show updated, and those they determined. */
+void pb_ts_bits(const struct pb_ts_target *t, unsigned *updated, unsigned *determined);
+
+/*
+ * What a filesystem does to FIFO timestamps, in words, from the bits a FIFO
+ * in its directory showed updated (DIR_UPD) against those a FIFO on tmpfs
+ * showed (REF_UPD), both over the bits determined on both sides (DET):
+ * "overlayfs does not report FIFO mtime/ctime updates through stat".
+ * Returns whether they differ (BUF is then the sentence).
+ */
+bool pb_ts_fs_quirk(const char *fstype, unsigned dir_upd, unsigned ref_upd, unsigned det,
+		    char *buf, size_t len);
+
+/* Who a FIFO result is attributed to. */
+enum pb_ts_attr {
+	PB_TS_ATTR_PIPE,          /* the pipe code: on tmpfs, or the same as on tmpfs */
+	PB_TS_ATTR_FILESYSTEM,    /* differs from a FIFO on tmpfs: the filesystem's */
+	PB_TS_ATTR_UNDETERMINED,  /* no tmpfs reference: may be the filesystem's */
+};
+extern const char *const pb_ts_attr_names[];   /* "pipe", "filesystem", "undetermined" */
+
+/* The FIFO result in the --dir directory against the same probe on tmpfs. */
+struct pb_ts_fifo_ref {
+	enum pb_ts_ref_method method;
+	char why_none[256];         /* PB_TS_REF_NONE: why */
+	struct pb_ts_target ref;    /* the FIFO on tmpfs (method DEV_SHM/PRIVATE_MOUNT);
+				     * its samples are not kept */
+	enum pb_ts_attr attr;
+	char words[256];            /* the filesystem's effect, or why attributed so */
+	enum pb_ts_verdict pipe_verdict;  /* the pipe code's FIFO verdict (attr != UNDETERMINED) */
+};
+
+/*
+ * Probe a FIFO on tmpfs (unless FIFO, the result in DIR, is on tmpfs) and
+ * attribute FIFO's result.  WORKDIR: an existing private directory for a
+ * private mount point.  Never fails: an unusable reference is
+ * PB_TS_REF_NONE with the reason.
+ */
+void pb_ts_fifo_reference(const struct pb_ts_target *fifo, const char *workdir, unsigned repeat,
+			  struct pb_ts_fifo_ref *out);
+
+/* Attribute FIFO's result given REF (NULL: no reference, WHY says why). */
+void pb_ts_attribute(const struct pb_ts_target *fifo, const struct pb_ts_target *ref,
+		     struct pb_ts_fifo_ref *out);
+
+/* OUT as JSON: method, reference filesystem and observations, attribution. */
+struct json_object *pb_ts_fifo_ref_json(const struct pb_ts_target *fifo,
+					const struct pb_ts_fifo_ref *out);
+
 /* CLOCK_REALTIME_COARSE resolution in ns (4000000 at HZ=250). */
 long pb_ts_coarse_res_ns(void);
 

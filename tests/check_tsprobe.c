@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cleanup.h"
@@ -98,20 +100,149 @@ START_TEST(verdicts)
 }
 END_TEST
 
-/* Live: a FIFO write updates mtime+ctime on every Linux; nothing is left behind. */
+/* The filesystem's effect in words, from the bits each side showed updated. */
+START_TEST(fs_quirk_words)
+{
+	const unsigned all = PB_TS_BITS_ALL, a = PB_TS_BIT_READ_ATIME;
+	char buf[256];
+
+	ck_assert(pb_ts_fs_quirk("overlay", a, all, all, buf, sizeof(buf)));
+	ck_assert_str_eq(buf, "overlayfs does not report FIFO mtime/ctime updates through stat");
+	ck_assert(!pb_ts_fs_quirk("ext4", all, all, all, buf, sizeof(buf)));
+	/* Only what both sides determined counts (a noatime mount: atime). */
+	ck_assert(!pb_ts_fs_quirk("ext4", all & ~a, all, all & ~a, buf, sizeof(buf)));
+	ck_assert(pb_ts_fs_quirk("fuse", all, all & ~a, all, buf, sizeof(buf)));
+	ck_assert_str_eq(buf, "fuse reports FIFO atime updates the pipe code does not make");
+	ck_assert_str_eq(pb_ts_fs_name("overlay"), "overlayfs");
+	ck_assert_str_eq(pb_ts_fs_name("ext4"), "ext4");
+}
+END_TEST
+
+/* Attribution: the FIFO directory's result against the FIFO on tmpfs. */
+START_TEST(attribution)
+{
+	const enum pb_ts_state U = PB_TS_UPDATED, N = PB_TS_UNCHANGED;
+	struct pb_ts_target fifo, ref;
+	struct pb_ts_fifo_ref a;
+
+	/* overlayfs: write shows nothing, read atime; tmpfs: everything. */
+	fake(&fifo, (const enum pb_ts_state[]){ N, N, N }, (const enum pb_ts_state[]){ U, N, N });
+	pb_ts_verdict_compute(&fifo);
+	snprintf(fifo.mount.fstype, sizeof(fifo.mount.fstype), "overlay");
+	fake(&ref, (const enum pb_ts_state[]){ N, U, U }, (const enum pb_ts_state[]){ U, N, N });
+	pb_ts_verdict_compute(&ref);
+	for (int i = 0; i < 2; i++)
+		for (int f = 0; f < PB_TS_FIELD_COUNT; f++) {
+			struct pb_ts_obs *o[2] = { &fifo.ops[i].field[f], &ref.ops[i].field[f] };
+
+			for (int k = 0; k < 2; k++)
+				*(o[k]->state == U ? &o[k]->n_updated : &o[k]->n_unchanged) = 1;
+		}
+	memset(&a, 0, sizeof(a));
+	pb_ts_attribute(&fifo, &ref, &a);
+	ck_assert_int_eq(a.attr, PB_TS_ATTR_FILESYSTEM);
+	ck_assert_int_eq(a.pipe_verdict, PB_TS_V_UPDATED);
+	ck_assert_str_eq(a.words, "overlayfs does not report FIFO mtime/ctime updates through stat");
+	/* A kernel that is wrong on tmpfs too: the pipe code's result. */
+	memset(&a, 0, sizeof(a));
+	pb_ts_attribute(&fifo, &fifo, &a);
+	ck_assert_int_eq(a.attr, PB_TS_ATTR_PIPE);
+	ck_assert_int_eq(a.pipe_verdict, PB_TS_V_MIXED);
+	/* No tmpfs: may be the filesystem's. */
+	memset(&a, 0, sizeof(a));
+	snprintf(a.why_none, sizeof(a.why_none), "/dev/shm is not a tmpfs");
+	pb_ts_attribute(&fifo, NULL, &a);
+	ck_assert_int_eq(a.attr, PB_TS_ATTR_UNDETERMINED);
+	ck_assert_ptr_nonnull(strstr(a.words, "may be overlayfs's"));
+	ck_assert_ptr_nonnull(strstr(a.words, "/dev/shm is not a tmpfs"));
+	/* The FIFO directory on tmpfs is its own reference. */
+	snprintf(fifo.mount.fstype, sizeof(fifo.mount.fstype), "tmpfs");
+	memset(&a, 0, sizeof(a));
+	pb_ts_attribute(&fifo, NULL, &a);
+	ck_assert_int_eq(a.method, PB_TS_REF_FIFO_DIR);
+	ck_assert_int_eq(a.attr, PB_TS_ATTR_PIPE);
+}
+END_TEST
+
+struct tmpfs_seen {
+	char dir[4096];
+	int on_tmpfs, empty;
+};
+
+static void look(const char *dir, void *arg)
+{
+	struct tmpfs_seen *t = arg;
+	struct stat st;
+
+	snprintf(t->dir, sizeof(t->dir), "%s", dir);
+	t->on_tmpfs = pb_ts_on_tmpfs(dir, -1);
+	t->empty = stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_nlink == 2;
+}
+
+/* pb_ts_with_tmpfs hands FN an empty tmpfs directory and removes it. */
+START_TEST(with_tmpfs)
+{
+	struct tmpfs_seen *t = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE,
+				    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	char dir[4096], why[256] = "";
+	enum pb_ts_ref_method m;
+
+	ck_assert_ptr_ne(t, MAP_FAILED);
+	memset(t, 0, sizeof(*t));
+	ck_assert_int_eq(pb_tmpdir_make(NULL, dir, sizeof(dir)), 0);
+	m = pb_ts_with_tmpfs(dir, look, t, 5000, why, sizeof(why));
+	if (m == PB_TS_REF_NONE) {
+		ck_assert_msg(why[0] != '\0', "no reason given");
+		fprintf(stderr, "# with_tmpfs: no tmpfs here: %s\n", why);
+	} else {
+		ck_assert_msg(t->on_tmpfs && t->empty, "%s: on tmpfs %d, empty %d", t->dir,
+			      t->on_tmpfs, t->empty);
+		ck_assert_msg(access(t->dir, F_OK) != 0,
+			      "%s left behind", t->dir);
+	}
+	ck_assert_int_eq(rmdir(dir), 0);   /* fails if the mount point was left in it */
+	pb_tmpdir_remove(dir);
+	munmap(t, sizeof(*t));
+}
+END_TEST
+
+/*
+ * Live: a FIFO write updates mtime+ctime on every Linux, as the pipe code
+ * does; TMPDIR's filesystem may hide it (overlayfs), and then the FIFO on
+ * tmpfs shows it and the difference is the filesystem's.  Nothing is left
+ * behind.
+ */
 START_TEST(live_fifo_probe)
 {
 	char dir[4096], err[256] = "";
 	struct pb_ts_target t[2] = { { .kind = PB_KIND_FIFO }, { .kind = PB_KIND_ANON } };
 	struct pb_ts_opts o = { .repeat = 2, .ops = PB_TS_OPS_RW };
+	struct pb_ts_fifo_ref ref;
+	const struct pb_ts_target *pipe_code = &t[0];
 
 	ck_assert_int_eq(pb_tmpdir_make(NULL, dir, sizeof(dir)), 0);
 	o.dir = dir;
 	ck_assert_msg(pb_ts_probe(t, 2, &o, err, sizeof(err)) == 0, "%s", err);
 	ck_assert_uint_eq(t[0].ops[PB_TS_WRITE].nsamples, 2);
-	ck_assert_int_eq(t[0].ops[PB_TS_WRITE].field[PB_TS_MTIME].state, PB_TS_UPDATED);
-	ck_assert_int_eq(t[0].ops[PB_TS_WRITE].field[PB_TS_CTIME].state, PB_TS_UPDATED);
-	ck_assert_int_eq(t[0].ops[PB_TS_READ].field[PB_TS_MTIME].state, PB_TS_UNCHANGED);
+	pb_ts_fifo_reference(&t[0], dir, 2, &ref);
+	if (ref.attr == PB_TS_ATTR_FILESYSTEM) {
+		fprintf(stderr, "# live_fifo_probe: %s hides updates: %s\n", t[0].mount.fstype,
+			ref.words);
+		ck_assert_ptr_nonnull(strstr(ref.words, pb_ts_fs_name(t[0].mount.fstype)));
+		pipe_code = &ref.ref;
+	} else if (ref.attr == PB_TS_ATTR_UNDETERMINED &&
+		   t[0].ops[PB_TS_WRITE].field[PB_TS_MTIME].state != PB_TS_UPDATED) {
+		/* Nothing to compare with: the quirk cannot be told apart. */
+		fprintf(stderr, "# live_fifo_probe: %s\n", ref.words);
+		ck_assert_ptr_nonnull(strstr(ref.words, "may be"));
+		pipe_code = NULL;
+	}
+	if (pipe_code) {
+		ck_assert_int_eq(pipe_code->ops[PB_TS_WRITE].field[PB_TS_MTIME].state, PB_TS_UPDATED);
+		ck_assert_int_eq(pipe_code->ops[PB_TS_WRITE].field[PB_TS_CTIME].state, PB_TS_UPDATED);
+		ck_assert_int_eq(pipe_code->ops[PB_TS_READ].field[PB_TS_MTIME].state,
+				 PB_TS_UNCHANGED);
+	}
 	ck_assert_str_eq(t[1].mount.fstype, "pipefs");
 	ck_assert(t[1].verdict == PB_TS_V_FROZEN || t[1].verdict == PB_TS_V_UPDATED);
 	ck_assert_int_eq(rmdir(dir), 0);   /* fails if a FIFO was left in it */
@@ -128,8 +259,11 @@ static Suite *tsprobe_suite(void)
 
 	tcase_add_test(tc, fold_agreement_and_disagreement);
 	tcase_add_test(tc, verdicts);
+	tcase_add_test(tc, fs_quirk_words);
+	tcase_add_test(tc, attribution);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("live");
+	tcase_add_test(tc, with_tmpfs);
 	tcase_add_test(tc, live_fifo_probe);
 	suite_add_tcase(s, tc);
 	return s;
