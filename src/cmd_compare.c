@@ -4,12 +4,17 @@
  * the kernel test robot's layout (`231874 ~ 1%  -7.3%  214834 ~ 2%`), with
  * Welch's t-test over the repetitions and a regression threshold for exit 1.
  * Loading, matching and the rules live in compare.c.
+ *
+ * A CI gate must not pass what it could not compare: a run that failed, or
+ * a NEW that matches nothing in BASE, is refused (exit 2) unless
+ * --allow-partial; coverage lost is listed, and fails with --strict.
  */
 #include <config.h>
 
 #include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +37,7 @@ struct cmp_input {
 	struct json_object *doc;
 	char differ[1024];       /* params that differ from BASE */
 	size_t ndiffer;
+	char failed[512];        /* why the run did not complete, or "" */
 	struct pb_cmp_result res;
 };
 
@@ -41,7 +47,8 @@ struct cmp_run {
 	struct cmp_input in[MAX_NEW];
 	size_t nin;
 	double threshold;
-	int force;
+	int force, allow_partial, strict;
+	char base_failed[512];
 	char ignore[4096];       /* union of differing params: left out of identities */
 	struct json_object *warnings;
 };
@@ -89,6 +96,34 @@ static void add_ignore(struct cmp_run *run, const char *list)
 	snprintf(run->ignore + off, sizeof(run->ignore) - off, "%s%s", off ? "," : "", list);
 }
 
+/* A warning on stderr that the JSON document repeats. */
+static void warn(struct cmp_run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn(struct cmp_run *run, const char *fmt, ...)
+{
+	char msg[1400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	pb_warn(NAME, "%s", msg);
+	json_object_array_add(run->warnings, json_object_new_string(msg));
+}
+
+/* Whether PATH's run completed; if not, an error unless --allow-partial. */
+static int vet_run(struct cmp_run *run, const char *path, struct json_object *doc,
+		   char *failed, size_t len)
+{
+	if (!pb_cmp_run_failed(doc, failed, len)) {
+		failed[0] = '\0';
+		return 0;
+	}
+	if (run->allow_partial)
+		return 0;
+	pb_err(NAME, "%s: %s; use --allow-partial to compare what it has", path, failed);
+	return -1;
+}
+
 /* Load and vet every file before comparing anything: errors are exit 2. */
 static int load_all(struct cmp_run *run)
 {
@@ -98,6 +133,8 @@ static int load_all(struct cmp_run *run)
 		pb_err(NAME, "%s: %s", run->base_path, err);
 		return -1;
 	}
+	if (vet_run(run, run->base_path, run->base, run->base_failed, sizeof(run->base_failed)))
+		return -1;
 	for (size_t i = 0; i < run->nin; i++) {
 		struct cmp_input *in = &run->in[i];
 
@@ -105,6 +142,8 @@ static int load_all(struct cmp_run *run)
 			pb_err(NAME, "%s: %s", in->path, err);
 			return -1;
 		}
+		if (vet_run(run, in->path, in->doc, in->failed, sizeof(in->failed)))
+			return -1;
 		if (pb_cmp_compatible(run->base, in->doc, err, sizeof(err))) {
 			pb_err(NAME, "%s: %s (%s)", in->path, err, run->base_path);
 			return -1;
@@ -117,19 +156,62 @@ static int load_all(struct cmp_run *run)
 			return -1;
 		}
 	}
+	if (run->base_failed[0])
+		warn(run, "%s: %s; compared what it has (--allow-partial)", run->base_path,
+		     run->base_failed);
 	for (size_t i = 0; i < run->nin; i++) {
 		struct cmp_input *in = &run->in[i];
-		char msg[1400];
 
+		if (in->failed[0])
+			warn(run, "%s: %s; compared what it has (--allow-partial)", in->path,
+			     in->failed);
 		if (!in->ndiffer)
 			continue;
-		snprintf(msg, sizeof(msg), "%s: parameters differ from %s: %s; compared anyway",
-			 in->path, run->base_path, in->differ);
-		pb_warn(NAME, "%s", msg);
-		json_object_array_add(run->warnings, json_object_new_string(msg));
+		warn(run, "%s: parameters differ from %s: %s; compared anyway, totals such as "
+		     "times per unit of work", in->path, run->base_path, in->differ);
 		add_ignore(run, in->differ);
 	}
 	return 0;
+}
+
+/*
+ * Why nothing of IN could be compared with BASE, or NULL when something
+ * was.  Used after comparing.
+ */
+static const char *nothing_matched(const struct cmp_run *run, const struct cmp_input *in,
+				   char *why, size_t len, const char **who)
+{
+	const struct pb_cmp_result *r = &in->res;
+
+	if (r->matched)
+		return NULL;
+	*who = in->path;
+	if (!r->base_results && !r->new_results)
+		snprintf(why, len, "nothing to compare: neither it nor %s has results",
+			 run->base_path);
+	else if (!r->new_results)
+		snprintf(why, len, "it has no results (%s has %zu)", run->base_path,
+			 r->base_results);
+	else if (!r->base_results) {
+		*who = run->base_path;
+		snprintf(why, len, "it has no results (%s has %zu)", in->path, r->new_results);
+	} else if (!r->paired) {
+		snprintf(why, len, "none of its %zu results matches one of %s's %zu",
+			 r->new_results, run->base_path, r->base_results);
+	} else if (r->nlost) {
+		char more[48] = "";
+
+		if (r->nlost > 1)
+			snprintf(more, sizeof(more), "; and %zu more", r->nlost - 1);
+		snprintf(why, len, "nothing in it can be compared with %s (%s%s%s: %s%s)",
+			 run->base_path, r->lost[0].part ? r->lost[0].part : "",
+			 r->lost[0].part ? ": " : "", r->lost[0].label, r->lost[0].why, more);
+	} else {
+		*who = run->base_path;
+		snprintf(why, len, "none of its %zu results holds a measurement to compare with "
+			 "%s's", r->base_results, in->path);
+	}
+	return why;
 }
 
 /*
@@ -145,10 +227,27 @@ static size_t workload_changed(const struct cmp_run *run)
 		for (size_t i = 0; i < run->in[k].res.nm; i++) {
 			const struct pb_cmp_metric *m = &run->in[k].res.m[i];
 
-			/* Ratios are neutral results, not amounts of work. */
-			n += m->dir == PB_CMP_NEUTRAL && !strstr(m->metric, "ratio") &&
+			n += pb_cmp_is_workload(m->metric) &&
 			     isfinite(m->change_pct) && fabs(m->change_pct) > 1;
 		}
+	return n;
+}
+
+static size_t not_comparable(const struct cmp_run *run)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < run->nin; k++)
+		n += run->in[k].res.not_comparable;
+	return n;
+}
+
+static size_t coverage_lost(const struct cmp_run *run)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < run->nin; k++)
+		n += run->in[k].res.nlost;
 	return n;
 }
 
@@ -178,6 +277,8 @@ static char marker(const struct pb_cmp_metric *m)
 {
 	if (m->regression)
 		return '!';
+	if (!m->comparable)
+		return '~';
 	if (m->significant)
 		return '*';
 	if (m->p < 0)
@@ -244,6 +345,7 @@ static void emit_row(const struct cmp_run *run, const struct pb_cmp_metric *row,
 static void emit_text(const struct cmp_run *run, FILE *fp)
 {
 	size_t metrics = 0, sig = 0, regs = 0, vregs = 0, vchanges = 0, only_b = 0, only_n = 0;
+	size_t lost = 0;
 
 	fprintf(fp, "base   %s: %s, Linux %s\n", run->base_path, doc_command(run->base),
 		doc_kernel(run->base));
@@ -277,6 +379,9 @@ static void emit_text(const struct cmp_run *run, FILE *fp)
 	fprintf(fp, "\n! regression: significant and worse by more than %g%%; "
 		"* significant (Welch's t-test, p < %g); ? fewer than 2 repetitions\n",
 		run->threshold, PB_CMP_ALPHA);
+	if (not_comparable(run))
+		fprintf(fp, "~ not comparable: a total (time, CPU time, context switches) of runs "
+			"that did different work; never a regression, see its _per_ rows\n");
 	for (size_t k = 0; k < run->nin; k++) {
 		const struct pb_cmp_result *r = &run->in[k].res;
 
@@ -293,19 +398,36 @@ static void emit_text(const struct cmp_run *run, FILE *fp)
 				v->base ? v->base : "(absent)", v->cur ? v->cur : "(absent)");
 		}
 	}
+	for (size_t k = 0; k < run->nin; k++) {
+		const struct pb_cmp_result *r = &run->in[k].res;
+
+		if (!r->nlost)
+			continue;
+		fprintf(fp, "\ncoverage lost in %s (%zu measured in base, skipped or absent "
+			"here)%s:\n", run->in[k].path, r->nlost, run->strict ? " [--strict: fail]" : "");
+		for (size_t i = 0; i < r->nlost; i++) {
+			const struct pb_cmp_lost *l = &r->lost[i];
+
+			lost += 1;
+			fprintf(fp, "%c %s%s%s: %s\n", run->strict ? '!' : '-',
+				l->part ? l->part : "", l->part ? ": " : "", l->label, l->why);
+		}
+	}
 	fprintf(fp, "\n%zu comparisons, %zu significant, %zu regressions beyond %g%%; "
-		"%zu verdict changes, %zu of them regressions (now fail or error)", metrics, sig,
-		regs, run->threshold, vchanges, vregs);
+		"%zu verdict changes, %zu of them regressions (now fail or error); "
+		"%zu coverage lost", metrics, sig, regs, run->threshold, vchanges, vregs, lost);
 	if (only_b || only_n)
 		fprintf(fp, "; unmatched results: %zu only in base, %zu only in new", only_b,
 			only_n);
+	if (not_comparable(run))
+		fprintf(fp, "; %zu totals not comparable", not_comparable(run));
 	fputc('\n', fp);
 	busy_note(run->base_path, run->base, fp);
 	for (size_t k = 0; k < run->nin; k++)
 		busy_note(run->in[k].path, run->in[k].doc, fp);
 	if (workload_changed(run))
 		fprintf(fp, "note: %zu workload counts (neutral metrics) changed by more than 1%%: "
-			"the runs did different work, so times are not comparable\n",
+			"the runs did different work, so times are compared per unit of work\n",
 			workload_changed(run));
 }
 
@@ -348,6 +470,8 @@ static struct json_object *metric_json(const struct cmp_input *in,
 	add_num(o, "p_value", m->p >= 0 ? m->p : NAN);
 	json_object_object_add(o, "significant", json_object_new_boolean(m->significant));
 	json_object_object_add(o, "regression", json_object_new_boolean(m->regression));
+	json_object_object_add(o, "comparable", json_object_new_boolean(m->comparable));
+	json_object_object_add(o, "derived", json_object_new_boolean(m->derived));
 	return o;
 }
 
@@ -367,10 +491,22 @@ static struct json_object *verdict_json(const struct cmp_input *in,
 	return o;
 }
 
+static struct json_object *lost_json(const struct cmp_input *in, const struct pb_cmp_lost *l)
+{
+	struct json_object *o = json_object_new_object();
+
+	pb_json_add_str(o, "new_file", in->path);
+	pb_json_add_str(o, "part", l->part);
+	pb_json_add_str(o, "id", l->label);
+	json_object_object_add(o, "ids", l->ids ? json_object_get(l->ids) : NULL);
+	pb_json_add_str(o, "reason", l->why);
+	return o;
+}
+
 static void emit_json(const struct cmp_run *run, int status, FILE *fp)
 {
 	struct pb_sysinfo si;
-	struct json_object *doc, *p, *files, *res, *vc, *sum, *inputs;
+	struct json_object *doc, *p, *files, *res, *vc, *sum, *inputs, *lost;
 	size_t metrics = 0, sig = 0, regs = 0, only_b = 0, only_n = 0, vsame = 0;
 
 	pb_sysinfo_collect(&si);
@@ -384,6 +520,8 @@ static void emit_json(const struct cmp_run *run, int status, FILE *fp)
 	add_num(p, "threshold_pct", run->threshold);
 	add_num(p, "alpha", PB_CMP_ALPHA);
 	json_object_object_add(p, "force", json_object_new_boolean(run->force));
+	json_object_object_add(p, "allow_partial", json_object_new_boolean(run->allow_partial));
+	json_object_object_add(p, "strict", json_object_new_boolean(run->strict));
 	json_object_object_add(doc, "params", p);
 
 	inputs = json_object_new_array();
@@ -394,15 +532,21 @@ static void emit_json(const struct cmp_run *run, int status, FILE *fp)
 		pb_json_add_str(o, "file", k ? run->in[k - 1].path : run->base_path);
 		pb_json_add_str(o, "command", doc_command(d));
 		pb_json_add_str(o, "kernel_release", doc_kernel(d));
-		if (k)
+		pb_json_add_str(o, "run_failed", k ? (run->in[k - 1].failed[0] ? run->in[k - 1].failed
+							   : NULL)
+					       : (run->base_failed[0] ? run->base_failed : NULL));
+		if (k) {
 			pb_json_add_str(o, "params_differ",
 					run->in[k - 1].ndiffer ? run->in[k - 1].differ : NULL);
+			pb_json_add_int(o, "matched", (int64_t)run->in[k - 1].res.matched);
+		}
 		json_object_array_add(inputs, o);
 	}
 	json_object_object_add(doc, "inputs", inputs);
 
 	res = json_object_new_array();
 	vc = json_object_new_array();
+	lost = json_object_new_array();
 	for (size_t k = 0; k < run->nin; k++) {
 		const struct cmp_input *in = &run->in[k];
 
@@ -412,6 +556,8 @@ static void emit_json(const struct cmp_run *run, int status, FILE *fp)
 		}
 		for (size_t i = 0; i < in->res.nv; i++)
 			json_object_array_add(vc, verdict_json(in, &in->res.v[i]));
+		for (size_t i = 0; i < in->res.nlost; i++)
+			json_object_array_add(lost, lost_json(in, &in->res.lost[i]));
 		metrics += in->res.nm;
 		regs += in->res.regressions;
 		only_b += in->res.only_base;
@@ -420,6 +566,7 @@ static void emit_json(const struct cmp_run *run, int status, FILE *fp)
 	}
 	json_object_object_add(doc, "results", res);
 	json_object_object_add(doc, "verdict_changes", vc);
+	json_object_object_add(doc, "coverage_lost", lost);
 	sum = json_object_new_object();
 	pb_json_add_int(sum, "comparisons", (int64_t)metrics);
 	pb_json_add_int(sum, "significant", (int64_t)sig);
@@ -429,6 +576,8 @@ static void emit_json(const struct cmp_run *run, int status, FILE *fp)
 	pb_json_add_int(sum, "only_in_base", (int64_t)only_b);
 	pb_json_add_int(sum, "only_in_new", (int64_t)only_n);
 	pb_json_add_int(sum, "workload_changed", (int64_t)workload_changed(run));
+	pb_json_add_int(sum, "not_comparable", (int64_t)not_comparable(run));
+	pb_json_add_int(sum, "coverage_lost", (int64_t)coverage_lost(run));
 	json_object_object_add(doc, "summary", sum);
 	json_object_object_add(doc, "warnings", json_object_get(run->warnings));
 	pb_doc_write(doc, status, fp);
@@ -447,11 +596,24 @@ static int execute(struct pb_cli *cli, struct cmp_run *run)
 	for (size_t k = 0; k < run->nin; k++) {
 		struct cmp_input *in = &run->in[k];
 
-		if (pb_cmp_compare(run->base, in->doc, run->ignore, run->threshold, &in->res)) {
+		struct pb_cmp_opts opts = {
+			.ignore = run->ignore, .differ = in->differ, .threshold_pct = run->threshold,
+		};
+		const char *who;
+		char why[1024];
+
+		if (pb_cmp_compare(run->base, in->doc, &opts, &in->res)) {
 			pb_err(NAME, "out of memory");
 			return PB_EXIT_ERROR;
 		}
-		if (in->res.regressions)
+		if (nothing_matched(run, in, why, sizeof(why), &who)) {
+			if (!run->allow_partial) {
+				pb_err(NAME, "%s: %s; use --allow-partial to compare anyway", who, why);
+				return PB_EXIT_USAGE;
+			}
+			warn(run, "%s: %s; compared anyway (--allow-partial)", who, why);
+		}
+		if (in->res.regressions || (run->strict && in->res.nlost))
 			status = PB_EXIT_FAIL;
 	}
 	if (pb_out_open(&out)) {
@@ -480,13 +642,20 @@ static void teardown(struct cmp_run *run)
 static int compare_main(const struct pb_cmd *self, int argc, const char **argv)
 {
 	char *threshold_s = NULL;
-	int force = 0;
+	int force = 0, allow_partial = 0, strict = 0;
 	const struct poptOption options[] = {
 		{ "threshold", 'T', POPT_ARG_STRING, &threshold_s, 0,
 		  "exit 1 when a significant change for the worse exceeds PCT percent "
 		  "(default 5)", "PCT" },
 		{ "force", '\0', POPT_ARG_NONE, &force, 0,
-		  "compare even when the runs' parameters differ (warns)", NULL },
+		  "compare even when the runs' parameters differ (warns; totals such as times "
+		  "are then compared per unit of work)", NULL },
+		{ "allow-partial", '\0', POPT_ARG_NONE, &allow_partial, 0,
+		  "compare what a failed or interrupted run has, or files that match nothing "
+		  "(warns) instead of refusing them", NULL },
+		{ "strict", '\0', POPT_ARG_NONE, &strict, 0,
+		  "exit 1 when coverage is lost: a result measured in BASE is skipped or "
+		  "absent in a NEW", NULL },
 		POPT_TABLEEND
 	};
 	struct cmp_run run;
@@ -508,6 +677,8 @@ static int compare_main(const struct pb_cmd *self, int argc, const char **argv)
 		for (size_t k = 0; k < run.nin; k++)
 			run.in[k].path = cli.args[k + 1];
 		run.force = force;
+		run.allow_partial = allow_partial;
+		run.strict = strict;
 		run.warnings = json_object_new_array();
 		rc = execute(&cli, &run);
 	}

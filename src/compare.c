@@ -81,10 +81,22 @@ bool pb_cmp_is_metric_key(const char *key)
 	return find_rule(key) != NULL || strstr(key, "ratio") != NULL;
 }
 
+bool pb_cmp_is_workload(const char *metric)
+{
+	const struct dir_rule *r = find_rule(metric);
+
+	return r && r->dir == PB_CMP_NEUTRAL;
+}
+
+bool pb_cmp_is_extensive(const char *metric)
+{
+	return pb_cmp_direction(metric) == PB_CMP_LOWER && !strstr(metric, "_per_");
+}
+
 /* Text that describes a result but may vary between runs of the same one. */
 static const char *const descriptive_keys[] = {
 	"title", "detail", "details", "message", "note", "reason", "description",
-	"label", "tag", "status", "verdict", NULL,
+	"label", "tag", "status", "verdict", "summary", NULL,
 };
 
 static bool in_words(const char *const *words, const char *s)
@@ -307,6 +319,65 @@ int pb_cmp_compatible(struct json_object *base, struct json_object *new_doc,
 		      char *err, size_t errlen)
 {
 	return compatible(base, new_doc, NULL, err, errlen);
+}
+
+/* ------------------------------------------------------------ health */
+
+/*
+ * Whether the document DOC (a report's part when IN_PART) records a run that
+ * did not complete.  A report counts its parts' "nothing applicable" (4) as
+ * fine, so a part's 4 is too.
+ */
+static bool doc_failed(struct json_object *doc, bool in_part, char *why, size_t len)
+{
+	struct json_object *st = obj_member(doc, "exit_status", json_type_int);
+	struct json_object *errs = obj_member(doc, "errors", json_type_array);
+	size_t nerr = errs ? json_object_array_length(errs) : 0;
+	int status = st ? (int)json_object_get_int64(st) : 0;
+	const char *first = NULL;
+	char detail[400] = "";
+
+	if (in_part && status == 4)
+		return false;
+	if ((status == 0 || status == 1) && nerr == 0)
+		return false;
+	for (size_t i = 0; i < nerr && !first; i++) {
+		struct json_object *e = json_object_array_get_idx(errs, i);
+
+		if (json_object_is_type(e, json_type_string))
+			first = json_object_get_string(e);
+	}
+	if (first && nerr > 1)
+		snprintf(detail, sizeof(detail), ": %s (and %zu more)", first, nerr - 1);
+	else if (first)
+		snprintf(detail, sizeof(detail), ": %s", first);
+	if (status == 0 || status == 1)
+		snprintf(why, len, "the run reported %zu error%s (exit status %d%s)", nerr,
+			 nerr == 1 ? "" : "s", status, detail);
+	else if (status == 4)
+		snprintf(why, len, "the run had nothing to measure (exit status 4%s)", detail);
+	else if (status > 128)
+		snprintf(why, len, "the run was interrupted (exit status %d%s)", status, detail);
+	else
+		snprintf(why, len, "the run failed (exit status %d%s)", status, detail);
+	return true;
+}
+
+bool pb_cmp_run_failed(struct json_object *doc, char *why, size_t len)
+{
+	struct json_object *parts = obj_member(doc, "parts", json_type_object);
+	char sub[480];
+
+	if (parts) {
+		json_object_object_foreach(parts, pname, pdoc) {
+			if (json_object_is_type(pdoc, json_type_object) &&
+			    doc_failed(pdoc, true, sub, sizeof(sub))) {
+				snprintf(why, len, "part %s: %s", pname, sub);
+				return true;
+			}
+		}
+	}
+	return doc_failed(doc, false, why, len);
 }
 
 /* ------------------------------------------------------------ params */
@@ -571,8 +642,8 @@ static char *xstrdup_or_null(const char *s)
 }
 
 static int add_metric(struct pb_cmp_result *r, const char *part, const struct entry *be,
-		      const char *metric, const double *bv, size_t nb, const double *cv,
-		      size_t nc, double threshold)
+		      const char *metric, enum pb_cmp_dir dir, bool derived, const double *bv,
+		      size_t nb, const double *cv, size_t nc, double threshold)
 {
 	struct pb_cmp_metric *nm = realloc(r->m, (r->nm + 1) * sizeof(*nm)), *m;
 
@@ -581,7 +652,9 @@ static int add_metric(struct pb_cmp_result *r, const char *part, const struct en
 	r->m = nm;
 	m = &r->m[r->nm];
 	memset(m, 0, sizeof(*m));
-	m->dir = pb_cmp_direction(metric);
+	m->dir = dir;
+	m->comparable = true;
+	m->derived = derived;
 	if (pb_cmp_metric_eval(m, bv, nb, cv, nc, threshold))
 		return 0;
 	m->part = xstrdup_or_null(part);
@@ -596,20 +669,149 @@ static int add_metric(struct pb_cmp_result *r, const char *part, const struct en
 	return 0;
 }
 
-/* Every metric of the matched pair BE/CE. */
+static int add_lost(struct pb_cmp_result *r, const char *part, const char *label,
+		    struct json_object *ids, const char *why)
+{
+	struct pb_cmp_lost *nl = realloc(r->lost, (r->nlost + 1) * sizeof(*nl)), *l;
+
+	if (!nl)
+		return -ENOMEM;
+	r->lost = nl;
+	l = &r->lost[r->nlost++];
+	l->part = xstrdup_or_null(part);
+	l->label = strdup(label);
+	l->ids = ids ? json_object_get(ids) : NULL;
+	l->why = strdup(why);
+	if (!l->label || !l->why || (part && !l->part))
+		return -ENOMEM;
+	return 0;
+}
+
+/* Whether the parameters listed in DIFFER (pb_cmp_params_diff) concern PART:
+ * a document's own ("loops") concern it and all its parts, a part's
+ * ("throughput.loops") that part. */
+static bool params_differ_for(const char *differ, const char *part)
+{
+	size_t plen = part ? strlen(part) : 0;
+
+	for (const char *p = differ ? differ : ""; *p;) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		const char *dot = memchr(p, '.', len);
+
+		if (!dot || (part && (size_t)(dot - p) == plen && !strncmp(p, part, plen)))
+			return true;
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	return false;
+}
+
+/* Whether BASE's result holds a measurement: a repetition, or a directional scalar. */
+static bool entry_has_data(const struct entry *e)
+{
+	struct json_object *reps = obj_member(e->obj, "repetitions", json_type_array);
+
+	if (reps)
+		return json_object_array_length(reps) > 0;
+	json_object_object_foreach(e->obj, key, v) {
+		if (numeric(v) && pb_cmp_direction(key) != PB_CMP_NEUTRAL)
+			return true;
+	}
+	return false;
+}
+
+/* Samples of METRIC divided by UNIT, repetition by repetition. */
+static size_t samples_per(struct json_object *res, struct json_object *reps, const char *metric,
+			  const char *unit, double *out, size_t max)
+{
+	size_t n = 0, len = reps ? json_object_array_length(reps) : 1;
+
+	for (size_t i = 0; i < len && n < max; i++) {
+		struct json_object *o = reps ? json_object_array_get_idx(reps, i) : res, *v, *u;
+
+		if (json_object_is_type(o, json_type_object) &&
+		    json_object_object_get_ex(o, metric, &v) && numeric(v) &&
+		    json_object_object_get_ex(o, unit, &u) && numeric(u) &&
+		    json_object_get_double(u) > 0)
+			out[n++] = json_object_get_double(v) / json_object_get_double(u);
+	}
+	return n;
+}
+
+/* Units of work to divide totals by, in order of preference, and their singular. */
+static const char *const work_units[][2] = {
+	{ "messages", "message" }, { "bytes", "byte" }, { "syscalls", "syscall" },
+};
+
+/*
+ * The runs behind metrics [FIRST, r->nm) did different work: their totals
+ * are shown but cannot regress; each total is compared per unit of work.
+ */
+static int per_unit(struct pb_cmp_result *r, size_t first, const char *part,
+		    const struct entry *be, const struct entry *ce, struct json_object *br,
+		    struct json_object *cr, double *bv, size_t nb, double *cv, size_t nc,
+		    double threshold)
+{
+	size_t end = r->nm, u, nunits = sizeof(work_units) / sizeof(work_units[0]);
+	int rc = 0;
+
+	for (u = 0; u < nunits; u++) {
+		size_t i;
+
+		for (i = first; i < end && strcmp(r->m[i].metric, work_units[u][0]); i++)
+			;
+		if (i < end)
+			break;
+	}
+	for (size_t i = first; i < end && !rc; i++) {
+		struct pb_cmp_metric *m = &r->m[i];
+		char name[160];
+		size_t gb, gc;
+
+		if (!pb_cmp_is_extensive(m->metric))
+			continue;
+		m->comparable = false;
+		r->not_comparable++;
+		if (m->regression) {
+			m->regression = false;
+			r->regressions--;
+		}
+		if (u == nunits)
+			continue;
+		snprintf(name, sizeof(name), "%s_per_%s", m->metric, work_units[u][1]);
+		gb = samples_per(be->obj, br, m->metric, work_units[u][0], bv, nb);
+		gc = samples_per(ce->obj, cr, m->metric, work_units[u][0], cv, nc);
+		if (gb && gc)
+			rc = add_metric(r, part, be, name, PB_CMP_LOWER, true, bv, gb, cv, gc,
+					threshold);
+	}
+	return rc;
+}
+
+/*
+ * Every metric of the matched pair BE/CE; *COMPARED counts them.  DIFFERS:
+ * the runs' parameters differ.  BASE's metrics that NEW lacks are coverage
+ * lost.
+ */
 static int compare_entry(struct pb_cmp_result *r, const char *part, const struct entry *be,
-			 const struct entry *ce, double threshold)
+			 const struct entry *ce, double threshold, bool differs,
+			 size_t *compared)
 {
 	struct json_object *br = obj_member(be->obj, "repetitions", json_type_array);
 	struct json_object *cr = obj_member(ce->obj, "repetitions", json_type_array);
 	struct json_object *names;
 	size_t nb = br ? json_object_array_length(br) : 1;
 	size_t nc = cr ? json_object_array_length(cr) : 1;
+	size_t first = r->nm, nmissing = 0;
+	char missing[256] = "";
 	double *bv, *cv;
 	int rc = 0;
 
+	*compared = 0;
 	if (!br != !cr)
-		return 0;
+		return br && nb ? add_lost(r, part, be->label, be->ids, "no repetitions in NEW") : 0;
 	/* Metric names in the order of BASE's first repetition (or the result). */
 	names = br ? json_object_array_get_idx(br, 0) : be->obj;
 	if (!names || !json_object_is_type(names, json_type_object))
@@ -622,7 +824,7 @@ static int compare_entry(struct pb_cmp_result *r, const char *part, const struct
 		return -ENOMEM;
 	}
 	json_object_object_foreach(names, metric, v) {
-		size_t gb, gc;
+		size_t gb, gc, off = strlen(missing);
 
 		if (!numeric(v))
 			continue;
@@ -631,9 +833,33 @@ static int compare_entry(struct pb_cmp_result *r, const char *part, const struct
 			continue;
 		gb = samples(be->obj, br, metric, bv, nb);
 		gc = samples(ce->obj, cr, metric, cv, nc);
-		if (gb && gc && (rc = add_metric(r, part, be, metric, bv, gb, cv, gc, threshold)))
-			break;
+		if (gb && gc) {
+			rc = add_metric(r, part, be, metric, pb_cmp_direction(metric), false,
+					bv, gb, cv, gc, threshold);
+			if (rc)
+				break;
+		} else if (gb && off < sizeof(missing)) {
+			snprintf(missing + off, sizeof(missing) - off, "%s%s", nmissing ? ", " : "",
+				 metric);
+			nmissing++;
+		}
 	}
+	*compared = r->nm - first;
+	if (!rc && nmissing) {
+		char why[300];
+
+		if (!*compared && cr && !nc)
+			snprintf(why, sizeof(why), "no repetitions in NEW");
+		else
+			snprintf(why, sizeof(why), "not measured in NEW: %s", missing);
+		rc = add_lost(r, part, be->label, be->ids, why);
+	}
+	/* A workload count that changed means different work, as differing params do. */
+	for (size_t i = first; i < r->nm && !differs; i++)
+		differs = pb_cmp_is_workload(r->m[i].metric) && isfinite(r->m[i].change_pct) &&
+			  fabs(r->m[i].change_pct) > 1;
+	if (!rc && differs)
+		rc = per_unit(r, first, part, be, ce, br, cr, bv, nb, cv, nc, threshold);
 	free(bv);
 	free(cv);
 	return rc;
@@ -663,27 +889,112 @@ static int add_verdict(struct pb_cmp_result *r, const char *part, const struct e
 	return 0;
 }
 
+/* A verdict that says nothing was observed: a skipped check, an undetermined timestamp. */
+static bool unobserved(const char *verdict)
+{
+	return !strcmp(verdict, "skip") || !strcmp(verdict, "undetermined");
+}
+
+/* A verdict BASE had that NEW skipped or lacks: coverage lost. */
+static int verdict_lost(struct pb_cmp_result *r, const char *part, const struct entry *be,
+			const struct entry *ce, const char *bs, const char *cs)
+{
+	const char *detail = ce ? str_member(ce->obj, "detail") : NULL;
+	char why[400];
+
+	if (!detail && ce)
+		detail = str_member(ce->obj, "verdict_detail");
+	if (unobserved(bs) || (cs && !unobserved(cs)))
+		return 0;
+	if (!ce)
+		snprintf(why, sizeof(why), "absent in NEW");
+	else if (!cs)
+		snprintf(why, sizeof(why), "no %s in NEW", be->vkey);
+	else
+		snprintf(why, sizeof(why), "%s in NEW%s%s", cs, detail && *detail ? ": " : "",
+			 detail && *detail ? detail : "");
+	return add_lost(r, part, be->label, be->ids, why);
+}
+
+static size_t count_results(struct json_object *doc)
+{
+	static const char *const lists[] = { "results", "checks", NULL };
+	struct json_object *parts = obj_member(doc, "parts", json_type_object);
+	size_t n = 0;
+
+	for (size_t l = 0; lists[l]; l++) {
+		struct json_object *arr = obj_member(doc, lists[l], json_type_array);
+
+		n += arr ? json_object_array_length(arr) : 0;
+	}
+	if (parts) {
+		json_object_object_foreach(parts, pname, pdoc) {
+			(void)pname;
+			if (json_object_is_type(pdoc, json_type_object))
+				n += count_results(pdoc);
+		}
+	}
+	return n;
+}
+
 static int compare_doc(struct pb_cmp_result *r, struct json_object *a, struct json_object *b,
-		       const char *part, const char *ignore, double threshold);
+		       const char *part, const struct pb_cmp_opts *opts);
+
+/* A part BASE measured that NEW lacks, with NEW's reason when it has one. */
+static int part_lost(struct pb_cmp_result *r, struct json_object *b, const char *pname,
+		     const char *sub)
+{
+	struct json_object *runs = obj_member(b, "part_runs", json_type_object);
+	struct json_object *run = obj_member(runs, pname, json_type_object);
+	struct json_object *st = obj_member(run, "exit_status", json_type_int);
+	struct json_object *parts = obj_member(b, "parts", json_type_object);
+	const char *err = str_member(run, "error");
+	char why[600];
+
+	if (!parts || !json_object_object_get_ex(parts, pname, NULL))
+		snprintf(why, sizeof(why), "part absent in NEW");
+	else if (st && err)
+		snprintf(why, sizeof(why), "part not measured in NEW (exit status %d: %s)",
+			 (int)json_object_get_int64(st), err);
+	else if (err)
+		snprintf(why, sizeof(why), "part not measured in NEW (%s)", err);
+	else
+		snprintf(why, sizeof(why), "part not measured in NEW");
+	return add_lost(r, sub, "(all results)", NULL, why);
+}
 
 static int compare_parts(struct pb_cmp_result *r, struct json_object *a, struct json_object *b,
-			 const char *part, const char *ignore, double threshold)
+			 const char *part, const struct pb_cmp_opts *opts)
 {
 	struct json_object *pa = obj_member(a, "parts", json_type_object);
 	struct json_object *pb = obj_member(b, "parts", json_type_object);
 
-	if (!pa || !pb)
+	if (pb) {
+		json_object_object_foreach(pb, pname, pdoc) {
+			if (json_object_is_type(pdoc, json_type_object) &&
+			    !obj_member(pa, pname, json_type_object))
+				r->new_results += count_results(pdoc);
+		}
+	}
+	if (!pa)
 		return 0;
 	json_object_object_foreach(pa, pname, pdoc) {
 		struct json_object *other = obj_member(pb, pname, json_type_object);
 		char *sub;
 		int rc;
 
-		if (!other || !json_object_is_type(pdoc, json_type_object))
+		if (!json_object_is_type(pdoc, json_type_object))
 			continue;
 		if (asprintf(&sub, "%s%s%s", part ? part : "", part ? "." : "", pname) < 0)
 			return -ENOMEM;
-		rc = compare_doc(r, pdoc, other, sub, ignore, threshold);
+		if (other) {
+			rc = compare_doc(r, pdoc, other, sub, opts);
+		} else {
+			size_t n = count_results(pdoc);
+
+			r->base_results += n;
+			rc = n ? part_lost(r, b, pname, sub) : 0;
+		}
 		free(sub);
 		if (rc)
 			return rc;
@@ -692,30 +1003,43 @@ static int compare_parts(struct pb_cmp_result *r, struct json_object *a, struct 
 }
 
 static int compare_doc(struct pb_cmp_result *r, struct json_object *a, struct json_object *b,
-		       const char *part, const char *ignore, double threshold)
+		       const char *part, const struct pb_cmp_opts *opts)
 {
 	struct side sa = { 0 }, sb = { 0 };
-	int rc = collect(&sa, a, part, ignore);
+	bool differs = params_differ_for(opts->differ, part);
+	int rc = collect(&sa, a, part, opts->ignore);
 
 	if (!rc)
-		rc = collect(&sb, b, part, ignore);
+		rc = collect(&sb, b, part, opts->ignore);
+	r->base_results += sa.n;
+	r->new_results += sb.n;
 	for (size_t i = 0; !rc && i < sa.n; i++) {
 		struct entry *be = &sa.e[i], *ce = find_match(&sb, be);
 
-		if (ce)
+		if (ce) {
 			ce->used = true;
+			r->paired++;
+		}
 		if (be->vkey) {
 			const char *bs = str_member(be->obj, be->vkey);
 			const char *cs = ce ? str_member(ce->obj, be->vkey) : NULL;
 
+			r->matched += cs != NULL;
 			if (cs && !strcmp(bs, cs))
 				r->verdicts_same++;
 			else
 				rc = add_verdict(r, part, be, be->vkey, bs, cs);
+			if (!rc)
+				rc = verdict_lost(r, part, be, ce, bs, cs);
 		} else if (!ce) {
 			r->only_base++;
+			if (entry_has_data(be))
+				rc = add_lost(r, part, be->label, be->ids, "absent in NEW");
 		} else {
-			rc = compare_entry(r, part, be, ce, threshold);
+			size_t n = 0;
+
+			rc = compare_entry(r, part, be, ce, opts->threshold_pct, differs, &n);
+			r->matched += n > 0;
 		}
 	}
 	for (size_t i = 0; !rc && i < sb.n; i++) {
@@ -731,17 +1055,17 @@ static int compare_doc(struct pb_cmp_result *r, struct json_object *a, struct js
 	side_free(&sa);
 	side_free(&sb);
 	if (!rc)
-		rc = compare_parts(r, a, b, part, ignore, threshold);
+		rc = compare_parts(r, a, b, part, opts);
 	return rc;
 }
 
 int pb_cmp_compare(struct json_object *base, struct json_object *new_doc,
-		   const char *ignore, double threshold_pct, struct pb_cmp_result *out)
+		   const struct pb_cmp_opts *opts, struct pb_cmp_result *out)
 {
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	rc = compare_doc(out, base, new_doc, NULL, ignore, threshold_pct);
+	rc = compare_doc(out, base, new_doc, NULL, opts);
 	if (rc)
 		pb_cmp_result_free(out);
 	return rc;
@@ -763,7 +1087,14 @@ void pb_cmp_result_free(struct pb_cmp_result *r)
 		free(r->v[i].cur);
 		json_object_put(r->v[i].ids);
 	}
+	for (size_t i = 0; i < r->nlost; i++) {
+		free(r->lost[i].part);
+		free(r->lost[i].label);
+		free(r->lost[i].why);
+		json_object_put(r->lost[i].ids);
+	}
 	free(r->m);
 	free(r->v);
+	free(r->lost);
 	memset(r, 0, sizeof(*r));
 }

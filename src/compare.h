@@ -17,6 +17,11 @@
  *    `repetitions[]`, one sample per repetition;
  *  - a result without `repetitions` but with a string `verdict` or `status`
  *    is a verdict, diffed as a string.
+ *
+ * What a comparison cannot vouch for is reported, never silently dropped:
+ * a run that failed (pb_cmp_run_failed), results measured in BASE but
+ * skipped or missing in NEW (coverage lost), and totals such as times of
+ * runs that did different work (not comparable; compared per unit of work).
  */
 #ifndef PB_COMPARE_H
 #define PB_COMPARE_H
@@ -48,6 +53,24 @@ const char *pb_cmp_dir_name(enum pb_cmp_dir d);
 
 /* Whether a result member named KEY is a measurement, not part of its identity. */
 bool pb_cmp_is_metric_key(const char *key);
+
+/* Whether METRIC counts the work done (bytes, messages, calls): neutral. */
+bool pb_cmp_is_workload(const char *metric);
+
+/*
+ * Whether METRIC is a total that grows with the work done (times, CPU time,
+ * context switches), as opposed to a rate or a cost per byte, message or
+ * call.  Totals of runs that did different work are not comparable.
+ */
+bool pb_cmp_is_extensive(const char *metric);
+
+/*
+ * Whether DOC records a run that did not complete: an `exit_status` other
+ * than 0 (pass) or 1 (fail), or a non-empty `errors`; for a `report`, the
+ * first such part is named.  WHY gets a one-line reason, e.g. "the run failed
+ * (exit status 3: --timeout: timed out after 5 s)".
+ */
+bool pb_cmp_run_failed(struct json_object *doc, char *why, size_t len);
 
 /*
  * Read and parse PATH as exactly one JSON document that is a pipebench
@@ -86,6 +109,10 @@ struct pb_cmp_metric {
 	double p;                /* Welch p-value, or -1 when n/a */
 	bool significant;        /* p < PB_CMP_ALPHA */
 	bool regression;         /* significant, worse, and beyond the threshold */
+	bool comparable;         /* false: a total of runs that did different work,
+				    shown but never a regression */
+	bool derived;            /* computed by compare: a total per unit of work
+				    (e.g. tt_ns_per_byte), when totals are not comparable */
 };
 
 /* One verdict that differs (or exists on one side only). */
@@ -99,24 +126,50 @@ struct pb_cmp_verdict {
 	bool regression;         /* became fail or error */
 };
 
+/* A result measured in BASE that NEW skipped or lacks (coverage lost). */
+struct pb_cmp_lost {
+	char *part;
+	char *label;             /* "(all results)" for a whole report part */
+	struct json_object *ids; /* NULL for a whole part */
+	char *why;               /* e.g. "skip in NEW: needs root" */
+};
+
 struct pb_cmp_result {
 	struct pb_cmp_metric *m;
 	size_t nm;
 	struct pb_cmp_verdict *v;
 	size_t nv;
+	struct pb_cmp_lost *lost;
+	size_t nlost;
 	size_t verdicts_same;    /* matched verdicts that did not change */
 	size_t only_base, only_new; /* metric results found on one side only */
 	size_t regressions;      /* metrics and verdicts flagged */
+	size_t not_comparable;   /* metrics with comparable == false */
+	size_t base_results, new_results; /* results (and checks) on each side */
+	size_t matched;          /* BASE results matched with something compared */
+	size_t paired;           /* BASE results with a NEW one of the same identity */
+};
+
+struct pb_cmp_opts {
+	/* Comma-separated members left out of identities (--force with
+	 * differing parameters, "part.key" for report parts); may be NULL. */
+	const char *ignore;
+	/* Parameters of this NEW that differ from BASE's, as from
+	 * pb_cmp_params_diff: the totals of the (parts of the) documents they
+	 * name are not comparable.  May be NULL. */
+	const char *differ;
+	double threshold_pct;
 };
 
 /*
  * Compare NEW with BASE (both already checked with pb_cmp_compatible).
- * IGNORE (comma-separated names, may be NULL) lists members left out of
- * identities, for --force with differing parameters; THRESHOLD_PCT decides
- * regressions.  0 or -ENOMEM.  Free with pb_cmp_result_free.
+ * Totals (pb_cmp_is_extensive) of results whose parameters differ or whose
+ * workload counts changed by more than 1% are not comparable; each is then
+ * also compared per unit of work (per message, byte or syscall, the first
+ * the result counts).  0 or -ENOMEM.  Free with pb_cmp_result_free.
  */
 int pb_cmp_compare(struct json_object *base, struct json_object *new_doc,
-		   const char *ignore, double threshold_pct, struct pb_cmp_result *out);
+		   const struct pb_cmp_opts *opts, struct pb_cmp_result *out);
 
 void pb_cmp_result_free(struct pb_cmp_result *r);
 

@@ -20,6 +20,15 @@ static struct json_object *parse(const char *s)
 	return o;
 }
 
+/* Compare with --threshold 5; IGNORE doubles as the differing params. */
+static int cmp(struct json_object *a, struct json_object *b, const char *ignore,
+	       struct pb_cmp_result *r)
+{
+	struct pb_cmp_opts o = { .ignore = ignore, .differ = ignore, .threshold_pct = 5 };
+
+	return pb_cmp_compare(a, b, &o, r);
+}
+
 static const struct pb_cmp_metric *find_metric(const struct pb_cmp_result *r, const char *label,
 					       const char *metric)
 {
@@ -209,7 +218,7 @@ START_TEST(matching_by_identity)
 	struct pb_cmp_result r;
 	const struct pb_cmp_metric *m;
 
-	ck_assert_int_eq(pb_cmp_compare(a, b, NULL, 5, &r), 0);
+	ck_assert_int_eq(cmp(a, b, NULL, &r), 0);
 	ck_assert_uint_eq(r.nm, 4); /* anon and fifo: tt_ns, bytes */
 	ck_assert_uint_eq(r.only_base, 1);
 	ck_assert_uint_eq(r.only_new, 1);
@@ -245,11 +254,11 @@ START_TEST(ignored_members_rematch)
 
 	ck_assert_uint_eq(pb_cmp_params_diff(a, b, diff, sizeof(diff)), 1);
 	ck_assert_str_eq(diff, "pipe_size_bytes");
-	ck_assert_int_eq(pb_cmp_compare(a, b, NULL, 5, &r), 0);
+	ck_assert_int_eq(cmp(a, b, NULL, &r), 0);
 	ck_assert_uint_eq(r.nm, 0);
 	ck_assert_uint_eq(r.only_base, 1);
 	pb_cmp_result_free(&r);
-	ck_assert_int_eq(pb_cmp_compare(a, b, diff, 5, &r), 0);
+	ck_assert_int_eq(cmp(a, b, diff, &r), 0);
 	ck_assert_uint_eq(r.nm, 1);
 	ck_assert_str_eq(r.m[0].label, "kind=anon");
 	ck_assert(r.m[0].change_pct < -80);
@@ -298,7 +307,7 @@ START_TEST(verdict_diffs)
 	struct pb_cmp_result r;
 	const struct pb_cmp_verdict *v;
 
-	ck_assert_int_eq(pb_cmp_compare(a, b, NULL, 5, &r), 0);
+	ck_assert_int_eq(cmp(a, b, NULL, &r), 0);
 	ck_assert_uint_eq(r.nm, 0);
 	ck_assert_uint_eq(r.nv, 4);
 	ck_assert_uint_eq(r.verdicts_same, 1);
@@ -357,7 +366,7 @@ START_TEST(result_verdicts_and_report_parts)
 	ck_assert_ptr_nonnull(strstr(err, "timestamps"));
 	ck_assert_uint_eq(pb_cmp_params_diff(a, b, diff, sizeof(diff)), 1);
 	ck_assert_str_eq(diff, "throughput.loops");
-	ck_assert_int_eq(pb_cmp_compare(a, b, diff, 5, &r), 0);
+	ck_assert_int_eq(cmp(a, b, diff, &r), 0);
 	ck_assert_uint_eq(r.nv, 1);
 	ck_assert_str_eq(r.v[0].part, "timestamps");
 	ck_assert_str_eq(r.v[0].label, "kind=fifo");
@@ -393,6 +402,358 @@ START_TEST(incompatible_documents)
 	json_object_put(a);
 	json_object_put(b);
 	json_object_put(c);
+}
+END_TEST
+
+/* ------------------------------------------------------------ failed runs */
+
+START_TEST(run_failed_reasons)
+{
+	static const struct { const char *doc; bool failed; const char *want; } cases[] = {
+		{ DOC("throughput", "{}", "\"results\":[],\"errors\":[],\"exit_status\":0"), false, "" },
+		{ DOC("conformance", "{}", "\"checks\":[],\"errors\":[],\"exit_status\":1"), false, "" },
+		{ DOC("throughput", "{}", "\"results\":[]"), false, "" },
+		{ DOC("throughput", "{}", "\"results\":[],\"errors\":[\"--timeout: timed out after 5 s\"],"
+		      "\"exit_status\":3"), true,
+		  "the run failed (exit status 3: --timeout: timed out after 5 s)" },
+		{ DOC("throughput", "{}", "\"results\":[],\"errors\":[],\"exit_status\":3"), true,
+		  "the run failed (exit status 3)" },
+		{ DOC("conformance", "{}", "\"checks\":[],\"errors\":[\"RD-01: x\",\"RD-02: y\"],"
+		      "\"exit_status\":0"), true,
+		  "the run reported 2 errors (exit status 0: RD-01: x (and 1 more))" },
+		{ DOC("conformance", "{}", "\"checks\":[],\"errors\":[],\"exit_status\":143"), true,
+		  "the run was interrupted (exit status 143)" },
+		{ DOC("throughput", "{}", "\"results\":[],\"errors\":[\"nothing to measure\"],"
+		      "\"exit_status\":4"), true,
+		  "the run had nothing to measure (exit status 4: nothing to measure)" },
+		{ DOC("report", "{}", "\"parts\":{\"timestamps\":null,\"o_noatime\":"
+		      DOC("o_noatime", "{}", "\"errors\":[\"n/a\"],\"exit_status\":4") ","
+		      "\"throughput\":" DOC("throughput", "{}", "\"errors\":[\"anon: timed out\"],"
+					  "\"exit_status\":3") "},"
+		      "\"errors\":[\"anon: timed out\"],\"exit_status\":3"), true,
+		  "part throughput: the run failed (exit status 3: anon: timed out)" },
+		{ DOC("report", "{}", "\"parts\":{\"throughput\":null},"
+		      "\"errors\":[\"exit status 2 without a JSON document\"],\"exit_status\":3"), true,
+		  "the run failed (exit status 3: exit status 2 without a JSON document)" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct json_object *d = parse(cases[i].doc);
+		char why[256] = "";
+
+		ck_assert_msg(pb_cmp_run_failed(d, why, sizeof(why)) == cases[i].failed,
+			      "case %zu: %s", i, why);
+		if (cases[i].failed)
+			ck_assert_str_eq(why, cases[i].want);
+		json_object_put(d);
+	}
+}
+END_TEST
+
+/* ------------------------------------------------------------ coverage */
+
+static const struct pb_cmp_lost *find_lost(const struct pb_cmp_result *r, const char *label)
+{
+	for (size_t i = 0; i < r->nlost; i++)
+		if (!strcmp(r->lost[i].label, label))
+			return &r->lost[i];
+	return NULL;
+}
+
+START_TEST(coverage_lost_checks)
+{
+	struct json_object *a = parse(DOC("conformance", "{}",
+		"\"checks\":["
+		"{\"id\":\"FIFO-01\",\"status\":\"pass\"},"
+		"{\"id\":\"LX-03\",\"status\":\"fail\"},"
+		"{\"id\":\"LX-04\",\"status\":\"skip\"},"
+		"{\"id\":\"LX-05\",\"status\":\"pass\"},"
+		"{\"id\":\"CRE-01\",\"status\":\"pass\"}]"));
+	struct json_object *b = parse(DOC("conformance", "{}",
+		"\"checks\":["
+		"{\"id\":\"FIFO-01\",\"status\":\"skip\",\"detail\":\"needs root\"},"
+		"{\"id\":\"LX-03\",\"status\":\"skip\"},"
+		"{\"id\":\"CRE-01\",\"status\":\"pass\"},"
+		"{\"id\":\"CRE-02\",\"status\":\"skip\"}]"));
+	struct pb_cmp_result r;
+	const struct pb_cmp_lost *l;
+
+	ck_assert_int_eq(cmp(a, b, NULL, &r), 0);
+	ck_assert_uint_eq(r.nlost, 3);
+	l = find_lost(&r, "FIFO-01");
+	ck_assert_ptr_nonnull(l);
+	ck_assert_str_eq(l->why, "skip in NEW: needs root");
+	ck_assert_ptr_nonnull(l->ids);
+	l = find_lost(&r, "LX-03");
+	ck_assert_ptr_nonnull(l);
+	ck_assert_str_eq(l->why, "skip in NEW");
+	l = find_lost(&r, "LX-05");
+	ck_assert_ptr_nonnull(l);
+	ck_assert_str_eq(l->why, "absent in NEW");
+	ck_assert_ptr_null(find_lost(&r, "LX-04"));  /* skipped in BASE too */
+	ck_assert_ptr_null(find_lost(&r, "CRE-02")); /* new in NEW */
+	ck_assert_uint_eq(r.regressions, 0);         /* coverage is not a regression */
+	ck_assert_uint_eq(r.base_results, 5);
+	ck_assert_uint_eq(r.new_results, 4);
+	ck_assert_uint_eq(r.matched, 3);
+	pb_cmp_result_free(&r);
+	/* Nothing lost the other way round but LX-04 was not covered anyway. */
+	ck_assert_int_eq(cmp(b, a, NULL, &r), 0);
+	ck_assert_uint_eq(r.nlost, 0);
+	pb_cmp_result_free(&r);
+	json_object_put(a);
+	json_object_put(b);
+}
+END_TEST
+
+START_TEST(coverage_lost_results)
+{
+	struct json_object *a = parse(DOC("throughput", "{}",
+		"\"results\":["
+		"{\"kind\":\"anon\",\"repetitions\":[{\"tt_ns\":100,\"tw_ns\":50},{\"tt_ns\":101,\"tw_ns\":51}],"
+		" \"summary\":{\"tt_ns\":{\"mean\":100}}},"
+		"{\"kind\":\"fifo\",\"repetitions\":[{\"tt_ns\":100,\"tw_ns\":50},{\"tt_ns\":101,\"tw_ns\":51}]},"
+		"{\"kind\":\"socketpair\",\"repetitions\":[{\"tt_ns\":100},{\"tt_ns\":101}]},"
+		"{\"kind\":\"vmsplice\",\"repetitions\":[]}]"));
+	/* anon: timed out (no repetitions, summary null); fifo: tw_ns missing;
+	 * socketpair: absent; vmsplice had nothing in BASE either. */
+	struct json_object *b = parse(DOC("throughput", "{}",
+		"\"results\":["
+		"{\"kind\":\"anon\",\"repetitions\":[],\"summary\":null},"
+		"{\"kind\":\"fifo\",\"repetitions\":[{\"tt_ns\":100},{\"tt_ns\":101}]}]"));
+	struct pb_cmp_result r;
+	const struct pb_cmp_lost *l;
+
+	ck_assert_int_eq(cmp(a, b, NULL, &r), 0);
+	ck_assert_uint_eq(r.nlost, 3);
+	l = find_lost(&r, "kind=anon");
+	ck_assert_ptr_nonnull(l);
+	ck_assert_str_eq(l->why, "no repetitions in NEW");
+	l = find_lost(&r, "kind=fifo");
+	ck_assert_ptr_nonnull(l);
+	ck_assert_str_eq(l->why, "not measured in NEW: tw_ns");
+	l = find_lost(&r, "kind=socketpair");
+	ck_assert_ptr_nonnull(l);
+	ck_assert_str_eq(l->why, "absent in NEW");
+	ck_assert_ptr_null(find_lost(&r, "kind=vmsplice"));
+	ck_assert_uint_eq(r.nm, 1);
+	ck_assert_uint_eq(r.matched, 1);
+	ck_assert_uint_eq(r.paired, 2);
+	pb_cmp_result_free(&r);
+	json_object_put(a);
+	json_object_put(b);
+}
+END_TEST
+
+START_TEST(coverage_lost_verdicts_and_parts)
+{
+	struct json_object *a = parse(DOC("report", "{}",
+		"\"parts\":{"
+		" \"timestamps\":" DOC("timestamps", "{}",
+		"  \"results\":[{\"kind\":\"anon\",\"verdict\":\"frozen\"},"
+		"             {\"kind\":\"fifo\",\"verdict\":\"updated\"}]") ","
+		" \"throughput\":" DOC("throughput", "{}",
+		"  \"results\":[{\"kind\":\"anon\",\"repetitions\":[{\"tt_ns\":1},{\"tt_ns\":2}]}]") ","
+		" \"messaging\":" DOC("messaging", "{}",
+		"  \"results\":[{\"kind\":\"pipe\",\"repetitions\":[{\"elapsed_ns\":1},{\"elapsed_ns\":2}]}]")
+		"}"));
+	struct json_object *b = parse(DOC("report", "{}",
+		"\"parts\":{"
+		" \"timestamps\":" DOC("timestamps", "{}",
+		"  \"results\":[{\"kind\":\"anon\",\"verdict\":\"frozen\"},"
+		"             {\"kind\":\"fifo\",\"verdict\":\"undetermined\","
+		"              \"verdict_detail\":\"clock too coarse\"}]") ","
+		" \"throughput\":null},"
+		"\"part_runs\":{\"throughput\":{\"exit_status\":null,\"error\":\"timed out after 120 s\"}}"));
+	struct pb_cmp_result r;
+	const struct pb_cmp_lost *l;
+
+	ck_assert_int_eq(cmp(a, b, NULL, &r), 0);
+	ck_assert_uint_eq(r.nlost, 3);
+	l = find_lost(&r, "kind=fifo");
+	ck_assert_ptr_nonnull(l);
+	ck_assert_str_eq(l->part, "timestamps");
+	ck_assert_str_eq(l->why, "undetermined in NEW: clock too coarse");
+	for (size_t i = 0; i < r.nlost; i++) {
+		l = &r.lost[i];
+		if (!strcmp(l->part, "throughput")) {
+			ck_assert_str_eq(l->label, "(all results)");
+			ck_assert_ptr_null(l->ids);
+			ck_assert_str_eq(l->why, "part not measured in NEW (timed out after 120 s)");
+		} else if (!strcmp(l->part, "messaging")) {
+			ck_assert_str_eq(l->why, "part absent in NEW");
+		} else {
+			ck_assert_str_eq(l->part, "timestamps");
+		}
+	}
+	ck_assert_uint_eq(r.base_results, 4);
+	ck_assert_uint_eq(r.new_results, 2);
+	pb_cmp_result_free(&r);
+	json_object_put(a);
+	json_object_put(b);
+}
+END_TEST
+
+START_TEST(nothing_in_common)
+{
+	struct json_object *a = parse(DOC("throughput", "{}",
+		"\"results\":[{\"kind\":\"anon\",\"repetitions\":[{\"tt_ns\":1},{\"tt_ns\":2}]}]"));
+	struct json_object *b = parse(DOC("throughput", "{}",
+		"\"results\":[{\"kind\":\"fifo\",\"repetitions\":[{\"tt_ns\":1},{\"tt_ns\":2}]}]"));
+	struct json_object *e = parse(DOC("throughput", "{}", "\"results\":[]"));
+	struct pb_cmp_result r;
+
+	ck_assert_int_eq(cmp(a, b, NULL, &r), 0);
+	ck_assert_uint_eq(r.matched, 0);
+	ck_assert_uint_eq(r.paired, 0);
+	ck_assert_uint_eq(r.base_results, 1);
+	ck_assert_uint_eq(r.new_results, 1);
+	ck_assert_uint_eq(r.nlost, 1);
+	pb_cmp_result_free(&r);
+	ck_assert_int_eq(cmp(a, e, NULL, &r), 0);
+	ck_assert_uint_eq(r.matched, 0);
+	ck_assert_uint_eq(r.new_results, 0);
+	pb_cmp_result_free(&r);
+	ck_assert_int_eq(cmp(a, a, NULL, &r), 0);
+	ck_assert_uint_eq(r.matched, 1);
+	ck_assert_uint_eq(r.nlost, 0);
+	pb_cmp_result_free(&r);
+	json_object_put(a);
+	json_object_put(b);
+	json_object_put(e);
+}
+END_TEST
+
+/* ------------------------------------------------------------ workloads */
+
+START_TEST(extensive_metrics)
+{
+	ck_assert(pb_cmp_is_extensive("tt_ns"));
+	ck_assert(pb_cmp_is_extensive("elapsed_ns"));
+	ck_assert(pb_cmp_is_extensive("cpu_user_ns"));
+	ck_assert(pb_cmp_is_extensive("voluntary_ctxsw"));
+	ck_assert(!pb_cmp_is_extensive("ns_per_syscall"));
+	ck_assert(!pb_cmp_is_extensive("syscalls_per_message"));
+	ck_assert(!pb_cmp_is_extensive("rate_bytes_per_s"));
+	ck_assert(!pb_cmp_is_extensive("bytes"));
+	ck_assert(!pb_cmp_is_extensive("tt_ratio"));
+	ck_assert(pb_cmp_is_workload("bytes"));
+	ck_assert(pb_cmp_is_workload("messages"));
+	ck_assert(pb_cmp_is_workload("syscalls"));
+	ck_assert(!pb_cmp_is_workload("tt_ratio"));
+	ck_assert(!pb_cmp_is_workload("tt_ns"));
+}
+END_TEST
+
+/* Twice the loops: twice the time and bytes; the same cost per byte. */
+static const char work1[] = DOC("throughput", "{\"loops\":100}",
+	"\"results\":[{\"kind\":\"anon\",\"repetitions\":["
+	"{\"tt_ns\":1000,\"bytes\":100,\"rate_bytes_per_s\":1e8},"
+	"{\"tt_ns\":1010,\"bytes\":100,\"rate_bytes_per_s\":0.99e8},"
+	"{\"tt_ns\":990,\"bytes\":100,\"rate_bytes_per_s\":1.01e8}]}]");
+static const char work2[] = DOC("throughput", "{\"loops\":200}",
+	"\"results\":[{\"kind\":\"anon\",\"repetitions\":["
+	"{\"tt_ns\":2000,\"bytes\":200,\"rate_bytes_per_s\":1e8},"
+	"{\"tt_ns\":2020,\"bytes\":200,\"rate_bytes_per_s\":0.99e8},"
+	"{\"tt_ns\":1980,\"bytes\":200,\"rate_bytes_per_s\":1.01e8}]}]");
+/* Twice the loops, three times the time: 50% more per byte. */
+static const char work3[] = DOC("throughput", "{\"loops\":200}",
+	"\"results\":[{\"kind\":\"anon\",\"repetitions\":["
+	"{\"tt_ns\":3000,\"bytes\":200},{\"tt_ns\":3030,\"bytes\":200},{\"tt_ns\":2970,\"bytes\":200}]}]");
+
+START_TEST(different_work_compared_per_unit)
+{
+	struct json_object *a = parse(work1), *b = parse(work2), *c = parse(work3);
+	struct pb_cmp_result r;
+	const struct pb_cmp_metric *m;
+	const char *k = "kind=anon";
+	char diff[64];
+
+	ck_assert_uint_eq(pb_cmp_params_diff(a, b, diff, sizeof(diff)), 1);
+	ck_assert_int_eq(cmp(a, b, diff, &r), 0);
+	m = find_metric(&r, k, "tt_ns");
+	ck_assert_ptr_nonnull(m);
+	ck_assert_double_eq_tol(m->change_pct, 100, 1e-9);
+	ck_assert(m->significant && !m->comparable && !m->regression);
+	m = find_metric(&r, k, "rate_bytes_per_s");
+	ck_assert(m && m->comparable && !m->regression);
+	m = find_metric(&r, k, "tt_ns_per_byte");
+	ck_assert_ptr_nonnull(m);
+	ck_assert(m->derived && m->comparable && !m->regression);
+	ck_assert_int_eq(m->dir, PB_CMP_LOWER);
+	ck_assert_double_eq_tol(m->base.mean, 10, 1e-9);
+	ck_assert_double_eq_tol(m->change_pct, 0, 1e-9);
+	ck_assert_uint_eq(r.regressions, 0);
+	ck_assert_uint_eq(r.not_comparable, 1);
+	pb_cmp_result_free(&r);
+
+	ck_assert_int_eq(cmp(a, c, diff, &r), 0);
+	ck_assert(!find_metric(&r, k, "tt_ns")->regression);
+	m = find_metric(&r, k, "tt_ns_per_byte");
+	ck_assert_ptr_nonnull(m);
+	ck_assert_double_eq_tol(m->change_pct, 50, 1e-9);
+	ck_assert(m->regression);
+	ck_assert_uint_eq(r.regressions, 1);
+	pb_cmp_result_free(&r);
+
+	/* Same parameters but a workload count that moved: the same rule. */
+	ck_assert_int_eq(cmp(a, c, NULL, &r), 0);
+	ck_assert(!find_metric(&r, k, "tt_ns")->comparable);
+	ck_assert(find_metric(&r, k, "tt_ns_per_byte")->regression);
+	pb_cmp_result_free(&r);
+	/* Same work: times are compared as they are, and nothing is derived. */
+	ck_assert_int_eq(cmp(c, c, NULL, &r), 0);
+	ck_assert(find_metric(&r, k, "tt_ns")->comparable);
+	ck_assert_ptr_null(find_metric(&r, k, "tt_ns_per_byte"));
+	pb_cmp_result_free(&r);
+	json_object_put(a);
+	json_object_put(b);
+	json_object_put(c);
+}
+END_TEST
+
+START_TEST(different_work_per_part)
+{
+	/* Only throughput's parameters differ: messaging's times still count. */
+	struct json_object *a = parse(DOC("report", "{}",
+		"\"parts\":{\"throughput\":" DOC("throughput", "{\"loops\":1}",
+		"  \"results\":[{\"kind\":\"anon\",\"repetitions\":"
+		"   [{\"tt_ns\":100,\"syscalls\":10},{\"tt_ns\":101,\"syscalls\":10},{\"tt_ns\":99,\"syscalls\":10}]}]") ","
+		" \"messaging\":" DOC("messaging", "{\"loops\":1}",
+		"  \"results\":[{\"kind\":\"pipe\",\"repetitions\":"
+		"   [{\"elapsed_ns\":100,\"messages\":10},{\"elapsed_ns\":101,\"messages\":10},"
+		"    {\"elapsed_ns\":99,\"messages\":10}]}]") "}"));
+	struct json_object *b = parse(DOC("report", "{}",
+		"\"parts\":{\"throughput\":" DOC("throughput", "{\"loops\":2}",
+		"  \"results\":[{\"kind\":\"anon\",\"repetitions\":"
+		"   [{\"tt_ns\":200,\"syscalls\":10},{\"tt_ns\":202,\"syscalls\":10},{\"tt_ns\":198,\"syscalls\":10}]}]") ","
+		" \"messaging\":" DOC("messaging", "{\"loops\":1}",
+		"  \"results\":[{\"kind\":\"pipe\",\"repetitions\":"
+		"   [{\"elapsed_ns\":200,\"messages\":10},{\"elapsed_ns\":202,\"messages\":10},"
+		"    {\"elapsed_ns\":198,\"messages\":10}]}]") "}"));
+	struct pb_cmp_result r;
+	char diff[64];
+
+	ck_assert_uint_eq(pb_cmp_params_diff(a, b, diff, sizeof(diff)), 1);
+	ck_assert_str_eq(diff, "throughput.loops");
+	ck_assert_int_eq(cmp(a, b, diff, &r), 0);
+	for (size_t i = 0; i < r.nm; i++) {
+		const struct pb_cmp_metric *m = &r.m[i];
+
+		if (!strcmp(m->metric, "tt_ns"))
+			ck_assert(!m->comparable && !m->regression);
+		else if (!strcmp(m->metric, "tt_ns_per_syscall"))
+			ck_assert(m->derived && m->regression);
+		else if (!strcmp(m->metric, "elapsed_ns"))
+			ck_assert(m->comparable && m->regression);
+		else
+			ck_assert_msg(pb_cmp_is_workload(m->metric), "unexpected %s", m->metric);
+	}
+	ck_assert_uint_eq(r.regressions, 2);
+	ck_assert_uint_eq(r.not_comparable, 1);
+	pb_cmp_result_free(&r);
+	json_object_put(a);
+	json_object_put(b);
 }
 END_TEST
 
@@ -476,6 +837,18 @@ static Suite *compare_suite(void)
 	tc = tcase_create("verdicts");
 	tcase_add_test(tc, verdict_diffs);
 	tcase_add_test(tc, result_verdicts_and_report_parts);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("partial");
+	tcase_add_test(tc, run_failed_reasons);
+	tcase_add_test(tc, coverage_lost_checks);
+	tcase_add_test(tc, coverage_lost_results);
+	tcase_add_test(tc, coverage_lost_verdicts_and_parts);
+	tcase_add_test(tc, nothing_in_common);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("workloads");
+	tcase_add_test(tc, extensive_metrics);
+	tcase_add_test(tc, different_work_compared_per_unit);
+	tcase_add_test(tc, different_work_per_part);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("loading");
 	tcase_add_test(tc, loading);

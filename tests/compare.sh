@@ -19,6 +19,8 @@ run() { "$PB" compare "$@" >"$T/out" 2>"$T/err"; rc=$?; }
 lines() { wc -l <"$1" | tr -d ' '; }
 # One line on stderr, starting with the command's prefix, naming $1.
 one_line_err() { [ "$(lines "$T/err")" = 1 ] && grep -q "^pipebench compare: .*$1" "$T/err"; }
+# Exit 2 with one line naming $1, nothing on stdout.
+exit2_err() { [ "$rc" = 2 ] && one_line_err "$1" && [ ! -s "$T/out" ]; }
 
 # doc FILE COMMAND PARAMS BODY [TOOL] [SCHEMA]
 doc() {
@@ -47,7 +49,6 @@ doc "$T/same.json" throughput "$P" "$(tp_body 100000)"
 doc "$T/slow.json" throughput "$P" "$(tp_body 110000)"
 doc "$T/fast.json" throughput "$P" "$(tp_body 90000)"
 
-echo "1..44"
 
 # ---- synthetic documents
 run "$T/base.json" "$T/same.json"
@@ -120,12 +121,40 @@ run --force "$T/base.json" "$T/p8k.json"
 check "different params with --force: compared (exit 1: twice as slow)" [ "$rc" = 1 ]
 check "different params with --force: one warning" \
 	grep -q '^pipebench compare: warning: .*p8k.json: parameters differ .*pipe_size_bytes' "$T/err"
-check "--force: results matched without pipe_size_bytes" grep -Eq '\+100\.0% ! .*kind=anon size_bytes=100 tt_ns$' "$T/out"
+check "--force: results matched without pipe_size_bytes; tt_ns not comparable (~)" \
+	grep -Eq '\+100\.0% ~ .*kind=anon size_bytes=100 tt_ns$' "$T/out"
+check "--force: time per byte is the regression" \
+	grep -Eq '\+100\.0% ! .*kind=anon size_bytes=100 tt_ns_per_byte$' "$T/out"
+
+# Twice the loops: twice the time for twice the bytes is no regression.
+doc "$T/twice.json" throughput '{ "loops": 200, "repeat": 3, "pipe_size_bytes": null }' \
+	"$(tp_body 200000 | sed 's/"bytes": 1000/"bytes": 2000/')"
+run --force "$T/base.json" "$T/twice.json"
+check "--force, twice the work in twice the time: exit 0" [ "$rc" = 0 ]
+check "--force: tt_ns +100% shown as not comparable, not a regression" \
+	grep -Eq '\+100\.0% ~ +200000 ~ +[0-9]+%.* tt_ns$' "$T/out"
+check "--force: tt_ns_per_byte unchanged" grep -Eq '\+0\.0%   +100 ~ .* tt_ns_per_byte$' "$T/out"
+check "--force: the legend explains ~" grep -q '^~ not comparable' "$T/out"
+run --force --format json "$T/base.json" "$T/twice.json"
+check "--force JSON: tt_ns comparable false, tt_ns_per_byte derived, 1 not comparable" sh -c '
+	[ "$("$1" "$2" .exit_status .results[0].metric .results[0].comparable .results[0].regression \
+		.results[3].metric .results[3].derived .results[3].comparable \
+		.summary.not_comparable)" = "0
+tt_ns
+false
+false
+tt_ns_per_byte
+true
+true
+1" ]' sh "$JSONQ" "$T/out"
 
 check "same workload: no note" sh -c '! grep -q "^note:" "$0"' "$T/out"
 doc "$T/lessbytes.json" throughput "$P" "$(tp_body 100000 | sed 's/"bytes": 1000/"bytes": 125/')"
 run "$T/base.json" "$T/lessbytes.json"
-check "different workload: exit 0, bytes never a regression" [ "$rc" = 0 ]
+check "different workload: bytes never a regression, tt_ns not comparable" sh -c '
+	grep -Eq "[-]87\.5% [^!] .* bytes\$" "$0" && grep -Eq "\+0\.0% ~ .* tt_ns\$" "$0"' "$T/out"
+check "different workload: an eighth of the bytes in the same time regresses per byte (exit 1)" \
+	sh -c '[ "$1" = 1 ] && grep -Eq "\+700\.0% ! .* tt_ns_per_byte\$" "$0"' "$T/out" "$rc"
 check "different workload: noted" grep -q '^note: 1 workload counts .*different work' "$T/out"
 
 # ---- usage
@@ -194,3 +223,151 @@ sed 's/"loadavg_1m": [0-9.]*/"loadavg_1m": 99.5/' "$T/r1.json" >"$T/busy.json"
 run --threshold 100000 "$T/r1.json" "$T/busy.json"
 check "a document measured under load gets a note" grep -q 'busy.json was measured with a load average of 99.5' "$T/out"
 
+
+# ---- runs that did not complete, and files that match nothing (exit 2)
+if "$PB" throughput --format json --loops 50 --repeat 3 --warmup 0 --timeout 1ns \
+	-o "$T/to.json" 2>/dev/null; then
+	not_ok "throughput --timeout 1ns times out"
+else
+	check "throughput --timeout 1ns times out (exit 3)" [ "$?" = 3 ]
+fi
+run "$T/r1.json" "$T/to.json"
+check "timed-out NEW: exit 2" [ "$rc" = 2 ]
+check "timed-out NEW: one line naming the file, why and the way out" \
+	one_line_err "to.json: the run failed (exit status 3: --timeout: timed out after .*); use --allow-partial to compare what it has$"
+check "timed-out NEW: nothing on stdout" [ ! -s "$T/out" ]
+run "$T/to.json" "$T/r1.json"
+check "timed-out BASE: exit 2, one line naming it" \
+	exit2_err "to.json: the run failed (exit status 3"
+run --threshold 100000 --allow-partial "$T/r1.json" "$T/to.json"
+check "--allow-partial: exit 0" [ "$rc" = 0 ]
+check "--allow-partial: a warning names the failed run" \
+	grep -q '^pipebench compare: warning: .*to.json: the run failed (exit status 3' "$T/err"
+check "--allow-partial: the result without repetitions is coverage lost" \
+	grep -q '^- kind=anon size_bytes=100 pipe_size_bytes=65536: no repetitions in NEW$' "$T/out"
+check "--allow-partial: counted in the summary" grep -q '^0 comparisons, .*; 1 coverage lost' "$T/out"
+run --threshold 100000 --allow-partial --strict "$T/r1.json" "$T/to.json"
+check "--allow-partial --strict: lost coverage fails (exit 1)" [ "$rc" = 1 ]
+run --threshold 100000 --allow-partial --format json "$T/r1.json" "$T/to.json"
+check "--allow-partial JSON: coverage_lost array and count, run_failed recorded" sh -c '
+	[ "$("$1" "$2" .exit_status .coverage_lost# .coverage_lost[0].reason .coverage_lost[0].ids.kind \
+		.summary.coverage_lost .params.allow_partial .inputs[0].run_failed)" = "0
+1
+no repetitions in NEW
+anon
+1
+true
+null" ] && "$1" "$2" .inputs[1].run_failed | grep -q "^the run failed (exit status 3"' \
+	sh "$JSONQ" "$T/out"
+
+sed 's/"errors": \[/"errors": [ "anon: something broke"/' "$T/r1.json" >"$T/errs.json"
+run --threshold 100000 "$T/r1.json" "$T/errs.json"
+check "errors in a run that exited 0: exit 2, one line" \
+	exit2_err "errs.json: the run reported 1 error (exit status 0: anon: something broke); use --allow-partial"
+
+doc "$T/fifo.json" throughput "$P" "$(tp_body 100000 | sed 's/"anon"/"fifo"/')"
+run "$T/base.json" "$T/fifo.json"
+check "NEW matching nothing in BASE: exit 2, one line" \
+	exit2_err "fifo.json: none of its 1 results matches one of .*base.json's 1; use --allow-partial"
+check "NEW matching nothing: nothing on stdout" [ ! -s "$T/out" ]
+run --allow-partial "$T/base.json" "$T/fifo.json"
+check "NEW matching nothing with --allow-partial: exit 0, warned, coverage lost" sh -c '
+	[ "$0" = 0 ] && grep -q "warning: .*fifo.json: none of its 1 results" "$1" &&
+	grep -q "^- kind=anon size_bytes=100 pipe_size_bytes=65536: absent in NEW$" "$2"' \
+	"$rc" "$T/err" "$T/out"
+doc "$T/empty.json" throughput "$P" '"results": []'
+run "$T/base.json" "$T/empty.json"
+check "NEW without results: exit 2, one line" \
+	exit2_err "empty.json: it has no results (.*base.json has 1)"
+
+# ---- coverage lost, for every kind of document
+if "$PB" conformance --format json --only CRE-01,CRE-02,CRE-04 -o "$T/c1.json" &&
+   "$PB" conformance --format json --only CRE-01,CRE-02 -o "$T/c2.json"; then
+	sed -i '0,/"status": "pass"/! {0,/"status": "pass"/s//"status": "skip"/}' "$T/c2.json"
+	run "$T/c1.json" "$T/c2.json"
+	check "conformance: skipped and absent checks: exit 0 without --strict" [ "$rc" = 0 ]
+	check "conformance: the skipped check is coverage lost" grep -q '^- CRE-02: skip in NEW' "$T/out"
+	check "conformance: the absent check is coverage lost" grep -q '^- CRE-04: absent in NEW$' "$T/out"
+	check "conformance: counted in the summary" grep -q '; 2 coverage lost' "$T/out"
+	run --strict "$T/c1.json" "$T/c2.json"
+	check "conformance --strict: exit 1" [ "$rc" = 1 ]
+	run --strict --format json "$T/c1.json" "$T/c2.json"
+	check "conformance --strict JSON: coverage_lost and exit_status" sh -c '
+		[ "$("$1" "$2" .exit_status .summary.coverage_lost .coverage_lost[1].id \
+			.coverage_lost[1].reason)" = "1
+2
+CRE-04
+absent in NEW" ]' sh "$JSONQ" "$T/out"
+	run --strict "$T/c2.json" "$T/c1.json"
+	check "conformance: more checks in NEW lose nothing (--strict exit 0)" [ "$rc" = 0 ]
+else
+	for i in 1 2 3 4 5 6 7; do not_ok "conformance runs"; done
+fi
+
+if [ -s "$T/t1.json" ]; then
+	sed '0,/"verdict": "[a-z]*"/s//"verdict": "undetermined"/' "$T/t1.json" >"$T/t3.json"
+	run --strict "$T/t1.json" "$T/t3.json"
+	check "timestamps: an undetermined verdict is coverage lost (--strict exit 1)" \
+		sh -c '[ "$0" = 1 ] && grep -q "^! kind=anon.*: undetermined in NEW" "$1"' "$rc" "$T/out"
+else
+	not_ok "timestamps document"
+fi
+
+if [ -s "$T/o1.json" ]; then
+	"$PB" o_noatime --format json --loops 50 --repeat 2 --timeout 1ns -o "$T/oto.json" 2>/dev/null
+	run "$T/o1.json" "$T/oto.json"
+	check "o_noatime timed out: exit 2, one line" \
+		exit2_err "oto.json: the run failed (exit status 3"
+	run --allow-partial "$T/o1.json" "$T/oto.json"
+	check "o_noatime timed out, --allow-partial: its results are coverage lost" sh -c '
+		[ "$0" = 0 ] && grep -q "^- role=A kind=anon: absent in NEW$" "$1" &&
+		grep -q "^- role=B/A: absent in NEW$" "$1"' "$rc" "$T/out"
+else
+	not_ok "o_noatime document"
+	not_ok "o_noatime document"
+fi
+
+if "$PB" messaging --format json --groups 2 --loops 20 --repeat 2 --warmup 0 -o "$T/m1.json" &&
+   "$PB" messaging --format json --groups 2 --loops 40 --repeat 2 --warmup 0 -o "$T/m2.json"; then
+	sed '/"voluntary_ctxsw": [0-9]/d' "$T/m1.json" >"$T/m1-noctx.json"
+	run --threshold 100000 --strict "$T/m1.json" "$T/m1-noctx.json"
+	check "messaging: a metric NEW lacks is coverage lost (--strict exit 1)" sh -c '
+		[ "$0" = 1 ] && grep -q "^! kind=pipe .*: not measured in NEW: voluntary_ctxsw$" "$1"' \
+		"$rc" "$T/out"
+	run --force --threshold 100000 "$T/m1.json" "$T/m2.json"
+	check "messaging --force, twice the loops: elapsed_ns not comparable, compared per message" \
+		sh -c 'grep -Eq " ~ .* elapsed_ns\$" "$0" && grep -Eq "[^~] .* elapsed_ns_per_message\$" "$0" &&
+		grep -Eq " ~ .* cpu_user_ns\$" "$0"' "$T/out"
+else
+	not_ok "messaging runs"
+	not_ok "messaging runs"
+fi
+
+# report: a part absent in NEW, and a part that failed.
+if "$PB" report --quick --parts timestamps,throughput --format json -o "$T/rep1.json" &&
+   "$PB" report --quick --parts timestamps --format json -o "$T/rep2.json"; then
+	run "$T/rep1.json" "$T/rep2.json"
+	check "report: a part NEW did not run is coverage lost" sh -c '
+		[ "$0" = 0 ] && grep -q "^- throughput: (all results): part absent in NEW$" "$1"' \
+		"$rc" "$T/out"
+else
+	not_ok "report runs"
+fi
+# rep_wrap FILE PART.json EXIT ERRORS: a report of one throughput part
+rep_wrap() {
+	{ printf '{ "tool": "pipebench", "version": "0.1.0", "schema_version": 1, "command": "report",
+  "params": { "quick": true }, "system": { "kernel_release": "6.18.0-test" },
+  "parts": { "throughput": '
+	  cat "$2"
+	  printf ' }, "errors": %s, "exit_status": %s }\n' "$4" "$3"; } >"$1"
+}
+rep_wrap "$T/rep-ok.json" "$T/r1.json" 0 '[]'
+rep_wrap "$T/rep-to.json" "$T/to.json" 3 '[ "--timeout: timed out" ]'
+run "$T/rep-ok.json" "$T/rep-to.json"
+check "report with a timed-out part: exit 2, one line naming the part" \
+	exit2_err "rep-to.json: part throughput: the run failed (exit status 3: --timeout"
+run --allow-partial --strict "$T/rep-ok.json" "$T/rep-to.json"
+check "report with a timed-out part, --allow-partial --strict: exit 1, the part's result lost" sh -c '
+	[ "$0" = 1 ] && grep -q "^! throughput: kind=anon .*: no repetitions in NEW$" "$1"' "$rc" "$T/out"
+
+echo "1..$n"

@@ -2,7 +2,8 @@
 /*
  * libFuzzer target for compare's JSON loader and matcher (src/compare.c):
  * any byte string is loaded as a result file; whatever loads is compared
- * with itself, which must find no regression.
+ * with itself, which must find no regression, no coverage lost and nothing
+ * incomparable.
  */
 #include <config.h>
 
@@ -37,8 +38,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (pb_cmp_compatible(doc, doc, err, sizeof(err)) == 0) {
 			if (pb_cmp_params_diff(doc, doc, diff, sizeof(diff)) != 0)
 				abort();
-			if (pb_cmp_compare(doc, doc, NULL, 5.0, &res) == 0) {
-				if (res.regressions != 0)
+			struct pb_cmp_opts opts = { .threshold_pct = 5.0 };
+
+			if (pb_cmp_compare(doc, doc, &opts, &res) == 0) {
+				if (res.regressions != 0 || res.nlost != 0 || res.not_comparable != 0)
 					abort();
 				pb_cmp_result_free(&res);
 			}
