@@ -101,7 +101,7 @@ static int split(char *args, const char **argv, int max)
 	return n;
 }
 
-/* Up to MAX bytes of PATH, NUL-terminated, in *BUF (NULL when empty). */
+/* The first MAX bytes of PATH, NUL-terminated, in *BUF (NULL: no file). */
 static int read_file(const char *path, size_t max, char **buf, size_t *len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -123,7 +123,7 @@ static int read_file(const char *path, size_t max, char **buf, size_t *len)
 			}
 			*buf = nb;
 		}
-		n = read(fd, *buf + *len, cap - *len - 1);
+		n = read(fd, *buf + *len, (cap - *len - 1 < max - *len ? cap - *len - 1 : max - *len));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -132,9 +132,9 @@ static int read_file(const char *path, size_t max, char **buf, size_t *len)
 			close(fd);
 			return e;
 		}
-		if (n == 0 || *len + (size_t)n >= max)
-			break;
 		*len += (size_t)n;
+		if (n == 0 || *len >= max)
+			break;
 	}
 	close(fd);
 	(*buf)[*len] = '\0';
@@ -327,8 +327,8 @@ static void run_part(const struct report *rep, const struct part *pt, struct par
 		if (!pr->error[0] && pr->doc &&
 		    (pr->status == PB_EXIT_USAGE || pr->status == PB_EXIT_ERROR))
 			first_error(pr);
-		if (pr->interrupted && pr->status < 0)
-			pr->status = 128 + intr;
+		if (r)
+			pr->status = -1; /* stopped, whatever it exited with */
 		free(buf);
 	}
 	unlink(out);

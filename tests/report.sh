@@ -9,7 +9,7 @@
 tap_tmpdir
 J="$TEST_TMP/report.json"
 
-plan 43
+plan 44
 
 "$PIPEBENCH" report --quick --format json --output "$J" 2>"$TEST_TMP/err"; rc=$?
 is "$rc" 0 "report --quick exits 0 on this kernel"
@@ -55,6 +55,12 @@ for bad in "$TEST_TMP/missing" "$TEST_TMP/afile" "$TEST_TMP/ro"; do
 		[ -z "$out" ] && [ "$(ls -A "$TEST_TMP" "$bad" 2>/dev/null)" = "$before" ]
 	ok $? "TMPDIR=${bad##*/}: names the directory; nothing on stdout, nothing made"
 done
+
+# ---- --dir reaches the parts whole, spaces included
+mkdir "$TEST_TMP/a b"
+"$PIPEBENCH" report --quick --parts timestamps --dir "$TEST_TMP/a b" --format json \
+	--output "$J" 2>/dev/null; rc=$?
+is "$rc $("$JSONQ" "$J" .parts.timestamps.params.dir)" "0 $TEST_TMP/a b" "--dir with a space: the part gets it whole"
 
 # ---- a part's own error passes through (text and JSON).  A --dir of 4078
 # characters: report accepts it (the parts' private directories fit in
