@@ -316,7 +316,7 @@ static void run_part(const struct report *rep, const struct part *pt, struct par
 		else if (r)
 			snprintf(pr->error, sizeof(pr->error), "waiting for it: %s", strerror(-r));
 		else if (WIFSIGNALED(st))
-			snprintf(pr->error, sizeof(pr->error), "killed by signal SIG%s%s%s",
+			snprintf(pr->error, sizeof(pr->error), "killed by signal SIG%s%s%.400s",
 				 sig_name(WTERMSIG(st)), msg[0] ? ": " : "", msg);
 		else if (msg[0] && (!pr->doc || pr->status == PB_EXIT_USAGE ||
 				    pr->status == PB_EXIT_ERROR))
