@@ -98,10 +98,12 @@ static bool replaceable(const char *path, mode_t *mode)
 		*mode = st.st_mode & 07777;
 		return S_ISREG(st.st_mode) && st.st_nlink == 1 && st.st_uid == geteuid();
 	}
+	if (errno != ENOENT)
+		return false;
 	mask = umask(0);
 	umask(mask);
 	*mode = 0666 & ~mask;
-	return errno == ENOENT;
+	return true;
 }
 
 /*
@@ -125,9 +127,8 @@ static int finish_file(const struct pb_out *out, const char *cmd, const char *pa
 			return r;
 		}
 		tmp[0] = '\0';
-	} else {
-		/* On failure mkstemp's 0600 stays: safe, merely stricter. */
-		r = fchmod(fd, mode);
+	} else if (fchmod(fd, mode) != 0) {
+		/* mkstemp's 0600 stays: stricter, still safe. */
 	}
 	r = write_all(fd, out->buf, out->len);
 	if (close(fd) != 0 && r == 0)

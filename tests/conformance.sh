@@ -250,7 +250,8 @@ for sig in TERM INT HUP; do
 	interrupt $sig $fmt
 	check "SIG$sig during a check ($fmt): exits $want (got $got)" test "$got" = "$want" -a -n "$stopped"
 	check "  the stopped check process is gone" sh -c '! kill -0 "$1" 2>/dev/null' sh "$stopped"
-	check "  no private directory left behind" test -z "$(ls -A "$T/tmp")"
+	check "  no private directory, no temporary output file left behind" \
+		test -z "$(ls -A "$T/tmp")" -a -z "$(ls -A "$T" | grep '^\.int\.out\.')"
 	check "  one line on stderr names the interrupted check" sh -c \
 		'test "$(wc -l <"$1")" = 1 && grep -q "^pipebench conformance: [A-Z]*-[0-9]*: interrupted by SIG$2$" "$1"' \
 		sh "$T/err" "$sig"
