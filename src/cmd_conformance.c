@@ -49,12 +49,22 @@ struct conf_result {
 	struct pb_check_result r;
 };
 
+/* One run of one check: a check that applies to both kinds is two. */
+struct conf_item {
+	const struct pb_check *c;
+	int kind;               /* enum pb_kind, or -1: the check has no kinds */
+};
+
 struct conf_run {
 	const struct conf_params *p;
-	struct conf_result *res;
+	struct conf_item *items;  /* everything selected, in order */
+	size_t nitems;
+	struct conf_result *res;  /* res[i] is items[i]'s verdict, i < nres */
 	size_t nres;
 	unsigned count[PB_VERDICT_COUNT];
 	uint64_t duration_ns;
+	int intr;               /* the signal that interrupted the run, or 0;
+				 * items[nres..nitems) then did not run */
 };
 
 /* Every check of the catalogue, in order, through CB. */
@@ -156,45 +166,81 @@ static void record(struct conf_run *run, const struct pb_check *c, int kind,
 	run->count[r->verdict < PB_VERDICT_COUNT ? r->verdict : PB_ERROR]++;
 }
 
+static void plan_items(struct conf_run *run)
+{
+	const struct conf_params *p = run->p;
+
+	for (size_t i = 0; i < p->nsel; i++) {
+		const struct pb_check *c = p->sel[i];
+
+		if (!(c->flags & PB_CHECK_BOTH_KINDS)) {
+			run->items[run->nitems++] = (struct conf_item){ c, -1 };
+			continue;
+		}
+		if (p->kind != KIND_FIFO)
+			run->items[run->nitems++] = (struct conf_item){ c, PB_KIND_ANON };
+		if (p->kind != KIND_ANON)
+			run->items[run->nitems++] = (struct conf_item){ c, PB_KIND_FIFO };
+	}
+}
+
+static const char *sig_name(int sig)
+{
+	return sigabbrev_np(sig) ? sigabbrev_np(sig) : "?";
+}
+
+/*
+ * Run the items in order.  On SIGINT, SIGTERM or SIGHUP (deferred, see
+ * pb_cleanup_defer_signals) the check running is stopped and recorded as
+ * `error: interrupted by SIG...`; when the signal came between two checks,
+ * the next one is recorded so, "before it started".  Either way exactly one
+ * result says so and nothing after it runs.
+ */
 static void execute_checks(struct conf_run *run, bool progress)
 {
 	const struct conf_params *p = run->p;
 	uint64_t t0 = pb_clock_ns();
+	bool marked = false;
 
-	for (size_t i = 0; i < p->nsel; i++) {
-		const struct pb_check *c = p->sel[i];
-		int kinds[2], nk = 0;
+	for (size_t i = 0; i < run->nitems; i++) {
+		const struct conf_item *it = &run->items[i];
+		const struct pb_check *c = it->c;
+		struct pb_run_opts o = {
+			.base_dir = p->dir,
+			.kind = it->kind < 0 ? PB_KIND_ANON : (enum pb_kind)it->kind,
+			.timeout_s = (double)p->timeout_ns / 1e9,
+			.flags = p->allow_global ? PB_RUN_ALLOW_GLOBAL : 0,
+		};
+		struct pb_check_result r;
+		int sig = pb_cleanup_interrupted();
 
-		if (!(c->flags & PB_CHECK_BOTH_KINDS))
-			kinds[nk++] = -1;
-		if ((c->flags & PB_CHECK_BOTH_KINDS) && p->kind != KIND_FIFO)
-			kinds[nk++] = PB_KIND_ANON;
-		if ((c->flags & PB_CHECK_BOTH_KINDS) && p->kind != KIND_ANON)
-			kinds[nk++] = PB_KIND_FIFO;
-		for (int k = 0; k < nk; k++) {
-			struct pb_run_opts o = {
-				.base_dir = p->dir,
-				.kind = kinds[k] < 0 ? PB_KIND_ANON : (enum pb_kind)kinds[k],
-				.timeout_s = (double)p->timeout_ns / 1e9,
-				.flags = p->allow_global ? PB_RUN_ALLOW_GLOBAL : 0,
-			};
-			struct pb_check_result r;
-
-			if (progress)
-				fprintf(stderr, "\r\033[K%s %s: [%zu/%zu] %s", PB_PROG, NAME, i + 1,
-					p->nsel, c->id);
-			if ((c->flags & PB_CHECK_GLOBAL) && !p->allow_global) {
+		if (sig) {
+			if (!marked) {
 				memset(&r, 0, sizeof(r));
-				r.verdict = PB_SKIP;
-				snprintf(r.detail, sizeof(r.detail), "changes global state; run with "
-					 "--allow-global-changes");
-			} else {
-				/* Returns -errno only with r already saying ERROR. */
-				pb_conformance_run_one(c, &o, &r);
+				r.verdict = PB_ERROR;
+				snprintf(r.detail, sizeof(r.detail),
+					 "interrupted by SIG%s before it started", sig_name(sig));
+				record(run, c, it->kind, &r);
 			}
-			record(run, c, kinds[k], &r);
+			break;
 		}
+		if (progress)
+			fprintf(stderr, "\r\033[K%s %s: [%zu/%zu] %s", PB_PROG, NAME, i + 1,
+				run->nitems, c->id);
+		if ((c->flags & PB_CHECK_GLOBAL) && !p->allow_global) {
+			memset(&r, 0, sizeof(r));
+			r.verdict = PB_SKIP;
+			snprintf(r.detail, sizeof(r.detail), "changes global state; run with "
+				 "--allow-global-changes");
+		} else {
+			/* Returns -errno only with r already saying ERROR. */
+			pb_conformance_run_one(c, &o, &r);
+		}
+		record(run, c, it->kind, &r);
+		marked = pb_cleanup_interrupted() && r.verdict == PB_ERROR &&
+			 strncmp(r.detail, "interrupted by SIG", 18) == 0;
 	}
+	run->intr = pb_cleanup_interrupted();
 	if (progress)
 		fputs("\r\033[K", stderr);
 	run->duration_ns = pb_clock_ns() - t0;
@@ -202,6 +248,8 @@ static void execute_checks(struct conf_run *run, bool progress)
 
 static int exit_status(const struct conf_run *run)
 {
+	if (run->intr)
+		return 128 + run->intr;
 	if (run->count[PB_ERROR])
 		return PB_EXIT_ERROR;
 	if (run->count[PB_FAIL])
@@ -228,6 +276,9 @@ static void summary_line(const struct conf_run *run, FILE *fp)
 		run->count[PB_KNOWN_DEVIATION], run->count[PB_INFO]);
 	if (run->count[PB_ERROR])
 		fprintf(fp, ", %u errors", run->count[PB_ERROR]);
+	if (run->intr)
+		fprintf(fp, "; interrupted by SIG%s, %zu not run", sig_name(run->intr),
+			run->nitems - run->nres);
 	fputc('\n', fp);
 }
 
@@ -307,6 +358,9 @@ static void emit_tap(const struct conf_run *run, FILE *fp)
 		yaml_str(fp, x->r.detail);
 		fprintf(fp, "\n  duration_ns: %llu\n  ...\n", (unsigned long long)x->r.duration_ns);
 	}
+	if (run->intr)
+		fprintf(fp, "# interrupted by SIG%s: %zu of %zu checks not run\n",
+			sig_name(run->intr), run->nitems - run->nres, run->nitems);
 }
 
 /* Length of the valid UTF-8 sequence at P, or 0. */
@@ -369,7 +423,12 @@ static void emit_junit(const struct conf_run *run, const struct pb_sysinfo *si, 
 	xml_str(fp, si->kernel_release);
 	fputs("\"/>\n      <property name=\"machine\" value=\"", fp);
 	xml_str(fp, si->machine);
-	fputs("\"/>\n    </properties>\n", fp);
+	fputs("\"/>\n", fp);
+	if (run->intr)
+		fprintf(fp, "      <property name=\"interrupted\" value=\"SIG%s\"/>\n"
+			"      <property name=\"not_run\" value=\"%zu\"/>\n", sig_name(run->intr),
+			run->nitems - run->nres);
+	fputs("    </properties>\n", fp);
 	for (size_t i = 0; i < run->nres; i++) {
 		const struct conf_result *x = &run->res[i];
 		enum pb_verdict v = x->r.verdict;
@@ -464,6 +523,17 @@ static void emit_json(const struct conf_run *run, const struct pb_sysinfo *si, i
 		json_object_array_add(a, o);
 	}
 	json_object_object_add(doc, "checks", a);
+	/* Selected but not run (interrupted): apart from the results. */
+	a = json_object_new_array();
+	for (size_t i = run->nres; i < run->nitems; i++) {
+		struct json_object *o = json_object_new_object();
+
+		pb_json_add_str(o, "id", run->items[i].c->id);
+		pb_json_add_str(o, "kind", run->items[i].kind >= 0 ?
+				pb_kind_names[run->items[i].kind] : NULL);
+		json_object_array_add(a, o);
+	}
+	json_object_object_add(doc, "not_run", a);
 	pb_json_add_int(sum, "total", (int64_t)run->nres);
 	pb_json_add_int(sum, "passed", run->count[PB_PASS]);
 	pb_json_add_int(sum, "failed", run->count[PB_FAIL]);
@@ -472,6 +542,15 @@ static void emit_json(const struct conf_run *run, const struct pb_sysinfo *si, i
 	pb_json_add_int(sum, "info", run->count[PB_INFO]);
 	pb_json_add_int(sum, "errors", run->count[PB_ERROR]);
 	pb_json_add_int(sum, "duration_ns", (int64_t)run->duration_ns);
+	pb_json_add_int(sum, "not_run", (int64_t)(run->nitems - run->nres));
+	if (run->intr) {
+		char sig[32];
+
+		snprintf(sig, sizeof(sig), "SIG%s", sig_name(run->intr));
+		pb_json_add_str(sum, "interrupted", sig);
+	} else {
+		pb_json_add_str(sum, "interrupted", NULL);
+	}
 	json_object_object_add(doc, "summary", sum);
 	for (size_t i = 0; i < run->nres; i++)
 		if (run->res[i].r.verdict == PB_ERROR) {
@@ -525,12 +604,18 @@ static int execute(struct pb_cli *cli, const struct conf_params *p)
 	int status;
 
 	run.res = calloc(2 * p->nsel + 1, sizeof(*run.res));
-	if (!run.res || pb_out_open(&out)) {
+	run.items = calloc(2 * p->nsel + 1, sizeof(*run.items));
+	if (!run.res || !run.items || pb_out_open(&out)) {
 		free(run.res);
+		free(run.items);
 		pb_err(NAME, "out of memory");
 		return PB_EXIT_ERROR;
 	}
+	/* From here a signal stops the run but the document is still written
+	 * (conformance_main then exits 128+signal). */
+	pb_cleanup_defer_signals(true);
 	pb_sysinfo_collect(&si);
+	plan_items(&run);
 	execute_checks(&run, pb_cli_progress(cli));
 	status = exit_status(&run);
 	/* The harness failing is a diagnostic as well as a verdict. */
@@ -544,7 +629,8 @@ static int execute(struct pb_cli *cli, const struct conf_params *p)
 	default: emit_text(&run, out.fp); break;
 	}
 	free(run.res);
-	if (pb_out_finish(&out, NAME, cli->common.output))
+	free(run.items);
+	if (pb_out_finish(&out, NAME, cli->common.output) && !run.intr)
 		status = pb_exit_merge(status, PB_EXIT_ERROR);
 	return status;
 }
@@ -589,6 +675,10 @@ static int conformance_main(const struct pb_cmd *self, int argc, const char **ar
 	}
 	pb_cli_free(&cli);
 	free(only_s), free(skip_s), free(kind_s), free(timeout_s), free(dir_s);
+	/* Interrupted: the document of what ran is out; remove what is left
+	 * (children, directories) and exit 128+signal. */
+	if (pb_cleanup_interrupted())
+		pb_cleanup_exit_interrupted();
 	return rc;
 }
 

@@ -4,13 +4,20 @@
  * another pipebench command run in a forked child with --format json, under
  * its own watchdog; its document is embedded whole under `parts`, so
  * `compare` reads a report like the commands it is made of.
+ *
+ * A part's standard output and standard error go to files in the report's
+ * private temporary directory, not through a pipe: a harness must not trust
+ * what it measures, and a part that fails is reported with its own one-line
+ * error.  SIGINT, SIGTERM and SIGHUP stop the part running (it is marked
+ * `interrupted by SIG...`), and the report of the parts finished so far is
+ * still written before the exit with 128+signal.
  */
 #include <config.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
-#include <poll.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +38,9 @@
 
 #define NAME "report"
 #define MAX_ARGS 24
+#define MAX_DOC (64u << 20)     /* a part's document, at most */
+#define MAX_STDERR 4096u        /* what is kept of a part's standard error */
+#define INTR_GRACE_S 10         /* an interrupted part's time to write its document */
 
 static const char *const formats[] = { "text", "json", NULL };
 
@@ -63,11 +73,15 @@ struct part_run {
 	struct json_object *doc;   /* the part's document, or NULL */
 	int status;                /* its exit status, or -1 when it did not finish */
 	uint64_t duration_ns;
+	bool ran;                  /* started (or interrupted before it started) */
+	bool interrupted;
 	char error[512];
 };
 
 struct report {
 	const char *dir;
+	char tmp[PATH_MAX];        /* private directory for the parts' output */
+	int intr;                  /* the signal that interrupted the report, or 0 */
 	bool quick;
 	unsigned selected;         /* bit i: parts[i] */
 	struct part_run runs[NPARTS];
@@ -76,7 +90,7 @@ struct report {
 	int status;
 };
 
-/* Split ARGS at spaces into argv (the string is modified). */
+/* Split ARGS at spaces into argv (the string is modified); returns argc. */
 static int split(char *args, const char **argv, int max)
 {
 	int n = 0;
@@ -87,43 +101,75 @@ static int split(char *args, const char **argv, int max)
 	return n;
 }
 
-/* Read everything from FD into a growing buffer until EOF or DEADLINE. */
-static int slurp(int fd, char **buf, size_t *len, uint64_t deadline)
+/* The first MAX bytes of PATH, NUL-terminated, in *BUF (NULL: no file). */
+static int read_file(const char *path, size_t max, char **buf, size_t *len)
 {
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	size_t cap = 0;
 
 	*buf = NULL;
 	*len = 0;
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
 	for (;;) {
-		uint64_t now = pb_clock_ns();
-		struct pollfd p = { .fd = fd, .events = POLLIN };
 		ssize_t n;
 
-		if (now >= deadline)
-			return -ETIMEDOUT;
-		if (poll(&p, 1, (int)((deadline - now) / 1000000) + 1) <= 0)
-			continue;
 		if (*len + 65536 > cap) {
 			char *nb = realloc(*buf, cap = cap * 2 + 65536);
 
-			if (!nb)
+			if (!nb) {
+				close(fd);
 				return -ENOMEM;
+			}
 			*buf = nb;
 		}
-		n = read(fd, *buf + *len, cap - *len - 1);
+		n = read(fd, *buf + *len, (cap - *len - 1 < max - *len ? cap - *len - 1 : max - *len));
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
-			break;
+		if (n < 0) {
+			int e = -errno;
+
+			close(fd);
+			return e;
+		}
 		*len += (size_t)n;
+		if (n == 0 || *len >= max)
+			break;
 	}
+	close(fd);
 	(*buf)[*len] = '\0';
 	return 0;
 }
 
 /*
- * A part past its time: SIGTERM first, so the command removes its own FIFOs
- * and directories and stops its children, then SIGKILL after a grace period.
+ * A part's standard error as one line: its lines joined with "; ", each
+ * without the " (try 'pipebench CMD --help')" hint, which is no use to
+ * whoever ran report.
+ */
+static void stderr_line(const char *path, char *out, size_t len)
+{
+	char *buf, *save = NULL;
+	size_t n, off = 0;
+
+	out[0] = '\0';
+	if (read_file(path, MAX_STDERR, &buf, &n) || !buf)
+		return;
+	for (char *l = strtok_r(buf, "\n", &save); l && off < len; l = strtok_r(NULL, "\n", &save)) {
+		char *hint = strstr(l, " (try '" PB_PROG " ");
+
+		if (hint && strstr(hint, " --help')"))
+			*hint = '\0';
+		l[strcspn(l, "\r")] = '\0';
+		if (*l)
+			off += (size_t)snprintf(out + off, len - off, "%s%s", off ? "; " : "", l);
+	}
+	free(buf);
+}
+
+/*
+ * Stop a part: SIGTERM first, so the command removes its own FIFOs and
+ * directories and stops its children, then SIGKILL after a grace
+ * period.
  */
 static void stop_part(pid_t pid)
 {
@@ -139,79 +185,156 @@ static void stop_part(pid_t pid)
 	kill(pid, SIGKILL);
 }
 
-static void child_run(const struct pb_cmd *cmd, int argc, const char **argv, int out)
+static void child_run(const struct pb_cmd *cmd, int argc, const char **argv, const char *out,
+		      const char *err)
 {
-	int devnull = open("/dev/null", O_WRONLY);
+	int o = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0600);
+	int e = open(err, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0600);
 
+	if (o < 0 || e < 0)
+		_exit(PB_EXIT_ERROR);
 	pb_cleanup_install(cmd->name);
-	dup2(out, STDOUT_FILENO);
-	if (devnull >= 0)
-		dup2(devnull, STDERR_FILENO); /* the document records its errors */
-	close(out);
-	fflush(stdout);
+	dup2(o, STDOUT_FILENO);
+	dup2(e, STDERR_FILENO);
+	close(o);
+	close(e);
 	_exit(cmd->run(cmd, argc, argv) & 0xff);
+}
+
+static const char *sig_name(int sig)
+{
+	return sigabbrev_np(sig) ? sigabbrev_np(sig) : "?";
+}
+
+/* Wait for PID until DEADLINE (ns); on an interruption, for INTR_GRACE_S more at most. */
+static int wait_part(pid_t pid, uint64_t deadline, int *st)
+{
+	struct timespec tick = { 0, 5000000 };
+	bool intr = false;
+
+	for (;;) {
+		pid_t w = waitpid(pid, st, WNOHANG);
+		uint64_t now = pb_clock_ns();
+
+		if (w == pid)
+			return 0;
+		if (w < 0 && errno != EINTR)
+			return -errno;
+		if (!intr && pb_cleanup_interrupted()) {
+			/* The handler sent it SIGTERM: give it time to write. */
+			intr = true;
+			if (deadline > now + INTR_GRACE_S * 1000000000ULL)
+				deadline = now + INTR_GRACE_S * 1000000000ULL;
+		}
+		if (now >= deadline)
+			return -ETIMEDOUT;
+		nanosleep(&tick, NULL);
+	}
+}
+
+static struct json_object *get(struct json_object *o, const char *path);
+
+/* The first of a part's own `errors`, else its exit status. */
+static void first_error(struct part_run *pr)
+{
+	struct json_object *errs = get(pr->doc, "errors");
+
+	if (errs && json_object_is_type(errs, json_type_array) &&
+	    json_object_array_length(errs) > 0)
+		snprintf(pr->error, sizeof(pr->error), "%s",
+			 json_object_get_string(json_object_array_get_idx(errs, 0)));
+	else
+		snprintf(pr->error, sizeof(pr->error), "exit status %d", pr->status);
 }
 
 static void run_part(const struct report *rep, const struct part *pt, struct part_run *pr)
 {
-	char args[512];
+	char args[512], out[PATH_MAX], err[PATH_MAX], msg[sizeof(pr->error)];
 	const char *argv[MAX_ARGS];
 	const struct pb_cmd *cmd;
 	uint64_t t0 = pb_clock_ns();
 	char *buf = NULL;
 	size_t len = 0;
-	int argc, p[2], st = 0, r;
+	int argc, st = 0, r, intr;
 	pid_t pid;
 
 	pr->status = -1;
-	snprintf(args, sizeof(args), "%s --format json --quiet%s%s",
-		 rep->quick && pt->quick ? pt->quick : pt->args,
-		 pt->wants_dir && rep->dir ? " --dir " : "",
-		 pt->wants_dir && rep->dir ? rep->dir : "");
-	argc = split(args, argv, MAX_ARGS);
+	pr->ran = true;
+	snprintf(args, sizeof(args), "%s", rep->quick && pt->quick ? pt->quick : pt->args);
+	argc = split(args, argv, MAX_ARGS - 5);
+	argv[argc++] = "--format";
+	argv[argc++] = "json";
+	argv[argc++] = "--quiet";
+	if (pt->wants_dir && rep->dir) {
+		argv[argc++] = "--dir";   /* whole, whatever it contains */
+		argv[argc++] = rep->dir;
+	}
+	argv[argc] = NULL;
 	cmd = pb_cmd_find(argv[0]);
 	if (!cmd) {
 		snprintf(pr->error, sizeof(pr->error), "command not built in");
 		return;
 	}
-	if (pipe2(p, O_CLOEXEC) != 0) {
-		snprintf(pr->error, sizeof(pr->error), "pipe2: %s", strerror(errno));
+	if ((size_t)snprintf(out, sizeof(out), "%s/%s.json", rep->tmp, pt->name) >= sizeof(out) ||
+	    (size_t)snprintf(err, sizeof(err), "%s/%s.err", rep->tmp, pt->name) >= sizeof(err)) {
+		snprintf(pr->error, sizeof(pr->error), "temporary file names: %s", strerror(ENAMETOOLONG));
+		return;
+	}
+	if (pb_cleanup_add_path(out, 0) || pb_cleanup_add_path(err, 0)) {
+		pb_cleanup_del_path(out);
+		snprintf(pr->error, sizeof(pr->error), "too many temporary files");
 		return;
 	}
 	fflush(NULL);
 	pid = pb_cleanup_fork();
 	if (pid < 0) {
 		snprintf(pr->error, sizeof(pr->error), "fork: %s", strerror(errno));
-		close(p[0]), close(p[1]);
-		return;
-	}
-	if (pid == 0) {
-		close(p[0]);
-		child_run(cmd, argc, argv, p[1]);
-	}
-	close(p[1]);
-	r = slurp(p[0], &buf, &len, t0 + (uint64_t)pt->timeout_s * 1000000000ULL);
-	close(p[0]);
-	if (r)
-		stop_part(pid);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	pb_cleanup_del_child(pid);
-	pr->duration_ns = pb_clock_ns() - t0;
-	if (r == -ETIMEDOUT)
-		snprintf(pr->error, sizeof(pr->error), "timed out after %u s", pt->timeout_s);
-	else if (r)
-		snprintf(pr->error, sizeof(pr->error), "reading its output: %s", strerror(-r));
-	else if (WIFSIGNALED(st))
-		snprintf(pr->error, sizeof(pr->error), "killed by signal %d", WTERMSIG(st));
-	else {
-		pr->status = WEXITSTATUS(st);
-		pr->doc = len ? json_tokener_parse(buf) : NULL;
-		if (!pr->doc)
+	} else {
+		if (pid == 0)
+			child_run(cmd, argc, argv, out, err);
+		r = wait_part(pid, t0 + (uint64_t)pt->timeout_s * 1000000000ULL, &st);
+		if (r)
+			stop_part(pid);
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		pb_cleanup_del_child(pid);
+		pr->duration_ns = pb_clock_ns() - t0;
+		intr = pb_cleanup_interrupted();
+		stderr_line(err, msg, sizeof(msg));
+		if (WIFEXITED(st))
+			pr->status = WEXITSTATUS(st);
+		if (pr->status >= 0 && read_file(out, MAX_DOC, &buf, &len) == 0 && len)
+			pr->doc = json_tokener_parse(buf);
+		/* Interrupted: stopped (report's handler sent it SIGTERM, a
+		 * terminal may have sent it the signal too), not finished. */
+		pr->interrupted = intr && (r || WIFSIGNALED(st) || pr->status == 128 + SIGTERM ||
+					   pr->status == 128 + intr);
+		if (pr->interrupted)
+			snprintf(pr->error, sizeof(pr->error), "interrupted by SIG%s", sig_name(intr));
+		else if (r == -ETIMEDOUT)
+			snprintf(pr->error, sizeof(pr->error), "timed out after %u s", pt->timeout_s);
+		else if (r)
+			snprintf(pr->error, sizeof(pr->error), "waiting for it: %s", strerror(-r));
+		else if (WIFSIGNALED(st))
+			snprintf(pr->error, sizeof(pr->error), "killed by signal SIG%s%s%.400s",
+				 sig_name(WTERMSIG(st)), msg[0] ? ": " : "", msg);
+		else if (msg[0] && (!pr->doc || pr->status == PB_EXIT_USAGE ||
+				    pr->status == PB_EXIT_ERROR))
+			snprintf(pr->error, sizeof(pr->error), "%s", msg);
+		else if (!pr->doc)
 			snprintf(pr->error, sizeof(pr->error), "exit status %d without a JSON document",
 				 pr->status);
+		if (!pr->error[0] && pr->doc &&
+		    (pr->status == PB_EXIT_USAGE || pr->status == PB_EXIT_ERROR))
+			first_error(pr);
+		if (r)
+			pr->status = -1; /* stopped, whatever it exited with */
+		free(buf);
 	}
-	free(buf);
+	unlink(out);
+	unlink(err);
+	pb_cleanup_del_path(out);
+	pb_cleanup_del_path(err);
 }
 
 /* ---- text summaries: read from the parts' documents ---- */
@@ -252,12 +375,7 @@ static double getd(struct json_object *o, const char *path)
 /* A part that did not finish, or finished with an error: say why. */
 static void text_part_failed(FILE *fp, const char *title, const struct part_run *pr)
 {
-	struct json_object *errs = pr->doc ? get(pr->doc, "errors") : NULL;
-	const char *why = pr->error[0] ? pr->error : "no result";
-
-	if (errs && json_object_array_length(errs) > 0)
-		why = json_object_get_string(json_object_array_get_idx(errs, 0));
-	fprintf(fp, "%-16s not measured: %s\n", title, why);
+	fprintf(fp, "%-16s not measured: %s\n", title, pr->error[0] ? pr->error : "no result");
 }
 
 static void text_timestamps(FILE *fp, struct json_object *doc)
@@ -424,9 +542,9 @@ static void emit_text(const struct report *rep, const struct pb_sysinfo *si, FIL
 	for (size_t i = 0; i < NPARTS; i++) {
 		const struct part_run *pr = &rep->runs[i];
 
-		if (!(rep->selected & (1u << i)))
+		if (!(rep->selected & (1u << i)) || !pr->ran)
 			continue;
-		if (!pr->doc || pr->status < 0 || pr->status == PB_EXIT_ERROR) {
+		if (!pr->doc || pr->error[0]) {
 			text_part_failed(fp, parts[i].title, pr);
 			continue;
 		}
@@ -439,8 +557,15 @@ static void emit_text(const struct report *rep, const struct pb_sysinfo *si, FIL
 		case 5: text_messaging(fp, pr->doc); break;
 		}
 	}
-	if (rep->selected & (1u << 4))
+	if ((rep->selected & (1u << 4)) && !rep->intr)
 		text_ceiling(fp, rep);
+	if (rep->intr) {
+		fprintf(fp, "%-16s interrupted by SIG%s", "not run", sig_name(rep->intr));
+		for (size_t i = 0, n = 0; i < NPARTS; i++)
+			if ((rep->selected & (1u << i)) && !rep->runs[i].ran)
+				fprintf(fp, "%s%s", n++ ? ", " : ": ", parts[i].name);
+		fputc('\n', fp);
+	}
 	fprintf(fp, "\n%s report: exit status %d; run with --format json for every figure\n",
 		PB_PROG, rep->status);
 }
@@ -450,6 +575,7 @@ static void emit_json(struct report *rep, const struct pb_sysinfo *si, FILE *fp)
 	struct json_object *doc = pb_doc_new(NAME, si), *params = json_object_new_object();
 	struct json_object *pj = json_object_new_object(), *runs = json_object_new_object();
 	struct json_object *sum = json_object_new_object(), *mb = json_object_new_object();
+	struct json_object *not_run = json_object_new_array();
 	char b[160];
 
 	json_object_object_add(params, "quick", json_object_new_boolean(rep->quick));
@@ -467,6 +593,10 @@ static void emit_json(struct report *rep, const struct pb_sysinfo *si, FILE *fp)
 
 		if (!(rep->selected & (1u << i)))
 			continue;
+		if (!pr->ran) {
+			json_object_array_add(not_run, json_object_new_string(parts[i].name));
+			continue;
+		}
 		r = json_object_new_object();
 		json_object_object_add(r, "exit_status",
 				       pr->status >= 0 ? json_object_new_int(pr->status) : NULL);
@@ -474,13 +604,24 @@ static void emit_json(struct report *rep, const struct pb_sysinfo *si, FILE *fp)
 		pb_json_add_str(r, "error", pr->error[0] ? pr->error : NULL);
 		json_object_object_add(runs, parts[i].name, r);
 		json_object_object_add(pj, parts[i].name, pr->doc ? json_object_get(pr->doc) : NULL);
+		json_object_object_add(r, "interrupted", json_object_new_boolean(pr->interrupted));
 		if (pr->error[0]) {
-			snprintf(b, sizeof(b), "%s: ", parts[i].name);
-			pb_doc_add_error(doc, pr->error);
+			char e[sizeof(pr->error) + 32];
+
+			snprintf(e, sizeof(e), "%s: %s", parts[i].name, pr->error);
+			pb_doc_add_error(doc, e);
 		}
 	}
 	json_object_object_add(doc, "parts", pj);
 	json_object_object_add(doc, "part_runs", runs);
+	/* Selected but not run (interrupted): apart from the parts. */
+	json_object_object_add(doc, "not_run", not_run);
+	if (rep->intr) {
+		snprintf(b, sizeof(b), "SIG%s", sig_name(rep->intr));
+		pb_json_add_str(sum, "interrupted", b);
+	} else {
+		pb_json_add_str(sum, "interrupted", NULL);
+	}
 	if (rep->membw_ok) {
 		double pipe = pipe_64k_rate(rep);
 
@@ -518,18 +659,39 @@ static int execute(struct pb_cli *cli, struct report *rep)
 		pb_err(NAME, "cannot allocate output buffer");
 		return PB_EXIT_ERROR;
 	}
+	/* From here a signal stops the part running; the report of what ran
+	 * is still written (report_main then exits 128+signal). */
+	pb_cleanup_defer_signals(true);
 	for (size_t i = 0; i < NPARTS; i++) {
+		struct part_run *pr = &rep->runs[i];
+		int sig;
+
 		if (!(rep->selected & (1u << i)))
 			continue;
+		if ((sig = pb_cleanup_interrupted()) != 0) {
+			/* Between two parts: this one is the interrupted one,
+			 * unless the last one already was. */
+			bool marked = false;
+
+			for (size_t j = 0; j < i; j++)
+				marked = marked || rep->runs[j].interrupted;
+			if (!marked) {
+				pr->ran = pr->interrupted = true;
+				pr->status = -1;
+				snprintf(pr->error, sizeof(pr->error),
+					 "interrupted by SIG%s before it started", sig_name(sig));
+			}
+			break;
+		}
 		if (progress)
 			fprintf(stderr, "\r\033[K%s %s: %s ...", PB_PROG, NAME, parts[i].title);
-		run_part(rep, &parts[i], &rep->runs[i]);
-		rep->status = pb_exit_merge(rep->status, part_status(&rep->runs[i]));
-		if (rep->runs[i].error[0] && !cli->common.quiet)
-			pb_warn(NAME, "%s: %s", parts[i].name, rep->runs[i].error);
+		run_part(rep, &parts[i], pr);
+		rep->status = pb_exit_merge(rep->status, part_status(pr));
+		if (pr->error[0] && !cli->common.quiet)
+			pb_warn(NAME, "%s: %s", parts[i].name, pr->error);
 	}
 	/* The copy ceiling goes with the 64 KiB throughput it puts in context. */
-	if (rep->selected & (1u << 4)) {
+	if ((rep->selected & (1u << 4)) && !pb_cleanup_interrupted()) {
 		if (progress)
 			fprintf(stderr, "\r\033[K%s %s: memory copy bandwidth ...", PB_PROG, NAME);
 		rep->membw_ok = pb_membw_measure(65536, 4 * 65536, rep->quick ? 50000000 : 200000000,
@@ -537,6 +699,9 @@ static int execute(struct pb_cli *cli, struct report *rep)
 	}
 	if (progress)
 		fputs("\r\033[K", stderr);
+	rep->intr = pb_cleanup_interrupted();
+	if (rep->intr)
+		rep->status = 128 + rep->intr;
 	if (cli->common.format == 1)
 		emit_json(rep, &si, out.fp);
 	else
@@ -544,9 +709,33 @@ static int execute(struct pb_cli *cli, struct report *rep)
 	for (size_t i = 0; i < NPARTS; i++)
 		if (rep->runs[i].doc)
 			json_object_put(rep->runs[i].doc);
-	if (pb_out_finish(&out, NAME, cli->common.output))
+	if (pb_out_finish(&out, NAME, cli->common.output) && !rep->intr)
 		rep->status = pb_exit_merge(rep->status, PB_EXIT_ERROR);
 	return rep->status;
+}
+
+/*
+ * Validate the directories up front, as the commands do: --dir (given to
+ * the parts that make FIFOs) and $TMPDIR (the other parts' and the
+ * report's own), where the report's private directory is made now.
+ */
+static int prepare_dirs(struct report *rep, const char *dir_s)
+{
+	const char *base = pb_tmpdir_base();
+	int r;
+
+	if (dir_s && pb_opt_dir(NAME, dir_s, &rep->dir))
+		return -1;
+	r = pb_dir_usable(base);
+	if (r == 0)
+		r = pb_tmpdir_make(base, rep->tmp, sizeof(rep->tmp));
+	if (r) {
+		rep->tmp[0] = '\0';
+		pb_usage_err(NAME, "TMPDIR: '%s' is not a writable directory: %s", base,
+			     strerror(-r));
+		return -1;
+	}
+	return 0;
 }
 
 static int report_main(const struct pb_cmd *self, int argc, const char **argv)
@@ -575,13 +764,18 @@ static int report_main(const struct pb_cmd *self, int argc, const char **argv)
 	if (rc == PB_CLI_CONTINUE && parts_s &&
 	    pb_opt_word_list(NAME, "--parts", parts_s, part_words, &rep.selected))
 		rc = PB_EXIT_USAGE;
-	if (rc == PB_CLI_CONTINUE && dir_s && pb_opt_dir(NAME, dir_s, &rep.dir))
+	if (rc == PB_CLI_CONTINUE && prepare_dirs(&rep, dir_s))
 		rc = PB_EXIT_USAGE;
 	if (rc == PB_CLI_CONTINUE)
 		rc = execute(&cli, &rep);
+	if (rep.tmp[0])
+		pb_tmpdir_remove(rep.tmp);
 	pb_cli_free(&cli);
 	free(dir_s);
 	free(parts_s);
+	/* Interrupted: the report of what ran is out; exit 128+signal. */
+	if (pb_cleanup_interrupted())
+		pb_cleanup_exit_interrupted();
 	return rc;
 }
 

@@ -5,11 +5,15 @@
 #include <stdarg.h>
 #include <fcntl.h>
 #include <json-c/json.h>
+#include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "cleanup.h"
 #include "msg.h"
 #include "output.h"
 #include "sysinfo.h"
@@ -47,9 +51,103 @@ static int write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
+/*
+ * Make a temporary file next to PATH (same directory, so rename() is
+ * atomic), registered for removal on a signal.  The signals are blocked
+ * meanwhile so it cannot exist unregistered.  Returns the fd or -errno.
+ */
+static int make_sibling(const char *path, char *tmp, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	int dlen = slash ? (int)(slash - path + 1) : 0;
+	sigset_t s, old;
+	int fd, e = 0;
+
+	if ((size_t)snprintf(tmp, len, "%.*s.%s.XXXXXX", dlen, path, slash ? slash + 1 : path)
+	    >= len)
+		return -ENAMETOOLONG;
+	sigemptyset(&s);
+	sigaddset(&s, SIGINT);
+	sigaddset(&s, SIGTERM);
+	sigaddset(&s, SIGHUP);
+	sigaddset(&s, SIGALRM);
+	sigprocmask(SIG_BLOCK, &s, &old);
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		e = -errno;
+	} else if ((e = pb_cleanup_add_path(tmp, 0)) != 0) {
+		close(fd);
+		unlink(tmp);
+		fd = -1;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return fd < 0 ? e : fd;
+}
+
+/*
+ * Whether PATH may be replaced by rename(): absent, or a plain file of ours
+ * with one link.  Anything else (a device, a FIFO, a symbolic link, a file
+ * of another user or with other names) is written in place.
+ */
+static bool replaceable(const char *path, mode_t *mode)
+{
+	struct stat st;
+	mode_t mask;
+
+	if (lstat(path, &st) == 0) {
+		*mode = st.st_mode & 07777;
+		return S_ISREG(st.st_mode) && st.st_nlink == 1 && st.st_uid == geteuid();
+	}
+	if (errno != ENOENT)
+		return false;
+	mask = umask(0);
+	umask(mask);
+	*mode = 0666 & ~mask;
+	return true;
+}
+
+/*
+ * To a file: written whole into a temporary file beside it, then renamed
+ * over it, so a reader (or a run interrupted while writing) never sees half
+ * a document.  When no temporary file can be made there, in place.
+ */
+static int finish_file(const struct pb_out *out, const char *cmd, const char *path)
+{
+	char tmp[PATH_MAX];
+	mode_t mode = 0666;
+	int fd = -1, r;
+
+	if (replaceable(path, &mode))
+		fd = make_sibling(path, tmp, sizeof(tmp));
+	if (fd < 0) {
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (fd < 0) {
+			r = -errno;
+			pb_err(cmd, "--output: cannot create '%s': %s", path, strerror(-r));
+			return r;
+		}
+		tmp[0] = '\0';
+	} else if (fchmod(fd, mode) != 0) {
+		/* mkstemp's 0600 stays: stricter, still safe. */
+	}
+	r = write_all(fd, out->buf, out->len);
+	if (close(fd) != 0 && r == 0)
+		r = -errno;
+	if (tmp[0]) {
+		if (r == 0 && rename(tmp, path) != 0)
+			r = -errno;
+		if (r)
+			unlink(tmp);
+		pb_cleanup_del_path(tmp);
+	}
+	if (r)
+		pb_err(cmd, "cannot write %s: %s", path, strerror(-r));
+	return r;
+}
+
 int pb_out_finish(struct pb_out *out, const char *cmd, const char *path)
 {
-	int fd = STDOUT_FILENO, r;
+	int r;
 
 	if (fclose(out->fp) != 0) {
 		r = -errno;
@@ -60,19 +158,12 @@ int pb_out_finish(struct pb_out *out, const char *cmd, const char *path)
 	}
 	out->fp = NULL;
 	if (path) {
-		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-		if (fd < 0) {
-			r = -errno;
-			pb_err(cmd, "--output: cannot create '%s': %s", path, strerror(-r));
-			pb_out_discard(out);
-			return r;
-		}
+		r = finish_file(out, cmd, path);
+	} else {
+		r = write_all(STDOUT_FILENO, out->buf, out->len);
+		if (r && r != -EPIPE)
+			pb_err(cmd, "cannot write standard output: %s", strerror(-r));
 	}
-	r = write_all(fd, out->buf, out->len);
-	if (path && close(fd) != 0 && r == 0)
-		r = -errno;
-	if (r && !(r == -EPIPE && !path))
-		pb_err(cmd, "cannot write %s: %s", path ? path : "standard output", strerror(-r));
 	pb_out_discard(out);
 	return r;
 }

@@ -68,7 +68,7 @@ xml_ok() {
 	}' "$1"
 }
 
-echo "1..68"
+echo "1..88"
 
 # ---- --list and selection
 run 0 --list
@@ -193,3 +193,112 @@ check "JSON: a failed run still parses, exit_status and timed_out recorded" test
 run 0 --only 'CRE-*,RD-*,WR-*,NB-*' --kind all --output "$T/all.txt"
 check "--output: the file holds the report" grep -q "^[0-9]* passed, 0 failed, " "$T/all.txt"
 check "no private directories left behind" test -z "$(ls -A "$T/tmp")"
+
+# ---- interrupted: the document of the checks finished so far, then 128+n
+# Not timing-dependent: wait until the second check process has started (so
+# one check has finished), stop it with SIGSTOP so it cannot finish, and
+# only then send the signal; the stopped check is the interrupted one.
+#
+# check_procs PID...: the conformance check processes among the children of
+# the PIDs (a check runs in a process group of its own), not zombies.
+check_procs() {
+	cat /proc/[0-9]*/stat 2>/dev/null | awk -v pp=" $* " '{
+		pid = $1; s = $0; sub(/^[^)]*\) /, "", s); split(s, f, " ")
+		if (index(pp, " " f[2] " ") && f[3] == pid && f[1] != "Z") print pid }'
+}
+proc_state() {
+	sed 's/^[^)]*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1
+}
+# stop_check CMD...: CMD prints the parent PIDs; stop the second check seen
+# (at most 10 s), print its PID.
+stop_check() {
+	seen= i=0
+	while [ $i -lt 1000 ]; do
+		for c in $(check_procs $("$@")); do
+			case " $seen " in *" $c "*) ;; *) seen="$seen $c" ;; esac
+			[ "$(echo $seen | wc -w)" -ge 2 ] || continue
+			kill -STOP "$c" 2>/dev/null || continue
+			j=0
+			while [ $j -lt 100 ]; do
+				st=$(proc_state "$c")
+				[ "$st" = T ] && { echo "$c"; return 0; }
+				[ -z "$st" ] || [ "$st" = Z ] && break
+				sleep 0.01; j=$((j + 1))
+			done
+		done
+		sleep 0.01; i=$((i + 1))
+	done
+	return 1
+}
+# interrupt SIG FORMAT: a whole-catalogue run with a long watchdog, stopped
+# at its second check, then SIG; status in $got, stopped check in $stopped.
+interrupt() {
+	rm -f "$T/int.out"
+	"$PB" conformance --kind all --timeout 60 --format "$2" --output "$T/int.out" \
+		2>"$T/err" &
+	pid=$!
+	stopped=$(stop_check echo "$pid")
+	kill -s "$1" "$pid"
+	wait "$pid"; got=$?
+	kill -0 "$stopped" 2>/dev/null && kill -KILL "$stopped"
+}
+sig_status() { case $1 in INT) echo 130 ;; TERM) echo 143 ;; HUP) echo 129 ;; esac; }
+
+for sig in TERM INT HUP; do
+	case $sig in TERM) fmt=json ;; INT) fmt=junit ;; HUP) fmt=tap ;; esac
+	want=$(sig_status $sig)
+	interrupt $sig $fmt
+	check "SIG$sig during a check ($fmt): exits $want (got $got)" test "$got" = "$want" -a -n "$stopped"
+	check "  the stopped check process is gone" sh -c '! kill -0 "$1" 2>/dev/null' sh "$stopped"
+	check "  no private directory, no temporary output file left behind" \
+		test -z "$(ls -A "$T/tmp")" -a -z "$(ls -A "$T" | grep '^\.int\.out\.')"
+	check "  one line on stderr names the interrupted check" sh -c \
+		'test "$(wc -l <"$1")" = 1 && grep -q "^pipebench conformance: [A-Z]*-[0-9]*: interrupted by SIG$2$" "$1"' \
+		sh "$T/err" "$sig"
+	case $fmt in
+	json)
+		n_checks=$("$JSONQ" "$T/int.out" '.checks#')
+		paths=
+		i=0; while [ "$i" -lt "${n_checks:-0}" ]; do paths="$paths .checks[$i].detail"; i=$((i + 1)); done
+		# shellcheck disable=SC2086
+		"$JSONQ" "$T/int.out" $paths >"$T/details"
+		check "  JSON: well-formed, exit_status $want, summary says SIG$sig" test \
+			"$("$JSONQ" "$T/int.out" .exit_status .summary.interrupted .summary.total)" = \
+			"$(printf '%s\nSIG%s\n%s' "$want" "$sig" "$n_checks")"
+		check "  JSON: finished checks kept, exactly one interrupted, and it is the last" sh -c '
+			test "$(grep -c "interrupted by SIG$2" "$1")" = 1 &&
+			tail -n 1 "$1" | grep -q "^interrupted by SIG$2$" &&
+			test "$(wc -l <"$1")" -ge 2' sh "$T/details" "$sig"
+		check "  JSON: the checks not run are listed apart and counted" sh -c '
+			n=$("$1" "$2" ".not_run#") && test "$n" -ge 1 &&
+			test "$("$1" "$2" .summary.not_run .summary.errors)" = "$(printf "%s\n1" "$n")"' \
+			sh "$JSONQ" "$T/int.out"
+		;;
+	junit)
+		check "  JUnit: well-formed" xml_ok "$T/int.out"
+		if command -v xmllint >/dev/null 2>&1; then
+			check "  JUnit: xmllint agrees" xmllint --noout "$T/int.out"
+		else
+			ok "  JUnit: xmllint agrees # SKIP no xmllint"
+		fi
+		check "  JUnit: finished test cases kept, exactly one interrupted error" sh -c '
+			test "$(grep -c "<testcase " "$1")" -ge 2 &&
+			test "$(grep -c "<error type=\"error\" message=\"[^\"]*interrupted by SIG$2\"" "$1")" = 1 &&
+			test "$(grep -c "interrupted by SIG$2" "$1")" = 1 &&
+			grep -q "errors=\"1\"" "$1" &&
+			grep -q "<property name=\"interrupted\" value=\"SIG$2\"/>" "$1"' sh "$T/int.out" "$sig"
+		;;
+	tap)
+		check "  TAP: the plan matches the test points, YAML blocks balanced" awk '
+			NR == 1 && $0 != "TAP version 13" { exit 1 }
+			NR == 2 { if (!sub(/^1\.\./, "")) exit 1; plan = $0 + 0 }
+			/^(not )?ok [0-9]+ - / { tests++ } /^  ---$/ { yo++ } /^  \.\.\.$/ { yc++ }
+			END { exit !(plan >= 2 && tests == plan && yo == plan && yc == plan) }' "$T/int.out"
+		check "  TAP: exactly one interrupted (not ok), the others kept" sh -c '
+			test "$(grep -c "^  detail: \".*interrupted by SIG$2\"$" "$1")" = 1 &&
+			test "$(grep -c "^not ok " "$1")" = 1 &&
+			grep -q "^# interrupted by SIG$2: [1-9][0-9]* of [0-9]* checks not run$" "$1"' \
+			sh "$T/int.out" "$sig"
+		;;
+	esac
+done

@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # pipebench report: every part runs and is embedded whole, the text names
 # each section, compare reads the document, and a part that cannot run is
-# reported as not measured with exit 3 while the rest still runs.
+# reported as not measured with exit 3, with its own error message, while
+# the rest still runs.  TMPDIR is checked up front.  Interrupted, it still
+# writes the report of the parts finished so far and exits 128+signal.
 . "${TESTS_SRCDIR:-$(dirname "$0")}/tap.sh"
 tap_tmpdir
 J="$TEST_TMP/report.json"
 
-plan 16
+plan 44
 
 "$PIPEBENCH" report --quick --format json --output "$J" 2>"$TEST_TMP/err"; rc=$?
 is "$rc" 0 "report --quick exits 0 on this kernel"
@@ -33,3 +35,119 @@ run sh -c 'exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-; ulimit -n 6 && exec "$0" rep
 is "$rc" 3 "a part that fails makes the report exit 3"
 printf '%s\n' "$out" | grep -Eq '^timestamps +not measured: .+' && printf '%s\n' "$out" | grep -Eq '^throughput +anon +64 KiB'
 ok $? "the failed part says 'not measured' and the others are still there"
+printf '%s\n' "$out" | grep -Eq '^timestamps +not measured: pipebench timestamps: .*Too many open files$'
+ok $? "... and why, in the part's own words"
+
+# ---- TMPDIR is checked before anything runs: one line naming it, exit 2,
+# nothing made.  (A read-only directory is no obstacle to root.)
+: >"$TEST_TMP/afile"
+mkdir "$TEST_TMP/ro" && chmod 555 "$TEST_TMP/ro"
+for bad in "$TEST_TMP/missing" "$TEST_TMP/afile" "$TEST_TMP/ro"; do
+	if [ "$bad" = "$TEST_TMP/ro" ] && [ -w "$bad" ]; then
+		for i in 1 2 3; do ok 0 "TMPDIR read-only # SKIP writable anyway (root)"; done
+		continue
+	fi
+	before=$(ls -A "$TEST_TMP" "$bad" 2>/dev/null)
+	run env TMPDIR="$bad" "$PIPEBENCH" report --quick --parts timestamps
+	is "$rc" 2 "TMPDIR=${bad##*/}: exit 2"
+	is "$(nlines "$err")" 1 "TMPDIR=${bad##*/}: one line on stderr"
+	printf '%s\n' "$err" | grep -q "^pipebench report: TMPDIR: '$bad' is not a writable directory: " &&
+		[ -z "$out" ] && [ "$(ls -A "$TEST_TMP" "$bad" 2>/dev/null)" = "$before" ]
+	ok $? "TMPDIR=${bad##*/}: names the directory; nothing on stdout, nothing made"
+done
+
+# ---- --dir reaches the parts whole, spaces included
+mkdir "$TEST_TMP/a b"
+"$PIPEBENCH" report --quick --parts timestamps --dir "$TEST_TMP/a b" --format json \
+	--output "$J" 2>/dev/null; rc=$?
+is "$rc $("$JSONQ" "$J" .parts.timestamps.params.dir)" "0 $TEST_TMP/a b" "--dir with a space: the part gets it whole"
+
+# ---- a part's own error passes through (text and JSON).  A --dir of 4078
+# characters: report accepts it (the parts' private directories fit in
+# PATH_MAX) but no part can make a FIFO in it (the FIFO's path cannot).
+D="$TEST_TMP/deep"
+while [ $((${#D} + 201)) -lt 4078 ]; do D="$D/$(printf '%0200d' 0)"; done
+D="$D/$(printf '%0*d' $((4078 - ${#D} - 1)) 0)"
+mkdir -p "$D"; is "${#D}" 4078 "a 4078-character directory"
+"$PIPEBENCH" report --quick --parts timestamps,throughput_64k --dir "$D" --format json \
+	--output "$J" 2>"$TEST_TMP/err"; rc=$?
+is "$rc" 3 "--dir no part can use: exit 3"
+"$JSONQ" "$J" .part_runs.timestamps.error | grep -q '^pipebench timestamps: .*File name too long$'
+ok $? "JSON: part_runs.timestamps.error is the part's own message"
+"$JSONQ" "$J" '.errors#' .errors[0] | tr '\n' ' ' | grep -q '^1 timestamps: pipebench timestamps: .*File name too long $'
+ok $? "JSON: and it is the report's one error, named by part"
+is "$("$JSONQ" "$J" .part_runs.throughput_64k.exit_status .part_runs.throughput_64k.error | tr '\n' ' ')" \
+	"0 null " "JSON: the part that needs no FIFO is measured"
+grep -q '^pipebench report: warning: timestamps: pipebench timestamps: .*File name too long$' "$TEST_TMP/err"
+ok $? "stderr: the warning carries the part's message"
+run "$PIPEBENCH" report --quick --parts timestamps --dir "$D"
+printf '%s\n' "$out" | grep -Eq '^timestamps +not measured: pipebench timestamps: .*File name too long$'
+ok $? "text: not measured, and why"
+tmp_empty; ok $? "nothing left behind"
+
+# ---- interrupted.  Not timing-dependent: wait until the conformance part
+# has started its second check (so timestamps and one check are done), stop
+# that check with SIGSTOP so nothing can finish, then send SIGTERM.
+# check_procs PID...: conformance check processes (process-group leaders)
+# among the children of the PIDs, not zombies; kids PID: children of PID.
+check_procs() {
+	cat /proc/[0-9]*/stat 2>/dev/null | awk -v pp=" $* " '{
+		pid = $1; s = $0; sub(/^[^)]*\) /, "", s); split(s, f, " ")
+		if (index(pp, " " f[2] " ") && f[3] == pid && f[1] != "Z") print pid }'
+}
+kids() {
+	cat /proc/[0-9]*/stat 2>/dev/null | awk -v p="$1" '{
+		pid = $1; s = $0; sub(/^[^)]*\) /, "", s); split(s, f, " ")
+		if (f[2] == p) print pid }'
+}
+proc_state() {
+	sed 's/^[^)]*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1
+}
+stop_check() {
+	seen= i=0
+	while [ $i -lt 1000 ]; do
+		for c in $(check_procs $("$@")); do
+			case " $seen " in *" $c "*) ;; *) seen="$seen $c" ;; esac
+			[ "$(echo $seen | wc -w)" -ge 2 ] || continue
+			kill -STOP "$c" 2>/dev/null || continue
+			j=0
+			while [ $j -lt 100 ]; do
+				st=$(proc_state "$c")
+				[ "$st" = T ] && { echo "$c"; return 0; }
+				[ -z "$st" ] || [ "$st" = Z ] && break
+				sleep 0.01; j=$((j + 1))
+			done
+		done
+		sleep 0.01; i=$((i + 1))
+	done
+	return 1
+}
+rm -f "$J"
+"$PIPEBENCH" report --quick --parts timestamps,conformance,throughput_64k --format json \
+	--output "$J" 2>"$TEST_TMP/err" &
+pid=$!
+stopped=$(stop_check kids "$pid")
+kill -s TERM "$pid"
+wait "$pid"; rc=$?
+kill -0 "$stopped" 2>/dev/null && kill -KILL "$stopped"
+[ -n "$stopped" ] && [ "$rc" = 143 ]; ok $? "SIGTERM during the conformance part: exit 143 (got $rc)"
+is "$("$JSONQ" "$J" .exit_status .summary.interrupted | tr '\n' ' ')" "143 SIGTERM " \
+	"the report is written: exit_status 143, summary.interrupted"
+is "$("$JSONQ" "$J" .parts.timestamps.command .part_runs.timestamps.exit_status .part_runs.timestamps.interrupted | tr '\n' ' ')" \
+	"timestamps 0 false " "the finished part is kept"
+is "$("$JSONQ" "$J" .part_runs.conformance.error .part_runs.conformance.interrupted | tr '\n' ' ')" \
+	"interrupted by SIGTERM true " "the running part is marked interrupted"
+n=$("$JSONQ" "$J" '.parts.conformance.checks#')
+i=0; paths=
+while [ "$i" -lt "${n:-0}" ]; do paths="$paths .parts.conformance.checks[$i].detail"; i=$((i + 1)); done
+# shellcheck disable=SC2086
+"$JSONQ" "$J" $paths >"$TEST_TMP/details"
+[ "${n:-0}" -ge 2 ] && [ "$(grep -c 'interrupted by SIGTERM' "$TEST_TMP/details")" = 1 ] &&
+	tail -n 1 "$TEST_TMP/details" | grep -q '^interrupted by SIGTERM$'
+ok $? "its own document keeps the checks it finished; exactly one interrupted"
+is "$("$JSONQ" "$J" '.not_run#' '.not_run[0]' | tr '\n' ' ')" "1 throughput_64k " \
+	"the part not run is listed apart"
+"$JSONQ" "$J" '.part_runs.throughput_64k' >/dev/null 2>&1; [ $? -eq 2 ]
+ok $? "... and not as a result"
+kill -0 "$stopped" 2>/dev/null; [ $? -ne 0 ]; ok $? "the stopped check process is gone"
+tmp_empty; ok $? "nothing left behind"
