@@ -36,6 +36,7 @@ static char msg_prefix[96];
 static char watchdog_msg[256];
 static volatile sig_atomic_t watchdog_fired;
 static volatile sig_atomic_t defer_signals, interrupted;
+static struct timespec interrupted_at;
 
 static void put(const char *s)
 {
@@ -122,7 +123,18 @@ static void cleanup_now(void)
 
 static void on_signal(int sig)
 {
+	if (defer_signals && interrupted == sig) {
+		/* The same signal again within a second is the same request
+		 * sent twice (timeout(1) signals its child, then its group). */
+		struct timespec now;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - interrupted_at.tv_sec < 1 ||
+		    (now.tv_sec - interrupted_at.tv_sec == 1 && now.tv_nsec < interrupted_at.tv_nsec))
+			return;
+	}
 	if (defer_signals && !interrupted) {
+		clock_gettime(CLOCK_MONOTONIC, &interrupted_at);
 		/* Record it and stop the children; the command writes what it
 		 * has and calls pb_cleanup_exit_interrupted().  A second signal
 		 * ends at once. */

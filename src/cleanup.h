@@ -27,7 +27,9 @@ void pb_cleanup_install(const char *cmd);
  * registered children (and their process groups); the command notices
  * pb_cleanup_interrupted() != 0, marks the interrupted work, writes its
  * output and calls pb_cleanup_exit_interrupted(), which cleans up and exits
- * 128+signal.  A second signal cleans up and exits at once.
+ * 128+signal.  A second, different signal (or the same one more than a
+ * second later: timeout(1) signals its child and then its group) cleans up
+ * and exits at once.
  */
 void pb_cleanup_defer_signals(bool on);
 int pb_cleanup_interrupted(void);   /* the recorded signal, or 0 */
