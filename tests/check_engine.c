@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cleanup.h"
@@ -166,6 +168,66 @@ START_TEST(lost_data_is_mismatch)
 }
 END_TEST
 
+/* The fill limit is where the engine stops: with a limit of a quarter of
+ * the pipe, the pipe holds exactly the pages written up to the first one
+ * past the limit. */
+START_TEST(fill_limit_is_exact)
+{
+	int p[2], queued = -1, cap;
+	struct pb_engine_result r;
+	uint64_t limit;
+
+	ck_assert_int_eq(pipe2(p, O_NONBLOCK), 0);
+	cap = fcntl(p[1], F_GETPIPE_SZ);
+	ck_assert_int_ge(cap, 4 * 4096);
+	limit = (uint64_t)cap / 4 / 4096 * 4096;
+	ck_assert_int_eq(pb_engine_run(p[0], p[1], buf, 4096, 1, limit, &r), -EOVERFLOW);
+	ck_assert_int_eq(ioctl(p[0], FIONREAD, &queued), 0);
+	ck_assert_int_eq(queued, (int)limit + 4096);
+	close(p[0]), close(p[1]);
+}
+END_TEST
+
+/* Errors other than EPIPE/EAGAIN are reported with the call that failed. */
+START_TEST(bad_descriptor_errors_are_reported)
+{
+	int p[2];
+	struct pb_engine_result r;
+
+	ck_assert_int_eq(pipe2(p, O_NONBLOCK), 0);
+	/* writing to the read end */
+	ck_assert_int_eq(pb_engine_run(p[0], p[0], buf, 100, 1, 1 << 24, &r), -EBADF);
+	ck_assert_str_eq(r.failed_call, "write");
+	/* reading from the write end */
+	ck_assert_int_eq(pb_engine_run(p[1], p[1], buf, 100, 1, 1 << 24, &r), -EBADF);
+	ck_assert_str_eq(r.failed_call, "read");
+	close(p[0]), close(p[1]);
+}
+END_TEST
+
+/* A fired watchdog stops the loop before the next fill, and says so. */
+START_TEST(watchdog_stops_the_loop)
+{
+	struct timespec ts = { 0, 50000000 };
+	int p[2];
+	struct pb_engine_result r;
+	char msg[128];
+
+	pb_cleanup_install("test");
+	ck_assert_int_eq(pipe2(p, O_NONBLOCK), 0);
+	pb_watchdog_arm(0.001, "--timeout");
+	while (!pb_watchdog_fired() && nanosleep(&ts, &ts) != 0)
+		;
+	ck_assert(pb_watchdog_fired());
+	ck_assert_int_eq(pb_engine_run(p[0], p[1], buf, 100, 1000, 1 << 24, &r), -ETIMEDOUT);
+	ck_assert_uint_eq(r.loops_done, 0);
+	pb_watchdog_arm(0, NULL);
+	pb_engine_strerror(-ETIMEDOUT, &r, 1 << 24, msg, sizeof(msg));
+	ck_assert_str_eq(msg, "--timeout: timed out");
+	close(p[0]), close(p[1]);
+}
+END_TEST
+
 START_TEST(write_error_is_reported)
 {
 	int p[2];
@@ -195,6 +257,9 @@ static Suite *engine_suite(void)
 	tcase_add_test(tc, more_out_than_in_is_mismatch);
 	tcase_add_test(tc, loop_moving_nothing_is_mismatch);
 	tcase_add_test(tc, lost_data_is_mismatch);
+	tcase_add_test(tc, fill_limit_is_exact);
+	tcase_add_test(tc, bad_descriptor_errors_are_reported);
+	tcase_add_test(tc, watchdog_stops_the_loop);
 	tcase_add_test(tc, write_error_is_reported);
 	suite_add_tcase(s, tc);
 	return s;

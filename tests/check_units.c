@@ -122,6 +122,48 @@ START_TEST(durations)
 }
 END_TEST
 
+/* Every unit the man page lists, and both edges of a range. */
+START_TEST(duration_units_and_bounds)
+{
+	static const struct { const char *in; uint64_t want; } c[] = {
+		{ "100ns", 100ULL }, { "500us", 500000ULL }, { "2ms", 2000000ULL },
+		{ "3s", 3000000000ULL }, { "1m", 60000000000ULL }, { "1h", 3600000000000ULL },
+		{ "0.5us", 500ULL },
+	};
+	uint64_t ns;
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		ck_assert_msg(pb_parse_duration(c[i].in, 0, UINT64_MAX, &ns) == 0, "%s refused", c[i].in);
+		ck_assert_msg(ns == c[i].want, "%s gave %llu", c[i].in, (unsigned long long)ns);
+	}
+	/* the minimum itself is allowed, one below is not */
+	ck_assert_int_eq(pb_parse_duration("1ms", 1000000ULL, UINT64_MAX, &ns), 0);
+	ck_assert_uint_eq(ns, 1000000ULL);
+	ck_assert_int_eq(pb_parse_duration("999us", 1000000ULL, UINT64_MAX, &ns), -ERANGE);
+	/* the maximum itself is allowed, one above is not */
+	ck_assert_int_eq(pb_parse_duration("1h", 0, 3600000000000ULL, &ns), 0);
+	ck_assert_int_eq(pb_parse_duration("3600000000001ns", 0, 3600000000000ULL, &ns), -ERANGE);
+}
+END_TEST
+
+START_TEST(doubles)
+{
+	double d;
+
+	ck_assert_int_eq(pb_parse_double("2.5", 0, 4, &d), 0);
+	ck_assert_double_eq(d, 2.5);
+	ck_assert_int_eq(pb_parse_double("4", 0, 4, &d), 0);
+	ck_assert_int_eq(pb_parse_double("0", 0, 4, &d), 0);
+	ck_assert_int_eq(pb_parse_double("4.0001", 0, 4, &d), -ERANGE);
+	ck_assert_int_eq(pb_parse_double("-0.1", 0, 4, &d), -ERANGE);
+	ck_assert_int_eq(pb_parse_double("inf", 0, 1e308, &d), -EINVAL);
+	ck_assert_int_eq(pb_parse_double("nan", 0, 4, &d), -EINVAL);
+	ck_assert_int_eq(pb_parse_double(" 1", 0, 4, &d), -EINVAL);
+	ck_assert_int_eq(pb_parse_double("1x", 0, 4, &d), -EINVAL);
+	ck_assert_int_eq(pb_parse_double("", 0, 4, &d), -EINVAL);
+}
+END_TEST
+
 START_TEST(size_lists)
 {
 	uint64_t v[4];
@@ -201,6 +243,8 @@ static Suite *units_suite(void)
 	tc = tcase_create("numbers");
 	tcase_add_test(tc, counts);
 	tcase_add_test(tc, durations);
+	tcase_add_test(tc, duration_units_and_bounds);
+	tcase_add_test(tc, doubles);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("lists");
 	tcase_add_test(tc, size_lists);
