@@ -43,8 +43,10 @@ void pb_check_set(struct pb_check_ctx *ctx, enum pb_verdict v, const char *fmt, 
 {
 	va_list ap;
 
-	/* The first FAIL/ERROR is the story; later calls must not hide it. */
-	if (rank(ctx->verdict) >= rank(PB_FAIL) && rank(v) <= rank(ctx->verdict))
+	/* The first FAIL/ERROR is the story; later calls must not hide it (a
+	 * harness error after a pipe misbehaved is likely its consequence, and
+	 * the run must still say the kernel failed). */
+	if (rank(ctx->verdict) >= rank(PB_FAIL))
 		return;
 	ctx->verdict = v;
 	va_start(ap, fmt);

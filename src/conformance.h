@@ -62,8 +62,8 @@ struct pb_check {
 	void (*run)(struct pb_check_ctx *ctx);
 };
 
-/* Verdict helpers: set the verdict and a printf detail.  A FAIL or ERROR
- * already recorded is never downgraded by a later call. */
+/* Verdict helpers: set the verdict and a printf detail.  The first FAIL or
+ * ERROR recorded stays: later calls change neither verdict nor detail. */
 void pb_check_set(struct pb_check_ctx *ctx, enum pb_verdict v, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 #define pb_check_fail(ctx, ...) pb_check_set((ctx), PB_FAIL, __VA_ARGS__)

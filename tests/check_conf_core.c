@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "checkproc.h"
+#include "cleanup.h"
 #include "conformance.h"
 
 /* ---- misbehaving system calls, each imitating one kernel or libc bug ---- */
@@ -847,6 +848,120 @@ START_TEST(helper_holding_result_pipe)
 }
 END_TEST
 
+/* The verdict channel is not a descriptor: a check that closes every fd it
+ * has (as a kernel that breaks pipes would break a result pipe) still
+ * reports. */
+static void close_every_fd(struct pb_check_ctx *ctx)
+{
+	for (int fd = 0; fd < 1024; fd++)
+		close(fd);
+	pb_check_set(ctx, PB_PASS, "closed everything");
+}
+
+static void exit_without_verdict(struct pb_check_ctx *ctx)
+{
+	pb_check_fail(ctx, "never delivered");
+	_exit(7);
+}
+
+START_TEST(verdict_survives_closed_descriptors)
+{
+	const struct pb_check c = { "T-04", "test", "T", "closes fds", "none", 0, close_every_fd };
+	struct pb_check_result r;
+
+	run(&c, NULL, PB_KIND_ANON, 5, &r);
+	ck_assert_int_eq(r.verdict, PB_PASS);
+	ck_assert_str_eq(r.detail, "closed everything");
+}
+END_TEST
+
+START_TEST(exit_without_verdict_is_error)
+{
+	const struct pb_check c = { "T-05", "test", "T", "exits", "none", 0, exit_without_verdict };
+	struct pb_check_result r;
+
+	run(&c, NULL, PB_KIND_ANON, 5, &r);
+	ck_assert_int_eq(r.verdict, PB_ERROR);
+	ck_assert_msg(strstr(r.detail, "exited 7 without a verdict") != NULL, "%s", r.detail);
+}
+END_TEST
+
+/* An interruption (deferred signal) stops the running check at once and
+ * marks it error, naming the signal. */
+START_TEST(interrupted_check_is_error)
+{
+	const struct pb_check c = { "T-06", "test", "T", "blocks forever", "none", 0,
+				    block_forever };
+	struct pb_check_result r;
+
+	pb_cleanup_install("test");
+	pb_cleanup_defer_signals(true);
+	raise(SIGTERM);
+	ck_assert_int_eq(pb_cleanup_interrupted(), SIGTERM);
+	run(&c, NULL, PB_KIND_ANON, 5, &r);
+	ck_assert_int_eq(r.verdict, PB_ERROR);
+	ck_assert(!r.timed_out);
+	ck_assert_str_eq(r.detail, "interrupted by SIGTERM");
+}
+END_TEST
+
+/* The fail/error rule of HACKING, decided in one place. */
+START_TEST(setup_rule)
+{
+	struct pb_check_ctx ctx;
+
+	memset(&ctx, 0, sizeof(ctx));
+	pb_check_setup(&ctx, PB_RES_PIPE, EAGAIN, "write returned %d", 0);
+	ck_assert_int_eq(ctx.verdict, PB_FAIL);
+	ck_assert_str_eq(ctx.detail, "setup: write returned 0");
+	for (int i = 0; i < 3; i++) {
+		static const int res_errs[] = { EMFILE, ENFILE, ENOMEM };
+
+		memset(&ctx, 0, sizeof(ctx));
+		pb_check_setup(&ctx, PB_RES_PIPE, res_errs[i], "pipe2");
+		ck_assert_int_eq(ctx.verdict, PB_ERROR);
+		ck_assert_str_eq(ctx.detail, "harness: pipe2");
+		ck_assert(pb_check_err_is_resource(res_errs[i]));
+	}
+	ck_assert(!pb_check_err_is_resource(EINVAL));
+	ck_assert(!pb_check_err_is_resource(EBADF));
+	memset(&ctx, 0, sizeof(ctx));
+	pb_check_setup(&ctx, PB_RES_HARNESS, 0, "fork");
+	ck_assert_int_eq(ctx.verdict, PB_ERROR);
+	memset(&ctx, 0, sizeof(ctx));
+	pb_check_setup(&ctx, PB_RES_PIPE, EINVAL, "fcntl");
+	ck_assert_int_eq(ctx.verdict, PB_FAIL);
+}
+END_TEST
+
+/* The first FAIL or ERROR stays; lower verdicts replace each other. */
+START_TEST(first_failure_stays)
+{
+	struct pb_check_ctx ctx;
+
+	memset(&ctx, 0, sizeof(ctx));
+	pb_check_skip(&ctx, "no cap");
+	ck_assert_int_eq(ctx.verdict, PB_SKIP);
+	pb_check_info(&ctx, "size %d", 4);
+	ck_assert_int_eq(ctx.verdict, PB_INFO);
+	pb_check_fail(&ctx, "first");
+	pb_check_error(&ctx, "then a harness error");
+	pb_check_set(&ctx, PB_PASS, "then a pass");
+	ck_assert_int_eq(ctx.verdict, PB_FAIL);
+	ck_assert_str_eq(ctx.detail, "first");
+	memset(&ctx, 0, sizeof(ctx));
+	pb_check_error(&ctx, "harness first");
+	pb_check_fail(&ctx, "then a failure");
+	ck_assert_int_eq(ctx.verdict, PB_ERROR);
+	ck_assert_str_eq(ctx.detail, "harness first");
+	memset(&ctx, 0, sizeof(ctx));
+	pb_check_set(&ctx, PB_PASS, "a");
+	pb_check_note(&ctx, "b %d", 1);
+	ck_assert_str_eq(ctx.detail, "a; b 1");
+	ck_assert_int_eq(ctx.verdict, PB_PASS);
+}
+END_TEST
+
 static Suite *conf_core_suite(void)
 {
 	Suite *s = suite_create("conf_core");
@@ -873,6 +988,11 @@ static Suite *conf_core_suite(void)
 	tcase_add_test(tc, watchdog_kills_blocked_check);
 	tcase_add_test(tc, signal_is_fail_naming_it);
 	tcase_add_test(tc, helper_holding_result_pipe);
+	tcase_add_test(tc, verdict_survives_closed_descriptors);
+	tcase_add_test(tc, exit_without_verdict_is_error);
+	tcase_add_test(tc, interrupted_check_is_error);
+	tcase_add_test(tc, setup_rule);
+	tcase_add_test(tc, first_failure_stays);
 	suite_add_tcase(s, tc);
 	return s;
 }
