@@ -322,10 +322,13 @@ static bool unsupported_errno(int e)
 /* Judge one sample's three fields (see the header comment for the method). */
 static void judge(struct slot *sl)
 {
-	struct pb_ts_sample *s = sl->s;
+	pb_ts_judge(sl->s, &sl->t->mount);
+}
+
+void pb_ts_judge(struct pb_ts_sample *s, const struct pb_ts_mount *m)
+{
 	/* Every field, ctime included, on a whole second: 1 s granularity. */
 	bool coarse_gran = s->before[PB_TS_CTIME].tv_nsec == 0;
-	const struct pb_ts_mount *m = &sl->t->mount;
 
 	for (int f = 0; f < PB_TS_FIELD_COUNT; f++) {
 		bool changed = ts_cmp(&s->before[f], &s->after[f]) != 0;

@@ -117,6 +117,15 @@ int pb_ts_probe(struct pb_ts_target *targets, size_t n, const struct pb_ts_opts 
 void pb_ts_target_free(struct pb_ts_target *t);
 
 /*
+ * Judge one sample's fields from its before/after times, whether the coarse
+ * clock was seen to pass them (waited), the futimens reset's result and the
+ * mount M: updated, unchanged, or undetermined with a static reason (clock
+ * did not pass, 1 s granularity, noatime or read-only mount, refused reset
+ * under relatime).  Exposed for unit tests.
+ */
+void pb_ts_judge(struct pb_ts_sample *s, const struct pb_ts_mount *m);
+
+/*
  * Fold SAMPLES into one observation: all determined samples agree -> that
  * state; updated and unchanged both seen -> inconsistent; none determined ->
  * undetermined.  Exposed for unit tests.

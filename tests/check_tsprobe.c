@@ -2,6 +2,7 @@
 #include <config.h>
 
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,77 @@ static void set_samples(struct pb_ts_sample *s, size_t n, enum pb_ts_field f,
 		s[i].reason[f] = states[i] == PB_TS_UNDETERMINED ? "noatime mount" : NULL;
 	}
 }
+
+/* A sample whose fields all stayed at T (or moved by DELTA ns for MOVED). */
+static void sample_at(struct pb_ts_sample *s, long nsec, unsigned moved, bool waited, int reset_err)
+{
+	memset(s, 0, sizeof(*s));
+	for (int f = 0; f < PB_TS_FIELD_COUNT; f++) {
+		s->before[f].tv_sec = s->after[f].tv_sec = 1000;
+		s->before[f].tv_nsec = s->after[f].tv_nsec = nsec;
+		if (moved & (1u << f))
+			s->after[f].tv_nsec += 1000;
+	}
+	s->waited = waited;
+	s->reset_err = reset_err;
+}
+
+START_TEST(judge_each_branch)
+{
+	struct pb_ts_mount m;
+	struct pb_ts_sample s;
+
+	memset(&m, 0, sizeof(m));
+	strcpy(m.atime_policy, "relatime");
+	/* moved fields are updated, the rest unchanged once the clock passed */
+	sample_at(&s, 5000, 1u << PB_TS_MTIME | 1u << PB_TS_CTIME, true, 0);
+	pb_ts_judge(&s, &m);
+	ck_assert_int_eq(s.state[PB_TS_MTIME], PB_TS_UPDATED);
+	ck_assert_int_eq(s.state[PB_TS_CTIME], PB_TS_UPDATED);
+	ck_assert_int_eq(s.state[PB_TS_ATIME], PB_TS_UNCHANGED);
+	ck_assert_ptr_null(s.reason[PB_TS_ATIME]);
+	/* the clock did not pass: an unchanged ctime proves nothing */
+	sample_at(&s, 5000, 0, false, 0);
+	pb_ts_judge(&s, &m);
+	ck_assert_int_eq(s.state[PB_TS_CTIME], PB_TS_UNDETERMINED);
+	ck_assert_ptr_nonnull(strstr(s.reason[PB_TS_CTIME], "coarse clock did not pass"));
+	ck_assert_int_eq(s.state[PB_TS_MTIME], PB_TS_UNCHANGED); /* reset worked: mtime judged */
+	/* whole-second timestamps: 1 s granularity hides a change */
+	sample_at(&s, 0, 0, true, 0);
+	pb_ts_judge(&s, &m);
+	ck_assert_int_eq(s.state[PB_TS_CTIME], PB_TS_UNDETERMINED);
+	ck_assert_ptr_nonnull(strstr(s.reason[PB_TS_CTIME], "1 s timestamps"));
+	/* a refused reset: every field needs the clock, and relatime may hide atime */
+	sample_at(&s, 5000, 0, false, -EPERM);
+	pb_ts_judge(&s, &m);
+	ck_assert_int_eq(s.state[PB_TS_MTIME], PB_TS_UNDETERMINED);
+	ck_assert_int_eq(s.state[PB_TS_ATIME], PB_TS_UNDETERMINED);
+	sample_at(&s, 5000, 0, true, -EPERM);
+	pb_ts_judge(&s, &m);
+	ck_assert_int_eq(s.state[PB_TS_MTIME], PB_TS_UNCHANGED);
+	ck_assert_int_eq(s.state[PB_TS_ATIME], PB_TS_UNDETERMINED);
+	ck_assert_ptr_nonnull(strstr(s.reason[PB_TS_ATIME], "relatime"));
+	strcpy(m.atime_policy, "strictatime");
+	pb_ts_judge(&s, &m);
+	ck_assert_int_eq(s.state[PB_TS_ATIME], PB_TS_UNCHANGED);
+	/* noatime and read-only mounts never update atime */
+	m.noatime = true;
+	sample_at(&s, 5000, 0, true, 0);
+	pb_ts_judge(&s, &m);
+	ck_assert_int_eq(s.state[PB_TS_ATIME], PB_TS_UNDETERMINED);
+	ck_assert_ptr_nonnull(strstr(s.reason[PB_TS_ATIME], "noatime"));
+	ck_assert_int_eq(s.state[PB_TS_MTIME], PB_TS_UNCHANGED);
+	m.noatime = false;
+	m.readonly = true;
+	pb_ts_judge(&s, &m);
+	ck_assert_int_eq(s.state[PB_TS_ATIME], PB_TS_UNDETERMINED);
+	ck_assert_ptr_nonnull(strstr(s.reason[PB_TS_ATIME], "read-only"));
+	/* an updated atime is updated whatever the mount says */
+	sample_at(&s, 5000, 1u << PB_TS_ATIME, true, 0);
+	pb_ts_judge(&s, &m);
+	ck_assert_int_eq(s.state[PB_TS_ATIME], PB_TS_UPDATED);
+}
+END_TEST
 
 START_TEST(fold_agreement_and_disagreement)
 {
@@ -257,6 +329,7 @@ static Suite *tsprobe_suite(void)
 	Suite *s = suite_create("tsprobe");
 	TCase *tc = tcase_create("judge");
 
+	tcase_add_test(tc, judge_each_branch);
 	tcase_add_test(tc, fold_agreement_and_disagreement);
 	tcase_add_test(tc, verdicts);
 	tcase_add_test(tc, fs_quirk_words);
