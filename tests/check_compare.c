@@ -182,6 +182,69 @@ START_TEST(regression_rule)
 }
 END_TEST
 
+/* Either side of the 0.05 significance level: {0, 2} against {x, x + 2}
+ * has df = 2 and p = 1 - t / sqrt(t^2 + 2) with t = x / sqrt(2): x = 6 gives
+ * p = 0.0513, x = 6.2 gives p = 0.0483. */
+START_TEST(significance_boundary)
+{
+	const double base[] = { 0, 2 }, near_miss[] = { 6, 8 }, near_hit[] = { 6.2, 8.2 };
+	struct pb_cmp_metric m;
+
+	memset(&m, 0, sizeof(m));
+	m.dir = PB_CMP_LOWER;
+	ck_assert_int_eq(pb_cmp_metric_eval(&m, base, 2, near_miss, 2, 5), 0);
+	ck_assert_double_eq_tol(m.p, 0.0513, 1e-4);
+	ck_assert(!m.significant);
+	ck_assert(!m.regression);
+	ck_assert_double_eq_tol(m.change_pct, 600, 1e-9);
+	ck_assert_int_eq(pb_cmp_metric_eval(&m, base, 2, near_hit, 2, 5), 0);
+	ck_assert_double_eq_tol(m.p, 0.0483, 1e-4);
+	ck_assert(m.significant);
+	ck_assert(m.regression);
+	/* the same shift on a higher-is-better metric is an improvement */
+	m.dir = PB_CMP_HIGHER;
+	ck_assert_int_eq(pb_cmp_metric_eval(&m, base, 2, near_hit, 2, 5), 0);
+	ck_assert(m.significant);
+	ck_assert(!m.regression);
+	/* and the regression threshold is exclusive at its edge: +20% at 20 */
+	m.dir = PB_CMP_LOWER;
+	ck_assert_int_eq(pb_cmp_metric_eval(&m, (const double[]){ 100, 100 }, 2,
+					    (const double[]){ 120, 120 }, 2, 20), 0);
+	ck_assert(m.significant);
+	ck_assert(!m.regression);
+	ck_assert_int_eq(pb_cmp_metric_eval(&m, (const double[]){ 100, 100 }, 2,
+					    (const double[]){ 120, 120 }, 2, 19.9), 0);
+	ck_assert(m.regression);
+	/* constant and equal: certainly not different */
+	ck_assert_int_eq(pb_cmp_metric_eval(&m, (const double[]){ 100, 100 }, 2,
+					    (const double[]){ 100, 100 }, 2, 0), 0);
+	ck_assert_double_eq(m.p, 1);
+	ck_assert(!m.significant);
+	/* one repetition on either side: no test */
+	ck_assert_int_eq(pb_cmp_metric_eval(&m, (const double[]){ 100 }, 1,
+					    (const double[]){ 200, 201 }, 2, 0), 0);
+	ck_assert_double_eq(m.p, -1);
+	ck_assert(!m.significant);
+	ck_assert_int_eq(pb_cmp_metric_eval(&m, (const double[]){ 200, 201 }, 2,
+					    (const double[]){ 100 }, 1, 0), 0);
+	ck_assert_double_eq(m.p, -1);
+}
+END_TEST
+
+START_TEST(verdict_regression_rule)
+{
+	ck_assert(pb_cmp_verdict_regression("pass", "fail"));
+	ck_assert(pb_cmp_verdict_regression("pass", "error"));
+	ck_assert(pb_cmp_verdict_regression(NULL, "fail"));
+	ck_assert(pb_cmp_verdict_regression("fail", "error"));
+	ck_assert(!pb_cmp_verdict_regression("fail", "fail"));
+	ck_assert(!pb_cmp_verdict_regression("error", "error"));
+	ck_assert(!pb_cmp_verdict_regression("fail", "pass"));
+	ck_assert(!pb_cmp_verdict_regression("pass", "known-deviation"));
+	ck_assert(!pb_cmp_verdict_regression("pass", NULL));
+}
+END_TEST
+
 /* ------------------------------------------------------------ matching */
 
 #define DOC(cmd, params, body) \
@@ -827,6 +890,8 @@ static Suite *compare_suite(void)
 	tcase_add_test(tc, constant_samples);
 	tcase_add_test(tc, zero_base_mean);
 	tcase_add_test(tc, regression_rule);
+	tcase_add_test(tc, significance_boundary);
+	tcase_add_test(tc, verdict_regression_rule);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("matching");
 	tcase_add_test(tc, matching_by_identity);
