@@ -16,10 +16,18 @@ README=$TESTS_SRCDIR/../README
 BACKSTOP=40   # timeout(1) per run, seconds: far above any run's own bound
 
 n=0
-point() { # point STATUS DESCRIPTION [TODO-REASON]
+pending=-
+# point STATUS DESCRIPTION [TODO-REASON [KEY]]: a test point, TODO when a
+# reason is given.  A pending KEY marked "KEY?" in faults.tab is racy on this
+# tree: when it holds it is a plain ok (with a note), not an XPASS.
+point() {
 	n=$((n + 1))
 	if [ "$1" -eq 0 ]; then s="ok"; else s="not ok"; fi
-	if [ -n "${3:-}" ]; then
+	if [ -n "${3:-}" ] && [ "$1" -eq 0 ] && [ -n "${4:-}" ] &&
+	   case " ${pending%%:*} " in *" $4? "*) true ;; *) false ;; esac; then
+		echo "$s $n - $2"
+		diag "pending (racy) in faults.tab, held this time: $4"
+	elif [ -n "${3:-}" ]; then
 		echo "$s $n - $2 # TODO $3"
 	else
 		echo "$s $n - $2"
@@ -93,7 +101,7 @@ verdicts() {
 }
 
 # IDs (ID/kind for checks run on both kinds) whose status is $2, in file $1.
-with_status() { awk -v s="$2" '$3 == s { print $2 == "null" ? $1 : $1 "/" $2 }' "$1" | tr '\n' ' '; }
+with_status() { awk -v s="$2" '$3 == s { print ($2 == "null" ? $1 : $1 "/" $2) }' "$1" | tr '\n' ' '; }
 errors_of() { with_status "$1" error; }
 fails_of() { with_status "$1" fail; }
 
@@ -112,22 +120,22 @@ point "$([ -z "$(ls -A "$dir/tmp")" ]; echo $?)" "control: nothing left in TMPDI
 while IFS='|' read -r name only watchdog ids pending what; do
 	todo() { # todo KEY: the pending reason when KEY is marked pending
 		case " ${pending%%:*} " in
-		*" $1 "*) echo "${pending#*: }" ;;
+		*" $1 "* | *" $1? "*) echo "${pending#*: }" ;;
 		esac
 	}
 	run "$name" "$watchdog" --only "$only"
 	verdicts "$dir/doc.json"
-	point "$([ "$rc" -eq 1 ]; echo $?)" "$name: exit 1" "$(todo exit)"
+	point "$([ "$rc" -eq 1 ]; echo $?)" "$name: exit 1" "$(todo exit)" exit
 	[ "$rc" -eq 1 ] || diag "$name: exit $rc; $(head -c 300 "$dir/err")"
 	for id in $ids; do
 		awk -v id="$id" '$1 == id && $3 == "fail" { f = 1 } END { exit !f }' \
 			"$dir/doc.json.v"
 		st=$?
-		point "$st" "$name: $id says fail" "$(todo "$id")"
+		point "$st" "$name: $id says fail" "$(todo "$id")" "$id"
 		[ "$st" -eq 0 ] || diag "$name: $id: $(awk -v id="$id" '$1 == id { printf "%s/%s ", $2, $3 }' "$dir/doc.json.v")"
 	done
 	e=$(errors_of "$dir/doc.json.v")
-	point "$([ -z "$e" ]; echo $?)" "$name: no check says error" "$(todo error)"
+	point "$([ -z "$e" ]; echo $?)" "$name: no check says error" "$(todo error)" error
 	[ -z "$e" ] || diag "$name: error: $e"
 	point "$([ "$rc" -ne 124 ] && [ "$rc" -ne 137 ]; echo $?)" \
 		"$name: finished before the ${BACKSTOP} s backstop (no hang)"
