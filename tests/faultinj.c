@@ -7,10 +7,11 @@
  *                   unset or empty: pass every call through unchanged
  *   PB_FAULT=list   print the names, one a line, and exit 0
  *
- * Only descriptors that are pipes or FIFOs at the time of the call (fstat
- * says S_IFIFO) misbehave: regular files, /dev/null, /proc, stdout and
- * stderr are untouched, so the program under test still writes its
- * document.  Interposed: pipe, pipe2 and syscall(SYS_pipe2, ...) (pipebench
+ * Only descriptors above 2 that are pipes or FIFOs at the time of the call
+ * (fstat says S_IFIFO) misbehave: standard input, output and error (even
+ * when they are pipes), regular files, /dev/null and /proc are untouched,
+ * so the program under test still writes its document.  Run it with
+ * descriptors 0-2 open, or its own pipes could land there.  Interposed: pipe, pipe2 and syscall(SYS_pipe2, ...) (pipebench
  * makes its judged pipes with the raw system call), read, write, close,
  * open/open64 (FIFO paths), fstat/fstat64, lseek/lseek64, fcntl, ioctl,
  * poll and select.  The real functions come from dlsym(RTLD_NEXT, ...).
@@ -178,7 +179,7 @@ static bool is_pipe(int fd)
 {
 	struct stat st;
 	int e = errno;
-	bool r = fd >= 0 && real_fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode);
+	bool r = fd > 2 && real_fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode);
 
 	errno = e;
 	return r;

@@ -76,15 +76,18 @@ cut -d '|' -f 1,4 "$T/tab" | sort | cmp -s - "$T/readme"
 point $? "README's fault injection table lists the same faults and IDs as faults.tab"
 
 # run NAME WATCHDOG [--only SEL]: one conformance run under the interposer
-# with PB_FAULT=NAME (empty: none) and a private TMPDIR; sets $rc, $dir.
+# with PB_FAULT=NAME (empty: PB_FAULT unset) and a private TMPDIR, bounded
+# by timeout(1); sets $rc and $dir.  Only pipebench gets the interposer.
 run() {
 	dir=$T/run-${1:-control}
 	mkdir -p "$dir/tmp"
-	fault=$1 watchdog=$2
+	if [ -n "$1" ]; then fenv="PB_FAULT=$1"; else fenv="-u PB_FAULT"; fi
+	watchdog=$2
 	shift 2
-	TMPDIR=$dir/tmp LD_PRELOAD=$PRELOAD PB_FAULT=$fault \
-		timeout -k 5 "$BACKSTOP" "$PB" conformance --kind all --format json \
-		--timeout "$watchdog" --output "$dir/doc.json" "$@" </dev/null >"$dir/out" 2>"$dir/err"
+	# shellcheck disable=SC2086
+	TMPDIR=$dir/tmp timeout -k 5 "$BACKSTOP" env $fenv "LD_PRELOAD=$PRELOAD" \
+		"$PB" conformance --kind all --format json --timeout "$watchdog" \
+		--output "$dir/doc.json" "$@" </dev/null >"$dir/out" 2>"$dir/err"
 	rc=$?
 }
 
