@@ -89,6 +89,11 @@ run() {
 		"$PB" conformance --kind all --format json --timeout "$watchdog" \
 		--output "$dir/doc.json" "$@" </dev/null >"$dir/out" 2>"$dir/err"
 	rc=$?
+	# A sanitizer report exits 1 too: never count it as the verdict's 1.
+	if grep -Eq 'Sanitizer|runtime error:' "$dir/err"; then
+		diag "$(grep -E -m 3 'Sanitizer|runtime error:' "$dir/err")"
+		rc=99
+	fi
 }
 
 # verdicts FILE: "ID kind status" per check, into FILE.v
