@@ -6,6 +6,8 @@
  *   PB_FAULT=NAME   inject the misbehaviour NAME (the table below);
  *                   unset or empty: pass every call through unchanged
  *   PB_FAULT=list   print the names, one a line, and exit 0
+ *   PB_FAULT_HARNESS=devnull-emfile   open("/dev/null") fails with EMFILE
+ *                   (the harness's own resource), alone or with PB_FAULT
  *
  * Only descriptors above 2 that are pipes or FIFOs at the time of the call
  * (fstat says S_IFIFO) misbehave: standard input, output and error (even
@@ -97,6 +99,10 @@ static const char *const fault_names[F_COUNT] = {
 };
 
 static enum fault fault;
+/* PB_FAULT_HARNESS=devnull-emfile: open("/dev/null") fails with EMFILE, a
+ * failure of the harness's own resources (not a pipe), so that a run can mix
+ * a kernel fault with a harness error (exit-status precedence). */
+static bool harness_devnull;
 
 static ssize_t (*real_read)(int, void *, size_t);
 static ssize_t (*real_write)(int, const void *, size_t);
@@ -152,6 +158,16 @@ __attribute__((constructor)) static void init(void)
 	RESOLVE(fstat), RESOLVE(fstat64), RESOLVE(lseek), RESOLVE(lseek64);
 	RESOLVE(fcntl), RESOLVE(ioctl), RESOLVE(poll), RESOLVE(select);
 	RESOLVE(pipe), RESOLVE(pipe2), RESOLVE(syscall);
+	want = getenv("PB_FAULT_HARNESS");
+	if (want && *want) {
+		if (strcmp(want, "devnull-emfile") != 0) {
+			say("faultinj: unknown PB_FAULT_HARNESS '");
+			say(want);
+			say("' (only devnull-emfile)\n");
+			_exit(99);
+		}
+		harness_devnull = true;
+	}
 	want = getenv("PB_FAULT");
 	if (!want || !*want)
 		return;
@@ -535,6 +551,10 @@ int open(const char *path, int flags, ...)
 	mode = open_mode(flags, ap);
 	va_end(ap);
 	init();
+	if (harness_devnull && strcmp(path, "/dev/null") == 0) {
+		errno = EMFILE;
+		return -1;
+	}
 	return fault ? do_open(real_open, path, flags, mode) : real_open(path, flags, mode);
 }
 
@@ -547,6 +567,10 @@ int open64(const char *path, int flags, ...)
 	mode = open_mode(flags, ap);
 	va_end(ap);
 	init();
+	if (harness_devnull && strcmp(path, "/dev/null") == 0) {
+		errno = EMFILE;
+		return -1;
+	}
 	return fault ? do_open(real_open64, path, flags, mode) : real_open64(path, flags, mode);
 }
 

@@ -56,7 +56,7 @@ sed -e '/^#/d' -e '/^[[:space:]]*$/d' "$TAB" |
 		      print $1 "|" $2 "|" $3 "|" $4 "|" $5 "|" $6 }' >"$T/tab"
 nfaults=$(wc -l <"$T/tab" | tr -d ' ')
 nids=$(awk -F '|' '{ n += split($4, a, " ") } END { print n }' "$T/tab")
-echo "1..$((2 + 4 + 4 * nfaults + nids))"
+echo "1..$((2 + 4 + 4 * nfaults + nids + 6))"
 
 # ---- the table, the interposer and README agree
 LD_PRELOAD=$PRELOAD PB_FAULT=list /bin/true >"$T/names" 2>"$T/names.err"
@@ -150,3 +150,25 @@ while IFS='|' read -r name only watchdog ids pending what; do
 	point "$([ -z "$(ls -A "$dir/tmp")" ]; echo $?)" "$name: nothing left in TMPDIR"
 	diag "$name: exit $rc; fail: $(fails_of "$dir/doc.json.v")${e:+; error: $e}"
 done <"$T/tab"
+
+# ---- exit-status precedence when outcomes mix: a harness error (open of
+# /dev/null fails with EMFILE: CRE-02's and CRE-03's own resource) beside a
+# kernel fault is exit 3 with both verdicts kept; the harness error alone is 3
+# with no fail; the kernel fault alone (above) is 1.
+PB_FAULT_HARNESS=devnull-emfile; export PB_FAULT_HARNESS
+run reorder 3 --only creation,RD-01
+verdicts "$dir/doc.json"
+point "$([ "$rc" -eq 3 ]; echo $?)" "reorder + harness EMFILE: exit 3 (error beats fail)"
+[ "$rc" -eq 3 ] || diag "exit $rc; $(head -c 300 "$dir/err")"
+f=$(fails_of "$dir/doc.json.v") e=$(errors_of "$dir/doc.json.v")
+point "$(case " $f" in *" RD-01"*) echo 0 ;; *) echo 1 ;; esac)" "reorder + harness EMFILE: RD-01 still says fail"
+point "$(case " $e" in *" CRE-02"*) echo 0 ;; *) echo 1 ;; esac)" "reorder + harness EMFILE: CRE-02 says error"
+diag "mixed: fail: $f; error: $e"
+run "" 3 --only creation,RD-01
+verdicts "$dir/doc.json"
+point "$([ "$rc" -eq 3 ]; echo $?)" "harness EMFILE alone: exit 3"
+f=$(fails_of "$dir/doc.json.v")
+point "$([ -z "$f" ]; echo $?)" "harness EMFILE alone: no check says fail"
+[ -z "$f" ] || diag "fail: $f"
+point "$([ -z "$(ls -A "$dir/tmp")" ]; echo $?)" "harness EMFILE: nothing left in TMPDIR"
+unset PB_FAULT_HARNESS
