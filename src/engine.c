@@ -32,6 +32,12 @@ int pb_engine_run(int rfd, int wfd, void *buf, size_t size, uint64_t loops,
 			res->failed_call = "write";
 			return -errno;
 		}
+		if (n == 0 && size > 0) {
+			/* Accepted nothing without EAGAIN: not a full pipe's answer. */
+			res->failed_call = "write";
+			res->bad_loop = l;
+			return -EPROTO;
+		}
 		if (wr > fill_limit)
 			return -EOVERFLOW;
 		while ((n = read(rfd, buf, size)) > 0) {
@@ -72,6 +78,10 @@ void pb_engine_strerror(int r, const struct pb_engine_result *res, uint64_t fill
 	else if (r == -EOVERFLOW)
 		snprintf(buf, len, "a write phase passed %llu bytes without EAGAIN: the buffer "
 			 "never filled", (unsigned long long)fill_limit);
+	else if (r == -EPROTO)
+		snprintf(buf, len, "loop %llu: write() returned 0 instead of -1 with EAGAIN: the "
+			 "kernel accepted nothing without saying the pipe was full",
+			 (unsigned long long)res->bad_loop);
 	else if (r == -ETIMEDOUT)
 		snprintf(buf, len, "--timeout: timed out");
 	else

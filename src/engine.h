@@ -27,7 +27,7 @@ struct pb_engine_result {
  * the kernel never said EAGAIN: -EOVERFLOW.  Returns 0, -EIO when bytes
  * read differ from bytes written in a loop (see bad_*), or -errno from a
  * failed write/read (see failed_call).  A write returning 0 for a nonzero
- * size counts as -EIO too: the kernel accepted nothing without EAGAIN.
+ * size is -EPROTO: the kernel accepted nothing without EAGAIN.
  * -ETIMEDOUT when the watchdog (pb_watchdog_arm) fired between loops.
  */
 int pb_engine_run(int rfd, int wfd, void *buf, size_t size, uint64_t loops,

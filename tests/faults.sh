@@ -56,7 +56,7 @@ sed -e '/^#/d' -e '/^[[:space:]]*$/d' "$TAB" |
 		      print $1 "|" $2 "|" $3 "|" $4 "|" $5 "|" $6 }' >"$T/tab"
 nfaults=$(wc -l <"$T/tab" | tr -d ' ')
 nids=$(awk -F '|' '{ n += split($4, a, " ") } END { print n }' "$T/tab")
-echo "1..$((2 + 4 + 4 * nfaults + nids + 6))"
+echo "1..$((2 + 4 + 4 * nfaults + nids + 6 + 2))"
 
 # ---- the table, the interposer and README agree
 LD_PRELOAD=$PRELOAD PB_FAULT=list /bin/true >"$T/names" 2>"$T/names.err"
@@ -172,3 +172,12 @@ point "$([ -z "$f" ]; echo $?)" "harness EMFILE alone: no check says fail"
 [ -z "$f" ] || diag "fail: $f"
 point "$([ -z "$(ls -A "$dir/tmp")" ]; echo $?)" "harness EMFILE: nothing left in TMPDIR"
 unset PB_FAULT_HARNESS
+
+# ---- throughput's engine: a write returning 0 instead of EAGAIN cannot be
+# measured (exit 3) and is named, not taken for a full pipe.
+TMPDIR=$T timeout -k 5 "$BACKSTOP" env PB_FAULT=write-zero "LD_PRELOAD=$PRELOAD" \
+	"$PB" throughput --loops 10 --repeat 1 --warmup 0 >"$T/tp.out" 2>"$T/tp.err"
+rc=$?
+point "$([ "$rc" -eq 3 ]; echo $?)" "throughput under write-zero: exit 3"
+grep -q 'write() returned 0 instead of -1 with EAGAIN' "$T/tp.err"
+point $? "throughput under write-zero: the error names the write that returned 0"
