@@ -16,10 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "checkproc.h"
 #include "conformance.h"
 
 #define CAP_SETUID_BIT 7
@@ -55,13 +57,54 @@ static const char *err_name(long ret, int e)
 	return ret < 0 ? strerrorname_np(e) : "success";
 }
 
+/*
+ * Whether this process runs in the initial user namespace.  The pipe limits
+ * are checked with capable(), against the initial namespace: a capability
+ * that CapEff shows inside another user namespace (rootless containers,
+ * `unshare -U -r`) does not lift them.  Unknown (no /proc): assume initial.
+ */
+static bool initial_userns(void)
+{
+	FILE *f = fopen("/proc/self/uid_map", "re");
+	unsigned long in, out, count;
+	bool init = true;
+
+	if (f) {
+		init = fscanf(f, "%lu %lu %lu", &in, &out, &count) == 3 && in == 0 && out == 0 &&
+		       count == 4294967295UL;
+		fclose(f);
+	}
+	return init;
+}
+
+/* CAP effective for the kernel's pipe-limit checks (see initial_userns). */
+static bool limit_cap(int cap)
+{
+	return pb_check_has_cap(cap) && initial_userns();
+}
+
 static bool open_pipe(struct pb_check_ctx *ctx, int fd[2], int flags)
 {
-	int ret = pb_check_pipe(ctx, fd, flags | O_CLOEXEC);
+	return pb_check_make_pipe(ctx, fd, flags);
+}
 
-	if (ret == 0)
+/* Queue N bytes of BUF into a pipe with room for them: anything but N is the
+ * kernel's FAIL (write() of at most the free space must transfer it all). */
+static bool queue(struct pb_check_ctx *ctx, int fd, const void *buf, size_t n, const char *what)
+{
+	ssize_t got;
+
+	errno = 0;
+	got = ctx->sys->write(fd, buf, n);
+	if (got == (ssize_t)n)
 		return true;
-	pb_check_error(ctx, "cannot make a pipe: %s", strerror(-ret));
+	if (got < 0)
+		pb_check_setup(ctx, PB_RES_PIPE, errno, "%s: write(%zu) into a %s with room: %s; "
+			       "POSIX requires all %zu bytes", what, n, pb_check_kind_word(ctx),
+			       pb_checkproc_errname(errno), n);
+	else
+		pb_check_fail(ctx, "setup: %s: write(%zu) into a %s with room returned %zd; POSIX "
+			      "requires all %zu bytes", what, n, pb_check_kind_word(ctx), got, n);
 	return false;
 }
 
@@ -80,8 +123,7 @@ static void fc01(struct pb_check_ctx *ctx)
 
 	if (!open_pipe(ctx, fd, O_NONBLOCK))
 		return;
-	if (s->write(fd[1], data, sizeof(data)) != (ssize_t)sizeof(data)) {
-		pb_check_error(ctx, "write of 123 bytes failed: %s", strerror(errno));
+	if (!queue(ctx, fd[1], data, sizeof(data), "queueing 123 bytes")) {
 		close_pipe(ctx, fd);
 		return;
 	}
@@ -119,12 +161,12 @@ static void fc02(struct pb_check_ctx *ctx)
 		pb_check_fail(ctx, "default capacity %d is below PIPE_BUF (%d)", cap, PIPE_BUF);
 	} else if (cap == def) {
 		pb_check_set(ctx, PB_PASS, "default capacity %d (16 pages of %ld)", cap, page);
-	} else if (!pb_check_has_cap(CAP_SYS_RESOURCE_BIT) && max > 0 && max < def &&
+	} else if (!limit_cap(CAP_SYS_RESOURCE_BIT) && max > 0 && max < def &&
 		   cap == max) {
 		pb_check_info(ctx, "default capacity %d: pipe-max-size %ld is below 16 pages and "
 			      "the caller lacks CAP_SYS_RESOURCE", cap, max);
 	} else if ((cap == 2 * page || cap == page) &&
-		   !pb_check_has_cap(CAP_SYS_RESOURCE_BIT) && !pb_check_has_cap(CAP_SYS_ADMIN_BIT)) {
+		   !limit_cap(CAP_SYS_RESOURCE_BIT) && !limit_cap(CAP_SYS_ADMIN_BIT)) {
 		pb_check_info(ctx, "default capacity %d: this user is over pipe-user-pages-soft "
 			      "(%ld)", cap, read_sysctl("pipe-user-pages-soft"));
 	} else {
@@ -144,7 +186,7 @@ static bool over_soft_limit(struct pb_check_ctx *ctx, int fd)
 	int cap = ctx->sys->fcntl(fd, F_GETPIPE_SZ, 0);
 
 	if (cap <= 0 || cap >= 16 * page || (max > 0 && cap >= max) ||
-	    pb_check_has_cap(CAP_SYS_RESOURCE_BIT) || pb_check_has_cap(CAP_SYS_ADMIN_BIT))
+	    limit_cap(CAP_SYS_RESOURCE_BIT) || limit_cap(CAP_SYS_ADMIN_BIT))
 		return false;
 	pb_check_skip(ctx, "default capacity %d: this user is over pipe-user-pages-soft, "
 		      "pipes may not grow (see FC-02)", cap);
@@ -156,7 +198,7 @@ static bool may_set(long size)
 {
 	long max = read_sysctl("pipe-max-size");
 
-	return pb_check_has_cap(CAP_SYS_RESOURCE_BIT) || max <= 0 || size <= max;
+	return limit_cap(CAP_SYS_RESOURCE_BIT) || max <= 0 || size <= max;
 }
 
 /* F_SETPIPE_SZ REQ on FD; expect WANT back and WANT from F_GETPIPE_SZ on OTHER. */
@@ -243,8 +285,7 @@ static void fc04(struct pb_check_ctx *ctx)
 	}
 	for (int i = 0; i < 3; i++) {
 		memset(page_buf[i], 'a' + i, (size_t)page);
-		if (s->write(fd[1], page_buf[i], (size_t)page) != page) {
-			pb_check_error(ctx, "queueing 3 pages: %s", strerror(errno));
+		if (!queue(ctx, fd[1], page_buf[i], (size_t)page, "queueing 3 pages")) {
 			close_pipe(ctx, fd);
 			return;
 		}
@@ -287,7 +328,8 @@ static void fc04(struct pb_check_ctx *ctx)
 	snprintf(path, sizeof(path), "%s/regular", ctx->dir);
 	rfd = s->open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (rfd < 0) {
-		pb_check_error(ctx, "cannot make a regular file: %s", strerror(errno));
+		pb_check_setup(ctx, PB_RES_HARNESS, errno, "cannot make a regular file: %s",
+			       strerror(errno));
 		return;
 	}
 	for (int cmd = 0; cmd < 2; cmd++) {
@@ -324,29 +366,72 @@ static int fc05_unpriv(const struct pb_sysops *s, int fd, long max)
 	return s->fcntl(fd, F_SETPIPE_SZ, max) == max ? 0 : 3;
 }
 
-/* Run fc05_unpriv as uid/gid 65534 in a child; the message index, or -1. */
-static int fc05_unpriv_child(const struct pb_sysops *s, int fd, long max)
-{
-	struct timespec ts = { 0, 1000000 };
-	int status = 0;
-	pid_t pid = fork();
+/* What the uid 65534 helper reports, through shared memory (never a pipe:
+ * the harness must not trust what it tests). */
+struct fc05_page {
+	int step;     /* 0, or 1/2/3: setgroups/setgid/setuid failed */
+	int err;      /* that step's errno */
+	int result;   /* fc05_unpriv's index */
+	int started;  /* the judged calls began */
+	int done;     /* written last */
+};
 
-	if (pid < 0)
-		return -1;
+enum { FC05_ERROR = -1, FC05_SKIP = -2, FC05_HUNG = -3 };
+
+/* Run fc05_unpriv as uid/gid 65534 in a child: the message index, or FC05_*
+ * (ERROR recorded for FC05_ERROR; WHY says why for FC05_SKIP: an identity the
+ * environment cannot give, e.g. 65534 unmapped in a user namespace). */
+static int fc05_unpriv_child(struct pb_check_ctx *ctx, int fd, long max, char *why, size_t len)
+{
+	static const char *const step[] = { "", "setgroups", "setgid", "setuid" };
+	struct fc05_page *pg = pb_check_shared(ctx, sizeof(*pg));
+	int status = 0, ret;
+	pid_t pid;
+
+	if (!pg)
+		return FC05_ERROR;
+	pid = pb_checkproc_fork();
+	if (pid < 0) {
+		pb_check_setup(ctx, PB_RES_HARNESS, errno, "fork of the uid 65534 helper: %s",
+			       strerror(errno));
+		munmap(pg, sizeof(*pg));
+		return FC05_ERROR;
+	}
 	if (pid == 0) {
-		if (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0)
-			_exit(100);
-		_exit(fc05_unpriv(s, fd, max));
+		pg->step = setgroups(0, NULL) != 0 ? 1 : setgid(65534) != 0 ? 2 :
+			   setuid(65534) != 0 ? 3 : 0;
+		pg->err = errno;
+		if (pg->step == 0) {
+			__atomic_store_n(&pg->started, 1, __ATOMIC_SEQ_CST);
+			pg->result = fc05_unpriv(ctx->sys, fd, max);
+		}
+		__atomic_store_n(&pg->done, 1, __ATOMIC_SEQ_CST);
+		_exit(0);
 	}
-	for (int i = 0; i < 3000; i++) {
-		if (waitpid(pid, &status, WNOHANG) == pid)
-			return WIFEXITED(status) && WEXITSTATUS(status) < 4 ? WEXITSTATUS(status)
-									  : -1;
-		nanosleep(&ts, NULL);
+	pb_checkproc_wait(pid, 3000, &status);
+	if (!__atomic_load_n(&pg->done, __ATOMIC_SEQ_CST)) {
+		if (__atomic_load_n(&pg->started, __ATOMIC_SEQ_CST)) {
+			ret = FC05_HUNG;
+		} else {
+			pb_check_error(ctx, "harness: the uid 65534 helper died before it switched "
+				       "identity (wait status %#x)", (unsigned)status);
+			ret = FC05_ERROR;
+		}
+	} else if (pg->step == 0) {
+		ret = pg->result;
+	} else if (pg->err == EINVAL || pg->err == EPERM) {
+		snprintf(why, len, "cannot become uid 65534: %s: %s%s", step[pg->step],
+			 pb_checkproc_errname(pg->err), pg->err == EINVAL ?
+			 " (65534 is not mapped in this user namespace)" :
+			 " (not permitted here, e.g. setgroups denied in a user namespace)");
+		ret = FC05_SKIP;
+	} else {
+		pb_check_error(ctx, "harness: the uid 65534 helper: %s: %s", step[pg->step],
+			       strerror(pg->err));
+		ret = FC05_ERROR;
 	}
-	kill(pid, SIGKILL);
-	waitpid(pid, &status, 0);
-	return -1;
+	munmap(pg, sizeof(*pg));
+	return ret;
 }
 
 /* FC-05.  pipe(7) /proc files; fcntl(2) EPERM. */
@@ -354,9 +439,12 @@ static void fc05(struct pb_check_ctx *ctx)
 {
 	const struct pb_sysops *s = ctx->sys;
 	long max = read_sysctl("pipe-max-size");
-	bool res = pb_check_has_cap(CAP_SYS_RESOURCE_BIT);
+	bool res = limit_cap(CAP_SYS_RESOURCE_BIT);
 	const char *unpriv = "skipped: needs CAP_SETUID to drop CAP_SYS_RESOURCE";
-	const char *priv = "skipped: no CAP_SYS_RESOURCE";
+	const char *priv = pb_check_has_cap(CAP_SYS_RESOURCE_BIT) ?
+		"skipped: CAP_SYS_RESOURCE is held only inside a user namespace, and the "
+		"kernel checks it in the initial one" : "skipped: no CAP_SYS_RESOURCE";
+	char why[200], unpriv_buf[240];
 	int fd[2], got;
 
 	if (max <= 0) {
@@ -376,14 +464,19 @@ static void fc05(struct pb_check_ctx *ctx)
 			pb_check_fail(ctx, "%s (pipe-max-size %ld)", fc05_messages[i], max);
 		unpriv = "pass as caller";
 	} else if (pb_check_has_cap(CAP_SETUID_BIT)) {
-		int i = fc05_unpriv_child(s, fd[1], max);
+		int i = fc05_unpriv_child(ctx, fd[1], max, why, sizeof(why));
 
-		if (i < 0)
-			pb_check_error(ctx, "the uid 65534 helper failed");
+		if (i == FC05_HUNG)
+			pb_check_fail(ctx, "as uid 65534: F_SETPIPE_SZ did not return within 3 s");
 		else if (i > 0)
 			pb_check_fail(ctx, "as uid 65534: %s (pipe-max-size %ld)", fc05_messages[i],
 				      max);
-		unpriv = "pass as uid 65534";
+		if (i == FC05_SKIP) {
+			snprintf(unpriv_buf, sizeof(unpriv_buf), "skipped: %s", why);
+			unpriv = unpriv_buf;
+		} else {
+			unpriv = "pass as uid 65534";
+		}
 	}
 	if (res) {
 		errno = 0;

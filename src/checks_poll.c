@@ -13,16 +13,20 @@
 #include <sys/select.h>
 #include <unistd.h>
 
+#include "checkproc.h"
 #include "conformance.h"
 
-/* revents of one fd after a zero-timeout poll (never blocks); -1 on error. */
+/* revents of one fd after a zero-timeout poll (never blocks); -1 when poll
+ * itself failed (FAIL recorded: POSIX gives a pipe no reason to refuse). */
 static int poll_now(struct pb_check_ctx *ctx, int fd, short events)
 {
 	struct pollfd p = { .fd = fd, .events = events };
 	int n = ctx->sys->poll(&p, 1, 0);
 
 	if (n < 0) {
-		pb_check_error(ctx, "poll: %s", strerror(errno));
+		pb_check_setup(ctx, PB_RES_PIPE, errno, "poll() of one %s end with timeout 0: "
+			       "%s; POSIX requires the number of ready descriptors",
+			       pb_check_kind_word(ctx), pb_checkproc_errname(errno));
 		return -1;
 	}
 	return n == 0 ? 0 : p.revents;
@@ -30,23 +34,24 @@ static int poll_now(struct pb_check_ctx *ctx, int fd, short events)
 
 static void close_pair(struct pb_check_ctx *ctx, int fd[2])
 {
-	if (fd[0] >= 0)
-		ctx->sys->close(fd[0]);
-	if (fd[1] >= 0)
-		ctx->sys->close(fd[1]);
-	fd[0] = fd[1] = -1;
+	pb_check_close(ctx->sys, &fd[0]);
+	pb_check_close(ctx->sys, &fd[1]);
 }
 
-static bool make_pipe(struct pb_check_ctx *ctx, int fd[2], int flags)
+/* One I/O call of a check's setup that must move exactly N bytes; anything
+ * else is the kernel's FAIL naming the call. */
+static bool io_exact(struct pb_check_ctx *ctx, ssize_t got, size_t n, const char *call,
+		     const char *requires)
 {
-	int ret = pb_check_pipe(ctx, fd, flags);
-
-	if (ret) {
-		fd[0] = fd[1] = -1;
-		pb_check_error(ctx, "cannot make a pipe: %s", strerror(-ret));
-		return false;
-	}
-	return true;
+	if (got == (ssize_t)n)
+		return true;
+	if (got < 0)
+		pb_check_setup(ctx, PB_RES_PIPE, errno, "%s on a %s: %s; %s", call,
+			       pb_check_kind_word(ctx), pb_checkproc_errname(errno), requires);
+	else
+		pb_check_fail(ctx, "setup: %s on a %s returned %zd; %s", call,
+			      pb_check_kind_word(ctx), got, requires);
+	return false;
 }
 
 /* PL-01: XSH poll() */
@@ -56,7 +61,7 @@ static void pl01(struct pb_check_ctx *ctx)
 	int fd[2], r, w;
 	long filled;
 
-	if (!make_pipe(ctx, fd, O_NONBLOCK | O_CLOEXEC))
+	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK | O_CLOEXEC))
 		return;
 	r = poll_now(ctx, fd[0], POLLIN);
 	w = poll_now(ctx, fd[1], POLLOUT);
@@ -66,31 +71,25 @@ static void pl01(struct pb_check_ctx *ctx)
 		pb_check_fail(ctx, "empty pipe: read end revents 0x%x, expected 0", r);
 	if (w != POLLOUT)
 		pb_check_fail(ctx, "empty pipe: write end revents 0x%x, expected POLLOUT", w);
-	if (ctx->sys->write(fd[1], "x", 1) != 1) {
-		pb_check_error(ctx, "write: %s", strerror(errno));
+	if (!io_exact(ctx, ctx->sys->write(fd[1], "x", 1), 1, "write(1) into the empty end",
+		      "POSIX requires 1"))
 		goto out;
-	}
 	r = poll_now(ctx, fd[0], POLLIN);
 	if (r >= 0 && r != POLLIN)
 		pb_check_fail(ctx, "1 byte queued: read end revents 0x%x, expected POLLIN", r);
-	if (ctx->sys->read(fd[0], buf, 1) != 1) {
-		pb_check_error(ctx, "read: %s", strerror(errno));
+	if (!io_exact(ctx, ctx->sys->read(fd[0], buf, 1), 1, "read(1) with 1 byte queued",
+		      "POSIX requires 1"))
 		goto out;
-	}
-	filled = pb_check_fill(ctx->sys, fd[1]);
-	if (filled <= 0) {
-		pb_check_error(ctx, "cannot fill the pipe: %s",
-			       filled ? strerror((int)-filled) : "0 bytes");
+	filled = pb_check_fill_or_fail(ctx, fd[1]);
+	if (filled < 0)
 		goto out;
-	}
 	w = poll_now(ctx, fd[1], POLLOUT);
 	if (w >= 0 && (w & POLLOUT))
 		pb_check_fail(ctx, "full pipe (%ld bytes): write end revents 0x%x has POLLOUT",
 			      filled, w);
-	if (ctx->sys->read(fd[0], buf, sizeof(buf)) != (ssize_t)sizeof(buf)) {
-		pb_check_error(ctx, "read of PIPE_BUF: %s", strerror(errno));
+	if (!io_exact(ctx, ctx->sys->read(fd[0], buf, sizeof(buf)), sizeof(buf),
+		      "read(PIPE_BUF) when full", "POSIX requires PIPE_BUF bytes"))
 		goto out;
-	}
 	w = poll_now(ctx, fd[1], POLLOUT);
 	if (w >= 0 && w != POLLOUT)
 		pb_check_fail(ctx, "after reading PIPE_BUF from a full pipe: write end revents "
@@ -111,22 +110,20 @@ static void pl02(struct pb_check_ctx *ctx)
 	char buf[16];
 	int fd[2], r;
 
-	if (!make_pipe(ctx, fd, O_NONBLOCK | O_CLOEXEC))
+	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK | O_CLOEXEC))
 		return;
-	if (ctx->sys->write(fd[1], "hello", 5) != 5) {
-		pb_check_error(ctx, "write: %s", strerror(errno));
+	if (!io_exact(ctx, ctx->sys->write(fd[1], "hello", 5), 5, "write(5) into the empty end",
+		      "POSIX requires 5"))
 		goto out;
-	}
 	ctx->sys->close(fd[1]);
 	fd[1] = -1;
 	r = poll_now(ctx, fd[0], POLLIN | POLLOUT);
 	if (r >= 0 && r != (POLLIN | POLLHUP))
 		pb_check_fail(ctx, "writer gone, data left: revents 0x%x, expected 0x%x "
 			      "(POLLIN|POLLHUP)", r, POLLIN | POLLHUP);
-	if (ctx->sys->read(fd[0], buf, sizeof(buf)) != 5) {
-		pb_check_error(ctx, "read: %s", strerror(errno));
+	if (!io_exact(ctx, ctx->sys->read(fd[0], buf, sizeof(buf)), 5,
+		      "read(16) with 5 bytes queued and the writer gone", "POSIX requires 5"))
 		goto out;
-	}
 	r = poll_now(ctx, fd[0], POLLIN | POLLOUT);
 	if (r >= 0 && r != POLLHUP)
 		pb_check_fail(ctx, "writer gone, drained: revents 0x%x, expected 0x%x (POLLHUP)",
@@ -142,7 +139,7 @@ static void pl03(struct pb_check_ctx *ctx)
 {
 	int fd[2], w;
 
-	if (!make_pipe(ctx, fd, O_NONBLOCK | O_CLOEXEC))
+	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK | O_CLOEXEC))
 		return;
 	ctx->sys->close(fd[0]);
 	fd[0] = -1;
@@ -163,7 +160,7 @@ static int select_now(struct pb_check_ctx *ctx, int fd, bool for_write)
 	int n;
 
 	if (fd >= FD_SETSIZE) {
-		pb_check_error(ctx, "fd %d beyond FD_SETSIZE", fd);
+		pb_check_setup(ctx, PB_RES_HARNESS, 0, "fd %d beyond FD_SETSIZE", fd);
 		return -1;
 	}
 	FD_ZERO(&set);
@@ -171,7 +168,9 @@ static int select_now(struct pb_check_ctx *ctx, int fd, bool for_write)
 	n = for_write ? ctx->sys->select(fd + 1, NULL, &set, NULL, &tv)
 		      : ctx->sys->select(fd + 1, &set, NULL, NULL, &tv);
 	if (n < 0) {
-		pb_check_error(ctx, "select: %s", strerror(errno));
+		pb_check_setup(ctx, PB_RES_PIPE, errno, "select() of one %s end with timeout 0: "
+			       "%s; POSIX requires the number of ready descriptors",
+			       pb_check_kind_word(ctx), pb_checkproc_errname(errno));
 		return -1;
 	}
 	return n > 0 && FD_ISSET(fd, &set);
@@ -192,12 +191,15 @@ static void pl04(struct pb_check_ctx *ctx)
 	snprintf(path, sizeof(path), "%s/pl04.fifo", ctx->dir);
 	snprintf(path2, sizeof(path2), "%s/pl04b.fifo", ctx->dir);
 	if (s->mkfifo(path, 0600) != 0 || s->mkfifo(path2, 0600) != 0) {
-		pb_check_error(ctx, "mkfifo: %s", strerror(errno));
+		pb_check_setup(ctx, PB_RES_PIPE, errno, "mkfifo(0600) in an empty private "
+			       "directory: %s; POSIX requires a new FIFO",
+			       pb_checkproc_errname(errno));
 		goto out;
 	}
 	rfd = s->open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
 	if (rfd < 0) {
-		pb_check_error(ctx, "open reader: %s", strerror(errno));
+		pb_check_setup(ctx, PB_RES_PIPE, errno, "open(O_RDONLY|O_NONBLOCK) of a new FIFO: "
+			       "%s; POSIX requires it to return at once", pb_checkproc_errname(errno));
 		goto out;
 	}
 	r = poll_now(ctx, rfd, POLLIN);
@@ -206,7 +208,8 @@ static void pl04(struct pb_check_ctx *ctx)
 			      "writer makes poll loops spin)", r);
 	wfd = s->open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC, 0);
 	if (wfd < 0) {
-		pb_check_error(ctx, "open writer: %s", strerror(errno));
+		pb_check_setup(ctx, PB_RES_PIPE, errno, "open(O_WRONLY|O_NONBLOCK) of a FIFO with a "
+			       "reader: %s; POSIX requires success", pb_checkproc_errname(errno));
 		goto out;
 	}
 	r = poll_now(ctx, rfd, POLLIN);
@@ -219,7 +222,8 @@ static void pl04(struct pb_check_ctx *ctx)
 		pb_check_fail(ctx, "writer closed: revents 0x%x, expected POLLHUP", r);
 	wfd = s->open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC, 0);
 	if (wfd < 0) {
-		pb_check_error(ctx, "reopen writer: %s", strerror(errno));
+		pb_check_setup(ctx, PB_RES_PIPE, errno, "reopening a writer of a FIFO with a reader: "
+			       "%s; POSIX requires success", pb_checkproc_errname(errno));
 		goto out;
 	}
 	r = poll_now(ctx, rfd, POLLIN);
@@ -232,7 +236,9 @@ static void pl04(struct pb_check_ctx *ctx)
 	/* The select nuance, on a FIFO that never had a writer. */
 	rfd2 = s->open(path2, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
 	if (rfd2 < 0) {
-		pb_check_error(ctx, "open second reader: %s", strerror(errno));
+		pb_check_setup(ctx, PB_RES_PIPE, errno, "open(O_RDONLY|O_NONBLOCK) of a second new "
+			       "FIFO: %s; POSIX requires it to return at once",
+			       pb_checkproc_errname(errno));
 		goto out;
 	}
 	ready = select_now(ctx, rfd2, false);
@@ -273,7 +279,7 @@ static void pl05(struct pb_check_ctx *ctx)
 	long filled;
 
 	signal(SIGPIPE, SIG_IGN);  /* a stray write to the reader-less pipe must not kill */
-	if (!make_pipe(ctx, a, O_NONBLOCK | O_CLOEXEC))
+	if (!pb_check_make_pipe(ctx, a, O_NONBLOCK | O_CLOEXEC))
 		return;
 	ctx->sys->close(a[1]);
 	a[1] = -1;
@@ -281,14 +287,11 @@ static void pl05(struct pb_check_ctx *ctx)
 	if (rd == 0)
 		pb_check_fail(ctx, "read end at EOF not readable per select()");
 	close_pair(ctx, a);
-	if (!make_pipe(ctx, b, O_NONBLOCK | O_CLOEXEC))
+	if (!pb_check_make_pipe(ctx, b, O_NONBLOCK | O_CLOEXEC))
 		return;
-	filled = pb_check_fill(ctx->sys, b[1]);
-	if (filled <= 0) {
-		pb_check_error(ctx, "cannot fill the pipe: %s",
-			       filled ? strerror((int)-filled) : "0 bytes");
+	filled = pb_check_fill_or_fail(ctx, b[1]);
+	if (filled < 0)
 		goto out;
-	}
 	ctx->sys->close(b[0]);
 	b[0] = -1;
 	wr = select_now(ctx, b[1], true);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/select.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -300,6 +301,395 @@ static long fake_sysctl_value(void)
 	close(fd);
 	return n > 0 ? atol(buf) : -1;
 }
+
+/* ---------------------------------------------------------------- setup faults */
+/*
+ * A pipe or FIFO call failing in a check's setup is the kernel's FAIL, never
+ * the harness's ERROR (see pb_check_setup).
+ */
+
+static bool is_pipe_fd(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode);
+}
+
+/* A full nonblocking pipe: write() returns 0 instead of -1/EAGAIN. */
+static ssize_t write_zero_when_full(int fd, const void *b, size_t n)
+{
+	ssize_t r = write(fd, b, n);
+
+	return r < 0 && errno == EAGAIN ? 0 : r;
+}
+
+static ssize_t write_eio_on_pipes(int fd, const void *b, size_t n)
+{
+	if (is_pipe_fd(fd)) {
+		errno = EIO;
+		return -1;
+	}
+	return write(fd, b, n);
+}
+
+static ssize_t read_eio_on_pipes(int fd, void *b, size_t n)
+{
+	if (is_pipe_fd(fd)) {
+		errno = EIO;
+		return -1;
+	}
+	return read(fd, b, n);
+}
+
+static int pipe2_einval(int fd[2], int flags)
+{
+	(void)fd, (void)flags;
+	errno = EINVAL;
+	return -1;
+}
+
+static int pipe2_emfile(int fd[2], int flags)
+{
+	(void)fd, (void)flags;
+	errno = EMFILE;
+	return -1;
+}
+
+static int mkfifo_eio(const char *path, mode_t mode)
+{
+	(void)path, (void)mode;
+	errno = EIO;
+	return -1;
+}
+
+static int open_fifo_eio(const char *path, int flags, mode_t mode)
+{
+	struct stat st;
+
+	if (stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) {
+		errno = EIO;
+		return -1;
+	}
+	return open(path, flags, mode);
+}
+
+static int poll_einval(struct pollfd *fds, nfds_t n, int timeout)
+{
+	(void)fds, (void)n, (void)timeout;
+	errno = EINVAL;
+	return -1;
+}
+
+static int select_einval(int nfds, fd_set *r, fd_set *w, fd_set *e, struct timeval *tv)
+{
+	(void)nfds, (void)r, (void)w, (void)e, (void)tv;
+	errno = EINVAL;
+	return -1;
+}
+
+static int fstat_eio_on_pipes(int fd, struct stat *st)
+{
+	if (is_pipe_fd(fd)) {
+		errno = EIO;
+		return -1;
+	}
+	return fstat(fd, st);
+}
+
+static ssize_t splice_eio(int in, loff_t *off_in, int out, loff_t *off_out, size_t len,
+			  unsigned flags)
+{
+	(void)in, (void)off_in, (void)out, (void)off_out, (void)len, (void)flags;
+	errno = EIO;
+	return -1;
+}
+
+struct setup_fault {
+	const char *id;
+	enum pb_kind kind;
+	const char *how;
+	const char *says;  /* the detail must contain this */
+	int (*pipe2)(int[2], int);
+	ssize_t (*write)(int, const void *, size_t);
+	ssize_t (*read)(int, void *, size_t);
+	int (*mkfifo)(const char *, mode_t);
+	int (*open)(const char *, int, mode_t);
+	int (*poll)(struct pollfd *, nfds_t, int);
+	int (*select)(int, fd_set *, fd_set *, fd_set *, struct timeval *);
+	int (*fstat)(int, struct stat *);
+	ssize_t (*splice)(int, loff_t *, int, loff_t *, size_t, unsigned);
+};
+
+#define A PB_KIND_ANON
+#define F PB_KIND_FIFO
+static const struct setup_fault setup_faults[] = {
+	/* Issue: "error: cannot fill the pipe" when a full pipe's write returns 0. */
+	{ "PL-01", A, "write 0 when full", "returned 0", .write = write_zero_when_full },
+	{ "PL-01", F, "write 0 when full", "returned 0", .write = write_zero_when_full },
+	{ "PL-05", A, "write 0 when full", "returned 0", .write = write_zero_when_full },
+	{ "PL-05", F, "write 0 when full", "returned 0", .write = write_zero_when_full },
+	{ "LX-05", A, "write 0 when full", "returned 0", .write = write_zero_when_full },
+	{ "LX-06", A, "write 0 when full", "returned 0", .write = write_zero_when_full },
+	/* pb_check_make_pipe / pipe2 in every group. */
+	{ "PL-01", A, "pipe2 EINVAL", "EINVAL", .pipe2 = pipe2_einval },
+	{ "PL-02", A, "pipe2 EINVAL", "EINVAL", .pipe2 = pipe2_einval },
+	{ "PL-03", A, "pipe2 EINVAL", "EINVAL", .pipe2 = pipe2_einval },
+	{ "PL-05", A, "pipe2 EINVAL", "EINVAL", .pipe2 = pipe2_einval },
+	{ "MD-01", A, "pipe2 EINVAL", "EINVAL", .pipe2 = pipe2_einval },
+	{ "MD-02", A, "pipe2 EINVAL", "EINVAL", .pipe2 = pipe2_einval },
+	{ "MD-03", A, "pipe2 EINVAL", "EINVAL", .pipe2 = pipe2_einval },
+	{ "MD-04", A, "pipe2 EINVAL", "EINVAL", .pipe2 = pipe2_einval },
+	{ "MD-06", A, "pipe2 EINVAL", "EINVAL", .pipe2 = pipe2_einval },
+	{ "LX-01", A, "pipe2 EINVAL", "EINVAL", .pipe2 = pipe2_einval },
+	{ "LX-02", A, "pipe2 EINVAL", "EINVAL", .pipe2 = pipe2_einval },
+	{ "LX-05", A, "pipe2 EINVAL", "EINVAL", .pipe2 = pipe2_einval },
+	{ "LX-06", A, "pipe2 EINVAL", "EINVAL", .pipe2 = pipe2_einval },
+	{ "PL-01", F, "mkfifo EIO", "EIO", .mkfifo = mkfifo_eio },
+	{ "MD-01", F, "mkfifo EIO", "EIO", .mkfifo = mkfifo_eio },
+	{ "PL-04", A, "mkfifo EIO", "mkfifo", .mkfifo = mkfifo_eio },
+	{ "LX-02", A, "mkfifo EIO", "mkfifo", .mkfifo = mkfifo_eio },
+	{ "PL-04", A, "open EIO", "open", .open = open_fifo_eio },
+	/* I/O a setup step needs. */
+	{ "PL-01", A, "write EIO", "EIO", .write = write_eio_on_pipes },
+	{ "PL-02", A, "write EIO", "EIO", .write = write_eio_on_pipes },
+	{ "PL-02", F, "write EIO", "EIO", .write = write_eio_on_pipes },
+	{ "MD-01", A, "write EIO", "EIO", .write = write_eio_on_pipes },
+	{ "MD-02", A, "write EIO", "EIO", .write = write_eio_on_pipes },
+	{ "LX-01", A, "write EIO", "EIO", .write = write_eio_on_pipes },
+	{ "LX-05", A, "write EIO", "EIO", .write = write_eio_on_pipes },
+	/* pb_check_fill reports -EIO for both "returned 0" and EIO: say "write". */
+	{ "LX-06", A, "write EIO", "write", .write = write_eio_on_pipes },
+	{ "PL-01", A, "read EIO", "EIO", .read = read_eio_on_pipes },
+	{ "PL-02", A, "read EIO", "EIO", .read = read_eio_on_pipes },
+	{ "PL-01", A, "poll EINVAL", "poll", .poll = poll_einval },
+	{ "PL-02", A, "poll EINVAL", "poll", .poll = poll_einval },
+	{ "PL-03", A, "poll EINVAL", "poll", .poll = poll_einval },
+	{ "PL-04", A, "poll EINVAL", "poll", .poll = poll_einval },
+	{ "PL-05", A, "select EINVAL", "select", .select = select_einval },
+	{ "MD-06", A, "fstat EIO", "fstat", .fstat = fstat_eio_on_pipes },
+	{ "LX-06", A, "splice EIO", "splice", .splice = splice_eio },
+};
+#undef A
+#undef F
+
+START_TEST(setup_fault_fails)
+{
+	const struct setup_fault *f = &setup_faults[_i];
+	struct pb_sysops s = pb_sysops_real;
+	struct pb_check_result r;
+
+	if (f->pipe2)
+		s.pipe2 = f->pipe2;
+	if (f->write)
+		s.write = f->write;
+	if (f->read)
+		s.read = f->read;
+	if (f->mkfifo)
+		s.mkfifo = f->mkfifo;
+	if (f->open)
+		s.open = f->open;
+	if (f->poll)
+		s.poll = f->poll;
+	if (f->select)
+		s.select = f->select;
+	if (f->fstat)
+		s.fstat = f->fstat;
+	if (f->splice)
+		s.splice = f->splice;
+	r = run_kind(f->id, &s, f->kind, 0);
+	ck_assert_msg(r.verdict == PB_FAIL, "%s %s (%s): verdict %s, expected fail: %s", f->id,
+		      f->kind == PB_KIND_FIFO ? "fifo" : "anon", f->how,
+		      pb_verdict_names[r.verdict], r.detail);
+	ck_assert_msg(strstr(r.detail, f->says), "%s (%s): the detail does not say \"%s\": %s",
+		      f->id, f->how, f->says, r.detail);
+}
+END_TEST
+
+/* EMFILE from pipe2 is the environment's limit: ERROR, not FAIL. */
+START_TEST(resource_limit_is_error)
+{
+	static const char *const ids[] = { "PL-01", "MD-01", "MD-04", "LX-01" };
+	struct pb_sysops s = pb_sysops_real;
+
+	s.pipe2 = pipe2_emfile;
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		struct pb_check_result r = run(ids[i], &s);
+
+		assert_verdict(r, PB_ERROR);
+	}
+}
+END_TEST
+
+/* ---------------------------------------------------------------- MD-04 signatures */
+/*
+ * An emulated timestamp behaviour per kind (anonymous pipe, FIFO), so MD-04
+ * can be shown every signature whatever the running kernel does: futimens
+ * sets the fake times, write and read move the ones the mode says, fstat
+ * reports them.  uname is faked separately: the verdict must not follow it.
+ */
+enum ts_mode { TS_UPDATE, TS_FROZEN, TS_WRITE_ONLY };
+static enum ts_mode ts_mode_of[2];
+
+static struct {
+	bool set;
+	struct timespec a, m, c;
+} ts_fake[2];
+
+static const char *fake_release = "6.1.0-test";
+
+/* 0: anonymous pipe, 1: FIFO, -1: anything else. */
+static int ts_kind(int fd)
+{
+	char path[64], link[256];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n < 0 || !is_pipe_fd(fd))
+		return -1;
+	link[n] = '\0';
+	return strncmp(link, "pipe:[", 6) == 0 ? 0 : 1;
+}
+
+static struct timespec ts_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	return t;
+}
+
+static int ts_futimens(int fd, const struct timespec t[2])
+{
+	int k = ts_kind(fd), ret = futimens(fd, t);
+
+	if (ret == 0 && k >= 0) {
+		ts_fake[k].set = true;
+		ts_fake[k].a = t[0];
+		ts_fake[k].m = t[1];
+		ts_fake[k].c = ts_now();
+	}
+	return ret;
+}
+
+static int ts_fstat(int fd, struct stat *st)
+{
+	int k = ts_kind(fd), ret = fstat(fd, st);
+
+	if (ret == 0 && k >= 0 && ts_fake[k].set) {
+		st->st_atim = ts_fake[k].a;
+		st->st_mtim = ts_fake[k].m;
+		st->st_ctim = ts_fake[k].c;
+	}
+	return ret;
+}
+
+static ssize_t ts_write(int fd, const void *b, size_t n)
+{
+	int k = ts_kind(fd);
+	ssize_t ret = write(fd, b, n);
+
+	if (ret > 0 && k >= 0 && ts_mode_of[k] != TS_FROZEN)
+		ts_fake[k].m = ts_fake[k].c = ts_now();
+	return ret;
+}
+
+static ssize_t ts_read(int fd, void *b, size_t n)
+{
+	int k = ts_kind(fd);
+	ssize_t ret = read(fd, b, n);
+
+	if (ret > 0 && k >= 0 && ts_mode_of[k] == TS_UPDATE)
+		ts_fake[k].a = ts_now();
+	return ret;
+}
+
+static int ts_uname(struct utsname *u)
+{
+	int ret = uname(u);
+
+	snprintf(u->release, sizeof(u->release), "%s", fake_release);
+	return ret;
+}
+
+static struct pb_check_result md04_with(const char *release, enum ts_mode anon,
+					enum ts_mode fifo)
+{
+	struct pb_sysops s = pb_sysops_real;
+
+	s.futimens = ts_futimens;
+	s.fstat = ts_fstat;
+	s.write = ts_write;
+	s.read = ts_read;
+	s.uname = ts_uname;
+	fake_release = release;
+	ts_mode_of[0] = anon;
+	ts_mode_of[1] = fifo;
+	return run("MD-04", &s);
+}
+
+/* The 6.15 signature on a kernel that calls itself 6.1: a backport. */
+START_TEST(md04_backported)
+{
+	struct pb_check_result r = md04_with("6.1.0-37-amd64", TS_FROZEN, TS_UPDATE);
+
+	assert_verdict(r, PB_KNOWN_DEVIATION);
+	ck_assert_ptr_nonnull(strstr(r.detail, "backported?"));
+	ck_assert_ptr_nonnull(strstr(r.detail, "f017b0a4951f"));
+}
+END_TEST
+
+START_TEST(md04_signature_new)
+{
+	struct pb_check_result r = md04_with("6.18.0", TS_FROZEN, TS_UPDATE);
+
+	assert_verdict(r, PB_KNOWN_DEVIATION);
+	ck_assert_ptr_null(strstr(r.detail, "backported?"));
+}
+END_TEST
+
+/* Old behaviour on a kernel that calls itself 6.18 (a revert): POSIX, pass. */
+START_TEST(md04_updating_new)
+{
+	struct pb_check_result r = md04_with("6.18.0", TS_UPDATE, TS_UPDATE);
+
+	assert_verdict(r, PB_PASS);
+	ck_assert_ptr_nonnull(strstr(r.detail, "revert?"));
+}
+END_TEST
+
+START_TEST(md04_updating_old)
+{
+	struct pb_check_result r = md04_with("6.1.0", TS_UPDATE, TS_UPDATE);
+
+	assert_verdict(r, PB_PASS);
+	ck_assert_ptr_null(strstr(r.detail, "revert?"));
+}
+END_TEST
+
+/* Partial: write updates mtime and ctime, read leaves atime: not the change. */
+START_TEST(md04_partial)
+{
+	struct pb_check_result r = md04_with("6.1.0", TS_WRITE_ONLY, TS_UPDATE);
+
+	assert_verdict(r, PB_FAIL);
+	ck_assert_ptr_nonnull(strstr(r.detail, "partial"));
+	r = md04_with("6.18.0", TS_WRITE_ONLY, TS_UPDATE);
+	assert_verdict(r, PB_FAIL);
+}
+END_TEST
+
+/* FIFOs frozen too: not the 6.15 change either, whatever uname says. */
+START_TEST(md04_fifo_frozen)
+{
+	struct pb_check_result r = md04_with("6.18.0", TS_FROZEN, TS_FROZEN);
+
+	assert_verdict(r, PB_FAIL);
+	ck_assert_ptr_nonnull(strstr(r.detail, "FIFO"));
+	r = md04_with("6.1.0", TS_FROZEN, TS_FROZEN);
+	assert_verdict(r, PB_FAIL);
+}
+END_TEST
 
 /* ---------------------------------------------------------------- registry */
 
@@ -677,10 +1067,13 @@ START_TEST(md04_here)
 	struct pb_check_result r = run("MD-04", NULL);
 
 	if (kernel_at_least(6, 15)) {
-		/* Expected unless the distribution reverted f017b0a4951f (then INFO). */
+		/* Expected unless the distribution reverted f017b0a4951f (then pass). */
 		assert_verdict(r, PB_KNOWN_DEVIATION);
 		ck_assert_ptr_nonnull(strstr(r.detail, "f017b0a4951f"));
 		ck_assert_ptr_nonnull(strstr(r.detail, "6.15"));
+	} else if (r.verdict == PB_KNOWN_DEVIATION) {
+		/* An older release carrying the change: the detail says so. */
+		ck_assert_ptr_nonnull(strstr(r.detail, "backported?"));
 	} else {
 		assert_verdict(r, PB_PASS);
 	}
@@ -801,6 +1194,21 @@ static Suite *suite(void)
 	tcase_add_test(t, lx06_broken);
 	tcase_add_test(t, lx07_broken);
 	tcase_add_test(t, lx07_killed_restores);
+	suite_add_tcase(s, t);
+	t = tcase_create("setup_faults");
+	tcase_set_timeout(t, 10);
+	tcase_add_loop_test(t, setup_fault_fails, 0,
+			    (int)(sizeof(setup_faults) / sizeof(setup_faults[0])));
+	tcase_add_test(t, resource_limit_is_error);
+	suite_add_tcase(s, t);
+	t = tcase_create("md04_signatures");
+	tcase_set_timeout(t, 20);
+	tcase_add_test(t, md04_backported);
+	tcase_add_test(t, md04_signature_new);
+	tcase_add_test(t, md04_updating_new);
+	tcase_add_test(t, md04_updating_old);
+	tcase_add_test(t, md04_partial);
+	tcase_add_test(t, md04_fifo_frozen);
 	suite_add_tcase(s, t);
 	t = tcase_create("here");
 	tcase_set_timeout(t, 10);

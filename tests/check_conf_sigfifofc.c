@@ -15,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sched.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "conformance.h"
@@ -42,6 +44,9 @@ static struct pb_check_result run(const char *id, const struct pb_sysops *sys,
 
 	ck_assert_msg(c != NULL, "no check %s", id);
 	ck_assert_int_eq(pb_conformance_run_one(c, &o, &r), 0);
+	/* PB_TEST_VERBOSE=1 shows each verdict's detail. */
+	if (getenv("PB_TEST_VERBOSE"))
+		fprintf(stderr, "# %s: %s: %s\n", id, pb_verdict_names[r.verdict], r.detail);
 	return r;
 }
 
@@ -203,6 +208,60 @@ static int fcntl_drops_async(int fd, int cmd, long arg)
 	return fcntl(fd, cmd, cmd == F_SETFL ? arg & ~(long)O_ASYNC : arg);
 }
 
+/* ---------------------------------------------------------- setup faults */
+/*
+ * A pipe or FIFO call failing in a check's setup is the kernel's FAIL, never
+ * the harness's ERROR (see pb_check_setup): these break a call the check
+ * only needs to get going.
+ */
+
+static bool is_pipe_fd(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode);
+}
+
+/* A full nonblocking pipe: write() returns 0 instead of -1/EAGAIN. */
+static ssize_t w_zero_when_full(int fd, const void *b, size_t n)
+{
+	ssize_t r = write(fd, b, n);
+
+	return r < 0 && errno == EAGAIN ? 0 : r;
+}
+
+/* Writes into pipes and FIFOs fail with EIO (regular files still work). */
+static ssize_t w_eio_on_pipes(int fd, const void *b, size_t n)
+{
+	if (is_pipe_fd(fd)) {
+		errno = EIO;
+		return -1;
+	}
+	return write(fd, b, n);
+}
+
+static int mkfifo_eio(const char *path, mode_t mode)
+{
+	(void)path, (void)mode;
+	errno = EIO;
+	return -1;
+}
+
+static int pipe2_einval(int fd[2], int flags)
+{
+	(void)fd, (void)flags;
+	errno = EINVAL;
+	return -1;
+}
+
+/* The environment's limit, not the kernel misbehaving: stays ERROR. */
+static int pipe2_emfile(int fd[2], int flags)
+{
+	(void)fd, (void)flags;
+	errno = EMFILE;
+	return -1;
+}
+
 /* ---------------------------------------------------------- tables */
 
 struct broken {
@@ -214,6 +273,9 @@ struct broken {
 	int (*mkfifo)(const char *, mode_t);
 	int (*ioctl)(int, unsigned long, void *);
 	int (*fcntl)(int, int, long);
+	int (*pipe2)(int[2], int);
+	enum pb_kind kind;
+	const char *says;  /* the detail must contain this */
 };
 
 static const struct broken broken[] = {
@@ -237,6 +299,27 @@ static const struct broken broken[] = {
 	{ "FC-04", "shrink allowed", .fcntl = fcntl_ebusy_lies },
 	{ "FC-05", "max exceeded", .fcntl = fcntl_eperm_lies },
 	{ "FC-06", "no SIGIO", .fcntl = fcntl_drops_async },
+	/* Setup faults: FAIL naming the call, not "error". */
+	{ "FIFO-07", "write 0 on a full FIFO", .write = w_zero_when_full, .says = "returned 0" },
+	{ "FIFO-02", "mkfifo EIO", .mkfifo = mkfifo_eio, .says = "mkfifo" },
+	{ "FIFO-03", "mkfifo EIO", .mkfifo = mkfifo_eio, .says = "mkfifo" },
+	{ "FIFO-04", "mkfifo EIO", .mkfifo = mkfifo_eio, .says = "mkfifo" },
+	{ "FIFO-05", "mkfifo EIO", .mkfifo = mkfifo_eio, .says = "mkfifo" },
+	{ "FIFO-06", "mkfifo EIO", .mkfifo = mkfifo_eio, .says = "mkfifo" },
+	{ "FIFO-07", "mkfifo EIO", .mkfifo = mkfifo_eio, .says = "mkfifo" },
+	{ "FIFO-08", "mkfifo EIO", .mkfifo = mkfifo_eio, .says = "mkfifo" },
+	{ "FC-01", "write EIO", .write = w_eio_on_pipes, .says = "EIO" },
+	{ "FC-04", "write EIO", .write = w_eio_on_pipes, .says = "EIO" },
+	{ "FC-01", "pipe2 EINVAL", .pipe2 = pipe2_einval, .says = "EINVAL" },
+	{ "FC-02", "pipe2 EINVAL", .pipe2 = pipe2_einval, .says = "EINVAL" },
+	{ "FC-03", "pipe2 EINVAL", .pipe2 = pipe2_einval, .says = "EINVAL" },
+	{ "FC-04", "pipe2 EINVAL", .pipe2 = pipe2_einval, .says = "EINVAL" },
+	{ "FC-05", "pipe2 EINVAL", .pipe2 = pipe2_einval, .says = "EINVAL" },
+	{ "FC-06", "pipe2 EINVAL", .pipe2 = pipe2_einval, .says = "EINVAL" },
+	{ "FC-01", "FIFO: mkfifo EIO", .mkfifo = mkfifo_eio, .kind = PB_KIND_FIFO,
+	  .says = "EIO" },
+	{ "FC-04", "FIFO: write EIO", .write = w_eio_on_pipes, .kind = PB_KIND_FIFO,
+	  .says = "EIO" },
 };
 
 START_TEST(broken_kernel_fails)
@@ -257,9 +340,13 @@ START_TEST(broken_kernel_fails)
 		sys.ioctl = b->ioctl;
 	if (b->fcntl)
 		sys.fcntl = b->fcntl;
-	r = run(b->id, &sys, PB_KIND_ANON);
+	if (b->pipe2)
+		sys.pipe2 = b->pipe2;
+	r = run(b->id, &sys, b->kind);
 	ck_assert_msg(r.verdict == PB_FAIL, "%s (%s): verdict %s: %s", b->id, b->how,
 		      pb_verdict_names[r.verdict], r.detail);
+	ck_assert_msg(!b->says || strstr(r.detail, b->says), "%s (%s): the detail does not "
+		      "say \"%s\": %s", b->id, b->how, b->says, r.detail);
 	ck_assert_msg(r.signal == 0 && !r.timed_out, "%s: the check itself died: %s", b->id,
 		      r.detail);
 }
@@ -308,6 +395,77 @@ START_TEST(this_kernel)
 }
 END_TEST
 
+/* EMFILE from pipe2 is the environment's limit: ERROR, not FAIL. */
+START_TEST(resource_limit_is_error)
+{
+	static const char *const ids[] = { "FC-01", "FC-03", "FC-06" };
+	struct pb_sysops sys = pb_sysops_real;
+
+	sys.pipe2 = pipe2_emfile;
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		struct pb_check_result r = run(ids[i], &sys, PB_KIND_ANON);
+
+		ck_assert_msg(r.verdict == PB_ERROR, "%s: verdict %s: %s", ids[i],
+			      pb_verdict_names[r.verdict], r.detail);
+	}
+}
+END_TEST
+
+static bool write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : write(fd, text, strlen(text));
+
+	if (fd >= 0)
+		close(fd);
+	return n == (ssize_t)strlen(text);
+}
+
+/*
+ * In a user namespace (rootless containers, `unshare -U -r`) the
+ * capabilities look complete but uid 65534 is not mapped and setgroups is
+ * denied: the parts of FIFO-01 and FC-05 that need that identity are skipped
+ * with the reason, and the checks pass on what they could test.  The child
+ * exits 0 (as expected), 77 (no user namespace here), or 1/2 (FIFO-01/FC-05
+ * wrong).
+ */
+START_TEST(user_namespace_skips_the_part)
+{
+	static const char *const ids[] = { "FIFO-01", "FC-05" };
+	int status = 0;
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		char umap[64], gmap[64];
+
+		/* What `unshare -U -r` does: map the caller to 0, deny setgroups. */
+		snprintf(umap, sizeof(umap), "0 %u 1", (unsigned)getuid());
+		snprintf(gmap, sizeof(gmap), "0 %u 1", (unsigned)getgid());
+		if (unshare(CLONE_NEWUSER) != 0 || !write_file("/proc/self/setgroups", "deny") ||
+		    !write_file("/proc/self/uid_map", umap) ||
+		    !write_file("/proc/self/gid_map", gmap))
+			_exit(77);
+		for (int i = 0; i < 2; i++) {
+			struct pb_check_result r = run(ids[i], NULL, PB_KIND_ANON);
+
+			fprintf(stderr, "# in a user namespace: %s: %s: %s\n", ids[i],
+				pb_verdict_names[r.verdict], r.detail);
+			if (r.verdict != PB_PASS || !strstr(r.detail, "skipped"))
+				_exit(1 + i);
+		}
+		_exit(0);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 77)
+		return;  /* unshare(CLONE_NEWUSER) is not permitted here */
+	ck_assert_msg(WEXITSTATUS(status) == 0, "%s in a user namespace: not a pass with the "
+		      "skipped part named (see the log)", WEXITSTATUS(status) == 1 ? "FIFO-01" :
+		      "FC-05");
+}
+END_TEST
+
 /* The catalogue's counts, unique IDs, and every check carries its metadata. */
 START_TEST(registry_complete)
 {
@@ -342,6 +500,8 @@ static Suite *conf_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("broken_kernel");
 	tcase_add_loop_test(tc, broken_kernel_fails, 0, sizeof(broken) / sizeof(broken[0]));
+	tcase_add_test(tc, resource_limit_is_error);
+	tcase_add_test(tc, user_namespace_skips_the_part);
 	suite_add_tcase(s, tc);
 	return s;
 }
