@@ -88,7 +88,7 @@ long pb_check_fill(const struct pb_sysops *sys, int wfd)
 		if (n < 0)
 			return errno == EAGAIN ? total : -errno;
 		if (n == 0)
-			return -EIO;
+			return PB_FILL_ZERO;
 		total += n;
 		if (total > (64L << 20))
 			return -EOVERFLOW;
@@ -100,7 +100,7 @@ long pb_check_fill_or_fail(struct pb_check_ctx *ctx, int wfd)
 	long n = pb_check_fill(ctx->sys, wfd);
 	const char *w = pb_check_kind_word(ctx);
 
-	if (n == -EIO)
+	if (n == PB_FILL_ZERO)
 		pb_check_fail(ctx, "setup: write() on a full nonblocking %s returned 0; "
 			      "POSIX requires -1 with EAGAIN", w);
 	else if (n == -EOVERFLOW)

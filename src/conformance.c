@@ -70,8 +70,17 @@ void pb_check_setup(struct pb_check_ctx *ctx, enum pb_res res, int err, const ch
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	if (v == PB_ERROR)
+	if (v == PB_ERROR) {
+		/* What POSIX requires of the call is beside the point when the
+		 * environment ran out of a resource: drop it from the detail. */
+		char *req = strstr(what, "; POSIX requires");
+
+		if (!req)
+			req = strstr(what, "; Linux requires");
+		if (req)
+			*req = '\0';
 		pb_check_set(ctx, v, "harness: %s", what);
+	}
 	else
 		pb_check_set(ctx, v, "setup: %s", what);
 }

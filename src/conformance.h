@@ -154,8 +154,9 @@ void pb_check_close(const struct pb_sysops *sys, int *fd);
 bool pb_check_make_pipe(struct pb_check_ctx *ctx, int fd[2], int flags);
 
 /* Fill WFD (nonblocking) with page-sized writes until EAGAIN; returns the
- * bytes written or -errno (-EIO: a write returned 0).  Bounded: -EOVERFLOW
- * past 64 MiB. */
+ * bytes written, PB_FILL_ZERO when a write returned 0 (not an errno: a real
+ * EIO stays -EIO), or -errno.  Bounded: -EOVERFLOW past 64 MiB. */
+#define PB_FILL_ZERO (-4096L)
 long pb_check_fill(const struct pb_sysops *sys, int wfd);
 
 /* pb_check_fill, and on failure record FAIL naming what the write did and

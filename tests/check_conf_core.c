@@ -923,6 +923,12 @@ START_TEST(setup_rule)
 		ck_assert_str_eq(ctx.detail, "harness: pipe2");
 		ck_assert(pb_check_err_is_resource(res_errs[i]));
 	}
+	memset(&ctx, 0, sizeof(ctx));
+	pb_check_setup(&ctx, PB_RES_PIPE, EMFILE, "pipe2: EMFILE; POSIX requires a new pipe");
+	ck_assert_str_eq(ctx.detail, "harness: pipe2: EMFILE");
+	memset(&ctx, 0, sizeof(ctx));
+	pb_check_setup(&ctx, PB_RES_PIPE, EINVAL, "pipe2: EINVAL; POSIX requires a new pipe");
+	ck_assert_str_eq(ctx.detail, "setup: pipe2: EINVAL; POSIX requires a new pipe");
 	ck_assert(!pb_check_err_is_resource(EINVAL));
 	ck_assert(!pb_check_err_is_resource(EBADF));
 	memset(&ctx, 0, sizeof(ctx));
