@@ -56,7 +56,7 @@ sed -e '/^#/d' -e '/^[[:space:]]*$/d' "$TAB" |
 		      print $1 "|" $2 "|" $3 "|" $4 "|" $5 "|" $6 }' >"$T/tab"
 nfaults=$(wc -l <"$T/tab" | tr -d ' ')
 nids=$(awk -F '|' '{ n += split($4, a, " ") } END { print n }' "$T/tab")
-echo "1..$((2 + 4 + 4 * nfaults + nids + 6 + 2))"
+echo "1..$((2 + 4 + 4 * nfaults + nids + 6 + 2 + 4))"
 
 # ---- the table, the interposer and README agree
 LD_PRELOAD=$PRELOAD PB_FAULT=list /bin/true >"$T/names" 2>"$T/names.err"
@@ -181,3 +181,18 @@ rc=$?
 point "$([ "$rc" -eq 3 ]; echo $?)" "throughput under write-zero: exit 3"
 grep -q 'write() returned 0 instead of -1 with EAGAIN' "$T/tp.err"
 point $? "throughput under write-zero: the error names the write that returned 0"
+
+# ---- report with a failing part and an erroring part: the conformance part
+# fails (exit 1), the throughput part cannot measure (exit 3, its own error
+# passed through), the report exits 3.
+mkdir -p "$T/rp"
+TMPDIR=$T/rp timeout -k 5 120 env PB_FAULT=write-zero "LD_PRELOAD=$PRELOAD" \
+	"$PB" report --quick --format json --output "$T/rp.json" >"$T/rp.out" 2>"$T/rp.err"
+rc=$?
+point "$([ "$rc" -eq 3 ]; echo $?)" "report under write-zero: exit 3 (an erroring part beats a failing one)"
+point "$([ "$("$JSONQ" "$T/rp.json" .part_runs.conformance.exit_status)" = 1 ]; echo $?)" \
+	"report under write-zero: the conformance part failed (1)"
+point "$([ "$("$JSONQ" "$T/rp.json" .part_runs.throughput.exit_status)" = 3 ]; echo $?)" \
+	"report under write-zero: the throughput part erred (3)"
+"$JSONQ" "$T/rp.json" .part_runs.throughput.error | grep -q 'write() returned 0 instead of -1'
+point $? "report under write-zero: the throughput part's own error is passed through"
