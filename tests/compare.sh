@@ -189,7 +189,20 @@ if "$PB" throughput --format json --loops 50 --repeat 3 --warmup 0 -o "$T/r1.jso
 	run --threshold 100000 "$T/r1.json" "$T/r2.json"
 	check "real throughput A/A with a huge threshold: exit 0" [ "$rc" = 0 ]
 	check "real throughput: tt_ns row" grep -q 'kind=anon size_bytes=100 .*tt_ns$' "$T/out"
+	# A document against itself, default threshold: nothing can differ.
+	run "$T/r1.json" "$T/r1.json"
+	check "real throughput against itself, default threshold: exit 0, no regression" \
+		sh -c '[ "$0" = 0 ] && grep -q " 0 regressions beyond 5%" "$1"' "$rc" "$T/out"
+	# The same document with every time four times longer: a significant
+	# regression at the default threshold, whatever the noise of 3 runs.
+	perl -pe 's/("(?:tw|tr|tt)_ns": )([0-9]+)/$1 . ($2 * 4)/ge' "$T/r1.json" >"$T/slow.json"
+	run "$T/r1.json" "$T/slow.json"
+	check "real throughput with every time x4: exit 1, tt_ns +300% is a regression" \
+		sh -c '[ "$0" = 1 ] && grep -Eq "\+300\.0% !.*kind=anon size_bytes=100 .*tt_ns$" "$1"' \
+		"$rc" "$T/out"
 else
+	not_ok "real throughput runs"
+	not_ok "real throughput runs"
 	not_ok "real throughput runs"
 	not_ok "real throughput runs"
 fi
