@@ -68,7 +68,7 @@ xml_ok() {
 	}' "$1"
 }
 
-echo "1..88"
+echo "1..90"
 
 # ---- --list and selection
 run 0 --list
@@ -180,8 +180,16 @@ check "JSON: checks array (RD-03 per kind, WR-05 once)" test \
 	"$("$JSONQ" "$T/out" '.checks#' .checks[0].id .checks[0].kind .checks[1].kind \
 	   .checks[2].id .checks[2].kind .checks[1].status)" = \
 	"$(printf '3\nRD-03\nanon\nfifo\nWR-05\nnull\npass')"
-check "JSON: fields of a check" sh -c '"$1" "$2" .checks[0].title .checks[0].tag \
-	.checks[0].detail .checks[0].duration_ns .checks[0].citation >/dev/null' sh "$JSONQ" "$T/out"
+cp "$T/out" "$T/run.json"
+run 0 --list --format json --only RD-03
+check "JSON: a check's title, tag and citation are the catalogue's (--list)" test \
+	"$("$JSONQ" "$T/run.json" .checks[0].title .checks[0].tag .checks[0].citation)" = \
+	"$("$JSONQ" "$T/out" .checks[0].title .checks[0].tag .checks[0].citation)"
+check "JSON: a check's detail says what was seen, its duration is within the watchdog" sh -c '
+	d=$("$1" "$2" .checks[0].detail) ns=$("$1" "$2" .checks[0].duration_ns)
+	[ -n "$d" ] && [ "$d" != null ] && [ "$ns" -gt 0 ] && [ "$ns" -lt 5000000000 ]' \
+	sh "$JSONQ" "$T/run.json"
+cp "$T/run.json" "$T/out"
 check "JSON: summary" test "$("$JSONQ" "$T/out" .summary.passed .summary.failed \
 	.summary.total)" = "$(printf '3\n0\n3')"
 run 1 --format json --only RD-04 --timeout 20ms
