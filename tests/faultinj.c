@@ -542,6 +542,18 @@ static mode_t open_mode(int flags, va_list ap)
 	return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? (mode_t)va_arg(ap, int) : 0;
 }
 
+/* open() and open64() differ only in the real function they call. */
+static int open_with(int (*call)(const char *, int, ...), const char *path, int flags,
+		     mode_t mode)
+{
+	init();
+	if (harness_devnull && strcmp(path, "/dev/null") == 0) {
+		errno = EMFILE;
+		return -1;
+	}
+	return fault ? do_open(call, path, flags, mode) : call(path, flags, mode);
+}
+
 int open(const char *path, int flags, ...)
 {
 	va_list ap;
@@ -550,12 +562,7 @@ int open(const char *path, int flags, ...)
 	va_start(ap, flags);
 	mode = open_mode(flags, ap);
 	va_end(ap);
-	init();
-	if (harness_devnull && strcmp(path, "/dev/null") == 0) {
-		errno = EMFILE;
-		return -1;
-	}
-	return fault ? do_open(real_open, path, flags, mode) : real_open(path, flags, mode);
+	return open_with(real_open, path, flags, mode);
 }
 
 int open64(const char *path, int flags, ...)
@@ -566,12 +573,7 @@ int open64(const char *path, int flags, ...)
 	va_start(ap, flags);
 	mode = open_mode(flags, ap);
 	va_end(ap);
-	init();
-	if (harness_devnull && strcmp(path, "/dev/null") == 0) {
-		errno = EMFILE;
-		return -1;
-	}
-	return fault ? do_open(real_open64, path, flags, mode) : real_open64(path, flags, mode);
+	return open_with(real_open64, path, flags, mode);
 }
 
 /* ---- metadata and control ---- */
