@@ -18,7 +18,7 @@ out=${2:?usage: run.sh SRCDIR OUTDIR [ID...]}
 shift 2
 tab="$src/tests/mutation/mutants.tab"
 map="$src/tests/mutation/map.tab"
-per_test_timeout=${MUTATION_TIMEOUT:-600}
+per_test_timeout=${MUTATION_TIMEOUT:-300}
 command -v perl >/dev/null || { echo "mutation: perl is needed" >&2; exit 2; }
 
 mkdir -p "$out" || exit 2
