@@ -220,6 +220,13 @@ START_TEST(significance_boundary)
 					    (const double[]){ 100, 100 }, 2, 0), 0);
 	ck_assert_double_eq(m.p, 1);
 	ck_assert(!m.significant);
+	/* one repetition against two equal ones: no test, though both
+	 * variances are 0 (the constant-samples rule needs n >= 2 on both) */
+	ck_assert_int_eq(pb_cmp_metric_eval(&m, (const double[]){ 100 }, 1,
+					    (const double[]){ 200, 200 }, 2, 0), 0);
+	ck_assert_double_eq(m.p, -1);
+	ck_assert(!m.significant);
+	ck_assert(!m.regression);
 	/* one repetition on either side: no test */
 	ck_assert_int_eq(pb_cmp_metric_eval(&m, (const double[]){ 100 }, 1,
 					    (const double[]){ 200, 201 }, 2, 0), 0);

@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The other conditions of checks that test several: a broken kernel that
+ * trips the first condition of a check proves little about the rest.  Each
+ * case here breaks one later condition only (a write that reports EAGAIN
+ * but still queued bytes, an EINTR that still queued bytes, a torn write of
+ * a size the first condition does not use, a pipe whose read end is the
+ * lowest free descriptor but whose write end is not, ...) and requires FAIL
+ * with the detail that names that condition.  Also the shared helpers those
+ * checks use (filling, descriptor counting).
+ */
+#include <config.h>
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "conformance.h"
+
+/* ---- misbehaving calls, each breaking one later condition ---- */
+
+/* A nonblocking write that cannot be done whole says EAGAIN, but one byte
+ * of it was queued anyway. */
+static ssize_t write_eagain_but_queued(int fd, const void *buf, size_t n)
+{
+	ssize_t r = write(fd, buf, n);
+
+	if (r < 0 && errno == EAGAIN && n > 1) {
+		(void)!write(fd, buf, 1);
+		errno = EAGAIN;
+	}
+	return r;
+}
+
+/* A one-byte write into a full pipe fails with EIO instead of EAGAIN. */
+static ssize_t write_full_eio(int fd, const void *buf, size_t n)
+{
+	ssize_t r = write(fd, buf, n);
+
+	if (r < 0 && errno == EAGAIN && n == 1)
+		errno = EIO;
+	return r;
+}
+
+/* A blocking write(200) queues 10 bytes, then blocks and is interrupted:
+ * EINTR although bytes were queued. */
+static ssize_t write_eintr_but_queued(int fd, const void *buf, size_t n)
+{
+	if (n == 200 && !(fcntl(fd, F_GETFL) & O_NONBLOCK)) {
+		ssize_t r = write(fd, buf, 10);
+
+		if (r != 10)
+			return r;
+	}
+	return write(fd, buf, n);
+}
+
+/* A blocking write(200) with room for 96 writes 50 and returns 50. */
+static ssize_t write_torn_50(int fd, const void *buf, size_t n)
+{
+	if (n == 200 && !(fcntl(fd, F_GETFL) & O_NONBLOCK))
+		return write(fd, buf, 50);
+	return write(fd, buf, n);
+}
+
+/* Filling fails with EIO after three pages. */
+static int fill_writes;
+static ssize_t write_eio_after_3(int fd, const void *buf, size_t n)
+{
+	if (n >= 4096 && ++fill_writes > 3) {
+		errno = EIO;
+		return -1;
+	}
+	return write(fd, buf, n);
+}
+
+/* The pipe never fills: every write "succeeds" without queueing. */
+static ssize_t write_never_full(int fd, const void *buf, size_t n)
+{
+	if (n >= 4096)
+		return (ssize_t)n;
+	return write(fd, buf, n);
+}
+
+/* Both ends on the same descriptor. */
+static int pipe2_same_fd(int fd[2], int flags)
+{
+	if (syscall(SYS_pipe2, fd, flags) != 0)
+		return -1;
+	close(fd[1]);
+	fd[1] = fd[0];
+	return 0;
+}
+
+/* The read end is the lowest free descriptor, the write end is not. */
+static int pipe2_high_write_end(int fd[2], int flags)
+{
+	int h;
+
+	if (syscall(SYS_pipe2, fd, flags) != 0)
+		return -1;
+	h = fcntl(fd[1], F_DUPFD, 100);
+	close(fd[1]);
+	fd[1] = h;
+	return 0;
+}
+
+enum fake {
+	EAGAIN_BUT_QUEUED, FULL_EIO, EINTR_BUT_QUEUED, TORN_50, FILL_EIO, NEVER_FULL,
+	SAME_FD, HIGH_WRITE_END,
+};
+
+static struct pb_sysops fake_ops(enum fake f)
+{
+	struct pb_sysops s = pb_sysops_real;
+
+	switch (f) {
+	case EAGAIN_BUT_QUEUED: s.write = write_eagain_but_queued; break;
+	case FULL_EIO: s.write = write_full_eio; break;
+	case EINTR_BUT_QUEUED: s.write = write_eintr_but_queued; break;
+	case TORN_50: s.write = write_torn_50; break;
+	case FILL_EIO: s.write = write_eio_after_3; break;
+	case NEVER_FULL: s.write = write_never_full; break;
+	case SAME_FD: s.pipe2 = pipe2_same_fd; break;
+	case HIGH_WRITE_END: s.pipe2 = pipe2_high_write_end; break;
+	}
+	return s;
+}
+
+static const struct {
+	const char *id;
+	enum fake fake;
+	const char *phrase;   /* the detail names the condition that broke */
+} cases[] = {
+	{ "NB-01", EAGAIN_BUT_QUEUED, "96 bytes free: write(200) = -1/EAGAIN, FIONREAD" },
+	{ "NB-01", FULL_EIO, "full pipe: write(1) = -1/EIO" },
+	{ "WR-01", EINTR_BUT_QUEUED, "gave EINTR but FIONREAD went" },
+	{ "WR-01", TORN_50, "returned 50: a torn atomic write" },
+	{ "NB-01", FILL_EIO, "EIO" },
+	{ "NB-01", NEVER_FULL, "more than 64 MiB without EAGAIN" },
+	{ "CRE-01", SAME_FD, "pipe returned fds" },
+	{ "CRE-02", HIGH_WRITE_END, "(the two lowest free), got" },
+};
+#define NCASES (sizeof(cases) / sizeof(cases[0]))
+
+static const struct pb_check *find(const char *id)
+{
+	for (size_t g = 0; pb_check_groups[g]; g++)
+		for (const struct pb_check *c = pb_check_groups[g]; c->id; c++)
+			if (strcmp(c->id, id) == 0)
+				return c;
+	return NULL;
+}
+
+START_TEST(later_condition_fails)
+{
+	const struct pb_check *c = find(cases[_i].id);
+	struct pb_sysops s = fake_ops(cases[_i].fake);
+	struct pb_run_opts o = { .sys = &s, .kind = PB_KIND_ANON, .timeout_s = 10 };
+	struct pb_check_result r;
+
+	ck_assert_ptr_nonnull(c);
+	fill_writes = 0;
+	ck_assert_int_eq(pb_conformance_run_one(c, &o, &r), 0);
+	ck_assert_msg(r.verdict == PB_FAIL, "%s case %d: %s: %s", cases[_i].id, _i,
+		      pb_verdict_names[r.verdict], r.detail);
+	ck_assert_msg(strstr(r.detail, cases[_i].phrase) != NULL, "%s case %d: '%s' lacks '%s'",
+		      cases[_i].id, _i, r.detail, cases[_i].phrase);
+}
+END_TEST
+
+/* pb_check_count_fds agrees with a count by fcntl(F_GETFD) over every
+ * descriptor below the limit, and moves by exactly one per descriptor. */
+START_TEST(count_fds_is_exact)
+{
+	int by_fcntl = 0, before, fd;
+
+	for (int i = 0; i < 4096; i++)
+		if (fcntl(i, F_GETFD) >= 0)
+			by_fcntl++;
+	before = pb_check_count_fds();
+	ck_assert_int_eq(before, by_fcntl);
+	fd = dup(0);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(pb_check_count_fds(), before + 1);
+	close(fd);
+	ck_assert_int_eq(pb_check_count_fds(), before);
+}
+END_TEST
+
+static Suite *conditions_suite(void)
+{
+	Suite *s = suite_create("conf_conditions");
+	TCase *tc = tcase_create("later_conditions");
+
+	tcase_set_timeout(tc, 30);
+	tcase_add_loop_test(tc, later_condition_fails, 0, (int)NCASES);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("helpers");
+	tcase_add_test(tc, count_fds_is_exact);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(conditions_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
