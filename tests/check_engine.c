@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "clock.h"
 #include "endpoint.h"
 #include "engine.h"
 
@@ -228,6 +229,26 @@ START_TEST(watchdog_stops_the_loop)
 }
 END_TEST
 
+/* TW and TR are disjoint intervals inside the call: their sum can never
+ * exceed the time the call took, on the same clock (not a speed test: an
+ * invariant of nested intervals). */
+START_TEST(phase_times_nest_in_the_call)
+{
+	int p[2];
+	struct pb_engine_result r;
+	uint64_t t0, t1;
+
+	ck_assert_int_eq(pipe2(p, O_NONBLOCK), 0);
+	t0 = pb_clock_ns();
+	ck_assert_int_eq(pb_engine_run(p[0], p[1], buf, 100, 200, 1 << 24, &r), 0);
+	t1 = pb_clock_ns();
+	ck_assert_uint_gt(r.tw_ns, 0);
+	ck_assert_uint_gt(r.tr_ns, 0);
+	ck_assert_uint_le(r.tw_ns + r.tr_ns, t1 - t0);
+	close(p[0]), close(p[1]);
+}
+END_TEST
+
 START_TEST(write_error_is_reported)
 {
 	int p[2];
@@ -250,6 +271,7 @@ static Suite *engine_suite(void)
 	tcase_add_test(tc, anon_counts_balance);
 	tcase_add_test(tc, kinds_all_open);
 	tcase_add_test(tc, pipe_size_is_applied);
+	tcase_add_test(tc, phase_times_nest_in_the_call);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("failures");
 	tcase_add_test(tc, never_full_is_overflow);
