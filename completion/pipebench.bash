@@ -85,6 +85,9 @@ _pipebench()
 		fi
 		return 0
 	fi
+	local known=
+	for i in "${cmds[@]}" help; do [[ $i == "$cmd" ]] && known=1; done
+	[[ -n $known ]] || return 0
 	if [[ $cmd == help ]]; then
 		((cword == ci + 1)) && mapfile -t COMPREPLY < <(
 			printf '%s\n' "${cmds[@]}" | _pipebench_match "$cur")

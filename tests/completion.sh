@@ -85,7 +85,7 @@ chmod +x "$STUB" || exit 99
 mkdir "$TEST_TMP/files" "$TEST_TMP/files/sub dir" &&
 	: >"$TEST_TMP/files/base.json" && : >"$TEST_TMP/files/new.json" || exit 99
 
-plan 34
+plan 35
 
 is "$(complete -p pipebench 2>&1)" "complete -F _pipebench pipebench" \
 	"sourcing the script registers _pipebench for pipebench"
@@ -136,6 +136,7 @@ is "$(comp "$S" compare -)" "--format --quiet --threshold" \
 is "$(comp "$S" throughput --output b)" "base.json" "a file option: files"
 is "$(comp "$S" throughput --dir "")" "sub dir" "a dir option: directories only"
 is "$(comp "$S" throughput -- "")" "" "after --: no options"
+is "$(comp "$S" thruput --)" "" "an unknown command: nothing"
 cd "$TEST_TMP" || exit 99
 
 printf '#!/bin/sh\nexit 2\n' >"$TEST_TMP/stub/old" && chmod +x "$TEST_TMP/stub/old"
