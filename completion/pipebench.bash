@@ -26,7 +26,7 @@ _pipebench_match()
 # stdin, keeping the items before it and leaving out those already given.
 _pipebench_list()
 {
-	local cur=$1 head= item c
+	local cur=$1 head='' item c
 	if [[ $cur == *,* ]]; then
 		head=${cur%,*},
 		item=${cur##*,}
@@ -45,9 +45,11 @@ _pipebench_list()
 _pipebench()
 {
 	local prog=${COMP_WORDS[0]} cword=$COMP_CWORD
-	local cur=${COMP_WORDS[COMP_CWORD]} prev= pre=
+	local cur=${COMP_WORDS[COMP_CWORD]} prev='' pre=''
 	local -a words=("${COMP_WORDS[@]}")
 	COMPREPLY=()
+	# A literal ~/ as typed; bash has not expanded it in COMP_WORDS.
+	# shellcheck disable=SC2088
 	[[ $prog == '~/'* ]] && prog=$HOME/${prog#'~/'}
 
 	# "--opt=value": bash splits it at '=' when '=' is in COMP_WORDBREAKS
@@ -65,7 +67,7 @@ _pipebench()
 	fi
 
 	# The command: the first word after the program that is not an option.
-	local cmd= ci i
+	local cmd='' ci i
 	local -a cmds
 	mapfile -t cmds < <("$prog" --list-commands 2>/dev/null </dev/null)
 	((${#cmds[@]})) || return 0
@@ -85,7 +87,7 @@ _pipebench()
 		fi
 		return 0
 	fi
-	local known=
+	local known=''
 	for i in "${cmds[@]}" help; do [[ $i == "$cmd" ]] && known=1; done
 	[[ -n $known ]] || return 0
 	if [[ $cmd == help ]]; then
@@ -94,7 +96,7 @@ _pipebench()
 		return 0
 	fi
 
-	local line long short type vocab
+	local line long short type
 	local -a longs=() shorts=() types=() vocabs=()
 	while IFS= read -r line; do
 		long=${line%%$'\t'*}; line=${line#*$'\t'}
@@ -105,7 +107,7 @@ _pipebench()
 	done < <("$prog" "$cmd" --list-options 2>/dev/null </dev/null)
 
 	# Is the word before the cursor an option that takes a value?
-	local k=-1 dashdash=
+	local k=-1 dashdash=''
 	for ((i = ci + 1; i < cword; i++)); do
 		[[ ${words[i]} == -- ]] && dashdash=1
 	done
