@@ -445,14 +445,14 @@ int pb_format_eta(double seconds, char *buf, size_t len)
 
 	if (!isfinite(seconds) || seconds < 0)
 		return snprintf(buf, len, "%s", "");
+	if (ceil(seconds) >= 100 * 3600)
+		return snprintf(buf, len, "ETA >99h");
 	s = (unsigned long long)ceil(seconds);
 	if (s < 60)
 		return snprintf(buf, len, "ETA %llus", s);
 	if (s < 3600)
 		return snprintf(buf, len, "ETA %llum%02llus", s / 60, s % 60);
-	if (s < 100 * 3600)
-		return snprintf(buf, len, "ETA %lluh%02llum", s / 3600, s / 60 % 60);
-	return snprintf(buf, len, "ETA >99h");
+	return snprintf(buf, len, "ETA %lluh%02llum", s / 3600, s / 60 % 60);
 }
 
 void pb_progress_start(struct pb_progress *p, const char *cmd, bool on, uint64_t total)
