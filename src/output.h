@@ -66,7 +66,7 @@ void pb_status_set(int *status_out, char *buf, size_t len, int status, const cha
 	pb_status_set(&(run)->status, (run)->error, sizeof((run)->error), (st), __VA_ARGS__)
 
 /*
- * The emitter kit (HACKING, man page OUTPUT): every command writes its
+ * The emitter kit (man page OUTPUT): every command writes its
  * statistics, TAP, CSV and progress line through these, so that one shape
  * and one set of escaping rules hold everywhere.
  */
