@@ -526,8 +526,7 @@ static void emit_json(const struct conf_run *run, const struct pb_sysinfo *si, i
 			snprintf(msg, sizeof(msg), "%s: %s", run->res[i].c->id, run->res[i].r.detail);
 			pb_doc_add_error(doc, msg);
 		}
-	pb_doc_write(doc, status, fp);
-	json_object_put(doc);
+	pb_doc_finish(doc, NULL, NULL, status, fp);
 }
 
 static int do_list(struct pb_cli *cli, const struct conf_params *p)
@@ -553,8 +552,7 @@ static int do_list(struct pb_cli *cli, const struct conf_params *p)
 			json_object_array_add(a, o);
 		}
 		json_object_object_add(doc, "checks", a);
-		pb_doc_write(doc, PB_EXIT_OK, out.fp);
-		json_object_put(doc);
+		pb_doc_finish(doc, NULL, NULL, PB_EXIT_OK, out.fp);
 	} else {
 		for (size_t i = 0; i < p->nsel; i++)
 			fprintf(out.fp, "%s\t%s\t%s\t%s\t%s\n", p->sel[i]->id, p->sel[i]->tag,

@@ -277,16 +277,22 @@ static void add_metric(struct json_object *o, int m, double v)
 		pb_json_add_double(o, metrics[m].key, v);
 }
 
-static struct json_object *params_json(const struct ms_params *p)
+/* The workload: in params, and as the result's identity for compare. */
+static void add_workload(struct json_object *o, const struct ms_params *p)
 {
-	struct json_object *o = json_object_new_object();
-
 	pb_json_add_str(o, "kind", pb_messaging_kind_names[p->w.kind]);
 	pb_json_add_str(o, "mode", mode_name(p));
 	pb_json_add_int(o, "groups", (int64_t)p->w.groups);
 	pb_json_add_int(o, "fds", (int64_t)p->w.fds);
 	pb_json_add_int(o, "loops", (int64_t)p->w.loops);
 	pb_json_add_int(o, "size_bytes", (int64_t)p->w.size);
+}
+
+static struct json_object *params_json(const struct ms_params *p)
+{
+	struct json_object *o = json_object_new_object();
+
+	add_workload(o, p);
 	pb_json_add_int(o, "workers", (int64_t)pb_messaging_workers(&p->w));
 	pb_json_add_int(o, "repeat", (int64_t)p->repeat);
 	pb_json_add_int(o, "warmup", (int64_t)p->warmup);
@@ -299,12 +305,7 @@ static struct json_object *result_json(const struct ms_run *run)
 	const struct ms_params *p = run->p;
 	struct json_object *o = json_object_new_object(), *reps = json_object_new_array(), *sum;
 
-	pb_json_add_str(o, "kind", pb_messaging_kind_names[p->w.kind]);
-	pb_json_add_str(o, "mode", mode_name(p));
-	pb_json_add_int(o, "groups", (int64_t)p->w.groups);
-	pb_json_add_int(o, "fds", (int64_t)p->w.fds);
-	pb_json_add_int(o, "loops", (int64_t)p->w.loops);
-	pb_json_add_int(o, "size_bytes", (int64_t)p->w.size);
+	add_workload(o, p);
 	for (size_t i = 0; i < run->nreps; i++) {
 		const struct pb_messaging_result *e = &run->reps[i];
 		struct json_object *x = json_object_new_object();
@@ -341,11 +342,7 @@ static void emit_json(const struct ms_run *run, const struct pb_sysinfo *si, FIL
 	json_object_object_add(doc, "results", res);
 	pb_json_add_int(sum, "results", 1);
 	pb_json_add_int(sum, "repetitions", (int64_t)run->nreps);
-	json_object_object_add(doc, "summary", sum);
-	if (run->error[0])
-		pb_doc_add_error(doc, run->error);
-	pb_doc_write(doc, run->status, fp);
-	json_object_put(doc);
+	pb_doc_finish(doc, sum, run->error, run->status, fp);
 }
 
 static int execute(struct pb_cli *cli, const struct ms_params *p)

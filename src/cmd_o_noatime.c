@@ -368,11 +368,7 @@ static void emit_json(const struct on_run *run, const struct pb_sysinfo *si, FIL
 	json_object_object_add(sum, "substitute", json_object_new_boolean(!run->accepted));
 	json_object_object_add(sum, "expectations_hold", p->expect < 0 ? NULL :
 			       json_object_new_boolean(expect_holds(run)));
-	json_object_object_add(doc, "summary", sum);
-	if (run->error[0])
-		pb_doc_add_error(doc, run->error);
-	pb_doc_write(doc, run->status, fp);
-	json_object_put(doc);
+	pb_doc_finish(doc, sum, run->error, run->status, fp);
 }
 
 static void probe_timestamps(struct on_run *run)

@@ -635,9 +635,7 @@ static void emit_json(struct report *rep, const struct pb_sysinfo *si, FILE *fp)
 	} else {
 		json_object_put(mb);
 	}
-	json_object_object_add(doc, "summary", sum);
-	pb_doc_write(doc, rep->status, fp);
-	json_object_put(doc);
+	pb_doc_finish(doc, sum, NULL, rep->status, fp);
 }
 
 /* A part's status counts as STYLE.md says; "nothing applicable" does not. */

@@ -521,11 +521,7 @@ static void emit_json(const struct tp_run *run, const struct pb_sysinfo *si, FIL
 		json_object_array_add(res, cell_json(run, &run->cells[i]));
 	json_object_object_add(doc, "results", res);
 	pb_json_add_int(sum, "results", (int64_t)run->ncells);
-	json_object_object_add(doc, "summary", sum);
-	if (run->error[0])
-		pb_doc_add_error(doc, run->error);
-	pb_doc_write(doc, run->status, fp);
-	json_object_put(doc);
+	pb_doc_finish(doc, sum, run->error, run->status, fp);
 }
 
 static int setup(struct tp_run *run)

@@ -386,11 +386,7 @@ static void emit_json(const struct ts_run *run, const struct pb_sysinfo *si, FIL
 	}
 	json_object_object_add(doc, "expectations", exps);
 	json_object_object_add(sum, "expectations_hold", any ? json_object_new_boolean(all) : NULL);
-	json_object_object_add(doc, "summary", sum);
-	if (run->error[0])
-		pb_doc_add_error(doc, run->error);
-	pb_doc_write(doc, run->status, fp);
-	json_object_put(doc);
+	pb_doc_finish(doc, sum, run->error, run->status, fp);
 }
 
 /*

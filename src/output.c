@@ -204,6 +204,17 @@ void pb_doc_write(struct json_object *doc, int exit_status, FILE *fp)
 	fputc('\n', fp);
 }
 
+void pb_doc_finish(struct json_object *doc, struct json_object *summary, const char *error,
+		   int exit_status, FILE *fp)
+{
+	if (summary)
+		json_object_object_add(doc, "summary", summary);
+	if (error && *error)
+		pb_doc_add_error(doc, error);
+	pb_doc_write(doc, exit_status, fp);
+	json_object_put(doc);
+}
+
 void pb_json_add_int(struct json_object *o, const char *key, int64_t v)
 {
 	json_object_object_add(o, key, json_object_new_int64(v));

@@ -50,6 +50,14 @@ void pb_doc_add_error(struct json_object *doc, const char *msg);
 /* Set `exit_status` and print the document to FP (pretty, one document). */
 void pb_doc_write(struct json_object *doc, int exit_status, FILE *fp);
 
+/*
+ * End a command's document: add SUMMARY (unless NULL) as `summary`, ERROR
+ * (unless NULL or empty) to `errors`, write it with EXIT_STATUS to FP and
+ * release it.
+ */
+void pb_doc_finish(struct json_object *doc, struct json_object *summary, const char *error,
+		   int exit_status, FILE *fp);
+
 /* Helpers: add an int64 / double (null when not finite) / string member. */
 void pb_json_add_int(struct json_object *o, const char *key, int64_t v);
 void pb_json_add_double(struct json_object *o, const char *key, double v);

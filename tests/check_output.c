@@ -272,41 +272,38 @@ START_TEST(eta_format)
 }
 END_TEST
 
+/* What UNITS calls of pb_progress_show() and, if END, pb_progress_end() print. */
+static char *progress_text(const char *cmd, bool on, uint64_t total, int units, bool end)
+{
+	struct pb_progress p;
+	struct mem m;
+
+	pb_progress_start(&p, cmd, on, total);
+	p.fp = mem_open(&m);
+	for (int i = 0; i < units; i++)
+		pb_progress_show(&p, "unit %d", i + 1);
+	if (end)
+		pb_progress_end(&p);
+	return mem_text(&m);
+}
+
 /* Off: nothing at all.  On: the line, redrawn in place, then cleared; no
  * ETA for the first unit (nothing done yet) or when the total is unknown. */
 START_TEST(progress_line)
 {
-	struct pb_progress p;
-	struct mem m;
-	char *s;
+	char *s = progress_text("throughput", false, 3, 2, true);
 
-	pb_progress_start(&p, "throughput", false, 3);
-	p.fp = mem_open(&m);
-	pb_progress_show(&p, "unit %d", 1);
-	pb_progress_end(&p);
-	s = mem_text(&m);
 	ck_assert_str_eq(s, "");
 	free(s);
-	pb_progress_start(&p, "throughput", true, 3);
-	p.fp = mem_open(&m);
-	pb_progress_show(&p, "unit %d", 1);
-	pb_progress_end(&p);
-	s = mem_text(&m);
+	s = progress_text("throughput", true, 3, 1, true);
 	ck_assert_str_eq(s, "\r\033[Kpipebench throughput: unit 1\r\033[K");
 	free(s);
-	pb_progress_start(&p, "report", true, 0);
-	p.fp = mem_open(&m);
-	pb_progress_show(&p, "a");
-	pb_progress_show(&p, "b");
-	s = mem_text(&m);
-	ck_assert_str_eq(s, "\r\033[Kpipebench report: a\r\033[Kpipebench report: b");
+	s = progress_text("report", true, 0, 2, false);
+	ck_assert_str_eq(s, "\r\033[Kpipebench report: unit 1\r\033[Kpipebench report: unit 2");
 	free(s);
-	pb_progress_start(&p, "messaging", true, 2);
-	p.fp = mem_open(&m);
-	pb_progress_show(&p, "a");
-	pb_progress_show(&p, "b");
-	s = mem_text(&m);
-	ck_assert_msg(strstr(s, "messaging: b (ETA ") != NULL, "no ETA on the second unit: %s", s);
+	s = progress_text("messaging", true, 2, 2, false);
+	ck_assert_msg(strstr(s, "messaging: unit 2 (ETA ") != NULL, "no ETA on the second unit: %s",
+		      s);
 	free(s);
 }
 END_TEST
