@@ -580,8 +580,7 @@ static void emit_json(const struct cmp_run *run, int status, FILE *fp)
 	pb_json_add_int(sum, "coverage_lost", (int64_t)coverage_lost(run));
 	json_object_object_add(doc, "summary", sum);
 	json_object_object_add(doc, "warnings", json_object_get(run->warnings));
-	pb_doc_write(doc, status, fp);
-	json_object_put(doc);
+	pb_doc_finish(doc, NULL, NULL, status, fp);
 }
 
 /* ------------------------------------------------------------ main */

@@ -201,7 +201,9 @@ static void execute_checks(struct conf_run *run, bool progress)
 	const struct conf_params *p = run->p;
 	uint64_t t0 = pb_clock_ns();
 	bool marked = false;
+	struct pb_progress pg;
 
+	pb_progress_start(&pg, NAME, progress, run->nitems);
 	for (size_t i = 0; i < run->nitems; i++) {
 		const struct conf_item *it = &run->items[i];
 		const struct pb_check *c = it->c;
@@ -224,9 +226,7 @@ static void execute_checks(struct conf_run *run, bool progress)
 			}
 			break;
 		}
-		if (progress)
-			fprintf(stderr, "\r\033[K%s %s: [%zu/%zu] %s", PB_PROG, NAME, i + 1,
-				run->nitems, c->id);
+		pb_progress_show(&pg, "[%zu/%zu] %s", i + 1, run->nitems, c->id);
 		if ((c->flags & PB_CHECK_GLOBAL) && !p->allow_global) {
 			memset(&r, 0, sizeof(r));
 			r.verdict = PB_SKIP;
@@ -241,8 +241,7 @@ static void execute_checks(struct conf_run *run, bool progress)
 			 strncmp(r.detail, "interrupted by SIG", 18) == 0;
 	}
 	run->intr = pb_cleanup_interrupted();
-	if (progress)
-		fputs("\r\033[K", stderr);
+	pb_progress_end(&pg);
 	run->duration_ns = pb_clock_ns() - t0;
 }
 
@@ -296,71 +295,39 @@ static void emit_text(const struct conf_run *run, FILE *fp)
 	summary_line(run, fp);
 }
 
-/* YAML double-quoted scalar. */
-static void yaml_str(FILE *fp, const char *s)
-{
-	fputc('"', fp);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(fp, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(fp, "\\x%02x", *p);
-		else
-			fputc(*p, fp);
-	}
-	fputc('"', fp);
-}
-
-/* TAP description text: '#' would start a directive. */
-static void tap_text(FILE *fp, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '#' || *s == '\\')
-			fputc('\\', fp);
-		fputc(*s == '\n' ? ' ' : *s, fp);
-	}
-}
-
 static void emit_tap(const struct conf_run *run, FILE *fp)
 {
-	char d[600];
+	struct pb_tap t;
 
-	fputs("TAP version 13\n", fp);
 	if (run->nres == 0) {
-		fputs("1..0 # SKIP no check selected\n", fp);
+		pb_tap_skip_all(fp, "no check selected");
 		return;
 	}
-	fprintf(fp, "1..%zu\n", run->nres);
+	pb_tap_begin(&t, fp, run->nres);
 	for (size_t i = 0; i < run->nres; i++) {
 		const struct conf_result *x = &run->res[i];
 		enum pb_verdict v = x->r.verdict;
+		char kind[32] = "";
 
-		shown_detail(run, x, d, sizeof(d));
-		fprintf(fp, "%s %zu - %s ", v == PB_FAIL || v == PB_ERROR ? "not ok" : "ok", i + 1,
-			x->c->id);
 		if (x->kind >= 0 && run->p->kind != KIND_ANON)
-			fprintf(fp, "[%s] ", pb_kind_names[x->kind]);
-		tap_text(fp, x->c->title);
-		if (v == PB_SKIP) {
-			fputs(" # SKIP ", fp);
-			tap_text(fp, x->r.detail);
-		}
-		fputs("\n  ---\n  id: ", fp);
-		yaml_str(fp, x->c->id);
-		fprintf(fp, "\n  status: %s\n  tag: ", pb_verdict_names[v]);
-		yaml_str(fp, x->c->tag);
-		fprintf(fp, "\n  group: %s\n", x->c->group);
+			snprintf(kind, sizeof(kind), "[%s] ", pb_kind_names[x->kind]);
+		pb_tap_point(&t, v != PB_FAIL && v != PB_ERROR,
+			     v == PB_SKIP ? PB_TAP_SKIP : PB_TAP_NONE, x->r.detail, "%s %s%s",
+			     x->c->id, kind, x->c->title);
+		pb_tap_yaml_str(&t, "id", x->c->id);
+		pb_tap_yaml_word(&t, "status", pb_verdict_names[v]);
+		pb_tap_yaml_str(&t, "tag", x->c->tag);
+		pb_tap_yaml_word(&t, "group", x->c->group);
 		if (x->kind >= 0)
-			fprintf(fp, "  kind: %s\n", pb_kind_names[x->kind]);
-		fputs("  citation: ", fp);
-		yaml_str(fp, x->c->citation);
-		fputs("\n  detail: ", fp);
-		yaml_str(fp, x->r.detail);
-		fprintf(fp, "\n  duration_ns: %llu\n  ...\n", (unsigned long long)x->r.duration_ns);
+			pb_tap_yaml_word(&t, "kind", pb_kind_names[x->kind]);
+		pb_tap_yaml_str(&t, "citation", x->c->citation);
+		pb_tap_yaml_str(&t, "detail", x->r.detail);
+		pb_tap_yaml_int(&t, "duration_ns", (int64_t)x->r.duration_ns);
 	}
 	if (run->intr)
-		fprintf(fp, "# interrupted by SIG%s: %zu of %zu checks not run\n",
-			sig_name(run->intr), run->nitems - run->nres, run->nitems);
+		pb_tap_comment(&t, "interrupted by SIG%s: %zu of %zu checks not run",
+			       sig_name(run->intr), run->nitems - run->nres, run->nitems);
+	pb_tap_end(&t);
 }
 
 /* Length of the valid UTF-8 sequence at P, or 0. */
@@ -559,8 +526,7 @@ static void emit_json(const struct conf_run *run, const struct pb_sysinfo *si, i
 			snprintf(msg, sizeof(msg), "%s: %s", run->res[i].c->id, run->res[i].r.detail);
 			pb_doc_add_error(doc, msg);
 		}
-	pb_doc_write(doc, status, fp);
-	json_object_put(doc);
+	pb_doc_finish(doc, NULL, NULL, status, fp);
 }
 
 static int do_list(struct pb_cli *cli, const struct conf_params *p)
@@ -586,8 +552,7 @@ static int do_list(struct pb_cli *cli, const struct conf_params *p)
 			json_object_array_add(a, o);
 		}
 		json_object_object_add(doc, "checks", a);
-		pb_doc_write(doc, PB_EXIT_OK, out.fp);
-		json_object_put(doc);
+		pb_doc_finish(doc, NULL, NULL, PB_EXIT_OK, out.fp);
 	} else {
 		for (size_t i = 0; i < p->nsel; i++)
 			fprintf(out.fp, "%s\t%s\t%s\t%s\t%s\n", p->sel[i]->id, p->sel[i]->tag,

@@ -60,6 +60,7 @@ struct ms_run {
 	char error[512];
 	int status;
 	int progress;
+	struct pb_progress pg;
 };
 
 static double rate(uint64_t count, uint64_t ns)
@@ -137,11 +138,10 @@ static int parse_params(struct ms_params *p, const char *kind_s, int threads,
 
 #define set_error PB_SET_ERROR
 
-static void progress(const struct ms_run *run, const char *phase, uint64_t i, uint64_t n)
+static void progress(struct ms_run *run, const char *phase, uint64_t i, uint64_t n)
 {
-	if (run->progress)
-		fprintf(stderr, "\r\033[K%s %s: %s %llu/%llu", PB_PROG, NAME, phase,
-			(unsigned long long)i, (unsigned long long)n);
+	pb_progress_show(&run->pg, "%s %llu/%llu", phase, (unsigned long long)i,
+			 (unsigned long long)n);
 }
 
 static int one(struct ms_run *run, struct pb_messaging_result *res)
@@ -159,6 +159,7 @@ static void measure(struct ms_run *run)
 	const struct ms_params *p = run->p;
 	struct pb_messaging_result scratch;
 
+	pb_progress_start(&run->pg, NAME, run->progress, p->warmup + p->repeat);
 	for (uint64_t w = 0; w < p->warmup && !run->status; w++) {
 		progress(run, "warmup", w + 1, p->warmup);
 		one(run, &scratch);
@@ -168,8 +169,7 @@ static void measure(struct ms_run *run)
 		if (one(run, &run->reps[i]) == 0)
 			run->nreps = i + 1;
 	}
-	if (run->progress)
-		fputs("\r\033[K", stderr);
+	pb_progress_end(&run->pg);
 }
 
 static int summarize(struct ms_run *run)
@@ -233,29 +233,39 @@ static void emit_text(const struct ms_run *run, const struct pb_sysinfo *si, FIL
 		pb_plural(run->nreps, "repetition", "repetitions"));
 }
 
-static void emit_csv(const struct ms_run *run, FILE *fp)
+/* The JSON's per-repetition fields, one row each, with the result's identity. */
+static void emit_csv(const struct ms_run *run, const struct pb_sysinfo *si, FILE *fp)
 {
 	const struct pb_messaging_params *w = &run->p->w;
+	const char *cols[9 + M_COUNT + 1] = {
+		"kind", "mode", "groups", "fds", "loops", "size_bytes", "repetition", "messages",
+		"bytes",
+	};
+	struct pb_csv csv;
 
-	fputs("kind,mode,groups,fds,loops,size_bytes,repetition,messages,bytes", fp);
 	for (int m = 0; m < M_COUNT; m++)
-		fprintf(fp, ",%s", metrics[m].key);
-	fputc('\n', fp);
+		cols[9 + m] = metrics[m].key;
+	pb_csv_begin(&csv, fp, si);
+	pb_csv_header(&csv, cols);
 	for (size_t i = 0; i < run->nreps; i++) {
 		const struct pb_messaging_result *e = &run->reps[i];
 
-		fprintf(fp, "%s,%s,%llu,%llu,%llu,%llu,%zu,%llu,%llu",
-			pb_messaging_kind_names[w->kind], mode_name(run->p),
-			(unsigned long long)w->groups, (unsigned long long)w->fds,
-			(unsigned long long)w->loops, (unsigned long long)w->size, i + 1,
-			(unsigned long long)e->messages, (unsigned long long)e->bytes);
+		pb_csv_str(&csv, pb_messaging_kind_names[w->kind]);
+		pb_csv_str(&csv, mode_name(run->p));
+		pb_csv_int(&csv, (int64_t)w->groups);
+		pb_csv_int(&csv, (int64_t)w->fds);
+		pb_csv_int(&csv, (int64_t)w->loops);
+		pb_csv_int(&csv, (int64_t)w->size);
+		pb_csv_int(&csv, (int64_t)i + 1);
+		pb_csv_int(&csv, (int64_t)e->messages);
+		pb_csv_int(&csv, (int64_t)e->bytes);
 		for (int m = 0; m < M_COUNT; m++) {
 			if (metrics[m].integer)
-				fprintf(fp, ",%.0f", metric_value(e, m));
+				pb_csv_int(&csv, (int64_t)metric_value(e, m));
 			else
-				fprintf(fp, ",%.3f", metric_value(e, m));
+				pb_csv_double(&csv, metric_value(e, m));
 		}
-		fputc('\n', fp);
+		pb_csv_row_end(&csv);
 	}
 }
 
@@ -267,36 +277,22 @@ static void add_metric(struct json_object *o, int m, double v)
 		pb_json_add_double(o, metrics[m].key, v);
 }
 
-static struct json_object *stats_json(const struct pb_stats *s, bool integer)
+/* The workload: in params, and as the result's identity for compare. */
+static void add_workload(struct json_object *o, const struct ms_params *p)
 {
-	struct json_object *o = json_object_new_object();
-
-	if (integer) {
-		pb_json_add_int(o, "median", (int64_t)s->median);
-		pb_json_add_int(o, "min", (int64_t)s->min);
-		pb_json_add_int(o, "max", (int64_t)s->max);
-	} else {
-		pb_json_add_double(o, "median", s->median);
-		pb_json_add_double(o, "min", s->min);
-		pb_json_add_double(o, "max", s->max);
-	}
-	pb_json_add_double(o, "mean", s->mean);
-	pb_json_add_double(o, "stddev", s->stddev);
-	pb_json_add_double(o, "rsd", s->rsd);
-	pb_json_add_double(o, "spread", s->spread);
-	return o;
-}
-
-static struct json_object *params_json(const struct ms_params *p)
-{
-	struct json_object *o = json_object_new_object();
-
 	pb_json_add_str(o, "kind", pb_messaging_kind_names[p->w.kind]);
 	pb_json_add_str(o, "mode", mode_name(p));
 	pb_json_add_int(o, "groups", (int64_t)p->w.groups);
 	pb_json_add_int(o, "fds", (int64_t)p->w.fds);
 	pb_json_add_int(o, "loops", (int64_t)p->w.loops);
 	pb_json_add_int(o, "size_bytes", (int64_t)p->w.size);
+}
+
+static struct json_object *params_json(const struct ms_params *p)
+{
+	struct json_object *o = json_object_new_object();
+
+	add_workload(o, p);
 	pb_json_add_int(o, "workers", (int64_t)pb_messaging_workers(&p->w));
 	pb_json_add_int(o, "repeat", (int64_t)p->repeat);
 	pb_json_add_int(o, "warmup", (int64_t)p->warmup);
@@ -309,12 +305,7 @@ static struct json_object *result_json(const struct ms_run *run)
 	const struct ms_params *p = run->p;
 	struct json_object *o = json_object_new_object(), *reps = json_object_new_array(), *sum;
 
-	pb_json_add_str(o, "kind", pb_messaging_kind_names[p->w.kind]);
-	pb_json_add_str(o, "mode", mode_name(p));
-	pb_json_add_int(o, "groups", (int64_t)p->w.groups);
-	pb_json_add_int(o, "fds", (int64_t)p->w.fds);
-	pb_json_add_int(o, "loops", (int64_t)p->w.loops);
-	pb_json_add_int(o, "size_bytes", (int64_t)p->w.size);
+	add_workload(o, p);
 	for (size_t i = 0; i < run->nreps; i++) {
 		const struct pb_messaging_result *e = &run->reps[i];
 		struct json_object *x = json_object_new_object();
@@ -336,7 +327,7 @@ static struct json_object *result_json(const struct ms_run *run)
 	pb_json_add_int(sum, "bytes", (int64_t)run->reps[0].bytes);
 	for (int m = 0; m < M_COUNT; m++)
 		json_object_object_add(sum, metrics[m].key,
-				       stats_json(&run->stats[m], metrics[m].integer));
+				       pb_json_stats(&run->stats[m], metrics[m].integer));
 	json_object_object_add(o, "summary", sum);
 	return o;
 }
@@ -351,11 +342,7 @@ static void emit_json(const struct ms_run *run, const struct pb_sysinfo *si, FIL
 	json_object_object_add(doc, "results", res);
 	pb_json_add_int(sum, "results", 1);
 	pb_json_add_int(sum, "repetitions", (int64_t)run->nreps);
-	json_object_object_add(doc, "summary", sum);
-	if (run->error[0])
-		pb_doc_add_error(doc, run->error);
-	pb_doc_write(doc, run->status, fp);
-	json_object_put(doc);
+	pb_doc_finish(doc, sum, run->error, run->status, fp);
 }
 
 static int execute(struct pb_cli *cli, const struct ms_params *p)
@@ -386,7 +373,7 @@ static int execute(struct pb_cli *cli, const struct ms_params *p)
 		pb_err(NAME, "%s", run.error);
 	switch (cli->common.format) {
 	case FMT_JSON: emit_json(&run, &si, out.fp); break;
-	case FMT_CSV: emit_csv(&run, out.fp); break;
+	case FMT_CSV: emit_csv(&run, &si, out.fp); break;
 	default:
 		if (!run.status || run.nreps)
 			emit_text(&run, &si, out.fp);

@@ -73,6 +73,8 @@ struct on_run {
 	void *buf;
 	char error[512];
 	int status;
+	int progress;
+	struct pb_progress pg;
 };
 
 static int parse_params(struct on_params *p, const char *loops_s, const char *size_s,
@@ -165,12 +167,18 @@ static void bench(struct on_run *run)
 		return;
 	}
 	memset(run->buf, 'p', p->size);
-	for (int s = 0; s < 2 && !run->status; s++)
+	pb_progress_start(&run->pg, NAME, run->progress, 2 * (p->repeat + 1));
+	for (int s = 0; s < 2 && !run->status; s++) {
+		pb_progress_show(&run->pg, "%s warmup", run->side[s].label);
 		run_side(run, &run->side[s], &scratch);
+	}
 	for (uint64_t i = 0; i < p->repeat && !run->status; i++) {
-		for (int s = 0; s < 2 && !run->status; s++)
+		for (int s = 0; s < 2 && !run->status; s++) {
+			pb_progress_show(&run->pg, "%s pair %llu/%llu", run->side[s].label,
+					 (unsigned long long)i + 1, (unsigned long long)p->repeat);
 			if (run_side(run, &run->side[s], &run->side[s].reps[i]) == 0)
 				run->side[s].nreps = i + 1;
+		}
 		if (run->status)
 			break;
 		{
@@ -191,6 +199,7 @@ static void bench(struct on_run *run)
 	}
 	if (run->nratios)
 		pb_stats_compute(run->ratios, run->nratios, &run->ratio);
+	pb_progress_end(&run->pg);
 	free(tt);
 }
 
@@ -282,18 +291,6 @@ static void emit_text(const struct on_run *run, const struct pb_sysinfo *si, FIL
 			expect_holds(run) ? "holds" : "does NOT hold");
 }
 
-static struct json_object *stats_json(const struct pb_stats *s)
-{
-	struct json_object *o = json_object_new_object();
-
-	pb_json_add_double(o, "median", s->median);
-	pb_json_add_double(o, "min", s->min);
-	pb_json_add_double(o, "max", s->max);
-	pb_json_add_double(o, "spread", s->spread);
-	pb_json_add_double(o, "rsd", s->rsd);
-	return o;
-}
-
 static void emit_json(const struct on_run *run, const struct pb_sysinfo *si, FILE *fp)
 {
 	const struct on_params *p = run->p;
@@ -345,7 +342,7 @@ static void emit_json(const struct on_run *run, const struct pb_sysinfo *si, FIL
 				json_object_array_add(reps, r);
 			}
 			json_object_object_add(x, "repetitions", reps);
-			json_object_object_add(x, "tt_ns", stats_json(&sd->tt));
+			json_object_object_add(x, "tt_ns", pb_json_stats(&sd->tt, true));
 			json_object_array_add(sides, x);
 		}
 		/* The ratio per pair as a result of its own, so compare sees it. */
@@ -362,20 +359,16 @@ static void emit_json(const struct on_run *run, const struct pb_sysinfo *si, FIL
 		/* `results`, like every command's: what compare reads. */
 		json_object_object_add(doc, "results", sides);
 		json_object_object_add(b, "tt_ratios_b_over_a", ratios);
-		json_object_object_add(b, "tt_ratio", stats_json(&run->ratio));
+		json_object_object_add(b, "tt_ratio", pb_json_stats(&run->ratio, false));
 	}
 	json_object_object_add(doc, "benchmark", b);
 	json_object_object_add(sum, "supported", json_object_new_boolean(run->accepted));
 	pb_json_add_double(sum, "tt_ratio_median", run->nratios ? run->ratio.median : NAN);
 	pb_json_add_double(sum, "tt_ratio_spread", run->nratios ? run->ratio.spread : NAN);
 	json_object_object_add(sum, "substitute", json_object_new_boolean(!run->accepted));
-	json_object_object_add(sum, "expectation_holds", p->expect < 0 ? NULL :
+	json_object_object_add(sum, "expectations_hold", p->expect < 0 ? NULL :
 			       json_object_new_boolean(expect_holds(run)));
-	json_object_object_add(doc, "summary", sum);
-	if (run->error[0])
-		pb_doc_add_error(doc, run->error);
-	pb_doc_write(doc, run->status, fp);
-	json_object_put(doc);
+	pb_doc_finish(doc, sum, run->error, run->status, fp);
 }
 
 static void probe_timestamps(struct on_run *run)
@@ -398,7 +391,7 @@ static void probe_timestamps(struct on_run *run)
 
 static int execute(struct pb_cli *cli, const struct on_params *p)
 {
-	struct on_run run = { .p = p };
+	struct on_run run = { .p = p, .progress = pb_cli_progress(cli) };
 	struct pb_sysinfo si;
 	struct pb_out out;
 	int r;

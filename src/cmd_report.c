@@ -635,9 +635,7 @@ static void emit_json(struct report *rep, const struct pb_sysinfo *si, FILE *fp)
 	} else {
 		json_object_put(mb);
 	}
-	json_object_object_add(doc, "summary", sum);
-	pb_doc_write(doc, rep->status, fp);
-	json_object_put(doc);
+	pb_doc_finish(doc, sum, NULL, rep->status, fp);
 }
 
 /* A part's status counts as STYLE.md says; "nothing applicable" does not. */
@@ -650,7 +648,7 @@ static int part_status(const struct part_run *pr)
 
 static int execute(struct pb_cli *cli, struct report *rep)
 {
-	bool progress = pb_cli_progress(cli);
+	struct pb_progress pg;
 	struct pb_sysinfo si;
 	struct pb_out out;
 
@@ -662,6 +660,8 @@ static int execute(struct pb_cli *cli, struct report *rep)
 	/* From here a signal stops the part running; the report of what ran
 	 * is still written (report_main then exits 128+signal). */
 	pb_cleanup_defer_signals(true);
+	/* The parts' lengths differ by orders of magnitude: no ETA. */
+	pb_progress_start(&pg, NAME, pb_cli_progress(cli), 0);
 	for (size_t i = 0; i < NPARTS; i++) {
 		struct part_run *pr = &rep->runs[i];
 		int sig;
@@ -683,8 +683,7 @@ static int execute(struct pb_cli *cli, struct report *rep)
 			}
 			break;
 		}
-		if (progress)
-			fprintf(stderr, "\r\033[K%s %s: %s ...", PB_PROG, NAME, parts[i].title);
+		pb_progress_show(&pg, "%s ...", parts[i].title);
 		run_part(rep, &parts[i], pr);
 		rep->status = pb_exit_merge(rep->status, part_status(pr));
 		if (pr->error[0] && !cli->common.quiet)
@@ -692,13 +691,11 @@ static int execute(struct pb_cli *cli, struct report *rep)
 	}
 	/* The copy ceiling goes with the 64 KiB throughput it puts in context. */
 	if ((rep->selected & (1u << 4)) && !pb_cleanup_interrupted()) {
-		if (progress)
-			fprintf(stderr, "\r\033[K%s %s: memory copy bandwidth ...", PB_PROG, NAME);
+		pb_progress_show(&pg, "memory copy bandwidth ...");
 		rep->membw_ok = pb_membw_measure(65536, 4 * 65536, rep->quick ? 50000000 : 200000000,
 						 5, &rep->membw) == 0;
 	}
-	if (progress)
-		fputs("\r\033[K", stderr);
+	pb_progress_end(&pg);
 	rep->intr = pb_cleanup_interrupted();
 	if (rep->intr)
 		rep->status = 128 + rep->intr;

@@ -66,6 +66,7 @@ struct tp_run {
 	char error[512];
 	int status;
 	int progress;
+	struct pb_progress pg;
 };
 
 static int parse_params(struct tp_params *p, struct pb_bench_opts *b, const char *kind_s,
@@ -168,17 +169,14 @@ static int run_one(struct tp_run *run, const struct tp_cell *cell,
 	return r;
 }
 
-static void progress(const struct tp_run *run, const struct tp_cell *cell, const char *phase,
+static void progress(struct tp_run *run, const struct tp_cell *cell, const char *phase,
 		     uint64_t i, uint64_t n)
 {
 	char sz[32];
 
-	if (!run->progress)
-		return;
 	pb_format_size(cell->size, sz, sizeof(sz));
-	fprintf(stderr, "\r\033[K%s %s: %s %s %s %llu/%llu", PB_PROG, NAME,
-		pb_kind_names[cell->kind], sz, phase, (unsigned long long)i,
-		(unsigned long long)n);
+	pb_progress_show(&run->pg, "%s %s %s %llu/%llu", pb_kind_names[cell->kind], sz, phase,
+			 (unsigned long long)i, (unsigned long long)n);
 }
 
 static int summarize(struct tp_cell *c)
@@ -218,6 +216,8 @@ static void measure(struct tp_run *run)
 {
 	const struct tp_params *p = run->p;
 
+	pb_progress_start(&run->pg, NAME, run->progress,
+			  p->nsizes * p->nkinds * (p->warmup + p->repeat));
 	for (size_t s = 0; s < p->nsizes && !run->status; s++) {
 		struct tp_cell *row = &run->cells[s * p->nkinds];
 		struct pb_engine_result scratch;
@@ -234,8 +234,7 @@ static void measure(struct tp_run *run)
 					row[k].nreps = i + 1;
 			}
 	}
-	if (run->progress)
-		fputs("\r\033[K", stderr);
+	pb_progress_end(&run->pg);
 	for (size_t i = 0; i < run->ncells; i++)
 		if (run->cells[i].nreps && summarize(&run->cells[i]))
 			set_error(run, PB_EXIT_ERROR, "statistics: out of memory");
@@ -244,6 +243,17 @@ static void measure(struct tp_run *run)
 static double rate(double count, double ns)
 {
 	return ns > 0 ? count * 1e9 / ns : 0;
+}
+
+/* Per-repetition rates, the same in JSON and CSV. */
+static double rep_rate(const struct pb_engine_result *e)
+{
+	return rate((double)e->bytes_written, (double)(e->tw_ns + e->tr_ns));
+}
+
+static double rep_ns_per_syscall(const struct pb_engine_result *e)
+{
+	return (double)(e->tw_ns + e->tr_ns) / (double)(e->write_calls + e->read_calls);
 }
 
 /*
@@ -377,39 +387,43 @@ static void emit_seed(const struct tp_run *run, FILE *fp)
 	}
 }
 
-static void emit_csv(const struct tp_run *run, FILE *fp)
+/* The JSON's per-repetition fields, one row each, with the result's identity. */
+static void emit_csv(const struct tp_run *run, const struct pb_sysinfo *si, FILE *fp)
 {
-	fputs("kind,size_bytes,pipe_size_bytes,repetition,tw_ns,tr_ns,tt_ns,bytes,"
-	      "write_calls,read_calls,syscalls\n", fp);
+	static const char *const cols[] = {
+		"kind", "size_bytes", "pipe_size_bytes", "repetition", "tw_ns", "tr_ns", "tt_ns",
+		"bytes", "write_calls", "read_calls", "syscalls", "rate_bytes_per_s",
+		"ns_per_syscall", NULL
+	};
+	struct pb_csv csv;
+
+	pb_csv_begin(&csv, fp, si);
+	pb_csv_header(&csv, cols);
 	for (size_t i = 0; i < run->ncells; i++) {
 		const struct tp_cell *c = &run->cells[i];
 
 		for (size_t r = 0; r < c->nreps; r++) {
 			const struct pb_engine_result *e = &c->reps[r];
 
-			fprintf(fp, "%s,%llu,%ld,%zu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
-				pb_kind_names[c->kind], (unsigned long long)c->size, c->pipe_size,
-				r + 1, (unsigned long long)e->tw_ns, (unsigned long long)e->tr_ns,
-				(unsigned long long)(e->tw_ns + e->tr_ns),
-				(unsigned long long)e->bytes_written,
-				(unsigned long long)e->write_calls, (unsigned long long)e->read_calls,
-				(unsigned long long)(e->write_calls + e->read_calls));
+			pb_csv_str(&csv, pb_kind_names[c->kind]);
+			pb_csv_int(&csv, (int64_t)c->size);
+			if (c->pipe_size > 0)
+				pb_csv_int(&csv, c->pipe_size);
+			else
+				pb_csv_str(&csv, NULL);  /* null in JSON */
+			pb_csv_int(&csv, (int64_t)r + 1);
+			pb_csv_int(&csv, (int64_t)e->tw_ns);
+			pb_csv_int(&csv, (int64_t)e->tr_ns);
+			pb_csv_int(&csv, (int64_t)(e->tw_ns + e->tr_ns));
+			pb_csv_int(&csv, (int64_t)e->bytes_written);
+			pb_csv_int(&csv, (int64_t)e->write_calls);
+			pb_csv_int(&csv, (int64_t)e->read_calls);
+			pb_csv_int(&csv, (int64_t)(e->write_calls + e->read_calls));
+			pb_csv_double(&csv, rep_rate(e));
+			pb_csv_double(&csv, rep_ns_per_syscall(e));
+			pb_csv_row_end(&csv);
 		}
 	}
-}
-
-static struct json_object *stats_json(const struct pb_stats *s)
-{
-	struct json_object *o = json_object_new_object();
-
-	pb_json_add_int(o, "median", (int64_t)s->median);
-	pb_json_add_int(o, "min", (int64_t)s->min);
-	pb_json_add_int(o, "max", (int64_t)s->max);
-	pb_json_add_double(o, "mean", s->mean);
-	pb_json_add_double(o, "stddev", s->stddev);
-	pb_json_add_double(o, "rsd", s->rsd);
-	pb_json_add_double(o, "spread", s->spread);
-	return o;
 }
 
 static struct json_object *params_json(const struct tp_params *p)
@@ -459,11 +473,8 @@ static struct json_object *cell_json(const struct tp_run *run, const struct tp_c
 		pb_json_add_int(x, "syscalls", (int64_t)(e->write_calls + e->read_calls));
 		/* Per-repetition rates, so compare can judge cost per byte even
 		 * when two runs moved different amounts. */
-		pb_json_add_double(x, "rate_bytes_per_s",
-				   rate((double)e->bytes_written, (double)(e->tw_ns + e->tr_ns)));
-		pb_json_add_double(x, "ns_per_syscall",
-				   (double)(e->tw_ns + e->tr_ns) /
-				   (double)(e->write_calls + e->read_calls));
+		pb_json_add_double(x, "rate_bytes_per_s", rep_rate(e));
+		pb_json_add_double(x, "ns_per_syscall", rep_ns_per_syscall(e));
 		json_object_array_add(reps, x);
 	}
 	json_object_object_add(o, "repetitions", reps);
@@ -472,9 +483,9 @@ static struct json_object *cell_json(const struct tp_run *run, const struct tp_c
 		return o;
 	}
 	sum = json_object_new_object();
-	json_object_object_add(sum, "tw_ns", stats_json(&c->tw));
-	json_object_object_add(sum, "tr_ns", stats_json(&c->tr));
-	json_object_object_add(sum, "tt_ns", stats_json(&c->tt));
+	json_object_object_add(sum, "tw_ns", pb_json_stats(&c->tw, true));
+	json_object_object_add(sum, "tr_ns", pb_json_stats(&c->tr, true));
+	json_object_object_add(sum, "tt_ns", pb_json_stats(&c->tt, true));
 	pb_json_add_int(sum, "bytes", (int64_t)c->bytes);
 	pb_json_add_int(sum, "syscalls", (int64_t)c->syscalls);
 	pb_json_add_double(sum, "rate_bytes_per_s", rate(c->bytes, c->tt.median));
@@ -510,11 +521,7 @@ static void emit_json(const struct tp_run *run, const struct pb_sysinfo *si, FIL
 		json_object_array_add(res, cell_json(run, &run->cells[i]));
 	json_object_object_add(doc, "results", res);
 	pb_json_add_int(sum, "results", (int64_t)run->ncells);
-	json_object_object_add(doc, "summary", sum);
-	if (run->error[0])
-		pb_doc_add_error(doc, run->error);
-	pb_doc_write(doc, run->status, fp);
-	json_object_put(doc);
+	pb_doc_finish(doc, sum, run->error, run->status, fp);
 }
 
 static int setup(struct tp_run *run)
@@ -632,7 +639,7 @@ static int execute(struct pb_cli *cli, const struct tp_params *p)
 		pb_err(NAME, "%s", run.error);
 	switch (cli->common.format) {
 	case FMT_JSON: emit_json(&run, &si, out.fp); break;
-	case FMT_CSV: emit_csv(&run, out.fp); break;
+	case FMT_CSV: emit_csv(&run, &si, out.fp); break;
 	case FMT_SEED: emit_seed(&run, out.fp); break;
 	default:
 		if (!run.status || run.ncells)

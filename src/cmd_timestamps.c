@@ -258,9 +258,20 @@ static void emit_text(const struct ts_run *run, const struct pb_sysinfo *si, FIL
 				expect_holds(run, k) ? "holds" : "does NOT hold");
 }
 
+/* Counts behind one observation, as YAML diagnostics of its test point. */
+static void tap_obs_yaml(struct pb_tap *t, const struct pb_ts_obs *ob)
+{
+	pb_tap_yaml_int(t, "updated", ob->n_updated);
+	pb_tap_yaml_int(t, "unchanged", ob->n_unchanged);
+	pb_tap_yaml_int(t, "undetermined", ob->n_undetermined);
+	if (ob->reason[0])
+		pb_tap_yaml_str(t, "reason", ob->reason);
+}
+
 static void emit_tap(const struct ts_run *run, FILE *fp)
 {
-	unsigned n = 0, total = 0;
+	struct pb_tap t;
+	unsigned total = 0;
 	char line[512];
 
 	for (int k = 0; k < K_COUNT; k++) {
@@ -270,7 +281,7 @@ static void emit_tap(const struct ts_run *run, FILE *fp)
 		total += 1 + (run->p->expect[k] >= 0);
 	}
 	total += run->have_ref;
-	fprintf(fp, "TAP version 13\n1..%u\n", total);
+	pb_tap_begin(&t, fp, total);
 	for (int k = 0; k < K_COUNT; k++)
 		for (int o = 0; o < PB_TS_OP_COUNT; o++) {
 			const struct pb_ts_opres *op = &run->t[k].ops[o];
@@ -278,40 +289,52 @@ static void emit_tap(const struct ts_run *run, FILE *fp)
 			if (!op->probed)
 				continue;
 			if (!op->supported) {
-				fprintf(fp, "ok %u - %s %s # SKIP not supported by this kernel: %s\n",
-					++n, key_names[k], pb_ts_op_names[o], strerror(-op->err));
+				snprintf(line, sizeof(line), "not supported by this kernel: %s",
+					 strerror(-op->err));
+				pb_tap_point(&t, true, PB_TAP_SKIP, line, "%s %s", key_names[k],
+					     pb_ts_op_names[o]);
 				continue;
 			}
 			for (int f = 0; f < PB_TS_FIELD_COUNT; f++) {
 				const struct pb_ts_obs *ob = &op->field[f];
 
-				fprintf(fp, "%s %u - %s %s %s %s", ob->state == PB_TS_INCONSISTENT ?
-					"not ok" : "ok", ++n, key_names[k], pb_ts_op_names[o],
-					pb_ts_field_names[f], pb_ts_state_names[ob->state]);
-				if (ob->state == PB_TS_UNDETERMINED)
-					fprintf(fp, " # SKIP %s", ob->reason);
-				else if (ob->state == PB_TS_INCONSISTENT)
-					fprintf(fp, " # TODO %s", ob->reason);
-				fputc('\n', fp);
+				pb_tap_point(&t, ob->state != PB_TS_INCONSISTENT,
+					     ob->state == PB_TS_UNDETERMINED ? PB_TAP_SKIP :
+					     ob->state == PB_TS_INCONSISTENT ? PB_TAP_TODO : PB_TAP_NONE,
+					     ob->reason, "%s %s %s %s", key_names[k], pb_ts_op_names[o],
+					     pb_ts_field_names[f], pb_ts_state_names[ob->state]);
+				if (ob->state == PB_TS_UNDETERMINED || ob->state == PB_TS_INCONSISTENT)
+					tap_obs_yaml(&t, ob);
 			}
 		}
 	for (int k = 0; k < K_COUNT; k++) {
 		verdict_words(&run->t[k], k, line, sizeof(line));
-		fprintf(fp, "ok %u - %s verdict %s\n", ++n, key_names[k], line);
+		pb_tap_point(&t, true, PB_TAP_NONE, NULL, "%s verdict %s", key_names[k], line);
+		pb_tap_yaml_word(&t, "kind", key_names[k]);
+		pb_tap_yaml_word(&t, "verdict", pb_ts_verdict_names[run->t[k].verdict]);
+		pb_tap_yaml_str(&t, "fstype", run->t[k].mount.fstype);
+		if (k == K_FIFO)
+			pb_tap_yaml_str(&t, "dir", run->p->dir);
 		if (k == K_FIFO && run->have_ref) {
 			if (run->ref.attr == PB_TS_ATTR_UNDETERMINED)
-				fprintf(fp, "ok %u - fifo attribution # SKIP %s\n", ++n,
-					run->ref.words);
+				pb_tap_point(&t, true, PB_TAP_SKIP, run->ref.words,
+					     "fifo attribution");
 			else
-				fprintf(fp, "ok %u - fifo attributed to the %s: %s\n", ++n,
-					pb_ts_attr_names[run->ref.attr], run->ref.words);
+				pb_tap_point(&t, true, PB_TAP_NONE, NULL,
+					     "fifo attributed to the %s: %s",
+					     pb_ts_attr_names[run->ref.attr], run->ref.words);
 		}
-		if (run->p->expect[k] >= 0)
-			fprintf(fp, "%s %u - expect %s=%s (observed %s)\n",
-				expect_holds(run, k) ? "ok" : "not ok", ++n, key_names[k],
-				pb_ts_verdict_names[run->p->expect[k]],
-				pb_ts_verdict_names[judged_verdict(run, k)]);
+		if (run->p->expect[k] >= 0) {
+			pb_tap_point(&t, expect_holds(run, k), PB_TAP_NONE, NULL,
+				     "expect %s=%s (observed %s)", key_names[k],
+				     pb_ts_verdict_names[run->p->expect[k]],
+				     pb_ts_verdict_names[judged_verdict(run, k)]);
+			pb_tap_yaml_word(&t, "expected", pb_ts_verdict_names[run->p->expect[k]]);
+			pb_tap_yaml_word(&t, "observed",
+					 pb_ts_verdict_names[judged_verdict(run, k)]);
+		}
 	}
+	pb_tap_end(&t);
 }
 
 static void emit_json(const struct ts_run *run, const struct pb_sysinfo *si, FILE *fp)
@@ -363,11 +386,7 @@ static void emit_json(const struct ts_run *run, const struct pb_sysinfo *si, FIL
 	}
 	json_object_object_add(doc, "expectations", exps);
 	json_object_object_add(sum, "expectations_hold", any ? json_object_new_boolean(all) : NULL);
-	json_object_object_add(doc, "summary", sum);
-	if (run->error[0])
-		pb_doc_add_error(doc, run->error);
-	pb_doc_write(doc, run->status, fp);
-	json_object_put(doc);
+	pb_doc_finish(doc, sum, run->error, run->status, fp);
 }
 
 /*
@@ -433,7 +452,7 @@ static int execute(struct pb_cli *cli, const struct ts_params *p)
 		if (run.status != PB_EXIT_ERROR)
 			emit_tap(&run, out.fp);
 		else
-			fprintf(out.fp, "1..0 # SKIP %s\n", run.error);
+			pb_tap_skip_all(out.fp, run.error);
 		break;
 	default:
 		if (run.status != PB_EXIT_ERROR)

@@ -14,8 +14,10 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "clock.h"
 #include "msg.h"
 #include "output.h"
+#include "stats.h"
 #include "sysinfo.h"
 
 int pb_out_open(struct pb_out *out)
@@ -202,6 +204,17 @@ void pb_doc_write(struct json_object *doc, int exit_status, FILE *fp)
 	fputc('\n', fp);
 }
 
+void pb_doc_finish(struct json_object *doc, struct json_object *summary, const char *error,
+		   int exit_status, FILE *fp)
+{
+	if (summary)
+		json_object_object_add(doc, "summary", summary);
+	if (error && *error)
+		pb_doc_add_error(doc, error);
+	pb_doc_write(doc, exit_status, fp);
+	json_object_put(doc);
+}
+
 void pb_json_add_int(struct json_object *o, const char *key, int64_t v)
 {
 	json_object_object_add(o, key, json_object_new_int64(v));
@@ -240,4 +253,254 @@ void pb_csv_field(FILE *fp, const char *s)
 		fputc(*s, fp);
 	}
 	fputc('"', fp);
+}
+
+struct json_object *pb_json_stats(const struct pb_stats *s, bool integer)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (integer) {
+		pb_json_add_int(o, "median", (int64_t)s->median);
+		pb_json_add_int(o, "min", (int64_t)s->min);
+		pb_json_add_int(o, "max", (int64_t)s->max);
+	} else {
+		pb_json_add_double(o, "median", s->median);
+		pb_json_add_double(o, "min", s->min);
+		pb_json_add_double(o, "max", s->max);
+	}
+	pb_json_add_double(o, "mean", s->mean);
+	pb_json_add_double(o, "stddev", s->stddev);
+	pb_json_add_double(o, "rsd", s->rsd);
+	pb_json_add_double(o, "spread", s->spread);
+	pb_json_add_int(o, "n", (int64_t)s->n);
+	return o;
+}
+
+void pb_csv_begin(struct pb_csv *c, FILE *fp, const struct pb_sysinfo *si)
+{
+	c->fp = fp;
+	c->host = si->hostname;
+	c->kernel = si->kernel_release;
+	c->any = false;
+	c->header_done = false;
+}
+
+static void csv_sep(struct pb_csv *c)
+{
+	if (c->any)
+		fputc(',', c->fp);
+	c->any = true;
+}
+
+void pb_csv_header(struct pb_csv *c, const char *const *cols)
+{
+	if (c->header_done)
+		return;
+	for (size_t i = 0; cols[i]; i++)
+		pb_csv_str(c, cols[i]);
+	pb_csv_str(c, "host");
+	pb_csv_str(c, "kernel");
+	fputc('\n', c->fp);
+	c->any = false;
+	c->header_done = true;
+}
+
+void pb_csv_str(struct pb_csv *c, const char *s)
+{
+	csv_sep(c);
+	pb_csv_field(c->fp, s ? s : "");
+}
+
+void pb_csv_int(struct pb_csv *c, int64_t v)
+{
+	csv_sep(c);
+	fprintf(c->fp, "%lld", (long long)v);
+}
+
+void pb_csv_double(struct pb_csv *c, double v)
+{
+	char buf[40];
+
+	csv_sep(c);
+	if (!isfinite(v))
+		return;
+	/* The fewest digits that read back as the same double. */
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	fputs(buf, c->fp);
+}
+
+void pb_csv_row_end(struct pb_csv *c)
+{
+	pb_csv_str(c, c->host);
+	pb_csv_str(c, c->kernel);
+	fputc('\n', c->fp);
+	c->any = false;
+}
+
+void pb_tap_text(FILE *fp, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '#' || *s == '\\')
+			fputc('\\', fp);
+		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, fp);
+	}
+}
+
+void pb_yaml_quoted(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(fp, "\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(fp, "\\x%02x", *p);
+		else
+			fputc(*p, fp);
+	}
+	fputc('"', fp);
+}
+
+void pb_tap_begin(struct pb_tap *t, FILE *fp, size_t plan)
+{
+	t->fp = fp;
+	t->n = 0;
+	t->yaml = false;
+	fprintf(fp, "TAP version 13\n1..%zu\n", plan);
+}
+
+void pb_tap_skip_all(FILE *fp, const char *why)
+{
+	fputs("TAP version 13\n1..0 # SKIP ", fp);
+	pb_tap_text(fp, why);
+	fputc('\n', fp);
+}
+
+void pb_tap_end(struct pb_tap *t)
+{
+	if (t->yaml)
+		fputs("  ...\n", t->fp);
+	t->yaml = false;
+}
+
+void pb_tap_point(struct pb_tap *t, bool ok, enum pb_tap_directive d, const char *reason,
+		  const char *fmt, ...)
+{
+	char desc[1024];
+	va_list ap;
+
+	pb_tap_end(t);
+	va_start(ap, fmt);
+	vsnprintf(desc, sizeof(desc), fmt, ap);
+	va_end(ap);
+	fprintf(t->fp, "%s %u - ", ok ? "ok" : "not ok", ++t->n);
+	pb_tap_text(t->fp, desc);
+	if (d != PB_TAP_NONE) {
+		fputs(d == PB_TAP_SKIP ? " # SKIP" : " # TODO", t->fp);
+		if (reason && *reason) {
+			fputc(' ', t->fp);
+			pb_tap_text(t->fp, reason);
+		}
+	}
+	fputc('\n', t->fp);
+}
+
+static void yaml_key(struct pb_tap *t, const char *key)
+{
+	if (!t->yaml)
+		fputs("  ---\n", t->fp);
+	t->yaml = true;
+	fprintf(t->fp, "  %s: ", key);
+}
+
+void pb_tap_yaml_str(struct pb_tap *t, const char *key, const char *val)
+{
+	yaml_key(t, key);
+	if (val)
+		pb_yaml_quoted(t->fp, val);
+	else
+		fputs("null", t->fp);
+	fputc('\n', t->fp);
+}
+
+void pb_tap_yaml_word(struct pb_tap *t, const char *key, const char *word)
+{
+	yaml_key(t, key);
+	fprintf(t->fp, "%s\n", word);
+}
+
+void pb_tap_yaml_int(struct pb_tap *t, const char *key, int64_t v)
+{
+	yaml_key(t, key);
+	fprintf(t->fp, "%lld\n", (long long)v);
+}
+
+void pb_tap_comment(struct pb_tap *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	pb_tap_end(t);
+	fputs("# ", t->fp);
+	va_start(ap, fmt);
+	vfprintf(t->fp, fmt, ap);
+	va_end(ap);
+	fputc('\n', t->fp);
+}
+
+int pb_format_eta(double seconds, char *buf, size_t len)
+{
+	unsigned long long s;
+
+	if (!isfinite(seconds) || seconds < 0)
+		return snprintf(buf, len, "%s", "");
+	if (ceil(seconds) >= 100 * 3600)
+		return snprintf(buf, len, "ETA >99h");
+	s = (unsigned long long)ceil(seconds);
+	if (s < 60)
+		return snprintf(buf, len, "ETA %llus", s);
+	if (s < 3600)
+		return snprintf(buf, len, "ETA %llum%02llus", s / 60, s % 60);
+	return snprintf(buf, len, "ETA %lluh%02llum", s / 3600, s / 60 % 60);
+}
+
+void pb_progress_start(struct pb_progress *p, const char *cmd, bool on, uint64_t total)
+{
+	p->fp = stderr;
+	p->cmd = cmd;
+	p->on = on;
+	p->total = total;
+	p->done = 0;
+	p->t0_ns = pb_clock_ns();
+}
+
+void pb_progress_show(struct pb_progress *p, const char *fmt, ...)
+{
+	char eta[32] = "";
+	va_list ap;
+
+	/* The units before this one are done: the rate so far gives the rest. */
+	if (p->on && p->total && p->done && p->done <= p->total) {
+		double per = (double)(pb_clock_ns() - p->t0_ns) / 1e9 / (double)p->done;
+
+		pb_format_eta(per * (double)(p->total - p->done), eta, sizeof(eta));
+	}
+	p->done++;
+	if (!p->on)
+		return;
+	fprintf(p->fp, "\r\033[K%s %s: ", PB_PROG, p->cmd);
+	va_start(ap, fmt);
+	vfprintf(p->fp, fmt, ap);
+	va_end(ap);
+	if (eta[0])
+		fprintf(p->fp, " (%s)", eta);
+	fflush(p->fp);
+}
+
+void pb_progress_end(struct pb_progress *p)
+{
+	if (p->on)
+		fputs("\r\033[K", p->fp);
 }

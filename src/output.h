@@ -11,10 +11,13 @@
 #ifndef PB_OUTPUT_H
 #define PB_OUTPUT_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 struct json_object;
+struct pb_stats;
 struct pb_sysinfo;
 
 #define PB_SCHEMA_VERSION 1
@@ -47,6 +50,14 @@ void pb_doc_add_error(struct json_object *doc, const char *msg);
 /* Set `exit_status` and print the document to FP (pretty, one document). */
 void pb_doc_write(struct json_object *doc, int exit_status, FILE *fp);
 
+/*
+ * End a command's document: add SUMMARY (unless NULL) as `summary`, ERROR
+ * (unless NULL or empty) to `errors`, write it with EXIT_STATUS to FP and
+ * release it.
+ */
+void pb_doc_finish(struct json_object *doc, struct json_object *summary, const char *error,
+		   int exit_status, FILE *fp);
+
 /* Helpers: add an int64 / double (null when not finite) / string member. */
 void pb_json_add_int(struct json_object *o, const char *key, int64_t v);
 void pb_json_add_double(struct json_object *o, const char *key, double v);
@@ -62,7 +73,102 @@ void pb_status_set(int *status_out, char *buf, size_t len, int status, const cha
 #define PB_SET_ERROR(run, st, ...) \
 	pb_status_set(&(run)->status, (run)->error, sizeof((run)->error), (st), __VA_ARGS__)
 
+/*
+ * The emitter kit (man page OUTPUT): every command writes its
+ * statistics, TAP, CSV and progress line through these, so that one shape
+ * and one set of escaping rules hold everywhere.
+ */
+
+/*
+ * The one statistics object: median, mean, min, max, stddev, rsd, spread
+ * and n.  INTEGER: median, min and max are integers (nanoseconds, counts);
+ * else numbers.  A value that is not finite is null.
+ */
+struct json_object *pb_json_stats(const struct pb_stats *s, bool integer);
+
 /* Quote S for CSV (RFC 4180) into FP. */
 void pb_csv_field(FILE *fp, const char *s);
+
+/*
+ * CSV: the header row once, then one row per repetition whose columns are
+ * the JSON document's per-repetition fields; every row ends with the host
+ * and kernel columns so CSVs from several machines can be concatenated.
+ */
+struct pb_csv {
+	FILE *fp;
+	const char *host, *kernel;
+	bool any;            /* a field was written in this row */
+	bool header_done;
+};
+
+/* Start a CSV on FP; HOST and KERNEL come from SI. */
+void pb_csv_begin(struct pb_csv *c, FILE *fp, const struct pb_sysinfo *si);
+/* The header: the NULL-terminated COLS, then host and kernel.  Only once. */
+void pb_csv_header(struct pb_csv *c, const char *const *cols);
+void pb_csv_str(struct pb_csv *c, const char *s);
+void pb_csv_int(struct pb_csv *c, int64_t v);
+/* The shortest text that reads back as V (as JSON's value); empty when not finite. */
+void pb_csv_double(struct pb_csv *c, double v);
+/* End a data row: host, kernel, newline. */
+void pb_csv_row_end(struct pb_csv *c);
+
+/*
+ * TAP version 13.  Descriptions and directive reasons are escaped ('#' and
+ * '\\' get a backslash, a newline becomes a space); YAML diagnostics follow
+ * their test point and are closed by the next point or pb_tap_end().
+ */
+enum pb_tap_directive { PB_TAP_NONE, PB_TAP_SKIP, PB_TAP_TODO };
+
+struct pb_tap {
+	FILE *fp;
+	unsigned n;          /* test points written */
+	bool yaml;           /* a YAML block is open */
+};
+
+/* "TAP version 13" and the plan 1..PLAN. */
+void pb_tap_begin(struct pb_tap *t, FILE *fp, size_t plan);
+/* A whole document that runs nothing: "1..0 # SKIP WHY". */
+void pb_tap_skip_all(FILE *fp, const char *why);
+/* "ok N - DESC" or "not ok N - DESC", with " # SKIP|TODO REASON" for D. */
+void pb_tap_point(struct pb_tap *t, bool ok, enum pb_tap_directive d, const char *reason,
+		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* YAML diagnostics of the last point: a quoted string (NULL: null), a bare word, an integer. */
+void pb_tap_yaml_str(struct pb_tap *t, const char *key, const char *val);
+void pb_tap_yaml_word(struct pb_tap *t, const char *key, const char *word);
+void pb_tap_yaml_int(struct pb_tap *t, const char *key, int64_t v);
+/* A comment line "# ..." (after the open YAML block is closed). */
+void pb_tap_comment(struct pb_tap *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Close the open YAML block, if any. */
+void pb_tap_end(struct pb_tap *t);
+/* Escaped TAP description text into FP. */
+void pb_tap_text(FILE *fp, const char *s);
+/* YAML double-quoted scalar into FP. */
+void pb_yaml_quoted(FILE *fp, const char *s);
+
+/*
+ * The progress line: "pipebench CMD: what ... (ETA 1m05s)" on stderr,
+ * redrawn in place.  Shown only when ON (stderr is a terminal and not
+ * --quiet: pb_cli_progress).  TOTAL is the number of units of work when
+ * known (0: unknown, no ETA); each pb_progress_show() starts one unit.
+ */
+struct pb_progress {
+	FILE *fp;            /* stderr */
+	const char *cmd;
+	bool on;
+	uint64_t total, done, t0_ns;
+};
+
+void pb_progress_start(struct pb_progress *p, const char *cmd, bool on, uint64_t total);
+void pb_progress_show(struct pb_progress *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Clear the line. */
+void pb_progress_end(struct pb_progress *p);
+
+/*
+ * Remaining time as "ETA 42s", "ETA 3m07s", "ETA 2h05m" (">99h" above);
+ * empty when SECONDS is negative or not finite.  Returns the length.
+ */
+int pb_format_eta(double seconds, char *buf, size_t len);
 
 #endif

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "output.h"
+#include "stats.h"
 #include "sysinfo.h"
 
 static char *capture(void (*fn)(FILE *, const void *), const void *arg)
@@ -93,6 +94,220 @@ START_TEST(document_shape)
 }
 END_TEST
 
+/* Open a memory stream; read_mem() closes it and returns the text. */
+struct mem {
+	char *buf;
+	size_t len;
+	FILE *fp;
+};
+
+static FILE *mem_open(struct mem *m)
+{
+	m->buf = NULL;
+	m->len = 0;
+	m->fp = open_memstream(&m->buf, &m->len);
+	ck_assert_ptr_nonnull(m->fp);
+	return m->fp;
+}
+
+static char *mem_text(struct mem *m)
+{
+	fclose(m->fp);
+	return m->buf;
+}
+
+static double num(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	ck_assert_msg(json_object_object_get_ex(o, key, &v) && v, "no %s", key);
+	return json_object_get_double(v);
+}
+
+/* The one statistics object: every key, integer or number as asked. */
+START_TEST(stats_shape)
+{
+	static const char *const keys[] = { "median", "mean", "min", "max", "stddev", "rsd",
+					    "spread", "n", NULL };
+	const double v[] = { 4, 1, 3, 2 };
+	struct pb_stats st;
+	struct json_object *o, *x;
+	size_t nkeys = 0;
+
+	ck_assert_int_eq(pb_stats_compute(v, 4, &st), 0);
+	o = pb_json_stats(&st, false);
+	for (size_t i = 0; keys[i]; i++, nkeys++)
+		ck_assert_msg(json_object_object_get_ex(o, keys[i], NULL), "no %s", keys[i]);
+	ck_assert_int_eq(json_object_object_length(o), (int)nkeys);
+	ck_assert_double_eq(num(o, "median"), 2.5);
+	ck_assert_double_eq(num(o, "mean"), 2.5);
+	ck_assert_double_eq(num(o, "min"), 1);
+	ck_assert_double_eq(num(o, "max"), 4);
+	ck_assert_double_eq_tol(num(o, "stddev"), 1.2909944487, 1e-9);
+	ck_assert_double_eq_tol(num(o, "spread"), 1.2, 1e-12);
+	ck_assert_int_eq((int)num(o, "n"), 4);
+	ck_assert(json_object_object_get_ex(o, "median", &x));
+	ck_assert(json_object_is_type(x, json_type_double));
+	json_object_put(o);
+	o = pb_json_stats(&st, true);
+	ck_assert(json_object_object_get_ex(o, "median", &x));
+	ck_assert(json_object_is_type(x, json_type_int));
+	ck_assert(json_object_object_get_ex(o, "max", &x));
+	ck_assert_int_eq(json_object_get_int(x), 4);
+	ck_assert(json_object_object_get_ex(o, "n", &x));
+	ck_assert(json_object_is_type(x, json_type_int));
+	json_object_put(o);
+}
+END_TEST
+
+/* Header once, host and kernel last, numbers that read back exactly. */
+START_TEST(csv_rows)
+{
+	static const char *const cols[] = { "kind", "note", "count", "rate", NULL };
+	struct pb_sysinfo si = { 0 };
+	struct pb_csv c;
+	struct mem m;
+	char *s;
+
+	snprintf(si.hostname, sizeof(si.hostname), "box,1");
+	snprintf(si.kernel_release, sizeof(si.kernel_release), "6.18.0");
+	pb_csv_begin(&c, mem_open(&m), &si);
+	pb_csv_header(&c, cols);
+	pb_csv_header(&c, cols);
+	pb_csv_str(&c, "anon");
+	pb_csv_str(&c, "a \"b\"");
+	pb_csv_int(&c, -7);
+	pb_csv_double(&c, 0.1);
+	pb_csv_row_end(&c);
+	pb_csv_str(&c, "fifo");
+	pb_csv_str(&c, NULL);
+	pb_csv_int(&c, 9007199254740993LL);
+	pb_csv_double(&c, 0.0 / 0.0);
+	pb_csv_row_end(&c);
+	pb_csv_str(&c, "x");
+	pb_csv_str(&c, "");
+	pb_csv_int(&c, 0);
+	pb_csv_double(&c, 354.6149245969839);
+	pb_csv_row_end(&c);
+	s = mem_text(&m);
+	ck_assert_str_eq(s, "kind,note,count,rate,host,kernel\n"
+			 "anon,\"a \"\"b\"\"\",-7,0.1,\"box,1\",6.18.0\n"
+			 "fifo,,9007199254740993,,\"box,1\",6.18.0\n"
+			 "x,,0,354.6149245969839,\"box,1\",6.18.0\n");
+	free(s);
+}
+END_TEST
+
+/* '#' would start a directive and '\' escapes it: both get a backslash in
+ * descriptions and reasons; a newline would end the line. */
+START_TEST(tap_escaping)
+{
+	struct pb_tap t;
+	struct mem m;
+	char *s;
+
+	pb_tap_begin(&t, mem_open(&m), 3);
+	pb_tap_point(&t, true, PB_TAP_NONE, NULL, "issue %s", "#13 a\\b");
+	pb_tap_point(&t, false, PB_TAP_TODO, "see #4\nlater", "two\nlines");
+	pb_tap_point(&t, true, PB_TAP_SKIP, "", "no reason");
+	pb_tap_end(&t);
+	s = mem_text(&m);
+	ck_assert_str_eq(s, "TAP version 13\n1..3\n"
+			 "ok 1 - issue \\#13 a\\\\b\n"
+			 "not ok 2 - two lines # TODO see \\#4 later\n"
+			 "ok 3 - no reason # SKIP\n");
+	free(s);
+	mem_open(&m);
+	pb_tap_skip_all(m.fp, "nothing # here");
+	s = mem_text(&m);
+	ck_assert_str_eq(s, "TAP version 13\n1..0 # SKIP nothing \\# here\n");
+	free(s);
+}
+END_TEST
+
+/* YAML diagnostics follow their point and are closed once. */
+START_TEST(tap_yaml)
+{
+	struct pb_tap t;
+	struct mem m;
+	char *s;
+
+	pb_tap_begin(&t, mem_open(&m), 2);
+	pb_tap_point(&t, false, PB_TAP_NONE, NULL, "RD-01");
+	pb_tap_yaml_str(&t, "detail", "say \"x\" # \\ \x01");
+	pb_tap_yaml_word(&t, "status", "fail");
+	pb_tap_yaml_int(&t, "duration_ns", 12);
+	pb_tap_yaml_str(&t, "none", NULL);
+	pb_tap_point(&t, true, PB_TAP_NONE, NULL, "RD-02");
+	pb_tap_comment(&t, "done %d", 2);
+	pb_tap_end(&t);
+	s = mem_text(&m);
+	ck_assert_str_eq(s, "TAP version 13\n1..2\nnot ok 1 - RD-01\n  ---\n"
+			 "  detail: \"say \\\"x\\\" # \\\\ \\x01\"\n  status: fail\n"
+			 "  duration_ns: 12\n  none: null\n  ...\nok 2 - RD-02\n# done 2\n");
+	free(s);
+}
+END_TEST
+
+START_TEST(eta_format)
+{
+	static const struct { double s; const char *want; } cases[] = {
+		{ 0, "ETA 0s" }, { 0.2, "ETA 1s" }, { 42, "ETA 42s" }, { 59.5, "ETA 1m00s" },
+		{ 60, "ETA 1m00s" }, { 187, "ETA 3m07s" }, { 3599, "ETA 59m59s" },
+		{ 3600, "ETA 1h00m" }, { 7500, "ETA 2h05m" }, { 99 * 3600 + 3599, "ETA 99h59m" },
+		{ 100 * 3600, "ETA >99h" }, { 99 * 3600 + 3599.5, "ETA >99h" }, { 1e300, "ETA >99h" }, { -1, "" },
+		{ 0.0 / 0.0, "" }, { 1.0 / 0.0, "" },
+	};
+	char buf[32];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int n = pb_format_eta(cases[i].s, buf, sizeof(buf));
+
+		ck_assert_msg(strcmp(buf, cases[i].want) == 0, "%g: got '%s', want '%s'",
+			      cases[i].s, buf, cases[i].want);
+		ck_assert_int_eq(n, (int)strlen(buf));
+	}
+	pb_format_eta(187, buf, 6);
+	ck_assert_str_eq(buf, "ETA 3");
+}
+END_TEST
+
+/* What UNITS calls of pb_progress_show() and, if END, pb_progress_end() print. */
+static char *progress_text(const char *cmd, bool on, uint64_t total, int units, bool end)
+{
+	struct pb_progress p;
+	struct mem m;
+
+	pb_progress_start(&p, cmd, on, total);
+	p.fp = mem_open(&m);
+	for (int i = 0; i < units; i++)
+		pb_progress_show(&p, "unit %d", i + 1);
+	if (end)
+		pb_progress_end(&p);
+	return mem_text(&m);
+}
+
+/* Off: nothing at all.  On: the line, redrawn in place, then cleared; no
+ * ETA for the first unit (nothing done yet) or when the total is unknown. */
+START_TEST(progress_line)
+{
+	char *s = progress_text("throughput", false, 3, 2, true);
+
+	ck_assert_str_eq(s, "");
+	free(s);
+	s = progress_text("throughput", true, 3, 1, true);
+	ck_assert_str_eq(s, "\r\033[Kpipebench throughput: unit 1\r\033[K");
+	free(s);
+	s = progress_text("report", true, 0, 2, false);
+	ck_assert_str_eq(s, "\r\033[Kpipebench report: unit 1\r\033[Kpipebench report: unit 2");
+	free(s);
+	s = progress_text("messaging", true, 2, 2, false);
+	ck_assert_msg(strstr(s, "messaging: unit 2 (ETA ") != NULL, "no ETA on the second unit: %s",
+		      s);
+	free(s);
+}
+END_TEST
+
 START_TEST(finish_to_file)
 {
 	char path[] = "/tmp/pb-check-output-XXXXXX", buf[64] = "";
@@ -156,6 +371,12 @@ static Suite *output_suite(void)
 
 	tcase_add_test(tc, csv_quoting);
 	tcase_add_test(tc, document_shape);
+	tcase_add_test(tc, stats_shape);
+	tcase_add_test(tc, csv_rows);
+	tcase_add_test(tc, tap_escaping);
+	tcase_add_test(tc, tap_yaml);
+	tcase_add_test(tc, eta_format);
+	tcase_add_test(tc, progress_line);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("destination");
 	tcase_add_test(tc, finish_to_file);

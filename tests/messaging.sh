@@ -88,6 +88,23 @@ is "csv rows = repetitions + header" "$(wc -l <"$T/c" | tr -d ' ')" 5
 head -1 "$T/c" | grep -q '^kind,mode,groups,fds,loops,size_bytes,repetition,messages,bytes,elapsed_ns,'
 ok $? "csv header"
 is "csv row fields" "$(sed -n 2p "$T/c" | cut -d, -f1,2,7,8)" "pipe,process,1,40"
+is "csv: the header once" "$(grep -c '^kind,' "$T/c")" 1
+keys() { sed 's/"\([a-z_]*\)":[^,}]*/\1/g; s/[{}]//g' | tr , '\n' | sort | tr '\n' ' '; }
+is "csv columns: the identity, then the JSON repetition fields (as a set), host, kernel" \
+   "$(head -1 "$T/c" | cut -d, -f8-16 | keys)/$(head -1 "$T/c" | cut -d, -f1-7,17-)" \
+   "$(q "$T/j" '.results[0].repetitions[0]' | keys)/kind,mode,groups,fds,loops,size_bytes,repetition,host,kernel"
+awk -F, -v h="$(uname -n)" -v k="$(uname -r)" \
+	'NR > 1 { n++; if ($(NF - 1) != h || $NF != k) bad = 1 } END { exit bad || n != 4 }' "$T/c"
+ok $? "csv: every row's host and kernel are uname -n and uname -r"
+awk -F, 'function rel(a, w) { d = a - w; if (d < 0) d = -d; return d / w }
+	NR > 1 && (rel($11, $8 * 1e9 / $10) > 1e-12 || rel($12, $9 * 1e9 / $10) > 1e-12) { bad = 1 }
+	END { exit bad }' "$T/c"
+ok $? "csv: rates are messages and bytes over elapsed_ns, as in JSON"
+for k in elapsed_ns rate_messages_per_s cpu_sys_ns; do
+	is "summary.$k is the one statistics shape, n = 3" \
+	   "$(q "$T/j" ".results[0].summary.$k" | sed 's/"\([a-z_]*\)":[^,}]*/\1/g; s/[{}]//g')/$(q "$T/j" ".results[0].summary.$k.n")" \
+	   "median,min,max,mean,stddev,rsd,spread,n/3"
+done
 
 # --- usage errors: exit 2, one line naming the option, nothing on stdout
 usage() {

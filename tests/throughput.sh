@@ -7,7 +7,7 @@ tap_tmpdir
 PB="$PIPEBENCH throughput --loops 30 --warmup 0"
 J="$TEST_TMP/out.json"
 
-plan 38
+plan 44
 
 run $PB --repeat 2
 is "$rc" 0 "text run exits 0"
@@ -122,3 +122,27 @@ set -- $(printf '%s' "$out" | "$JSONQ" - .results[0].summary.tt_ns.median .resul
 awk -v t0="$1" -v b0="$2" -v t2="$3" -v b2="$4" -v r="$5" \
 	'BEGIN { w = (t2 / b2) / (t0 / b0); d = r - w; if (d < 0) d = -d; exit !(d / w < 1e-9) }'
 ok $? "socketpair's cost_ratio_to_first is its median time per byte over anon's"
+
+# The emitter kit: one statistics object; CSV columns are the JSON's
+# per-repetition fields plus host and kernel, and its derived numbers are
+# the JSON's.
+keys() { sed 's/"\([a-z_]*\)":[^,}]*/\1/g; s/[{}]//g'; }
+run $PB --kind anon,socketpair --repeat 3 --format json
+is "$(printf '%s' "$out" | "$JSONQ" - .results[1].summary.tt_ns | keys)" \
+   "median,min,max,mean,stddev,rsd,spread,n" "summary.tt_ns is the one statistics shape"
+is "$(printf '%s' "$out" | "$JSONQ" - .results[1].summary.tw_ns.n .results[1].summary.tr_ns.n | tr '\n' ' ')" \
+   "3 3 " "statistics count their repetitions (n)"
+repkeys=$(printf '%s' "$out" | "$JSONQ" - .results[0].repetitions[0] | keys)
+run $PB --kind anon,socketpair --size 100,1K --repeat 2 --format csv
+is "$(printf '%s\n' "$out" | head -1)" "kind,size_bytes,pipe_size_bytes,repetition,$repkeys,host,kernel" \
+   "csv header: the result's identity, the JSON repetition fields, host, kernel"
+is "$(printf '%s\n' "$out" | grep -c '^kind,')" 1 "csv: the header once, with a row per repetition"
+host=$(uname -n) kernel=$(uname -r)
+printf '%s\n' "$out" | awk -F, -v h="$host" -v k="$kernel" \
+	'NR > 1 { n++; if ($(NF - 1) != h || $NF != k) bad = 1 } END { exit bad || n != 8 }'
+ok $? "csv: every row's host and kernel are uname -n ($host) and uname -r ($kernel)"
+printf '%s\n' "$out" | awk -F, 'function rel(a, w) { d = a - w; if (d < 0) d = -d; return d / w }
+	NR > 1 { if ($7 != $5 + $6 || $11 != $9 + $10 || rel($12, $8 * 1e9 / $7) > 1e-12 ||
+		rel($13, $7 / $11) > 1e-12 || ($1 == "socketpair") != ($3 == "")) bad = 1 }
+	END { exit bad }'
+ok $? "csv: rate_bytes_per_s and ns_per_syscall as in JSON; no pipe size for a socketpair"

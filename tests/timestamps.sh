@@ -19,7 +19,7 @@ run() { want=$1; shift; "$PB" "$@" >"$work/out" 2>"$work/err"; got=$?; [ "$got" 
 empty_dir() { [ -z "$(ls -A "$work/d")" ]; }
 one_line_err() { [ "$(wc -l < "$work/err")" -eq 1 ] && [ ! -s "$work/out" ]; }
 
-echo "1..31"
+echo "1..38"
 
 # Which verdict the host should give: 6.15 froze anonymous pipes (f017b0a4951f).
 set -- $(uname -r | sed -n 's/^\([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
@@ -66,6 +66,24 @@ plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$work/out")
 check "TAP: plan matches the number of results ($plan)" \
 	[ "$plan" = "$(grep -Ec '^(not )?ok ' "$work/out")" ]
 check "TAP: the expectation is an ok line" grep -q '^ok [0-9]* - expect fifo=updated' "$work/out"
+check "TAP: the expectation's YAML says expected and observed" sh -c \
+	'grep -A3 "^ok [0-9]* - expect fifo=updated" "$1" | tr "\n" " " | grep -q "  expected: updated   observed: updated"' \
+	sh "$work/out"
+check "TAP: every YAML block follows a test point and is closed" awk '
+	/^  ---$/ { if (open || !point) exit 1; open = 1; next }
+	/^  \.\.\.$/ { if (!open) exit 1; open = 0; point = 0; next }
+	/^(not )?ok / { if (open) exit 1; point = 1; next }
+	open && !/^  [a-z_]+: / { exit 1 }
+	END { exit open }' "$work/out"
+mkdir "$work/d#1"
+run 0 timestamps --dir "$work/d#1" --repeat 1 --format tap
+check "TAP: a '#' in --dir is quoted in the FIFO's YAML" grep -qxF "  dir: \"$work/d#1\"" "$work/out"
+if command -v prove >/dev/null 2>&1; then
+	check "TAP: prove accepts it" sh -c 'prove -Q --exec cat "$1" >/dev/null 2>&1' sh "$work/out"
+else
+	ok "TAP: prove accepts it # SKIP no prove"
+fi
+rmdir "$work/d#1"
 
 bad=
 for e in anon=x fifo anon=frozen,anon=frozen 'anon=frozen,' ',fifo=updated' 'sock=frozen' 'anon=mixed' ''; do
@@ -101,6 +119,15 @@ check "o_noatime --expect supported exits 1" \
 run 0 o_noatime --dir "$work/d" --loops 10 --repeat 2 --format json
 check "o_noatime JSON: rejected, substitute mode, 2 ratios" \
 	[ "$("$JQ" "$work/out" .pipe2_o_noatime.accepted .benchmark.mode '.benchmark.tt_ratios_b_over_a#' .summary.substitute | tr '\n' ' ')" = "false substitute_fifo_vs_anon 2 true " ]
+stats() { "$JQ" "$work/out" "$1" | sed 's/"\([a-z_]*\)":[^,}]*/\1/g; s/[{}]//g'; }
+check "o_noatime JSON: the one statistics shape for each side and for the ratio" \
+	[ "$(stats .results[0].tt_ns) $(stats .results[1].tt_ns) $(stats .benchmark.tt_ratio)" = \
+	  "median,min,max,mean,stddev,rsd,spread,n median,min,max,mean,stddev,rsd,spread,n median,min,max,mean,stddev,rsd,spread,n" ]
+check "o_noatime JSON: statistics count the pairs (n = 2)" \
+	[ "$("$JQ" "$work/out" .results[1].tt_ns.n .benchmark.tt_ratio.n | tr '\n' ' ')" = "2 2 " ]
+run 0 o_noatime --dir "$work/d" --loops 10 --repeat 1 --format json --expect unsupported
+check "o_noatime JSON: summary.expectations_hold, as in timestamps (no expectation_holds)" \
+	eval '[ "$("$JQ" "$work/out" .summary.expectations_hold)" = true ] && ! grep -q expectation_holds "$work/out"'
 check "o_noatime --expect maybe: exit 2, one line" \
 	eval 'run 2 o_noatime --expect maybe && one_line_err'
 check "o_noatime --loops 0 and --size 0: exit 2" \
