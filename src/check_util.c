@@ -227,34 +227,32 @@ void pb_check_close_pair(const struct pb_sysops *sys, int fd[2])
 	pb_check_close(sys, &fd[1]);
 }
 
-ssize_t pb_check_timed_read(const struct pb_sysops *sys, int fd, void *buf, size_t n,
-			    unsigned ms)
+/* One read (WBUF NULL) or write through SYS under the non-restart timer. */
+static ssize_t timed_io(const struct pb_sysops *sys, int fd, void *rbuf, const void *wbuf,
+			size_t n, unsigned ms)
 {
 	ssize_t r;
 	int e;
 
 	errno = 0;
 	pb_check_arm_interrupt(ms);
-	r = sys->read(fd, buf, n);
+	r = wbuf ? sys->write(fd, wbuf, n) : sys->read(fd, rbuf, n);
 	e = errno;
 	pb_check_disarm();
 	errno = e;
 	return r;
 }
 
+ssize_t pb_check_timed_read(const struct pb_sysops *sys, int fd, void *buf, size_t n,
+			    unsigned ms)
+{
+	return timed_io(sys, fd, buf, NULL, n, ms);
+}
+
 ssize_t pb_check_timed_write(const struct pb_sysops *sys, int fd, const void *buf, size_t n,
 			     unsigned ms)
 {
-	ssize_t r;
-	int e;
-
-	errno = 0;
-	pb_check_arm_interrupt(ms);
-	r = sys->write(fd, buf, n);
-	e = errno;
-	pb_check_disarm();
-	errno = e;
-	return r;
+	return timed_io(sys, fd, NULL, buf, n, ms);
 }
 
 int pb_check_set_nonblock(const struct pb_sysops *sys, int fd, bool on)

@@ -53,7 +53,7 @@ static void cre01(struct pb_check_ctx *ctx)
 {
 	const struct pb_sysops *s = ctx->sys;
 	int fd[2] = { -1, -1 }, fl[2], fdfl[2];
-	char buf[8] = "";
+	char buf[8] = "", rb[32];
 	ssize_t r;
 	bool bidir = false;
 
@@ -97,16 +97,16 @@ static void cre01(struct pb_check_ctx *ctx)
 		errno = 0;
 		r = s->write(fd[0], "x", 1);
 		if (r != -1 || errno != EBADF) {
-			pb_check_fail(ctx, "write on the read end gave %zd/%s, not -1/EBADF", r,
-				      EN(errno));
+			pb_check_fail(ctx, "write on the read end gave %s, not -1/EBADF",
+				      pb_check_res(r, errno, rb, sizeof(rb)));
 			goto out;
 		}
 	}
 	if ((fl[1] & O_ACCMODE) != O_RDWR) {
 		r = pb_check_timed_read(s, fd[1], buf, 1, 2000);
 		if (r != -1 || errno != EBADF) {
-			pb_check_fail(ctx, "read on the write end gave %zd/%s, not -1/EBADF", r,
-				      EN(errno));
+			pb_check_fail(ctx, "read on the write end gave %s, not -1/EBADF",
+				      pb_check_res(r, errno, rb, sizeof(rb)));
 			goto out;
 		}
 	}
@@ -265,7 +265,7 @@ static void cre04(struct pb_check_ctx *ctx)
 {
 	const struct pb_sysops *s = ctx->sys;
 	int fd[2] = { -1, -1 };
-	char c;
+	char c, rb[32];
 	ssize_t r;
 
 	if (s->pipe2(fd, O_NONBLOCK) != 0) {
@@ -283,8 +283,8 @@ static void cre04(struct pb_check_ctx *ctx)
 	}
 	r = pb_check_timed_read(s, fd[0], &c, 1, 2000);
 	if (r != -1 || errno != EAGAIN)
-		pb_check_fail(ctx, "read of the empty pipe gave %zd/%s, not -1/EAGAIN", r,
-			      EN(errno));
+		pb_check_fail(ctx, "read of the empty pipe gave %s, not -1/EAGAIN",
+			      pb_check_res(r, errno, rb, sizeof(rb)));
 	else
 		pb_check_note(ctx, "O_NONBLOCK on both ends; empty read -1/EAGAIN");
 out:

@@ -413,7 +413,7 @@ static void lx05(struct pb_check_ctx *ctx)
 	n = s->splice(a[0], &off, b[1], NULL, 5, SPLICE_F_NONBLOCK);
 	if (!(n < 0 && errno == ESPIPE))
 		pb_check_fail(ctx, "splice with off_in on a pipe gave %zd (%s), expected ESPIPE",
-			      n, n < 0 ? strerrorname_np(errno) : "success");
+			      n, pb_check_err_name(n, errno));
 	n = s->splice(a[0], NULL, b[1], NULL, 5, SPLICE_F_NONBLOCK);
 	fa = pb_check_fionread(s, a[0]), fb = pb_check_fionread(s, b[0]);
 	if (n != 5 || fa != 0 || fb != 10)
@@ -425,14 +425,14 @@ static void lx05(struct pb_check_ctx *ctx)
 	n = s->tee(a[0], a[1], 1, SPLICE_F_NONBLOCK);
 	if (!(n < 0 && errno == EINVAL))
 		pb_check_fail(ctx, "tee of a pipe into itself gave %zd (%s), expected EINVAL", n,
-			      n < 0 ? strerrorname_np(errno) : "success");
+			      pb_check_err_name(n, errno));
 	filled = pb_check_fill_or_fail(ctx, b[1]);
 	if (filled < 0)
 		goto out;
 	n = s->vmsplice(b[1], &iov, 1, SPLICE_F_NONBLOCK);
 	if (!(n < 0 && errno == EAGAIN))
 		pb_check_fail(ctx, "vmsplice(SPLICE_F_NONBLOCK) into a full pipe gave %zd (%s), "
-			      "expected EAGAIN", n, n < 0 ? strerrorname_np(errno) : "success");
+			      "expected EAGAIN", n, pb_check_err_name(n, errno));
 	if (ctx->verdict == PB_PASS)
 		pb_check_note(ctx, "tee 5/5/5; splice off_in ESPIPE; splice 5/0/10; tee self "
 			      "EINVAL; vmsplice full EAGAIN");

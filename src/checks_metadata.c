@@ -93,7 +93,7 @@ static void md02(struct pb_check_ctx *ctx)
 	ret = s->posix_fadvise(fd[0], 0, 0, POSIX_FADV_NORMAL);
 	if (ret != ESPIPE)
 		pb_check_fail(ctx, "posix_fadvise returned %d (%s), expected ESPIPE", ret,
-			      ret ? strerrorname_np(ret) : "success");
+			      pb_check_err_name(-ret, ret));
 	expect_err(ctx, "fsync", s->fsync(fd[1]), EINVAL);
 	expect_err(ctx, "fdatasync", s->fdatasync(fd[1]), EINVAL);
 	expect_err(ctx, "ftruncate", s->ftruncate(fd[1], 0), EINVAL);

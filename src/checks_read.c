@@ -28,7 +28,7 @@ static void rd01(struct pb_check_ctx *ctx)
 {
 	const struct pb_sysops *s = ctx->sys;
 	int fd[2];
-	char buf[100];
+	char buf[100], rb[32];
 	ssize_t r;
 
 	if (!pb_check_make_pipe(ctx, fd, 0))
@@ -41,8 +41,8 @@ static void rd01(struct pb_check_ctx *ctx)
 	if (r == -1 && errno == EINTR)
 		pb_check_fail(ctx, "read(100) with 10 bytes queued blocked (EINTR after 2 s)");
 	else if (r != 10 || memcmp(buf, "0123456789", 10) != 0)
-		pb_check_fail(ctx, "read(100) with 10 bytes queued = %zd/%s", r,
-			      r < 0 ? EN(errno) : "0");
+		pb_check_fail(ctx, "read(100) with 10 bytes queued = %s",
+			      pb_check_res(r, errno, rb, sizeof(rb)));
 	else
 		pb_check_note(ctx, "read(100) returned the 10 queued bytes at once");
 out:

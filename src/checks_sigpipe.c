@@ -102,7 +102,7 @@ static void sig02(struct pb_check_ctx *ctx)
 	e = errno;
 	if (!(n == -1 && e == EPIPE))
 		pb_check_fail(ctx, "SIG_IGN: write returned %zd (%s), expected -1/EPIPE", n,
-			      n < 0 ? strerrorname_np(e) : "success");
+			      pb_check_err_name(n, e));
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = count_sigpipe;
@@ -117,7 +117,7 @@ static void sig02(struct pb_check_ctx *ctx)
 	ctx->sys->close(wfd);
 	if (!(n == -1 && e == EPIPE))
 		pb_check_fail(ctx, "handler: write returned %zd (%s), expected -1/EPIPE", n,
-			      n < 0 ? strerrorname_np(e) : "success");
+			      pb_check_err_name(n, e));
 	else if (seen != 1)
 		pb_check_fail(ctx, "handler ran %d times before write returned, expected 1", seen);
 	else
@@ -176,7 +176,7 @@ static void sig03(struct pb_check_ctx *ctx)
 	}
 	if (!(n == -1 && e == EPIPE))
 		pb_check_fail(ctx, "write returned %zd (%s), expected -1/EPIPE", n,
-			      n < 0 ? strerrorname_np(e) : "success");
+			      pb_check_err_name(n, e));
 	else if (!mine)
 		pb_check_fail(ctx, "SIGPIPE not pending in the writing thread (lost)");
 	else if (other.has_sigpipe)
