@@ -46,11 +46,11 @@ static void fc01(struct pb_check_ctx *ctx)
 		we = errno;
 	pb_check_close_pair(ctx->sys, fd);
 	if (re)
-		pb_check_fail(ctx, "FIONREAD on the read end: -1/%s", strerrorname_np(re));
+		pb_check_fail(ctx, "FIONREAD on the read end: -1/%s", pb_checkproc_errname(re));
 	else if (rn != 123)
 		pb_check_fail(ctx, "FIONREAD on the read end: %d, expected 123", rn);
 	if (we)
-		pb_check_fail(ctx, "FIONREAD on the write end: -1/%s", strerrorname_np(we));
+		pb_check_fail(ctx, "FIONREAD on the write end: -1/%s", pb_checkproc_errname(we));
 	else if (wn != 123)
 		pb_check_fail(ctx, "FIONREAD on the write end: %d, expected 123", wn);
 	if (ctx->verdict == PB_PASS)
@@ -70,7 +70,7 @@ static void fc02(struct pb_check_ctx *ctx)
 	cap = ctx->sys->fcntl(fd[0], F_GETPIPE_SZ, 0);
 	pb_check_close_pair(ctx->sys, fd);
 	if (cap < 0) {
-		pb_check_fail(ctx, "F_GETPIPE_SZ: %s", strerrorname_np(errno));
+		pb_check_fail(ctx, "F_GETPIPE_SZ: %s", pb_checkproc_errname(errno));
 	} else if (cap < PIPE_BUF) {
 		pb_check_fail(ctx, "default capacity %d is below PIPE_BUF (%d)", cap, PIPE_BUF);
 	} else if (cap == def) {
@@ -127,7 +127,7 @@ static void expect_set(struct pb_check_ctx *ctx, int fd, int other, long req, lo
 	got = s->fcntl(fd, F_SETPIPE_SZ, req);
 	if (got < 0) {
 		pb_check_fail(ctx, "F_SETPIPE_SZ(%ld): %s, expected %ld", req,
-			      strerrorname_np(errno), want);
+			      pb_checkproc_errname(errno), want);
 		return;
 	}
 	seen = s->fcntl(other, F_GETPIPE_SZ, 0);
@@ -384,7 +384,7 @@ static void fc06(struct pb_check_ctx *ctx)
 	if (s->fcntl(fd[0], F_SETOWN, getpid()) != 0 ||
 	    fl < 0 || s->fcntl(fd[0], F_SETFL, fl | O_ASYNC) != 0) {
 		pb_check_fail(ctx, "F_SETOWN/F_SETFL O_ASYNC on the read end: %s",
-			      strerrorname_np(errno));
+			      pb_checkproc_errname(errno));
 		goto out;
 	}
 	sigpending(&pend);

@@ -186,7 +186,7 @@ static void fifo02(struct pb_check_ctx *ctx)
 		pb_check_fail(ctx, "O_RDONLY|O_NONBLOCK blocked until the %d ms timer (EINTR)",
 			      GUARD_MS);
 	} else {
-		pb_check_fail(ctx, "O_RDONLY|O_NONBLOCK failed: %s", strerrorname_np(e));
+		pb_check_fail(ctx, "O_RDONLY|O_NONBLOCK failed: %s", pb_checkproc_errname(e));
 	}
 }
 
@@ -207,18 +207,19 @@ static void fifo03(struct pb_check_ctx *ctx)
 	}
 	if (e != ENXIO) {
 		pb_check_fail(ctx, "O_WRONLY|O_NONBLOCK without a reader: %s, expected ENXIO",
-			      strerrorname_np(e));
+			      pb_checkproc_errname(e));
 		return;
 	}
 	rfd = guarded_open(s, path, O_RDONLY | O_NONBLOCK, GUARD_MS, &e);
 	if (rfd < 0) {
-		pb_check_fail(ctx, "reader open O_RDONLY|O_NONBLOCK: %s", strerrorname_np(e));
+		pb_check_fail(ctx, "reader open O_RDONLY|O_NONBLOCK: %s", pb_checkproc_errname(e));
 		return;
 	}
 	fd = guarded_open(s, path, O_WRONLY | O_NONBLOCK, GUARD_MS, &e);
 	s->close(rfd);
 	if (fd < 0) {
-		pb_check_fail(ctx, "O_WRONLY|O_NONBLOCK with a reader: %s", strerrorname_np(e));
+		pb_check_fail(ctx, "O_WRONLY|O_NONBLOCK with a reader: %s",
+			      pb_checkproc_errname(e));
 		return;
 	}
 	s->close(fd);
@@ -245,7 +246,7 @@ static void fifo04(struct pb_check_ctx *ctx)
 			pb_check_fail(ctx, "%s returned at once", cases[i].name);
 		} else if (e != EINTR) {
 			pb_check_fail(ctx, "%s: %s, expected to block (EINTR)", cases[i].name,
-				      strerrorname_np(e));
+				      pb_checkproc_errname(e));
 		}
 	}
 	if (ctx->verdict == PB_PASS)
@@ -287,7 +288,7 @@ static void fifo05(struct pb_check_ctx *ctx)
 	if (fd < 0) {
 		kill(pid, SIGKILL);
 		pb_checkproc_wait(pid, 1000, &status);
-		pb_check_fail(ctx, "the writer's blocking open: %s%s", strerrorname_np(e),
+		pb_check_fail(ctx, "the writer's blocking open: %s%s", pb_checkproc_errname(e),
 			      e == EINTR ? " (no rendezvous within the guard)" : "");
 		return;
 	}
@@ -318,13 +319,13 @@ static void fifo06(struct pb_check_ctx *ctx)
 		return;
 	fd = guarded_open(s, path, O_RDWR, GUARD_MS, &e);
 	if (fd < 0) {
-		pb_check_fail(ctx, "blocking O_RDWR: %s%s", strerrorname_np(e),
+		pb_check_fail(ctx, "blocking O_RDWR: %s%s", pb_checkproc_errname(e),
 			      e == EINTR ? " (blocked)" : "");
 		return;
 	}
 	nfd = guarded_open(s, path, O_RDWR | O_NONBLOCK, GUARD_MS, &e);
 	if (nfd < 0) {
-		pb_check_fail(ctx, "O_RDWR|O_NONBLOCK: %s", strerrorname_np(e));
+		pb_check_fail(ctx, "O_RDWR|O_NONBLOCK: %s", pb_checkproc_errname(e));
 		s->close(fd);
 		return;
 	}
@@ -333,7 +334,7 @@ static void fifo06(struct pb_check_ctx *ctx)
 	wfd = guarded_open(s, path, O_WRONLY | O_NONBLOCK, GUARD_MS, &e);
 	if (wfd < 0)
 		pb_check_fail(ctx, "O_WRONLY|O_NONBLOCK with only an O_RDWR opener: %s",
-			      strerrorname_np(e));
+			      pb_checkproc_errname(e));
 	else
 		s->close(wfd);
 	n = s->write(fd, "xyz", 3);
@@ -366,7 +367,7 @@ static void fifo07(struct pb_check_ctx *ctx)
 		return;
 	rfd = guarded_open(s, path, O_RDONLY | O_NONBLOCK, GUARD_MS, &e);
 	if (rfd < 0) {
-		pb_check_fail(ctx, "reader open: %s", strerrorname_np(e));
+		pb_check_fail(ctx, "reader open: %s", pb_checkproc_errname(e));
 		return;
 	}
 	errno = 0;
@@ -380,7 +381,7 @@ static void fifo07(struct pb_check_ctx *ctx)
 	}
 	wfd = guarded_open(s, path, O_WRONLY | O_NONBLOCK, GUARD_MS, &e);
 	if (wfd < 0) {
-		pb_check_fail(ctx, "writer open: %s", strerrorname_np(e));
+		pb_check_fail(ctx, "writer open: %s", pb_checkproc_errname(e));
 		s->close(rfd);
 		return;
 	}
@@ -422,7 +423,7 @@ static void fifo08(struct pb_check_ctx *ctx)
 	rfd = guarded_open(s, path, O_RDONLY | O_NONBLOCK, GUARD_MS, &e);
 	wfd = rfd < 0 ? -1 : guarded_open(s, path, O_WRONLY | O_NONBLOCK, GUARD_MS, &e);
 	if (wfd < 0) {
-		pb_check_fail(ctx, "open: %s", strerrorname_np(e));
+		pb_check_fail(ctx, "open: %s", pb_checkproc_errname(e));
 		if (rfd >= 0)
 			s->close(rfd);
 		return;
@@ -444,7 +445,7 @@ static void fifo08(struct pb_check_ctx *ctx)
 	errno = 0;
 	cap = s->fcntl(wfd, F_GETPIPE_SZ, 0);
 	if (cap <= 0)
-		pb_check_fail(ctx, "F_GETPIPE_SZ on a FIFO: %s", strerrorname_np(errno));
+		pb_check_fail(ctx, "F_GETPIPE_SZ on a FIFO: %s", pb_checkproc_errname(errno));
 	if (s->ioctl(rfd, FIONREAD, &avail) != 0 || avail != 5)
 		pb_check_fail(ctx, "FIONREAD on a FIFO: %d, expected 5", avail);
 	errno = 0;
@@ -452,7 +453,7 @@ static void fifo08(struct pb_check_ctx *ctx)
 	e = errno;
 	if (!(off == -1 && e == ESPIPE))
 		pb_check_fail(ctx, "lseek on a FIFO: %lld (%s), expected -1/ESPIPE", (long long)off,
-			      off < 0 ? strerrorname_np(e) : "success");
+			      off < 0 ? pb_checkproc_errname(e) : "success");
 	s->close(wfd);
 	s->close(rfd);
 	if (ctx->verdict == PB_PASS)

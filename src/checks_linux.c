@@ -157,7 +157,7 @@ static void lx02(struct pb_check_ctx *ctx)
 	else
 		pb_check_info(ctx, "pipe O_DIRECT as expected; FIFO differs from the known quirk: "
 			      "open(O_RDWR|O_DIRECT) %s, F_SETFL O_DIRECT packet mode %s",
-			      quirk_open ? strerrorname_np(quirk_open) : "succeeded",
+			      quirk_open ? pb_checkproc_errname(quirk_open) : "succeeded",
 			      pm == 1 ? "on" : pm == 0 ? "off" : "could not be set");
 	pb_check_close(ctx->sys, &ffd);
 	unlink(path);
@@ -237,7 +237,7 @@ static void lx03_small(struct pb_check_ctx *ctx, const int fd[2], long index, lo
 			      "EPERM", 16 * page);
 	else if (errno != EPERM)
 		pb_check_fail(ctx, "F_SETPIPE_SZ(%ld) over the soft limit: %s, expected EPERM",
-			      16 * page, strerrorname_np(errno));
+			      16 * page, pb_checkproc_errname(errno));
 }
 
 /* LX-03: pipe(7) /proc files; LTP pipe15 */
@@ -345,7 +345,7 @@ static void lx03(struct pb_check_ctx *ctx)
 			      limit);
 	else if (errno != ENFILE)
 		pb_check_fail(ctx, "past the hard limit pipe2 gave %s, expected ENFILE",
-			      strerrorname_np(errno));
+			      pb_checkproc_errname(errno));
 	else
 		pb_check_note(ctx, "hard limit %ld pages: ENFILE at pipe #%ld", hard, made);
 out:
@@ -372,7 +372,7 @@ static void lx04(struct pb_check_ctx *ctx)
 				      " (older than 5.8)" : "");
 		else
 			pb_check_fail(ctx, "pipe2(O_NOTIFICATION_PIPE): %s, expected success or "
-				      "ENOPKG", strerrorname_np(e));
+				      "ENOPKG", pb_checkproc_errname(e));
 		return;
 	}
 	signal(SIGPIPE, SIG_IGN);
@@ -382,7 +382,7 @@ static void lx04(struct pb_check_ctx *ctx)
 			      "EXDEV", n);
 	else if (errno != EXDEV)
 		pb_check_fail(ctx, "user write() into a notification pipe: %s, expected EXDEV",
-			      strerrorname_np(errno));
+			      pb_checkproc_errname(errno));
 	else
 		pb_check_note(ctx, "notification pipe made; user write() EXDEV");
 	pb_check_close_pair(ctx->sys, fd);

@@ -64,10 +64,11 @@ static void expect_err(struct pb_check_ctx *ctx, const char *what, long ret, int
 	int e = errno;
 
 	if (ret != -1)
-		pb_check_fail(ctx, "%s returned %ld, expected -1/%s", what, ret, strerrorname_np(err));
+		pb_check_fail(ctx, "%s returned %ld, expected -1/%s", what, ret,
+			      pb_checkproc_errname(err));
 	else if (e != err)
-		pb_check_fail(ctx, "%s: %s, expected %s", what, strerrorname_np(e) ?
-			      strerrorname_np(e) : "?", strerrorname_np(err));
+		pb_check_fail(ctx, "%s: %s, expected %s", what, pb_checkproc_errname(e),
+			      pb_checkproc_errname(err));
 }
 
 /*

@@ -301,13 +301,13 @@ static void sig04(struct pb_check_ctx *ctx)
 			       "overloaded?)", avail, cap);
 	else if (rep->first == -1)
 		pb_check_fail(ctx, "write returned -1/%s after %d bytes were accepted",
-			      strerrorname_np(rep->first_errno), avail);
+			      pb_checkproc_errname(rep->first_errno), avail);
 	else if (rep->first != cap)
 		pb_check_fail(ctx, "write returned %zd, expected the partial count %d",
 			      rep->first, cap);
 	else if (!(rep->second == -1 && rep->second_errno == EPIPE))
 		pb_check_fail(ctx, "the next write returned %zd (%s), expected -1/EPIPE",
-			      rep->second, rep->second < 0 ? strerrorname_np(rep->second_errno)
+			      rep->second, rep->second < 0 ? pb_checkproc_errname(rep->second_errno)
 			      : "success");
 	else if (rep->sigs_second != rep->sigs_first + 1)
 		pb_check_fail(ctx, "the EPIPE write raised SIGPIPE %d times, expected once",
@@ -332,7 +332,7 @@ static void sig05(struct pb_check_ctx *ctx)
 	snprintf(path, sizeof(path), "%s/sig05.fifo", ctx->dir);
 	if (s->mkfifo(path, 0600) != 0) {
 		pb_check_setup(ctx, PB_RES_PIPE, errno, "mkfifo in an empty writable directory = "
-			       "-1/%s; POSIX requires 0", strerrorname_np(errno));
+			       "-1/%s; POSIX requires 0", pb_checkproc_errname(errno));
 		return;
 	}
 	fd = s->open(path, O_RDWR | O_CLOEXEC, 0);
@@ -359,7 +359,7 @@ static void sig05(struct pb_check_ctx *ctx)
 		pb_check_fail(ctx, "%zd bytes of stale data readable after the last close", n);
 	else if (!(n == -1 && e == EAGAIN))
 		pb_check_fail(ctx, "read after reopen returned %zd (%s), expected -1/EAGAIN", n,
-			      n < 0 ? strerrorname_np(e) : "EOF");
+			      n < 0 ? pb_checkproc_errname(e) : "EOF");
 	else
 		pb_check_set(ctx, PB_PASS, "data discarded: the reopened FIFO is empty (EAGAIN)");
 }
