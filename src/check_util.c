@@ -116,6 +116,13 @@ long pb_check_fill_or_fail(struct pb_check_ctx *ctx, int wfd)
 	return n > 0 ? n : -1;
 }
 
+long pb_check_full_pipe(struct pb_check_ctx *ctx, int fd[2], int flags)
+{
+	if (!pb_check_make_pipe(ctx, fd, flags | O_NONBLOCK))
+		return -1;
+	return pb_check_fill_or_fail(ctx, fd[1]);
+}
+
 void *pb_check_shared(struct pb_check_ctx *ctx, size_t len)
 {
 	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);

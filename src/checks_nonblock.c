@@ -61,9 +61,7 @@ static void nb01(struct pb_check_ctx *ctx)
 		goto out;
 	}
 	pb_check_close_pair(s, fd);
-	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
-		return;
-	if (pb_check_fill_or_fail(ctx, fd[1]) < 0)
+	if (pb_check_full_pipe(ctx, fd, O_NONBLOCK) < 0)
 		goto out;
 	q0 = pb_check_fionread(s, fd[0]);
 	for (int i = 0; i < 2; i++) {
@@ -116,9 +114,7 @@ static void nb02(struct pb_check_ctx *ctx)
 	char b[32];
 	ssize_t r;
 
-	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
-		return;
-	if (pb_check_fill_or_fail(ctx, fd[1]) < 0)
+	if (pb_check_full_pipe(ctx, fd, O_NONBLOCK) < 0)
 		goto out;
 	r = nb_write(s, fd[1], 3 * PIPE_BUF);
 	if (r == -1 && errno == EAGAIN)

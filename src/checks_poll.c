@@ -265,9 +265,7 @@ static void pl05(struct pb_check_ctx *ctx)
 	if (rd == 0)
 		pb_check_fail(ctx, "read end at EOF not readable per select()");
 	pb_check_close_pair(ctx->sys, a);
-	if (!pb_check_make_pipe(ctx, b, O_NONBLOCK | O_CLOEXEC))
-		return;
-	filled = pb_check_fill_or_fail(ctx, b[1]);
+	filled = pb_check_full_pipe(ctx, b, O_NONBLOCK | O_CLOEXEC);
 	if (filled < 0)
 		goto out;
 	ctx->sys->close(b[0]);

@@ -65,9 +65,7 @@ static void wr01(struct pb_check_ctx *ctx)
 	if (ctx->verdict == PB_FAIL)
 		goto out;
 	pb_check_close_pair(s, fd);
-	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
-		return;
-	if (pb_check_fill_or_fail(ctx, fd[1]) < 0)
+	if (pb_check_full_pipe(ctx, fd, O_NONBLOCK) < 0)
 		goto out;
 	if ((q = pb_check_set_nonblock(s, fd[1], false)) != 0) {
 		pb_check_setup(ctx, PB_RES_PIPE, (int)-q, "(b) fcntl(F_SETFL) clearing O_NONBLOCK "

@@ -166,6 +166,12 @@ long pb_check_fill(const struct pb_sysops *sys, int wfd);
  * bytes written, or -1 after recording the verdict. */
 long pb_check_fill_or_fail(struct pb_check_ctx *ctx, int wfd);
 
+/* A full pipe of ctx->kind: pb_check_make_pipe(FLAGS|O_NONBLOCK), then
+ * pb_check_fill_or_fail on its write end.  Returns the bytes queued, or -1
+ * with the verdict recorded; the fds are then -1 if the pipe could not be
+ * made, else open for the caller to close (pb_check_close_pair does both). */
+long pb_check_full_pipe(struct pb_check_ctx *ctx, int fd[2], int flags);
+
 /*
  * Messages between a check and its helper processes travel through shared
  * memory, never through a pipe: the harness must not trust what it tests.

@@ -1198,7 +1198,8 @@ static ssize_t write_short(int fd, const void *buf, size_t n)
 }
 
 /* The capacity is > 0 or the check has said why; filling to 96 bytes free
- * leaves exactly that, and a short write with room is FAIL. */
+ * leaves exactly that, and a short write with room is FAIL; a full pipe is
+ * full, or the check has said why. */
 START_TEST(helper_capacity_and_fill)
 {
 	struct pb_sysops sys = pb_sysops_real;
@@ -1217,6 +1218,18 @@ START_TEST(helper_capacity_and_fill)
 	ck_assert_int_eq(pb_check_fill_but_96(&ctx, -1, page - 1, page), -1);
 	ck_assert_int_eq(ctx.verdict, PB_SKIP);
 
+	q = pb_check_full_pipe(&ctx, fd, 0);
+	ck_assert_int_gt(q, 0);
+	ck_assert_int_eq(pb_check_fionread(ctx.sys, fd[0]), q);
+	ck_assert(fcntl(fd[1], F_GETFL) & O_NONBLOCK);
+	pb_check_close_pair(ctx.sys, fd);
+	sys.pipe2 = pipe2_einval;
+	ctx = helper_ctx(&sys, PB_KIND_ANON);
+	ck_assert_int_eq(pb_check_full_pipe(&ctx, fd, 0), -1);
+	ck_assert_int_eq(fd[0], -1);
+	ck_assert_int_eq(ctx.verdict, PB_FAIL);
+
+	sys = pb_sysops_real;
 	sys.fcntl = fcntl_getpipesz;
 	for (int i = 0; i < 2; i++) {
 		getpipesz_ret = i ? 0 : -1;
