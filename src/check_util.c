@@ -5,11 +5,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/time.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -113,6 +116,13 @@ long pb_check_fill_or_fail(struct pb_check_ctx *ctx, int wfd)
 	return n > 0 ? n : -1;
 }
 
+long pb_check_full_pipe(struct pb_check_ctx *ctx, int fd[2], int flags)
+{
+	if (!pb_check_make_pipe(ctx, fd, flags | O_NONBLOCK))
+		return -1;
+	return pb_check_fill_or_fail(ctx, fd[1]);
+}
+
 void *pb_check_shared(struct pb_check_ctx *ctx, size_t len)
 {
 	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -214,4 +224,303 @@ int pb_check_count_fds(void)
 bool pb_check_has_cap(int cap)
 {
 	return pb_sysinfo_has_cap(cap);
+}
+
+/* ---- one copy of what the check groups used to keep privately ---- */
+
+void pb_check_close_pair(const struct pb_sysops *sys, int fd[2])
+{
+	pb_check_close(sys, &fd[0]);
+	pb_check_close(sys, &fd[1]);
+}
+
+/* One read (WBUF NULL) or write through SYS under the non-restart timer. */
+static ssize_t timed_io(const struct pb_sysops *sys, int fd, void *rbuf, const void *wbuf,
+			size_t n, unsigned ms)
+{
+	ssize_t r;
+	int e;
+
+	errno = 0;
+	pb_check_arm_interrupt(ms);
+	r = wbuf ? sys->write(fd, wbuf, n) : sys->read(fd, rbuf, n);
+	e = errno;
+	pb_check_disarm();
+	errno = e;
+	return r;
+}
+
+ssize_t pb_check_timed_read(const struct pb_sysops *sys, int fd, void *buf, size_t n,
+			    unsigned ms)
+{
+	return timed_io(sys, fd, buf, NULL, n, ms);
+}
+
+ssize_t pb_check_timed_write(const struct pb_sysops *sys, int fd, const void *buf, size_t n,
+			     unsigned ms)
+{
+	return timed_io(sys, fd, NULL, buf, n, ms);
+}
+
+int pb_check_set_nonblock(const struct pb_sysops *sys, int fd, bool on)
+{
+	int fl = sys->fcntl(fd, F_GETFL, 0);
+
+	if (fl < 0)
+		return -errno;
+	fl = on ? fl | O_NONBLOCK : fl & ~O_NONBLOCK;
+	return sys->fcntl(fd, F_SETFL, fl) == 0 ? 0 : -errno;
+}
+
+long pb_check_fionread(const struct pb_sysops *sys, int fd)
+{
+	int n = -1;
+
+	return sys->ioctl(fd, FIONREAD, &n) == 0 ? n : -1;
+}
+
+int pb_check_ts_cmp(const struct timespec *a, const struct timespec *b)
+{
+	if (a->tv_sec != b->tv_sec)
+		return a->tv_sec < b->tv_sec ? -1 : 1;
+	if (a->tv_nsec != b->tv_nsec)
+		return a->tv_nsec < b->tv_nsec ? -1 : 1;
+	return 0;
+}
+
+long pb_check_page_size(void)
+{
+	long p = sysconf(_SC_PAGESIZE);
+
+	return p > 0 ? p : 4096;
+}
+
+long pb_check_proc_long(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	long v = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+int pb_check_kernel_at_least(const struct pb_check_ctx *ctx, int major, int minor, char *rel,
+			     size_t len)
+{
+	struct utsname u;
+	int ma = 0, mi = 0;
+
+	if (rel)
+		snprintf(rel, len, "unknown");
+	if (ctx->sys->uname(&u) != 0)
+		return -1;
+	if (rel)
+		snprintf(rel, len, "%s", u.release);
+	if (sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+		return -1;
+	return ma > major || (ma == major && mi >= minor);
+}
+
+const char *pb_check_err_name(long ret, int err)
+{
+	return ret < 0 ? pb_checkproc_errname(err) : "success";
+}
+
+const char *pb_check_res(ssize_t r, int err, char *buf, size_t len)
+{
+	if (r < 0)
+		snprintf(buf, len, "-1/%s", pb_checkproc_errname(err));
+	else
+		snprintf(buf, len, "%zd", r);
+	return buf;
+}
+
+bool pb_check_io_exact(struct pb_check_ctx *ctx, ssize_t got, size_t n, const char *call)
+{
+	if (got == (ssize_t)n)
+		return true;
+	if (got < 0)
+		pb_check_setup(ctx, PB_RES_PIPE, errno, "%s on a %s: %s; POSIX requires all %zu "
+			       "bytes", call, pb_check_kind_word(ctx),
+			       pb_checkproc_errname(errno), n);
+	else
+		pb_check_fail(ctx, "setup: %s on a %s returned %zd; POSIX requires all %zu "
+			      "bytes", call, pb_check_kind_word(ctx), got, n);
+	return false;
+}
+
+bool pb_check_anon_pipe(struct pb_check_ctx *ctx, int fd[2], int flags)
+{
+	char names[64];
+
+	if (ctx->sys->pipe2(fd, flags) == 0)
+		return true;
+	fd[0] = fd[1] = -1;
+	snprintf(names, sizeof(names), "%s%s%s", flags & O_DIRECT ? "O_DIRECT|" : "",
+		 flags & O_NONBLOCK ? "O_NONBLOCK|" : "", flags & O_CLOEXEC ? "O_CLOEXEC|" : "");
+	if (names[0])
+		names[strlen(names) - 1] = '\0';
+	else
+		snprintf(names, sizeof(names), "0");
+	pb_check_setup(ctx, PB_RES_PIPE, errno, "pipe2(%s): %s; %s requires a new pipe", names,
+		       pb_checkproc_errname(errno), flags & O_DIRECT ? "Linux" : "POSIX");
+	return false;
+}
+
+/* Whether this process runs in the initial user namespace (see
+ * pb_check_has_limit_cap).  Unknown (no /proc): assume the initial one. */
+static bool initial_userns(void)
+{
+	FILE *f = fopen("/proc/self/uid_map", "re");
+	unsigned long in, out, count;
+	bool init = true;
+
+	if (f) {
+		init = fscanf(f, "%lu %lu %lu", &in, &out, &count) == 3 && in == 0 && out == 0 &&
+		       count == 4294967295UL;
+		fclose(f);
+	}
+	return init;
+}
+
+bool pb_check_has_limit_cap(int cap)
+{
+	return pb_check_has_cap(cap) && initial_userns();
+}
+
+/* What the uid 65534 helper reports (shared memory, written by the child). */
+struct nobody_page {
+	int step;     /* NB_*: the switch that failed, NB_OK when it worked */
+	int err;      /* that step's errno */
+	int started;  /* FN began */
+	int done;     /* written last */
+	struct pb_nobody_out out;
+};
+
+enum { NB_OK, NB_CHDIR, NB_SETGROUPS, NB_SETGID, NB_SETUID };
+
+int pb_check_as_nobody(struct pb_check_ctx *ctx, const char *dir, unsigned ms,
+		       pb_nobody_fn *fn, void *arg, struct pb_nobody_out *out, char *why,
+		       size_t len)
+{
+	static const char *const step[] = { "", "chdir", "setgroups", "setgid", "setuid" };
+	struct nobody_page *np = pb_check_shared(ctx, sizeof(*np));
+	int status = 0, ret;
+	pid_t pid;
+
+	if (!np)
+		return PB_NOBODY_ERROR;
+	pid = pb_checkproc_fork();
+	if (pid < 0) {
+		pb_check_setup(ctx, PB_RES_HARNESS, errno, "fork of the uid 65534 helper: %s",
+			       strerror(errno));
+		munmap(np, sizeof(*np));
+		return PB_NOBODY_ERROR;
+	}
+	if (pid == 0) {
+		np->step = dir && chdir(dir) != 0 ? NB_CHDIR : setgroups(0, NULL) != 0 ?
+			   NB_SETGROUPS : setgid(65534) != 0 ? NB_SETGID : setuid(65534) != 0 ?
+			   NB_SETUID : NB_OK;
+		np->err = errno;
+		if (np->step == NB_OK) {
+			__atomic_store_n(&np->started, 1, __ATOMIC_SEQ_CST);
+			fn(ctx->sys, arg, &np->out);
+		}
+		__atomic_store_n(&np->done, 1, __ATOMIC_SEQ_CST);
+		_exit(0);
+	}
+	pb_checkproc_wait(pid, ms, &status);
+	if (!__atomic_load_n(&np->done, __ATOMIC_SEQ_CST)) {
+		if (__atomic_load_n(&np->started, __ATOMIC_SEQ_CST)) {
+			ret = PB_NOBODY_HUNG;
+		} else {
+			pb_check_error(ctx, "harness: the uid 65534 helper died before it switched "
+				       "identity (wait status %#x)", (unsigned)status);
+			ret = PB_NOBODY_ERROR;
+		}
+	} else if (np->step == NB_OK) {
+		*out = np->out;
+		ret = PB_NOBODY_OK;
+	} else if (np->step != NB_CHDIR && (np->err == EINVAL || np->err == EPERM)) {
+		snprintf(why, len, "cannot become uid 65534: %s: %s%s", step[np->step],
+			 pb_checkproc_errname(np->err), np->err == EINVAL ?
+			 " (65534 is not mapped in this user namespace)" :
+			 " (not permitted here, e.g. setgroups denied in a user namespace)");
+		ret = PB_NOBODY_SKIP;
+	} else {
+		pb_check_error(ctx, "harness: the uid 65534 helper: %s: %s", step[np->step],
+			       strerror(np->err));
+		ret = PB_NOBODY_ERROR;
+	}
+	munmap(np, sizeof(*np));
+	return ret;
+}
+
+bool pb_check_wait_clock_past(const struct timespec *t, int n, unsigned ms)
+{
+	struct timespec limit = { 0, 0 }, now, nap = { 0, 200000 };
+	bool whole = true;
+
+	for (int i = 0; i < n; i++) {
+		if (pb_check_ts_cmp(&t[i], &limit) > 0)
+			limit = t[i];
+		whole = whole && t[i].tv_nsec == 0;
+	}
+	if (whole)
+		limit.tv_sec++;
+	for (unsigned i = 0; i < ms * 5; i++) {
+		clock_gettime(CLOCK_REALTIME_COARSE, &now);
+		if (pb_check_ts_cmp(&now, &limit) > 0)
+			return true;
+		nanosleep(&nap, NULL);
+	}
+	return false;
+}
+
+long pb_check_capacity(struct pb_check_ctx *ctx, int wfd)
+{
+	long cap;
+
+	errno = 0;
+	cap = ctx->sys->fcntl(wfd, F_GETPIPE_SZ, 0);
+	if (cap > 0)
+		return cap;
+	if (cap < 0)
+		pb_check_setup(ctx, PB_RES_PIPE, errno, "fcntl(F_GETPIPE_SZ) on the write end = "
+			       "-1/%s; Linux requires the capacity", pb_checkproc_errname(errno));
+	else
+		pb_check_fail(ctx, "setup: fcntl(F_GETPIPE_SZ) on the write end = %ld; Linux "
+			      "requires the capacity in bytes", cap);
+	return -1;
+}
+
+long pb_check_fill_but_96(struct pb_check_ctx *ctx, int wfd, long cap, long page)
+{
+	static char buf[65536];
+	long total = 0, slots = page > 0 ? cap / page : 0;
+	char b[32];
+
+	if (page > (long)sizeof(buf) || cap < page || page <= 96) {
+		pb_check_skip(ctx, "capacity %ld is below one page (%ld)", cap, page);
+		return -1;
+	}
+	for (long i = 0; i < slots; i++) {
+		size_t n = (size_t)(i < slots - 1 ? page : page - 96);
+		ssize_t r = pb_check_timed_write(ctx->sys, wfd, buf, n, 2000);
+
+		if (r != (ssize_t)n) {
+			pb_check_fail(ctx, "setup: filling the %ld-byte %s to 96 bytes free, with %ld "
+				      "bytes queued a nonblocking write(%zu) with room = %s; POSIX "
+				      "requires all %zu (there is room)", cap,
+				      pb_check_kind_word(ctx), total, n,
+				      pb_check_res(r, errno, b, sizeof(b)), n);
+			return -1;
+		}
+		total += r;
+	}
+	return total;
 }

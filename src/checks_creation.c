@@ -25,25 +25,13 @@ static ssize_t read_exact(const struct pb_sysops *s, int fd, char *buf, size_t n
 	size_t got = 0;
 
 	while (got < n) {
-		ssize_t r;
+		ssize_t r = pb_check_timed_read(s, fd, buf + got, n - got, 2000);
 
-		pb_check_arm_interrupt(2000);
-		r = s->read(fd, buf + got, n - got);
-		pb_check_disarm();
 		if (r <= 0)
 			return got ? (ssize_t)got : r;
 		got += (size_t)r;
 	}
 	return (ssize_t)got;
-}
-
-static void close2(const struct pb_sysops *s, int fd[2])
-{
-	if (fd[0] >= 0)
-		s->close(fd[0]);
-	if (fd[1] >= 0)
-		s->close(fd[1]);
-	fd[0] = fd[1] = -1;
 }
 
 static const char *accmode_name(int fl)
@@ -65,7 +53,7 @@ static void cre01(struct pb_check_ctx *ctx)
 {
 	const struct pb_sysops *s = ctx->sys;
 	int fd[2] = { -1, -1 }, fl[2], fdfl[2];
-	char buf[8] = "";
+	char buf[8] = "", rb[32];
 	ssize_t r;
 	bool bidir = false;
 
@@ -109,19 +97,16 @@ static void cre01(struct pb_check_ctx *ctx)
 		errno = 0;
 		r = s->write(fd[0], "x", 1);
 		if (r != -1 || errno != EBADF) {
-			pb_check_fail(ctx, "write on the read end gave %zd/%s, not -1/EBADF", r,
-				      EN(errno));
+			pb_check_fail(ctx, "write on the read end gave %s, not -1/EBADF",
+				      pb_check_res(r, errno, rb, sizeof(rb)));
 			goto out;
 		}
 	}
 	if ((fl[1] & O_ACCMODE) != O_RDWR) {
-		errno = 0;
-		pb_check_arm_interrupt(2000);
-		r = s->read(fd[1], buf, 1);
-		pb_check_disarm();
+		r = pb_check_timed_read(s, fd[1], buf, 1, 2000);
 		if (r != -1 || errno != EBADF) {
-			pb_check_fail(ctx, "read on the write end gave %zd/%s, not -1/EBADF", r,
-				      EN(errno));
+			pb_check_fail(ctx, "read on the write end gave %s, not -1/EBADF",
+				      pb_check_res(r, errno, rb, sizeof(rb)));
 			goto out;
 		}
 	}
@@ -134,7 +119,7 @@ static void cre01(struct pb_check_ctx *ctx)
 			      "no O_NONBLOCK or FD_CLOEXEC; wrong-end read/write give EBADF",
 			      fd[0], fd[1]);
 out:
-	close2(s, fd);
+	pb_check_close_pair(s, fd);
 }
 
 /* The lowest descriptor >= FROM that is not open. */
@@ -182,7 +167,7 @@ static void cre02(struct pb_check_ctx *ctx)
 	else
 		pb_check_note(ctx, "{%d,%d} expected and got; read end on the %s one", lo1, lo2,
 			      fd[0] < fd[1] ? "lower" : "higher");
-	close2(s, fd);
+	pb_check_close_pair(s, fd);
 out:
 	s->close(n);
 	if (a >= 0)
@@ -266,7 +251,7 @@ static void cre03(struct pb_check_ctx *ctx)
 		pb_check_note(ctx, "FD_CLOEXEC on both ends; both closed after execve "
 			      "(control descriptors stayed open)");
 out:
-	close2(s, fd);
+	pb_check_close_pair(s, fd);
 	for (int i = 0; i < 2; i++)
 		if (ctl[i] >= 0)
 			close(ctl[i]);
@@ -280,7 +265,7 @@ static void cre04(struct pb_check_ctx *ctx)
 {
 	const struct pb_sysops *s = ctx->sys;
 	int fd[2] = { -1, -1 };
-	char c;
+	char c, rb[32];
 	ssize_t r;
 
 	if (s->pipe2(fd, O_NONBLOCK) != 0) {
@@ -296,27 +281,19 @@ static void cre04(struct pb_check_ctx *ctx)
 			goto out;
 		}
 	}
-	errno = 0;
-	pb_check_arm_interrupt(2000);
-	r = s->read(fd[0], &c, 1);
-	pb_check_disarm();
+	r = pb_check_timed_read(s, fd[0], &c, 1, 2000);
 	if (r != -1 || errno != EAGAIN)
-		pb_check_fail(ctx, "read of the empty pipe gave %zd/%s, not -1/EAGAIN", r,
-			      EN(errno));
+		pb_check_fail(ctx, "read of the empty pipe gave %s, not -1/EAGAIN",
+			      pb_check_res(r, errno, rb, sizeof(rb)));
 	else
 		pb_check_note(ctx, "O_NONBLOCK on both ends; empty read -1/EAGAIN");
 out:
-	close2(s, fd);
+	pb_check_close_pair(s, fd);
 }
 
 /* ---- CRE-05: what an accepted pipe2(O_NOATIME) does ---- */
 
 enum { TS_A, TS_M, TS_C, TS_N };
-
-static bool ts_eq(struct timespec a, struct timespec b)
-{
-	return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
-}
 
 /* "atime", "mtime/ctime", ... for a mask of TS_* bits. */
 static const char *ts_fields(unsigned mask, char *buf, size_t len)
@@ -330,36 +307,6 @@ static const char *ts_fields(unsigned mask, char *buf, size_t len)
 			used += (size_t)snprintf(buf + used, len > used ? len - used : 0, "%s%s",
 						 used ? "/" : "", name[f]);
 	return buf;
-}
-
-/*
- * Wait (bounded by 2.5 s) until CLOCK_REALTIME_COARSE, the clock the VFS
- * stamps inodes with, is past each of the N times in T, so that an update
- * made afterwards cannot write back an identical value.  When every time has
- * tv_nsec == 0 the filesystem may keep whole seconds: then wait a second
- * more (the method src/tsprobe.c uses for the timestamps command).
- */
-static bool wait_clock_past(const struct timespec *t, int n)
-{
-	struct timespec limit = { 0, 0 }, now, nap = { 0, 1000000 };
-	bool whole = true;
-
-	for (int i = 0; i < n; i++) {
-		if (t[i].tv_sec > limit.tv_sec ||
-		    (t[i].tv_sec == limit.tv_sec && t[i].tv_nsec > limit.tv_nsec))
-			limit = t[i];
-		whole = whole && t[i].tv_nsec == 0;
-	}
-	if (whole)
-		limit.tv_sec++;
-	for (int i = 0; i < 2500; i++) {
-		clock_gettime(CLOCK_REALTIME_COARSE, &now);
-		if (now.tv_sec > limit.tv_sec ||
-		    (now.tv_sec == limit.tv_sec && now.tv_nsec > limit.tv_nsec))
-			return true;
-		nanosleep(&nap, NULL);
-	}
-	return false;
 }
 
 static int stat_times(const struct pb_sysops *s, int fd, struct timespec t[TS_N])
@@ -397,7 +344,7 @@ static enum pb_verdict noatime_effect(struct pb_check_ctx *ctx, int nfd[2], char
 	int cfd[2] = { -1, -1 }, *fds[2] = { nfd, cfd };
 	struct timespec before[2][TS_N], after[2][TS_N];
 	unsigned moved[2] = { 0, 0 };
-	char b1[32], b2[32];
+	char b1[32], b2[32], rb[32];
 
 	if (s->pipe2(cfd, 0) != 0) {
 		pb_check_setup(ctx, PB_RES_PIPE, errno, "control pipe: pipe2(fd, 0) = -1/%s; "
@@ -411,7 +358,7 @@ static enum pb_verdict noatime_effect(struct pb_check_ctx *ctx, int nfd[2], char
 				       "requires 0", who[p], EN(errno));
 			goto out;
 		}
-	if (!wait_clock_past(&before[0][0], 2 * TS_N)) {
+	if (!pb_check_wait_clock_past(&before[0][0], 2 * TS_N, 2500)) {
 		pb_check_setup(ctx, PB_RES_HARNESS, 0, "CLOCK_REALTIME_COARSE did not pass the "
 			       "pipes' timestamps within 2.5 s");
 		goto out;
@@ -431,11 +378,10 @@ static enum pb_verdict noatime_effect(struct pb_check_ctx *ctx, int nfd[2], char
 			goto out;
 		}
 		if (w != 1 || r != 1) {
-			pb_check_fail(ctx, "O_NOATIME accepted; on %s, %s of 1 byte = %zd%s%s; POSIX "
+			pb_check_fail(ctx, "O_NOATIME accepted; on %s, %s of 1 byte = %s; POSIX "
 				      "requires 1", who[p], w != 1 ? "a write into the empty pipe" :
-				      "a read with 1 byte queued", w != 1 ? w : r,
-				      (w != 1 ? w : r) < 0 ? "/" : "",
-				      (w != 1 ? w : r) < 0 ? EN(errno) : "");
+				      "a read with 1 byte queued",
+				      pb_check_res(w != 1 ? w : r, errno, rb, sizeof(rb)));
 			goto out;
 		}
 		if (stat_times(s, fds[p][0], after[p]) != 0) {
@@ -444,7 +390,7 @@ static enum pb_verdict noatime_effect(struct pb_check_ctx *ctx, int nfd[2], char
 			goto out;
 		}
 		for (int f = 0; f < TS_N; f++)
-			if (!ts_eq(before[p][f], after[p][f]))
+			if (pb_check_ts_cmp(&before[p][f], &after[p][f]) != 0)
 				moved[p] |= 1u << f;
 	}
 	if (moved[0] & ~moved[1])
@@ -472,7 +418,7 @@ static enum pb_verdict noatime_effect(struct pb_check_ctx *ctx, int nfd[2], char
 			      ts_fields(moved[1] & ~moved[0], b1, sizeof(b1)),
 			      ts_fields(moved[0], b2, sizeof(b2)));
 out:
-	close2(s, cfd);
+	pb_check_close_pair(s, cfd);
 	return ctx->verdict == PB_PASS ? PB_KNOWN_DEVIATION : PB_FAIL;
 }
 
@@ -503,7 +449,7 @@ static void cre05(struct pb_check_ctx *ctx)
 		if (r == 0 && bad[i].flag == O_NOATIME) {
 			enum pb_verdict v = noatime_effect(ctx, fd, noatime, sizeof(noatime));
 
-			close2(s, fd);
+			pb_check_close_pair(s, fd);
 			if (v == PB_FAIL)
 				return;
 			deviation = true;
@@ -514,7 +460,7 @@ static void cre05(struct pb_check_ctx *ctx)
 		if (r == 0) {
 			pb_check_fail(ctx, "pipe2(%s) succeeded: the flag was silently ignored",
 				      bad[i].name);
-			close2(s, fd);
+			pb_check_close_pair(s, fd);
 			return;
 		}
 		if (errno != EINVAL) {
@@ -533,7 +479,7 @@ static void cre05(struct pb_check_ctx *ctx)
 		int fd[2] = { -7, -7 };
 
 		if (s->pipe2(fd, O_CLOFORK) == 0) {
-			close2(s, fd);
+			pb_check_close_pair(s, fd);
 			pb_check_set(ctx, deviation ? PB_KNOWN_DEVIATION : PB_PASS,
 				     "%.400s; O_CLOFORK accepted", detail);
 			return;
@@ -606,7 +552,7 @@ static void cre06(struct pb_check_ctx *ctx)
 	after = count_below(s, LIMIT);
 	if (r == 0) {
 		pb_check_fail(ctx, "pipe2 with one free fd succeeded: {%d,%d}", fd[0], fd[1]);
-		close2(s, fd);
+		pb_check_close_pair(s, fd);
 		goto out;
 	}
 	if (e != EMFILE)
@@ -623,7 +569,7 @@ static void cre06(struct pb_check_ctx *ctx)
 		pb_check_fail(ctx, "pipe2 with two free fds = -1/%s", EN(errno));
 		goto out;
 	}
-	close2(s, fd);
+	pb_check_close_pair(s, fd);
 	pb_check_note(ctx, "1 free fd: -1/EMFILE, pipefd untouched, %d fds before and after; "
 		      "2 free fds: success", before);
 out:
@@ -640,7 +586,7 @@ out:
 static void cre07(struct pb_check_ctx *ctx)
 {
 	const struct pb_sysops *s = ctx->sys;
-	long page = sysconf(_SC_PAGESIZE);
+	long page = pb_check_page_size();
 	int *ro, before, after = -1, r, e;
 	struct { int *p; const char *what; } cases[2];
 
@@ -735,16 +681,16 @@ static void cre08(struct pb_check_ctx *ctx)
 				      "%s", call[i].name, fd[0], fd[1], before, after,
 				      after > before + 2 ? "a descriptor beyond the two returned "
 				      "was left open" : "fewer than two new descriptors are open");
-			close2(s, fd);
+			pb_check_close_pair(s, fd);
 			return;
 		}
 		if (!fd_open(s, fd[0]) || !fd_open(s, fd[1])) {
 			pb_check_fail(ctx, "%s returned {%d,%d}, but fd %d is not open", call[i].name,
 				      fd[0], fd[1], fd_open(s, fd[0]) ? fd[1] : fd[0]);
-			close2(s, fd);
+			pb_check_close_pair(s, fd);
 			return;
 		}
-		close2(s, fd);
+		pb_check_close_pair(s, fd);
 		after = pb_check_count_fds();
 		if (after != before) {
 			pb_check_fail(ctx, "after %s and closing both ends, %d descriptors are open, "
@@ -878,8 +824,7 @@ static void cre10(struct pb_check_ctx *ctx)
 	pb_check_note(ctx, "close of each end returned 0, freed its fd (EBADF after) and "
 		      "dropped the open count by one, to %d", count);
 out:
-	pb_check_close(s, &fd[0]);
-	pb_check_close(s, &fd[1]);
+	pb_check_close_pair(s, fd);
 }
 
 const struct pb_check pb_checks_creation[] = {

@@ -24,95 +24,7 @@
 #include "checkproc.h"
 #include "conformance.h"
 
-#define CAP_SETUID_BIT 7
-#define CAP_SYS_ADMIN_BIT 21
-#define CAP_SYS_RESOURCE_BIT 24
-
-static long page_size(void)
-{
-	long p = sysconf(_SC_PAGESIZE);
-
-	return p > 0 ? p : 4096;
-}
-
-/* /proc/sys/fs/<NAME> as a number; -1 when unreadable.  Not a judged call. */
-static long read_sysctl(const char *name)
-{
-	char path[128];
-	long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/sys/fs/%s", name);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%ld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
-
-static const char *err_name(long ret, int e)
-{
-	return ret < 0 ? strerrorname_np(e) : "success";
-}
-
-/*
- * Whether this process runs in the initial user namespace.  The pipe limits
- * are checked with capable(), against the initial namespace: a capability
- * that CapEff shows inside another user namespace (rootless containers,
- * `unshare -U -r`) does not lift them.  Unknown (no /proc): assume initial.
- */
-static bool initial_userns(void)
-{
-	FILE *f = fopen("/proc/self/uid_map", "re");
-	unsigned long in, out, count;
-	bool init = true;
-
-	if (f) {
-		init = fscanf(f, "%lu %lu %lu", &in, &out, &count) == 3 && in == 0 && out == 0 &&
-		       count == 4294967295UL;
-		fclose(f);
-	}
-	return init;
-}
-
-/* CAP effective for the kernel's pipe-limit checks (see initial_userns). */
-static bool limit_cap(int cap)
-{
-	return pb_check_has_cap(cap) && initial_userns();
-}
-
-static bool open_pipe(struct pb_check_ctx *ctx, int fd[2], int flags)
-{
-	return pb_check_make_pipe(ctx, fd, flags);
-}
-
-/* Queue N bytes of BUF into a pipe with room for them: anything but N is the
- * kernel's FAIL (write() of at most the free space must transfer it all). */
-static bool queue(struct pb_check_ctx *ctx, int fd, const void *buf, size_t n, const char *what)
-{
-	ssize_t got;
-
-	errno = 0;
-	got = ctx->sys->write(fd, buf, n);
-	if (got == (ssize_t)n)
-		return true;
-	if (got < 0)
-		pb_check_setup(ctx, PB_RES_PIPE, errno, "%s: write(%zu) into a %s with room: %s; "
-			       "POSIX requires all %zu bytes", what, n, pb_check_kind_word(ctx),
-			       pb_checkproc_errname(errno), n);
-	else
-		pb_check_fail(ctx, "setup: %s: write(%zu) into a %s with room returned %zd; POSIX "
-			      "requires all %zu bytes", what, n, pb_check_kind_word(ctx), got, n);
-	return false;
-}
-
-static void close_pipe(struct pb_check_ctx *ctx, int fd[2])
-{
-	ctx->sys->close(fd[0]);
-	ctx->sys->close(fd[1]);
-}
+#define FS "/proc/sys/fs/"  /* the pipe limits; read as the environment, not judged */
 
 /* FC-01.  pipe(7). */
 static void fc01(struct pb_check_ctx *ctx)
@@ -121,23 +33,24 @@ static void fc01(struct pb_check_ctx *ctx)
 	static const char data[123];
 	int fd[2], rn = -1, wn = -1, re = 0, we = 0;
 
-	if (!open_pipe(ctx, fd, O_NONBLOCK))
+	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
 		return;
-	if (!queue(ctx, fd[1], data, sizeof(data), "queueing 123 bytes")) {
-		close_pipe(ctx, fd);
+	if (!pb_check_io_exact(ctx, s->write(fd[1], data, sizeof(data)), sizeof(data),
+			       "queueing 123 bytes: write(123) into the empty end")) {
+		pb_check_close_pair(ctx->sys, fd);
 		return;
 	}
 	if (s->ioctl(fd[0], FIONREAD, &rn) != 0)
 		re = errno;
 	if (s->ioctl(fd[1], FIONREAD, &wn) != 0)
 		we = errno;
-	close_pipe(ctx, fd);
+	pb_check_close_pair(ctx->sys, fd);
 	if (re)
-		pb_check_fail(ctx, "FIONREAD on the read end: -1/%s", strerrorname_np(re));
+		pb_check_fail(ctx, "FIONREAD on the read end: -1/%s", pb_checkproc_errname(re));
 	else if (rn != 123)
 		pb_check_fail(ctx, "FIONREAD on the read end: %d, expected 123", rn);
 	if (we)
-		pb_check_fail(ctx, "FIONREAD on the write end: -1/%s", strerrorname_np(we));
+		pb_check_fail(ctx, "FIONREAD on the write end: -1/%s", pb_checkproc_errname(we));
 	else if (wn != 123)
 		pb_check_fail(ctx, "FIONREAD on the write end: %d, expected 123", wn);
 	if (ctx->verdict == PB_PASS)
@@ -147,28 +60,30 @@ static void fc01(struct pb_check_ctx *ctx)
 /* FC-02.  pipe(7) "Pipe capacity", /proc files. */
 static void fc02(struct pb_check_ctx *ctx)
 {
-	long page = page_size(), def = 16 * page, max = read_sysctl("pipe-max-size");
+	long page = pb_check_page_size(), def = 16 * page;
+	long max = pb_check_proc_long(FS "pipe-max-size");
 	int fd[2], cap;
 
-	if (!open_pipe(ctx, fd, 0))
+	if (!pb_check_make_pipe(ctx, fd, 0))
 		return;
 	errno = 0;
 	cap = ctx->sys->fcntl(fd[0], F_GETPIPE_SZ, 0);
-	close_pipe(ctx, fd);
+	pb_check_close_pair(ctx->sys, fd);
 	if (cap < 0) {
-		pb_check_fail(ctx, "F_GETPIPE_SZ: %s", strerrorname_np(errno));
+		pb_check_fail(ctx, "F_GETPIPE_SZ: %s", pb_checkproc_errname(errno));
 	} else if (cap < PIPE_BUF) {
 		pb_check_fail(ctx, "default capacity %d is below PIPE_BUF (%d)", cap, PIPE_BUF);
 	} else if (cap == def) {
 		pb_check_set(ctx, PB_PASS, "default capacity %d (16 pages of %ld)", cap, page);
-	} else if (!limit_cap(CAP_SYS_RESOURCE_BIT) && max > 0 && max < def &&
+	} else if (!pb_check_has_limit_cap(PB_CAP_SYS_RESOURCE) && max > 0 && max < def &&
 		   cap == max) {
 		pb_check_info(ctx, "default capacity %d: pipe-max-size %ld is below 16 pages and "
 			      "the caller lacks CAP_SYS_RESOURCE", cap, max);
 	} else if ((cap == 2 * page || cap == page) &&
-		   !limit_cap(CAP_SYS_RESOURCE_BIT) && !limit_cap(CAP_SYS_ADMIN_BIT)) {
+		   !pb_check_has_limit_cap(PB_CAP_SYS_RESOURCE) &&
+		   !pb_check_has_limit_cap(PB_CAP_SYS_ADMIN)) {
 		pb_check_info(ctx, "default capacity %d: this user is over pipe-user-pages-soft "
-			      "(%ld)", cap, read_sysctl("pipe-user-pages-soft"));
+			      "(%ld)", cap, pb_check_proc_long(FS "pipe-user-pages-soft"));
 	} else {
 		pb_check_info(ctx, "default capacity %d differs from 16 pages (%ld) for no known "
 			      "reason", cap, def);
@@ -182,11 +97,12 @@ static void fc02(struct pb_check_ctx *ctx)
  */
 static bool over_soft_limit(struct pb_check_ctx *ctx, int fd)
 {
-	long page = page_size(), max = read_sysctl("pipe-max-size");
+	long page = pb_check_page_size(), max = pb_check_proc_long(FS "pipe-max-size");
 	int cap = ctx->sys->fcntl(fd, F_GETPIPE_SZ, 0);
 
 	if (cap <= 0 || cap >= 16 * page || (max > 0 && cap >= max) ||
-	    limit_cap(CAP_SYS_RESOURCE_BIT) || limit_cap(CAP_SYS_ADMIN_BIT))
+	    pb_check_has_limit_cap(PB_CAP_SYS_RESOURCE) ||
+	    pb_check_has_limit_cap(PB_CAP_SYS_ADMIN))
 		return false;
 	pb_check_skip(ctx, "default capacity %d: this user is over pipe-user-pages-soft, "
 		      "pipes may not grow (see FC-02)", cap);
@@ -196,9 +112,9 @@ static bool over_soft_limit(struct pb_check_ctx *ctx, int fd)
 /* Whether an unprivileged caller may set SIZE (pipe-max-size). */
 static bool may_set(long size)
 {
-	long max = read_sysctl("pipe-max-size");
+	long max = pb_check_proc_long(FS "pipe-max-size");
 
-	return limit_cap(CAP_SYS_RESOURCE_BIT) || max <= 0 || size <= max;
+	return pb_check_has_limit_cap(PB_CAP_SYS_RESOURCE) || max <= 0 || size <= max;
 }
 
 /* F_SETPIPE_SZ REQ on FD; expect WANT back and WANT from F_GETPIPE_SZ on OTHER. */
@@ -211,7 +127,7 @@ static void expect_set(struct pb_check_ctx *ctx, int fd, int other, long req, lo
 	got = s->fcntl(fd, F_SETPIPE_SZ, req);
 	if (got < 0) {
 		pb_check_fail(ctx, "F_SETPIPE_SZ(%ld): %s, expected %ld", req,
-			      strerrorname_np(errno), want);
+			      pb_checkproc_errname(errno), want);
 		return;
 	}
 	seen = s->fcntl(other, F_GETPIPE_SZ, 0);
@@ -225,15 +141,15 @@ static void expect_set(struct pb_check_ctx *ctx, int fd, int other, long req, lo
 /* FC-03.  fcntl(2) F_SETPIPE_SZ; round_pipe_size(). */
 static void fc03(struct pb_check_ctx *ctx)
 {
-	long page = page_size();
+	long page = pb_check_page_size();
 	static const long reqs[] = { 5000, 0, 65537, -3 };  /* -3: three pages */
 	char done[256] = "", *p = done;
 	int fd[2];
 
-	if (!open_pipe(ctx, fd, O_NONBLOCK))
+	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
 		return;
 	if (over_soft_limit(ctx, fd[1])) {
-		close_pipe(ctx, fd);
+		pb_check_close_pair(ctx->sys, fd);
 		return;
 	}
 	for (size_t i = 0; i < sizeof(reqs) / sizeof(reqs[0]); i++) {
@@ -249,7 +165,7 @@ static void fc03(struct pb_check_ctx *ctx)
 		expect_set(ctx, fd[1], fd[0], req, want);
 		p += snprintf(p, sizeof(done) - (size_t)(p - done), "%ld -> %ld, ", req, want);
 	}
-	close_pipe(ctx, fd);
+	pb_check_close_pair(ctx->sys, fd);
 	if (ctx->verdict == PB_PASS)
 		pb_check_set(ctx, PB_PASS, "%sthe other end agrees", done);
 }
@@ -264,7 +180,7 @@ static void fc04(struct pb_check_ctx *ctx)
 		{ (long)((1UL << 31) + 1), "(1U<<31)+1" },
 		{ (long)(int)-1, "(int)-1" },
 	};
-	long page = page_size();
+	long page = pb_check_page_size();
 	int fd[2], size0, size1, avail = -1, got, e, rfd;
 	char path[4200];
 	long n = 0;
@@ -277,16 +193,17 @@ static void fc04(struct pb_check_ctx *ctx)
 		pb_check_skip(ctx, "pipe-max-size is below 4 pages");
 		return;
 	}
-	if (!open_pipe(ctx, fd, O_NONBLOCK))
+	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
 		return;
 	if (over_soft_limit(ctx, fd[1])) {
-		close_pipe(ctx, fd);
+		pb_check_close_pair(ctx->sys, fd);
 		return;
 	}
 	for (int i = 0; i < 3; i++) {
 		memset(page_buf[i], 'a' + i, (size_t)page);
-		if (!queue(ctx, fd[1], page_buf[i], (size_t)page, "queueing 3 pages")) {
-			close_pipe(ctx, fd);
+		if (!pb_check_io_exact(ctx, s->write(fd[1], page_buf[i], (size_t)page),
+				       (size_t)page, "queueing 3 pages: write(one page) with room")) {
+			pb_check_close_pair(ctx->sys, fd);
 			return;
 		}
 	}
@@ -298,7 +215,7 @@ static void fc04(struct pb_check_ctx *ctx)
 	s->ioctl(fd[0], FIONREAD, &avail);
 	if (!(got == -1 && e == EBUSY))
 		pb_check_fail(ctx, "F_SETPIPE_SZ(2 pages) with 3 pages queued: %d (%s), "
-			      "expected -1/EBUSY", got, err_name(got, e));
+			      "expected -1/EBUSY", got, pb_check_err_name(got, e));
 	else if (size1 != size0 || avail != 3 * page)
 		pb_check_fail(ctx, "after EBUSY: size %d (was %d), FIONREAD %d (was %ld)", size1,
 			      size0, avail, 3 * page);
@@ -321,9 +238,9 @@ static void fc04(struct pb_check_ctx *ctx)
 		e = errno;
 		if (!(got == -1 && e == EINVAL))
 			pb_check_fail(ctx, "F_SETPIPE_SZ(%s): %d (%s), expected -1/EINVAL",
-				      bad[i].name, got, err_name(got, e));
+				      bad[i].name, got, pb_check_err_name(got, e));
 	}
-	close_pipe(ctx, fd);
+	pb_check_close_pair(ctx->sys, fd);
 
 	snprintf(path, sizeof(path), "%s/regular", ctx->dir);
 	rfd = s->open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -338,7 +255,8 @@ static void fc04(struct pb_check_ctx *ctx)
 		e = errno;
 		if (!(got == -1 && e == EBADF))
 			pb_check_fail(ctx, "%s on a regular file: %d (%s), expected -1/EBADF",
-				      cmd ? "F_SETPIPE_SZ" : "F_GETPIPE_SZ", got, err_name(got, e));
+				      cmd ? "F_SETPIPE_SZ" : "F_GETPIPE_SZ", got,
+				      pb_check_err_name(got, e));
 	}
 	s->close(rfd);
 	unlink(path);
@@ -366,82 +284,39 @@ static int fc05_unpriv(const struct pb_sysops *s, int fd, long max)
 	return s->fcntl(fd, F_SETPIPE_SZ, max) == max ? 0 : 3;
 }
 
-/* What the uid 65534 helper reports, through shared memory (never a pipe:
- * the harness must not trust what it tests). */
-struct fc05_page {
-	int step;     /* 0, or 1/2/3: setgroups/setgid/setuid failed */
-	int err;      /* that step's errno */
-	int result;   /* fc05_unpriv's index */
-	int started;  /* the judged calls began */
-	int done;     /* written last */
+/* What fc05_unpriv_child hands pb_check_as_nobody. */
+struct fc05_arg {
+	int fd;
+	long max;
 };
 
-enum { FC05_ERROR = -1, FC05_SKIP = -2, FC05_HUNG = -3 };
+/* fc05_unpriv as uid 65534: the message index in VALUE. */
+static void fc05_nobody(const struct pb_sysops *s, void *arg, struct pb_nobody_out *out)
+{
+	const struct fc05_arg *a = arg;
 
-/* Run fc05_unpriv as uid/gid 65534 in a child: the message index, or FC05_*
- * (ERROR recorded for FC05_ERROR; WHY says why for FC05_SKIP: an identity the
- * environment cannot give, e.g. 65534 unmapped in a user namespace). */
+	out->value = fc05_unpriv(s, a->fd, a->max);
+}
+
+/* Run fc05_unpriv as uid/gid 65534 in a child: the message index, or
+ * PB_NOBODY_ERROR/SKIP/HUNG (see pb_check_as_nobody; WHY says why for SKIP). */
 static int fc05_unpriv_child(struct pb_check_ctx *ctx, int fd, long max, char *why, size_t len)
 {
-	static const char *const step[] = { "", "setgroups", "setgid", "setuid" };
-	struct fc05_page *pg = pb_check_shared(ctx, sizeof(*pg));
-	int status = 0, ret;
-	pid_t pid;
+	struct fc05_arg a = { fd, max };
+	struct pb_nobody_out out = { 0, 0 };
+	int r = pb_check_as_nobody(ctx, NULL, 3000, fc05_nobody, &a, &out, why, len);
 
-	if (!pg)
-		return FC05_ERROR;
-	pid = pb_checkproc_fork();
-	if (pid < 0) {
-		pb_check_setup(ctx, PB_RES_HARNESS, errno, "fork of the uid 65534 helper: %s",
-			       strerror(errno));
-		munmap(pg, sizeof(*pg));
-		return FC05_ERROR;
-	}
-	if (pid == 0) {
-		pg->step = setgroups(0, NULL) != 0 ? 1 : setgid(65534) != 0 ? 2 :
-			   setuid(65534) != 0 ? 3 : 0;
-		pg->err = errno;
-		if (pg->step == 0) {
-			__atomic_store_n(&pg->started, 1, __ATOMIC_SEQ_CST);
-			pg->result = fc05_unpriv(ctx->sys, fd, max);
-		}
-		__atomic_store_n(&pg->done, 1, __ATOMIC_SEQ_CST);
-		_exit(0);
-	}
-	pb_checkproc_wait(pid, 3000, &status);
-	if (!__atomic_load_n(&pg->done, __ATOMIC_SEQ_CST)) {
-		if (__atomic_load_n(&pg->started, __ATOMIC_SEQ_CST)) {
-			ret = FC05_HUNG;
-		} else {
-			pb_check_error(ctx, "harness: the uid 65534 helper died before it switched "
-				       "identity (wait status %#x)", (unsigned)status);
-			ret = FC05_ERROR;
-		}
-	} else if (pg->step == 0) {
-		ret = pg->result;
-	} else if (pg->err == EINVAL || pg->err == EPERM) {
-		snprintf(why, len, "cannot become uid 65534: %s: %s%s", step[pg->step],
-			 pb_checkproc_errname(pg->err), pg->err == EINVAL ?
-			 " (65534 is not mapped in this user namespace)" :
-			 " (not permitted here, e.g. setgroups denied in a user namespace)");
-		ret = FC05_SKIP;
-	} else {
-		pb_check_error(ctx, "harness: the uid 65534 helper: %s: %s", step[pg->step],
-			       strerror(pg->err));
-		ret = FC05_ERROR;
-	}
-	munmap(pg, sizeof(*pg));
-	return ret;
+	return r == PB_NOBODY_OK ? (int)out.value : r;
 }
 
 /* FC-05.  pipe(7) /proc files; fcntl(2) EPERM. */
 static void fc05(struct pb_check_ctx *ctx)
 {
 	const struct pb_sysops *s = ctx->sys;
-	long max = read_sysctl("pipe-max-size");
-	bool res = limit_cap(CAP_SYS_RESOURCE_BIT);
+	long max = pb_check_proc_long(FS "pipe-max-size");
+	bool res = pb_check_has_limit_cap(PB_CAP_SYS_RESOURCE);
 	const char *unpriv = "skipped: needs CAP_SETUID to drop CAP_SYS_RESOURCE";
-	const char *priv = pb_check_has_cap(CAP_SYS_RESOURCE_BIT) ?
+	const char *priv = pb_check_has_cap(PB_CAP_SYS_RESOURCE) ?
 		"skipped: CAP_SYS_RESOURCE is held only inside a user namespace, and the "
 		"kernel checks it in the initial one" : "skipped: no CAP_SYS_RESOURCE";
 	char why[200], unpriv_buf[240];
@@ -451,10 +326,10 @@ static void fc05(struct pb_check_ctx *ctx)
 		pb_check_skip(ctx, "/proc/sys/fs/pipe-max-size is not readable");
 		return;
 	}
-	if (!open_pipe(ctx, fd, O_NONBLOCK))
+	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
 		return;
 	if (!res && over_soft_limit(ctx, fd[1])) {
-		close_pipe(ctx, fd);
+		pb_check_close_pair(ctx->sys, fd);
 		return;
 	}
 	if (!res) {
@@ -463,15 +338,15 @@ static void fc05(struct pb_check_ctx *ctx)
 		if (i)
 			pb_check_fail(ctx, "%s (pipe-max-size %ld)", fc05_messages[i], max);
 		unpriv = "pass as caller";
-	} else if (pb_check_has_cap(CAP_SETUID_BIT)) {
+	} else if (pb_check_has_cap(PB_CAP_SETUID)) {
 		int i = fc05_unpriv_child(ctx, fd[1], max, why, sizeof(why));
 
-		if (i == FC05_HUNG)
+		if (i == PB_NOBODY_HUNG)
 			pb_check_fail(ctx, "as uid 65534: F_SETPIPE_SZ did not return within 3 s");
 		else if (i > 0)
 			pb_check_fail(ctx, "as uid 65534: %s (pipe-max-size %ld)", fc05_messages[i],
 				      max);
-		if (i == FC05_SKIP) {
+		if (i == PB_NOBODY_SKIP) {
 			snprintf(unpriv_buf, sizeof(unpriv_buf), "skipped: %s", why);
 			unpriv = unpriv_buf;
 		} else {
@@ -483,10 +358,10 @@ static void fc05(struct pb_check_ctx *ctx)
 		got = s->fcntl(fd[1], F_SETPIPE_SZ, 2 * max);
 		if (got < 2 * max)
 			pb_check_fail(ctx, "with CAP_SYS_RESOURCE F_SETPIPE_SZ(2*%ld): %d (%s)", max,
-				      got, err_name(got, errno));
+				      got, pb_check_err_name(got, errno));
 		priv = "pass";
 	}
-	close_pipe(ctx, fd);
+	pb_check_close_pair(ctx->sys, fd);
 	if (ctx->verdict == PB_PASS)
 		pb_check_set(ctx, PB_PASS, "pipe-max-size %ld; unprivileged side: %s; "
 			     "privileged side: %s", max, unpriv, priv);
@@ -500,7 +375,7 @@ static void fc06(struct pb_check_ctx *ctx)
 	sigset_t io, old, pend;
 	int fd[2], before, after, again, fl;
 
-	if (!open_pipe(ctx, fd, O_NONBLOCK))
+	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
 		return;
 	sigemptyset(&io);
 	sigaddset(&io, SIGIO);
@@ -509,7 +384,7 @@ static void fc06(struct pb_check_ctx *ctx)
 	if (s->fcntl(fd[0], F_SETOWN, getpid()) != 0 ||
 	    fl < 0 || s->fcntl(fd[0], F_SETFL, fl | O_ASYNC) != 0) {
 		pb_check_fail(ctx, "F_SETOWN/F_SETFL O_ASYNC on the read end: %s",
-			      strerrorname_np(errno));
+			      pb_checkproc_errname(errno));
 		goto out;
 	}
 	sigpending(&pend);
@@ -535,7 +410,7 @@ out:
 	fl = s->fcntl(fd[0], F_GETFL, 0);
 	if (fl >= 0)
 		s->fcntl(fd[0], F_SETFL, fl & ~O_ASYNC);
-	close_pipe(ctx, fd);
+	pb_check_close_pair(ctx->sys, fd);
 	while (sigtimedwait(&io, NULL, &zero) == SIGIO)
 		;
 	sigprocmask(SIG_SETMASK, &old, NULL);

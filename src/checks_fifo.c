@@ -24,9 +24,6 @@
 #include "checkproc.h"
 #include "conformance.h"
 
-#define CAP_MKNOD_BIT 27
-#define CAP_SETUID_BIT 7
-
 /* The guard for opens that must return at once (FIFO-02/05/06).  Shorter
  * than the catalogue's 5 s for FIFO-05 so it fires before the runner's
  * default 5 s watchdog and the check can say what hung. */
@@ -47,13 +44,8 @@ static bool make_fifo(struct pb_check_ctx *ctx, const char *name, char *path, si
 		return true;
 	pb_check_setup(ctx, PB_RES_PIPE, errno, "mkfifo(%s, 0600) in an empty private "
 		       "directory: %s; POSIX requires it to make a FIFO", name,
-		       strerrorname_np(errno) ? strerrorname_np(errno) : "?");
+		       pb_checkproc_errname(errno));
 	return false;
-}
-
-static const char *err_name(ssize_t ret, int e)
-{
-	return ret < 0 ? strerrorname_np(e) : "success";
 }
 
 /* Open with the interrupt timer armed; *E gets errno. */
@@ -70,101 +62,30 @@ static int guarded_open(const struct pb_sysops *s, const char *path, int flags, 
 	return fd;
 }
 
-static void reap(pid_t pid, unsigned ms, int *status)
-{
-	struct timespec ts = { 0, 1000000 };
-
-	for (unsigned i = 0; i < ms; i++) {
-		if (waitpid(pid, status, WNOHANG) == pid)
-			return;
-		nanosleep(&ts, NULL);
-	}
-	kill(pid, SIGKILL);
-	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
-		;
-}
-
 /* mknod(S_IFIFO|0600) at PATH, in a directory anyone may write; 0 or errno. */
 static int mknod_fifo(const struct pb_sysops *s, const char *path)
 {
 	return s->mknod(path, S_IFIFO | 0600, 0) == 0 ? 0 : errno;
 }
 
-/*
- * The uid 65534 helper reports through shared memory, never a pipe (the
- * harness must not trust what it tests).  An identity the environment cannot
- * give (uid 65534 unmapped in a user namespace: EINVAL; setgroups denied
- * there: EPERM) makes that part of the check a skip, never an error.
- */
-enum { ID_OK, ID_CHDIR, ID_SETGROUPS, ID_SETGID, ID_SETUID };
-static const char *const id_step[] = { "", "chdir", "setgroups", "setgid", "setuid" };
-
-struct nobody_page {
-	int step;     /* ID_*: the switch that failed, ID_OK when it worked */
-	int err;      /* that step's errno */
-	int result;   /* the judged call's result: 0 or its errno */
-	int started;  /* the judged call began */
-	int done;     /* written last */
-};
-
-/* What mknod_fifo_unprivileged returns when the part could not run. */
-enum { NOBODY_ERROR = -1, NOBODY_SKIP = -2, NOBODY_HUNG = -3 };
+/* mknod_fifo(ARG) as uid 65534: 0 or its errno in VALUE. */
+static void mknod_nobody(const struct pb_sysops *s, void *arg, struct pb_nobody_out *out)
+{
+	out->value = mknod_fifo(s, arg);
+}
 
 /* Run mknod_fifo(NAME) in DIR as uid/gid 65534 in a child: 0, the mknod
- * errno, or NOBODY_* (ERROR recorded for NOBODY_ERROR; WHY says why for
- * NOBODY_SKIP).  The child enters DIR while still privileged, so the
- * ancestors of DIR need not be searchable by uid 65534. */
+ * errno, or PB_NOBODY_ERROR/SKIP/HUNG (see pb_check_as_nobody; WHY says why
+ * for SKIP).  The child enters DIR while still privileged, so the ancestors
+ * of DIR need not be searchable by uid 65534. */
 static int mknod_fifo_unprivileged(struct pb_check_ctx *ctx, const char *dir, const char *name,
 				   char *why, size_t len)
 {
-	struct nobody_page *np = pb_check_shared(ctx, sizeof(*np));
-	int status = 0, ret;
-	pid_t pid;
+	struct pb_nobody_out out = { 0, 0 };
+	int r = pb_check_as_nobody(ctx, dir, GUARD_MS, mknod_nobody, (void *)name, &out, why,
+				   len);
 
-	if (!np)
-		return NOBODY_ERROR;
-	pid = pb_checkproc_fork();
-	if (pid < 0) {
-		pb_check_setup(ctx, PB_RES_HARNESS, errno, "fork of the uid 65534 helper: %s",
-			       strerror(errno));
-		munmap(np, sizeof(*np));
-		return NOBODY_ERROR;
-	}
-	if (pid == 0) {
-		np->step = chdir(dir) != 0 ? ID_CHDIR : setgroups(0, NULL) != 0 ? ID_SETGROUPS :
-			   setgid(65534) != 0 ? ID_SETGID : setuid(65534) != 0 ? ID_SETUID : ID_OK;
-		np->err = errno;
-		if (np->step == ID_OK) {
-			__atomic_store_n(&np->started, 1, __ATOMIC_SEQ_CST);
-			np->result = mknod_fifo(ctx->sys, name);
-		}
-		__atomic_store_n(&np->done, 1, __ATOMIC_SEQ_CST);
-		_exit(0);
-	}
-	pb_checkproc_wait(pid, GUARD_MS, &status);
-	if (!__atomic_load_n(&np->done, __ATOMIC_SEQ_CST)) {
-		if (__atomic_load_n(&np->started, __ATOMIC_SEQ_CST)) {
-			ret = NOBODY_HUNG;
-		} else {
-			pb_check_error(ctx, "harness: the uid 65534 helper died before it switched "
-				       "identity (wait status %#x)", (unsigned)status);
-			ret = NOBODY_ERROR;
-		}
-	} else if (np->step == ID_OK) {
-		ret = np->result;
-	} else if (np->step != ID_CHDIR && (np->err == EINVAL || np->err == EPERM)) {
-		snprintf(why, len, "cannot become uid 65534: %s: %s%s", id_step[np->step],
-			 pb_checkproc_errname(np->err), np->err == EINVAL ?
-			 " (65534 is not mapped in this user namespace)" :
-			 " (not permitted here, e.g. setgroups denied in a user namespace)");
-		ret = NOBODY_SKIP;
-	} else {
-		pb_check_error(ctx, "harness: the uid 65534 helper: %s: %s", id_step[np->step],
-			       strerror(np->err));
-		ret = NOBODY_ERROR;
-	}
-	munmap(np, sizeof(*np));
-	return ret;
+	return r == PB_NOBODY_OK ? (int)out.value : r;
 }
 
 /* FIFO-01.  XSH mkfifo(), mknod(). */
@@ -198,13 +119,13 @@ static void fifo01(struct pb_check_ctx *ctx)
 	errno = 0;
 	r = s->mkfifo(path, 0666);
 	if (!(r == -1 && errno == EEXIST))
-		pb_check_fail(ctx, "repeated mkfifo: %s, expected EEXIST", err_name(r, errno));
+		pb_check_fail(ctx, "repeated mkfifo: %s, expected EEXIST", pb_check_err_name(r, errno));
 	fifo_path(ctx, "no/such/dir.fifo", missing, sizeof(missing));
 	errno = 0;
 	r = s->mkfifo(missing, 0666);
 	if (!(r == -1 && errno == ENOENT))
 		pb_check_fail(ctx, "mkfifo in a missing directory: %s, expected ENOENT",
-			      err_name(r, errno));
+			      pb_check_err_name(r, errno));
 
 	/* mknod(S_IFIFO) needs no privilege: prove it without CAP_MKNOD. */
 	fifo_path(ctx, "open", sub, sizeof(sub));
@@ -215,13 +136,13 @@ static void fifo01(struct pb_check_ctx *ctx)
 		return;
 	}
 	fifo_path(ctx, "open/node", node, sizeof(node));
-	if (!pb_check_has_cap(CAP_MKNOD_BIT)) {
+	if (!pb_check_has_cap(PB_CAP_MKNOD)) {
 		r = mknod_fifo(s, node);
 		who = "without CAP_MKNOD";
-	} else if (pb_check_has_cap(CAP_SETUID_BIT)) {
+	} else if (pb_check_has_cap(PB_CAP_SETUID)) {
 		r = mknod_fifo_unprivileged(ctx, sub, "node", why, sizeof(why));
 		who = "as uid 65534";
-		if (r == NOBODY_SKIP) {
+		if (r == PB_NOBODY_SKIP) {
 			/* The identity is not available here: cover what can be covered. */
 			r = mknod_fifo(s, node);
 			who = "with CAP_MKNOD";
@@ -230,9 +151,9 @@ static void fifo01(struct pb_check_ctx *ctx)
 		r = mknod_fifo(s, node);
 		who = "with CAP_MKNOD (unprivileged case not covered)";
 	}
-	if (r == NOBODY_ERROR)
+	if (r == PB_NOBODY_ERROR)
 		; /* recorded */
-	else if (r == NOBODY_HUNG)
+	else if (r == PB_NOBODY_HUNG)
 		pb_check_fail(ctx, "mknod(S_IFIFO|0600) as uid 65534 did not return within %d ms",
 			      GUARD_MS);
 	else if (r > 0)
@@ -265,7 +186,7 @@ static void fifo02(struct pb_check_ctx *ctx)
 		pb_check_fail(ctx, "O_RDONLY|O_NONBLOCK blocked until the %d ms timer (EINTR)",
 			      GUARD_MS);
 	} else {
-		pb_check_fail(ctx, "O_RDONLY|O_NONBLOCK failed: %s", strerrorname_np(e));
+		pb_check_fail(ctx, "O_RDONLY|O_NONBLOCK failed: %s", pb_checkproc_errname(e));
 	}
 }
 
@@ -286,18 +207,19 @@ static void fifo03(struct pb_check_ctx *ctx)
 	}
 	if (e != ENXIO) {
 		pb_check_fail(ctx, "O_WRONLY|O_NONBLOCK without a reader: %s, expected ENXIO",
-			      strerrorname_np(e));
+			      pb_checkproc_errname(e));
 		return;
 	}
 	rfd = guarded_open(s, path, O_RDONLY | O_NONBLOCK, GUARD_MS, &e);
 	if (rfd < 0) {
-		pb_check_fail(ctx, "reader open O_RDONLY|O_NONBLOCK: %s", strerrorname_np(e));
+		pb_check_fail(ctx, "reader open O_RDONLY|O_NONBLOCK: %s", pb_checkproc_errname(e));
 		return;
 	}
 	fd = guarded_open(s, path, O_WRONLY | O_NONBLOCK, GUARD_MS, &e);
 	s->close(rfd);
 	if (fd < 0) {
-		pb_check_fail(ctx, "O_WRONLY|O_NONBLOCK with a reader: %s", strerrorname_np(e));
+		pb_check_fail(ctx, "O_WRONLY|O_NONBLOCK with a reader: %s",
+			      pb_checkproc_errname(e));
 		return;
 	}
 	s->close(fd);
@@ -324,7 +246,7 @@ static void fifo04(struct pb_check_ctx *ctx)
 			pb_check_fail(ctx, "%s returned at once", cases[i].name);
 		} else if (e != EINTR) {
 			pb_check_fail(ctx, "%s: %s, expected to block (EINTR)", cases[i].name,
-				      strerrorname_np(e));
+				      pb_checkproc_errname(e));
 		}
 	}
 	if (ctx->verdict == PB_PASS)
@@ -365,14 +287,14 @@ static void fifo05(struct pb_check_ctx *ctx)
 	fd = guarded_open(s, path, O_WRONLY, GUARD_MS, &e);
 	if (fd < 0) {
 		kill(pid, SIGKILL);
-		reap(pid, 1000, &status);
-		pb_check_fail(ctx, "the writer's blocking open: %s%s", strerrorname_np(e),
+		pb_checkproc_wait(pid, 1000, &status);
+		pb_check_fail(ctx, "the writer's blocking open: %s%s", pb_checkproc_errname(e),
 			      e == EINTR ? " (no rendezvous within the guard)" : "");
 		return;
 	}
 	n = s->write(fd, "abc", 3);
 	s->close(fd);
-	reap(pid, GUARD_MS + 1000, &status);
+	pb_checkproc_wait(pid, GUARD_MS + 1000, &status);
 	if (n != 3)
 		pb_check_fail(ctx, "write of 3 bytes returned %zd", n);
 	else if (!WIFEXITED(status))
@@ -397,13 +319,13 @@ static void fifo06(struct pb_check_ctx *ctx)
 		return;
 	fd = guarded_open(s, path, O_RDWR, GUARD_MS, &e);
 	if (fd < 0) {
-		pb_check_fail(ctx, "blocking O_RDWR: %s%s", strerrorname_np(e),
+		pb_check_fail(ctx, "blocking O_RDWR: %s%s", pb_checkproc_errname(e),
 			      e == EINTR ? " (blocked)" : "");
 		return;
 	}
 	nfd = guarded_open(s, path, O_RDWR | O_NONBLOCK, GUARD_MS, &e);
 	if (nfd < 0) {
-		pb_check_fail(ctx, "O_RDWR|O_NONBLOCK: %s", strerrorname_np(e));
+		pb_check_fail(ctx, "O_RDWR|O_NONBLOCK: %s", pb_checkproc_errname(e));
 		s->close(fd);
 		return;
 	}
@@ -412,7 +334,7 @@ static void fifo06(struct pb_check_ctx *ctx)
 	wfd = guarded_open(s, path, O_WRONLY | O_NONBLOCK, GUARD_MS, &e);
 	if (wfd < 0)
 		pb_check_fail(ctx, "O_WRONLY|O_NONBLOCK with only an O_RDWR opener: %s",
-			      strerrorname_np(e));
+			      pb_checkproc_errname(e));
 	else
 		s->close(wfd);
 	n = s->write(fd, "xyz", 3);
@@ -445,7 +367,7 @@ static void fifo07(struct pb_check_ctx *ctx)
 		return;
 	rfd = guarded_open(s, path, O_RDONLY | O_NONBLOCK, GUARD_MS, &e);
 	if (rfd < 0) {
-		pb_check_fail(ctx, "reader open: %s", strerrorname_np(e));
+		pb_check_fail(ctx, "reader open: %s", pb_checkproc_errname(e));
 		return;
 	}
 	errno = 0;
@@ -453,13 +375,13 @@ static void fifo07(struct pb_check_ctx *ctx)
 	e = errno;
 	if (n != 0) {
 		pb_check_fail(ctx, "read with no writer ever: %zd (%s), expected 0 (EOF)", n,
-			      err_name(n, e));
+			      pb_check_err_name(n, e));
 		s->close(rfd);
 		return;
 	}
 	wfd = guarded_open(s, path, O_WRONLY | O_NONBLOCK, GUARD_MS, &e);
 	if (wfd < 0) {
-		pb_check_fail(ctx, "writer open: %s", strerrorname_np(e));
+		pb_check_fail(ctx, "writer open: %s", pb_checkproc_errname(e));
 		s->close(rfd);
 		return;
 	}
@@ -468,7 +390,7 @@ static void fifo07(struct pb_check_ctx *ctx)
 	e = errno;
 	if (!(n == -1 && e == EAGAIN))
 		pb_check_fail(ctx, "nonblocking read with a writer present: %zd (%s), "
-			      "expected -1/EAGAIN", n, err_name(n, e));
+			      "expected -1/EAGAIN", n, pb_check_err_name(n, e));
 	ctx->kind = PB_KIND_FIFO;  /* so a fill failure's detail says "FIFO" */
 	filled = pb_check_fill_or_fail(ctx, wfd);
 	if (filled > 0) {
@@ -477,7 +399,7 @@ static void fifo07(struct pb_check_ctx *ctx)
 		e = errno;
 		if (!(n == -1 && e == EAGAIN))
 			pb_check_fail(ctx, "write(32 KiB) into a full FIFO: %zd (%s), expected "
-				      "-1/EAGAIN", n, err_name(n, e));
+				      "-1/EAGAIN", n, pb_check_err_name(n, e));
 	}
 	s->close(wfd);
 	s->close(rfd);
@@ -501,7 +423,7 @@ static void fifo08(struct pb_check_ctx *ctx)
 	rfd = guarded_open(s, path, O_RDONLY | O_NONBLOCK, GUARD_MS, &e);
 	wfd = rfd < 0 ? -1 : guarded_open(s, path, O_WRONLY | O_NONBLOCK, GUARD_MS, &e);
 	if (wfd < 0) {
-		pb_check_fail(ctx, "open: %s", strerrorname_np(e));
+		pb_check_fail(ctx, "open: %s", pb_checkproc_errname(e));
 		if (rfd >= 0)
 			s->close(rfd);
 		return;
@@ -523,7 +445,7 @@ static void fifo08(struct pb_check_ctx *ctx)
 	errno = 0;
 	cap = s->fcntl(wfd, F_GETPIPE_SZ, 0);
 	if (cap <= 0)
-		pb_check_fail(ctx, "F_GETPIPE_SZ on a FIFO: %s", strerrorname_np(errno));
+		pb_check_fail(ctx, "F_GETPIPE_SZ on a FIFO: %s", pb_checkproc_errname(errno));
 	if (s->ioctl(rfd, FIONREAD, &avail) != 0 || avail != 5)
 		pb_check_fail(ctx, "FIONREAD on a FIFO: %d, expected 5", avail);
 	errno = 0;
@@ -531,7 +453,7 @@ static void fifo08(struct pb_check_ctx *ctx)
 	e = errno;
 	if (!(off == -1 && e == ESPIPE))
 		pb_check_fail(ctx, "lseek on a FIFO: %lld (%s), expected -1/ESPIPE", (long long)off,
-			      off < 0 ? strerrorname_np(e) : "success");
+			      off < 0 ? pb_checkproc_errname(e) : "success");
 	s->close(wfd);
 	s->close(rfd);
 	if (ctx->verdict == PB_PASS)

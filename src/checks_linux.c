@@ -25,76 +25,7 @@
 #define O_NOTIFICATION_PIPE O_EXCL  /* linux/watch_queue.h */
 #endif
 
-enum { CAP_SETUID_BIT = 7, CAP_SYS_ADMIN_BIT = 21, CAP_SYS_RESOURCE_BIT = 24 };
-
 static const char pipe_max_path[] = "/proc/sys/fs/pipe-max-size";
-
-static void close_pair(struct pb_check_ctx *ctx, int fd[2])
-{
-	pb_check_close(ctx->sys, &fd[0]);
-	pb_check_close(ctx->sys, &fd[1]);
-}
-
-/* pipe2(FLAGS); false with the verdict recorded: FAIL, or ERROR for the
- * environment's limits (EMFILE, ENFILE, ENOMEM), per pb_check_setup. */
-static bool make_pipe2(struct pb_check_ctx *ctx, int fd[2], int flags)
-{
-	if (ctx->sys->pipe2(fd, flags) == 0)
-		return true;
-	fd[0] = fd[1] = -1;
-	pb_check_setup(ctx, PB_RES_PIPE, errno, "pipe2(%s%s%s): %s; Linux requires a new pipe",
-		       flags & O_DIRECT ? "O_DIRECT|" : "", flags & O_NONBLOCK ? "O_NONBLOCK|" : "",
-		       "O_CLOEXEC", pb_checkproc_errname(errno));
-	return false;
-}
-
-/* One I/O call of a check's setup that must move exactly N bytes; anything
- * else is the kernel's FAIL naming the call. */
-static bool io_exact(struct pb_check_ctx *ctx, ssize_t got, size_t n, const char *call)
-{
-	if (got == (ssize_t)n)
-		return true;
-	if (got < 0)
-		pb_check_setup(ctx, PB_RES_PIPE, errno, "%s: %s; with room, POSIX requires all "
-			       "%zu bytes", call, pb_checkproc_errname(errno), n);
-	else
-		pb_check_fail(ctx, "setup: %s returned %zd; with room, POSIX requires all %zu "
-			      "bytes", call, got, n);
-	return false;
-}
-
-static long page_size(void)
-{
-	long p = sysconf(_SC_PAGESIZE);
-
-	return p > 0 ? p : 4096;
-}
-
-/* Read a decimal value from a /proc file (environment, not judged). */
-static long proc_long(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	long v = -1;
-
-	if (f) {
-		if (fscanf(f, "%ld", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
-}
-
-/* Whether sys->uname says MAJOR.MINOR or later (-1: unknown).  Context for a
- * detail only, never a verdict: distributions backport and revert. */
-static int kernel_at_least(struct pb_check_ctx *ctx, int major, int minor)
-{
-	struct utsname u;
-	int ma = 0, mi = 0;
-
-	if (ctx->sys->uname(&u) != 0 || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
-		return -1;
-	return ma > major || (ma == major && mi >= minor);
-}
 
 /* LX-01: pipe(2) O_DIRECT */
 static void lx01(struct pb_check_ctx *ctx)
@@ -104,10 +35,10 @@ static void lx01(struct pb_check_ctx *ctx)
 	int fd[2];
 	ssize_t n;
 
-	if (!make_pipe2(ctx, fd, O_DIRECT | O_NONBLOCK | O_CLOEXEC))
+	if (!pb_check_anon_pipe(ctx, fd, O_DIRECT | O_NONBLOCK | O_CLOEXEC))
 		return;
-	if (!io_exact(ctx, s->write(fd[1], "abc", 3), 3, "write(\"abc\") into an empty pipe") ||
-	    !io_exact(ctx, s->write(fd[1], "defgh", 5), 5, "write(\"defgh\") after it"))
+	if (!pb_check_io_exact(ctx, s->write(fd[1], "abc", 3), 3, "write(\"abc\") into the empty end") ||
+	    !pb_check_io_exact(ctx, s->write(fd[1], "defgh", 5), 5, "write(\"defgh\") after it"))
 		goto out;
 	n = s->read(fd[0], buf, 100);
 	if (n != 3 || memcmp(buf, "abc", 3) != 0) {
@@ -127,8 +58,8 @@ static void lx01(struct pb_check_ctx *ctx)
 		goto out;
 	}
 	memset(big, 'p', sizeof(big));
-	if (!io_exact(ctx, s->write(fd[1], big, sizeof(big)), sizeof(big),
-		      "write(4106) into an empty O_DIRECT pipe"))
+	if (!pb_check_io_exact(ctx, s->write(fd[1], big, sizeof(big)), sizeof(big),
+			       "write(4106) into the empty O_DIRECT end"))
 		goto out;
 	n = s->read(fd[0], buf, sizeof(buf));
 	if (n != 4096 || (n = s->read(fd[0], buf, sizeof(buf))) != 10) {
@@ -141,7 +72,8 @@ static void lx01(struct pb_check_ctx *ctx)
 		pb_check_fail(ctx, "write(0) gave %zd, expected 0", n);
 		goto out;
 	}
-	if (!io_exact(ctx, s->write(fd[1], "x", 1), 1, "write(\"x\") into an empty O_DIRECT pipe"))
+	if (!pb_check_io_exact(ctx, s->write(fd[1], "x", 1), 1,
+			       "write(\"x\") into the empty O_DIRECT end"))
 		goto out;
 	n = s->read(fd[0], buf, 100);
 	if (n != 1 || buf[0] != 'x')
@@ -151,7 +83,7 @@ static void lx01(struct pb_check_ctx *ctx)
 		pb_check_note(ctx, "packets kept; short read discards the rest; 4106 -> 4096+10; "
 			      "write(0) adds no packet");
 out:
-	close_pair(ctx, fd);
+	pb_check_close_pair(ctx->sys, fd);
 }
 
 /* Packet mode is on for WFD->RFD: two 2-byte writes read back as 2. */
@@ -175,7 +107,7 @@ static void lx02(struct pb_check_ctx *ctx)
 	char path[4200];
 	int fd[2] = { -1, -1 }, rfl, wfl, pm, ffd = -1, quirk_open;
 
-	if (!make_pipe2(ctx, fd, O_DIRECT | O_NONBLOCK | O_CLOEXEC))
+	if (!pb_check_anon_pipe(ctx, fd, O_DIRECT | O_NONBLOCK | O_CLOEXEC))
 		return;
 	rfl = s->fcntl(fd[0], F_GETFL, 0);
 	wfl = s->fcntl(fd[1], F_GETFL, 0);
@@ -187,8 +119,8 @@ static void lx02(struct pb_check_ctx *ctx)
 		pb_check_fail(ctx, "pipe2(O_DIRECT): F_GETFL O_DIRECT on read end %s, write end "
 			      "%s; expected the write end only", rfl & O_DIRECT ? "set" : "clear",
 			      wfl & O_DIRECT ? "set" : "clear");
-	close_pair(ctx, fd);
-	if (!make_pipe2(ctx, fd, O_NONBLOCK | O_CLOEXEC))
+	pb_check_close_pair(ctx->sys, fd);
+	if (!pb_check_anon_pipe(ctx, fd, O_NONBLOCK | O_CLOEXEC))
 		return;
 	wfl = s->fcntl(fd[1], F_GETFL, 0);
 	if (s->fcntl(fd[1], F_SETFL, wfl | O_DIRECT) != 0) {
@@ -201,7 +133,7 @@ static void lx02(struct pb_check_ctx *ctx)
 		pb_check_fail(ctx, "F_SETFL O_DIRECT on the write end did not turn packet mode on");
 		goto out;
 	}
-	close_pair(ctx, fd);
+	pb_check_close_pair(ctx->sys, fd);
 	if (ctx->verdict != PB_PASS)
 		return;
 
@@ -225,13 +157,13 @@ static void lx02(struct pb_check_ctx *ctx)
 	else
 		pb_check_info(ctx, "pipe O_DIRECT as expected; FIFO differs from the known quirk: "
 			      "open(O_RDWR|O_DIRECT) %s, F_SETFL O_DIRECT packet mode %s",
-			      quirk_open ? strerrorname_np(quirk_open) : "succeeded",
+			      quirk_open ? pb_checkproc_errname(quirk_open) : "succeeded",
 			      pm == 1 ? "on" : pm == 0 ? "off" : "could not be set");
 	pb_check_close(ctx->sys, &ffd);
 	unlink(path);
 	return;
 out:
-	close_pair(ctx, fd);
+	pb_check_close_pair(ctx->sys, fd);
 }
 
 /* Descriptors of the pipes LX-03 makes. */
@@ -278,16 +210,16 @@ static void lx03_small(struct pb_check_ctx *ctx, const int fd[2], long index, lo
 		return;
 	}
 	if (size <= (long)sizeof(buf)) {
-		if (!io_exact(ctx, ctx->sys->write(fd[1], buf, (size_t)size), (size_t)size,
-			      "filling the small pipe with one write") ||
-		    !io_exact(ctx, ctx->sys->read(fd[0], buf, (size_t)size - 1), (size_t)size - 1,
-			      "reading all but 1 byte back"))
+		if (!pb_check_io_exact(ctx, ctx->sys->write(fd[1], buf, (size_t)size),
+				       (size_t)size, "filling the small pipe with one write") ||
+		    !pb_check_io_exact(ctx, ctx->sys->read(fd[0], buf, (size_t)size - 1),
+				       (size_t)size - 1, "reading all but 1 byte back"))
 			return;
 		n = ctx->sys->write(fd[1], "x", 1);
 		if (n != 1) {
 			char rel[160] = "";
 
-			if (kernel_at_least(ctx, 5, 14) == 0) {
+			if (pb_check_kernel_at_least(ctx, 5, 14, NULL, 0) == 0) {
 				struct utsname u;
 
 				if (ctx->sys->uname(&u) == 0)
@@ -305,21 +237,21 @@ static void lx03_small(struct pb_check_ctx *ctx, const int fd[2], long index, lo
 			      "EPERM", 16 * page);
 	else if (errno != EPERM)
 		pb_check_fail(ctx, "F_SETPIPE_SZ(%ld) over the soft limit: %s, expected EPERM",
-			      16 * page, strerrorname_np(errno));
+			      16 * page, pb_checkproc_errname(errno));
 }
 
 /* LX-03: pipe(7) /proc files; LTP pipe15 */
 static void lx03(struct pb_check_ctx *ctx)
 {
-	long page = page_size(), soft, hard, maxsz, def_pages, full, limit, made = 0;
+	long page = pb_check_page_size(), soft, hard, maxsz, def_pages, full, limit, made = 0;
 	struct pipe_list l = { 0 };
 	struct rlimit rl;
 	uid_t uid = (uid_t)(1500000000u + (unsigned)getpid());  /* fresh: no pipes yet */
 	int fd[2];
 
-	soft = proc_long("/proc/sys/fs/pipe-user-pages-soft");
-	hard = proc_long("/proc/sys/fs/pipe-user-pages-hard");
-	maxsz = proc_long("/proc/sys/fs/pipe-max-size");
+	soft = pb_check_proc_long("/proc/sys/fs/pipe-user-pages-soft");
+	hard = pb_check_proc_long("/proc/sys/fs/pipe-user-pages-hard");
+	maxsz = pb_check_proc_long("/proc/sys/fs/pipe-max-size");
 	if (soft < 0 || hard < 0 || maxsz < 0) {
 		pb_check_skip(ctx, "cannot read /proc/sys/fs/pipe-* values");
 		return;
@@ -328,7 +260,7 @@ static void lx03(struct pb_check_ctx *ctx)
 		pb_check_skip(ctx, "pipe-user-pages-soft is 0 (no soft limit)");
 		return;
 	}
-	if (!pb_check_has_cap(CAP_SETUID_BIT)) {
+	if (!pb_check_has_cap(PB_CAP_SETUID)) {
 		pb_check_skip(ctx, "needs CAP_SETUID to become a fresh unprivileged user");
 		return;
 	}
@@ -365,7 +297,8 @@ static void lx03(struct pb_check_ctx *ctx)
 		pb_check_skip(ctx, "cannot switch to uid %u: %s", (unsigned)uid, strerror(errno));
 		return;
 	}
-	if (pb_check_has_cap(CAP_SYS_RESOURCE_BIT) || pb_check_has_cap(CAP_SYS_ADMIN_BIT)) {
+	if (pb_check_has_limit_cap(PB_CAP_SYS_RESOURCE) ||
+	    pb_check_has_limit_cap(PB_CAP_SYS_ADMIN)) {
 		pb_check_skip(ctx, "uid %u still has CAP_SYS_RESOURCE or CAP_SYS_ADMIN",
 			      (unsigned)uid);
 		return;
@@ -379,7 +312,7 @@ static void lx03(struct pb_check_ctx *ctx)
 	for (made = 1; made <= full; made++) {
 		long sz;
 
-		if (!make_pipe2(ctx, fd, O_NONBLOCK | O_CLOEXEC))
+		if (!pb_check_anon_pipe(ctx, fd, O_NONBLOCK | O_CLOEXEC))
 			goto out;
 		list_add(&l, fd);
 		sz = ctx->sys->fcntl(fd[1], F_GETPIPE_SZ, 0);
@@ -389,7 +322,7 @@ static void lx03(struct pb_check_ctx *ctx)
 			goto out;
 		}
 	}
-	if (!make_pipe2(ctx, fd, O_NONBLOCK | O_CLOEXEC))
+	if (!pb_check_anon_pipe(ctx, fd, O_NONBLOCK | O_CLOEXEC))
 		goto out;
 	list_add(&l, fd);
 	lx03_small(ctx, fd, made, page);
@@ -412,7 +345,7 @@ static void lx03(struct pb_check_ctx *ctx)
 			      limit);
 	else if (errno != ENFILE)
 		pb_check_fail(ctx, "past the hard limit pipe2 gave %s, expected ENFILE",
-			      strerrorname_np(errno));
+			      pb_checkproc_errname(errno));
 	else
 		pb_check_note(ctx, "hard limit %ld pages: ENFILE at pipe #%ld", hard, made);
 out:
@@ -434,11 +367,12 @@ static void lx04(struct pb_check_ctx *ctx)
 		else if (e == EINVAL)
 			/* The flag is unknown here (it came in 5.8): an absent extension. */
 			pb_check_skip(ctx, "pipe2(O_NOTIFICATION_PIPE): EINVAL: this kernel does "
-				      "not know the flag%s", kernel_at_least(ctx, 5, 8) == 0 ?
+				      "not know the flag%s",
+				      pb_check_kernel_at_least(ctx, 5, 8, NULL, 0) == 0 ?
 				      " (older than 5.8)" : "");
 		else
 			pb_check_fail(ctx, "pipe2(O_NOTIFICATION_PIPE): %s, expected success or "
-				      "ENOPKG", strerrorname_np(e));
+				      "ENOPKG", pb_checkproc_errname(e));
 		return;
 	}
 	signal(SIGPIPE, SIG_IGN);
@@ -448,17 +382,10 @@ static void lx04(struct pb_check_ctx *ctx)
 			      "EXDEV", n);
 	else if (errno != EXDEV)
 		pb_check_fail(ctx, "user write() into a notification pipe: %s, expected EXDEV",
-			      strerrorname_np(errno));
+			      pb_checkproc_errname(errno));
 	else
 		pb_check_note(ctx, "notification pipe made; user write() EXDEV");
-	close_pair(ctx, fd);
-}
-
-static long fionread(struct pb_check_ctx *ctx, int fd)
-{
-	int n = -1;
-
-	return ctx->sys->ioctl(fd, FIONREAD, &n) == 0 ? n : -1;
+	pb_check_close_pair(ctx->sys, fd);
 }
 
 // LX-05: splice(2), tee(2), vmsplice(2); LTP splice*/tee*/vmsplice*
@@ -472,21 +399,23 @@ static void lx05(struct pb_check_ctx *ctx)
 	ssize_t n;
 	long fa, fb, filled;
 
-	if (!make_pipe2(ctx, a, O_NONBLOCK | O_CLOEXEC) || !make_pipe2(ctx, b, O_NONBLOCK | O_CLOEXEC))
+	if (!pb_check_anon_pipe(ctx, a, O_NONBLOCK | O_CLOEXEC) ||
+	    !pb_check_anon_pipe(ctx, b, O_NONBLOCK | O_CLOEXEC))
 		goto out;
-	if (!io_exact(ctx, s->write(a[1], "hello", 5), 5, "write(\"hello\") into an empty pipe"))
+	if (!pb_check_io_exact(ctx, s->write(a[1], "hello", 5), 5,
+			       "write(\"hello\") into the empty end"))
 		goto out;
 	n = s->tee(a[0], b[1], 5, SPLICE_F_NONBLOCK);
-	fa = fionread(ctx, a[0]), fb = fionread(ctx, b[0]);
+	fa = pb_check_fionread(s, a[0]), fb = pb_check_fionread(s, b[0]);
 	if (n != 5 || fa != 5 || fb != 5)
 		pb_check_fail(ctx, "tee(5): returned %zd, source holds %ld, destination %ld; "
 			      "expected 5, 5, 5 (tee must not consume)", n, fa, fb);
 	n = s->splice(a[0], &off, b[1], NULL, 5, SPLICE_F_NONBLOCK);
 	if (!(n < 0 && errno == ESPIPE))
 		pb_check_fail(ctx, "splice with off_in on a pipe gave %zd (%s), expected ESPIPE",
-			      n, n < 0 ? strerrorname_np(errno) : "success");
+			      n, pb_check_err_name(n, errno));
 	n = s->splice(a[0], NULL, b[1], NULL, 5, SPLICE_F_NONBLOCK);
-	fa = fionread(ctx, a[0]), fb = fionread(ctx, b[0]);
+	fa = pb_check_fionread(s, a[0]), fb = pb_check_fionread(s, b[0]);
 	if (n != 5 || fa != 0 || fb != 10)
 		pb_check_fail(ctx, "splice(5): returned %zd, source holds %ld, destination %ld; "
 			      "expected 5, 0, 10", n, fa, fb);
@@ -496,20 +425,20 @@ static void lx05(struct pb_check_ctx *ctx)
 	n = s->tee(a[0], a[1], 1, SPLICE_F_NONBLOCK);
 	if (!(n < 0 && errno == EINVAL))
 		pb_check_fail(ctx, "tee of a pipe into itself gave %zd (%s), expected EINVAL", n,
-			      n < 0 ? strerrorname_np(errno) : "success");
+			      pb_check_err_name(n, errno));
 	filled = pb_check_fill_or_fail(ctx, b[1]);
 	if (filled < 0)
 		goto out;
 	n = s->vmsplice(b[1], &iov, 1, SPLICE_F_NONBLOCK);
 	if (!(n < 0 && errno == EAGAIN))
 		pb_check_fail(ctx, "vmsplice(SPLICE_F_NONBLOCK) into a full pipe gave %zd (%s), "
-			      "expected EAGAIN", n, n < 0 ? strerrorname_np(errno) : "success");
+			      "expected EAGAIN", n, pb_check_err_name(n, errno));
 	if (ctx->verdict == PB_PASS)
 		pb_check_note(ctx, "tee 5/5/5; splice off_in ESPIPE; splice 5/0/10; tee self "
 			      "EINVAL; vmsplice full EAGAIN");
 out:
-	close_pair(ctx, a);
-	close_pair(ctx, b);
+	pb_check_close_pair(ctx->sys, a);
+	pb_check_close_pair(ctx->sys, b);
 }
 
 /* LX-06: LTP dirtypipe */
@@ -518,7 +447,7 @@ static void lx06(struct pb_check_ctx *ctx)
 	const struct pb_sysops *s = ctx->sys;
 	static char page[65536];
 	char path[4200], got[4];
-	long psz = page_size();
+	long psz = pb_check_page_size();
 	int fd[2] = { -1, -1 }, file = -1;
 	loff_t off = 0;
 	ssize_t n;
@@ -539,7 +468,7 @@ static void lx06(struct pb_check_ctx *ctx)
 			       strerror(errno));
 		goto out;
 	}
-	if (!make_pipe2(ctx, fd, O_NONBLOCK | O_CLOEXEC))
+	if (!pb_check_anon_pipe(ctx, fd, O_NONBLOCK | O_CLOEXEC))
 		goto out;
 	/* Every slot gets a buffer that may merge (CAN_MERGE), then is emptied. */
 	if (pb_check_fill_or_fail(ctx, fd[1]) < 0)
@@ -557,7 +486,8 @@ static void lx06(struct pb_check_ctx *ctx)
 				      "an empty pipe returned %zd; splice(2) requires 1", n);
 		goto out;
 	}
-	if (!io_exact(ctx, s->write(fd[1], "XYZ", 3), 3, "write(\"XYZ\") after the spliced byte"))
+	if (!pb_check_io_exact(ctx, s->write(fd[1], "XYZ", 3), 3,
+			       "write(\"XYZ\") after the spliced byte"))
 		goto out;
 	n = s->pread(file, got, sizeof(got), 0);
 	if (n != 4) {
@@ -572,7 +502,7 @@ static void lx06(struct pb_check_ctx *ctx)
 		pb_check_note(ctx, "not vulnerable: the file still reads \"AAAA\"");
 out:
 	pb_check_close(ctx->sys, &file);
-	close_pair(ctx, fd);
+	pb_check_close_pair(ctx->sys, fd);
 	unlink(path);
 }
 
@@ -650,14 +580,20 @@ static struct guardian_page *guardian_start(struct pb_check_ctx *ctx, const char
 	return g;
 }
 
-/* What the uid 65534 helper of LX-07 reports, through shared memory. */
-struct unpriv_page {
-	int step;     /* 0, or 1/2/3: setgroups/setgid/setuid failed */
-	int err;      /* that step's errno, or pipe2's */
-	int started;  /* the judged calls began */
-	int done;     /* written last */
-	long size;    /* F_GETPIPE_SZ of its new pipe; -1: pipe2 failed */
-};
+/* As uid 65534 (pb_check_as_nobody): a new pipe's F_GETPIPE_SZ in VALUE,
+ * or -1 with pipe2's errno in ERR. */
+static void nobody_pipe_size(const struct pb_sysops *s, void *arg, struct pb_nobody_out *out)
+{
+	int fd[2];
+
+	(void)arg;
+	out->value = -1;
+	if (s->pipe2(fd, O_CLOEXEC) != 0) {
+		out->err = errno;
+		return;
+	}
+	out->value = s->fcntl(fd[1], F_GETPIPE_SZ, 0);
+}
 
 /*
  * Capacity of a new pipe made by uid 65534 (fork + setuid): > 0, or 0 when
@@ -666,70 +602,36 @@ struct unpriv_page {
  */
 static long unpriv_pipe_size(struct pb_check_ctx *ctx, char *why, size_t len)
 {
-	static const char *const step[] = { "", "setgroups", "setgid", "setuid" };
-	struct unpriv_page *u = pb_check_shared(ctx, sizeof(*u));
-	int st = 0;
-	long size = -1;
-	pid_t pid;
+	struct pb_nobody_out out = { -1, 0 };
 
-	if (!u)
-		return -1;
-	pid = pb_checkproc_fork();
-	if (pid < 0) {
-		pb_check_setup(ctx, PB_RES_HARNESS, errno, "fork of the uid 65534 helper: %s",
-			       strerror(errno));
-		munmap(u, sizeof(*u));
-		return -1;
-	}
-	if (pid == 0) {
-		int fd[2];
-
-		u->step = setgroups(0, NULL) != 0 ? 1 : setgid(65534) != 0 ? 2 :
-			  setuid(65534) != 0 ? 3 : 0;
-		u->err = errno;
-		if (u->step == 0) {
-			__atomic_store_n(&u->started, 1, __ATOMIC_SEQ_CST);
-			if (ctx->sys->pipe2(fd, O_CLOEXEC) == 0)
-				u->size = ctx->sys->fcntl(fd[1], F_GETPIPE_SZ, 0);
-			else
-				u->size = -1, u->err = errno;
-		}
-		__atomic_store_n(&u->done, 1, __ATOMIC_SEQ_CST);
-		_exit(0);
-	}
 	/* Bounded: the child does a few syscalls; give up after 2 s. */
-	pb_checkproc_wait(pid, 2000, &st);
-	if (!__atomic_load_n(&u->done, __ATOMIC_SEQ_CST)) {
-		if (__atomic_load_n(&u->started, __ATOMIC_SEQ_CST))
-			pb_check_fail(ctx, "as uid 65534, pipe2 and F_GETPIPE_SZ did not return "
-				      "within 2 s");
-		else
-			pb_check_error(ctx, "harness: the uid 65534 helper died before it switched "
-				       "identity (wait status %#x)", (unsigned)st);
-	} else if (u->step && (u->err == EINVAL || u->err == EPERM)) {
-		snprintf(why, len, "cannot become uid 65534: %s: %s", step[u->step],
-			 pb_checkproc_errname(u->err));
-		size = 0;
-	} else if (u->step) {
-		pb_check_error(ctx, "harness: the uid 65534 helper: %s: %s", step[u->step],
-			       strerror(u->err));
-	} else if (u->size < 0) {
-		pb_check_setup(ctx, PB_RES_PIPE, u->err, "pipe2 as uid 65534: %s",
-			       pb_checkproc_errname(u->err));
-	} else {
-		size = u->size;
+	switch (pb_check_as_nobody(ctx, NULL, 2000, nobody_pipe_size, NULL, &out, why, len)) {
+	case PB_NOBODY_OK:
+		break;
+	case PB_NOBODY_SKIP:
+		return 0;
+	case PB_NOBODY_HUNG:
+		pb_check_fail(ctx, "as uid 65534, pipe2 and F_GETPIPE_SZ did not return within "
+			      "2 s");
+		return -1;
+	default:
+		return -1;
 	}
-	munmap(u, sizeof(*u));
-	return size;
+	if (out.value < 0) {
+		pb_check_setup(ctx, PB_RES_PIPE, out.err, "pipe2 as uid 65534: %s",
+			       pb_checkproc_errname(out.err));
+		return -1;
+	}
+	return out.value;
 }
 
 /* LX-07: pipe(7) /proc files; fcntl35 (086e774a57fb, 4.9) */
 static void lx07(struct pb_check_ctx *ctx)
 {
 	const struct pb_sysops *s = ctx->sys;
-	long page = page_size(), orig_v, v, unpriv, priv;
+	long page = pb_check_page_size(), orig_v, v, unpriv, priv;
 	char orig[32], pagestr[32], why[160] = "no CAP_SETUID";
-	bool has_res = pb_check_has_cap(CAP_SYS_RESOURCE_BIT);
+	bool has_res = pb_check_has_limit_cap(PB_CAP_SYS_RESOURCE);
 	struct guardian_page *guard;
 	int ret, fd[2];
 
@@ -767,21 +669,21 @@ static void lx07(struct pb_check_ctx *ctx)
 	/* Unprivileged side: this process, or a setuid child if it is privileged. */
 	if (!has_res) {
 		unpriv = -1;
-		if (make_pipe2(ctx, fd, O_CLOEXEC)) {
+		if (pb_check_anon_pipe(ctx, fd, O_CLOEXEC)) {
 			unpriv = s->fcntl(fd[1], F_GETPIPE_SZ, 0);
-			close_pair(ctx, fd);
+			pb_check_close_pair(ctx->sys, fd);
 		}
 	} else {
-		unpriv = pb_check_has_cap(CAP_SETUID_BIT) ? unpriv_pipe_size(ctx, why, sizeof(why))
+		unpriv = pb_check_has_cap(PB_CAP_SETUID) ? unpriv_pipe_size(ctx, why, sizeof(why))
 							  : 0;
 	}
 	if (unpriv > 0 && unpriv != page)
 		pb_check_fail(ctx, "with pipe-max-size %ld a pipe made without CAP_SYS_RESOURCE "
 			      "got %ld bytes, expected %ld", page, unpriv, page);
 	priv = 0;
-	if (has_res && make_pipe2(ctx, fd, O_CLOEXEC)) {
+	if (has_res && pb_check_anon_pipe(ctx, fd, O_CLOEXEC)) {
 		priv = s->fcntl(fd[1], F_GETPIPE_SZ, 0);
-		close_pair(ctx, fd);
+		pb_check_close_pair(ctx->sys, fd);
 		if (priv != 16 * page)
 			pb_check_fail(ctx, "with CAP_SYS_RESOURCE a new pipe got %ld, expected %ld",
 				      priv, 16 * page);

@@ -18,33 +18,6 @@
 #include "conformance.h"
 #include "tsprobe.h"
 
-/* One I/O call of a check's setup that must move exactly N bytes; anything
- * else is the kernel's FAIL naming the call. */
-static bool io_exact(struct pb_check_ctx *ctx, ssize_t got, size_t n, const char *call)
-{
-	if (got == (ssize_t)n)
-		return true;
-	if (got < 0)
-		pb_check_setup(ctx, PB_RES_PIPE, errno, "%s on a %s: %s; POSIX requires all %zu "
-			       "bytes", call, pb_check_kind_word(ctx), pb_checkproc_errname(errno), n);
-	else
-		pb_check_fail(ctx, "setup: %s on a %s returned %zd; POSIX requires all %zu bytes",
-			      call, pb_check_kind_word(ctx), got, n);
-	return false;
-}
-
-/* pipe2 of an anonymous pipe for a check that always uses one; false with
- * the verdict recorded (FAIL, or ERROR for EMFILE/ENFILE/ENOMEM). */
-static bool anon_pipe(struct pb_check_ctx *ctx, int fd[2], int flags)
-{
-	if (ctx->sys->pipe2(fd, flags) == 0)
-		return true;
-	fd[0] = fd[1] = -1;
-	pb_check_setup(ctx, PB_RES_PIPE, errno, "pipe2: %s; POSIX requires a new pipe",
-		       pb_checkproc_errname(errno));
-	return false;
-}
-
 /* MD-01: XSH fstat(); XBD <sys/stat.h> (st_size "unspecified" for pipes) */
 static void md01(struct pb_check_ctx *ctx)
 {
@@ -54,7 +27,7 @@ static void md01(struct pb_check_ctx *ctx)
 
 	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
 		return;
-	if (!io_exact(ctx, ctx->sys->write(fd[1], data, sizeof(data)), sizeof(data),
+	if (!pb_check_io_exact(ctx, ctx->sys->write(fd[1], data, sizeof(data)), sizeof(data),
 		      "write(5000) into the empty end"))
 		goto out;
 	if (ctx->sys->fstat(fd[0], &r) != 0 || ctx->sys->fstat(fd[1], &w) != 0) {
@@ -82,8 +55,7 @@ static void md01(struct pb_check_ctx *ctx)
 		      (unsigned)r.st_uid, (uintmax_t)r.st_nlink, (intmax_t)r.st_size,
 		      sizeof(data), (long)r.st_blksize, (intmax_t)r.st_blocks);
 out:
-	pb_check_close(ctx->sys, &fd[0]);
-	pb_check_close(ctx->sys, &fd[1]);
+	pb_check_close_pair(ctx->sys, fd);
 }
 
 /* Expect -1/ERR from a call that returned RET (errno already set). */
@@ -92,10 +64,11 @@ static void expect_err(struct pb_check_ctx *ctx, const char *what, long ret, int
 	int e = errno;
 
 	if (ret != -1)
-		pb_check_fail(ctx, "%s returned %ld, expected -1/%s", what, ret, strerrorname_np(err));
+		pb_check_fail(ctx, "%s returned %ld, expected -1/%s", what, ret,
+			      pb_checkproc_errname(err));
 	else if (e != err)
-		pb_check_fail(ctx, "%s: %s, expected %s", what, strerrorname_np(e) ?
-			      strerrorname_np(e) : "?", strerrorname_np(err));
+		pb_check_fail(ctx, "%s: %s, expected %s", what, pb_checkproc_errname(e),
+			      pb_checkproc_errname(err));
 }
 
 /*
@@ -105,14 +78,14 @@ static void expect_err(struct pb_check_ctx *ctx, const char *what, long ret, int
 static void md02(struct pb_check_ctx *ctx)
 {
 	const struct pb_sysops *s = ctx->sys;
-	long page = sysconf(_SC_PAGESIZE);
+	long page = pb_check_page_size();
 	char c;
 	void *map;
 	int fd[2], ret;
 
 	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
 		return;
-	if (!io_exact(ctx, s->write(fd[1], "abc", 3), 3, "write(3) into the empty end"))
+	if (!pb_check_io_exact(ctx, s->write(fd[1], "abc", 3), 3, "write(3) into the empty end"))
 		goto out;
 	expect_err(ctx, "lseek(read end)", (long)s->lseek(fd[0], 0, SEEK_CUR), ESPIPE);
 	expect_err(ctx, "lseek(write end)", (long)s->lseek(fd[1], 0, SEEK_CUR), ESPIPE);
@@ -121,7 +94,7 @@ static void md02(struct pb_check_ctx *ctx)
 	ret = s->posix_fadvise(fd[0], 0, 0, POSIX_FADV_NORMAL);
 	if (ret != ESPIPE)
 		pb_check_fail(ctx, "posix_fadvise returned %d (%s), expected ESPIPE", ret,
-			      ret ? strerrorname_np(ret) : "success");
+			      pb_check_err_name(-ret, ret));
 	expect_err(ctx, "fsync", s->fsync(fd[1]), EINVAL);
 	expect_err(ctx, "fdatasync", s->fdatasync(fd[1]), EINVAL);
 	expect_err(ctx, "ftruncate", s->ftruncate(fd[1], 0), EINVAL);
@@ -139,17 +112,7 @@ static void md02(struct pb_check_ctx *ctx)
 		pb_check_note(ctx, "lseek x2, pread, pwrite: ESPIPE; posix_fadvise returns ESPIPE; "
 			      "fsync, fdatasync, ftruncate: EINVAL; mmap: ENODEV");
 out:
-	pb_check_close(ctx->sys, &fd[0]);
-	pb_check_close(ctx->sys, &fd[1]);
-}
-
-static int ts_cmp(const struct timespec *a, const struct timespec *b)
-{
-	if (a->tv_sec != b->tv_sec)
-		return a->tv_sec < b->tv_sec ? -1 : 1;
-	if (a->tv_nsec != b->tv_nsec)
-		return a->tv_nsec < b->tv_nsec ? -1 : 1;
-	return 0;
+	pb_check_close_pair(ctx->sys, fd);
 }
 
 /*
@@ -168,7 +131,7 @@ static void md03(struct pb_check_ctx *ctx)
 		int fd[2], bad = -1;
 
 		clock_gettime(CLOCK_REALTIME_COARSE, &before);
-		if (!anon_pipe(ctx, fd, O_CLOEXEC))
+		if (!pb_check_anon_pipe(ctx, fd, O_CLOEXEC))
 			return;
 		if (ctx->sys->fstat(fd[0], &st) != 0) {
 			pb_check_fail(ctx, "fstat: %s", strerror(errno));
@@ -180,7 +143,7 @@ static void md03(struct pb_check_ctx *ctx)
 		ctx->sys->close(fd[1]);
 		t[0] = &st.st_atim, t[1] = &st.st_mtim, t[2] = &st.st_ctim;
 		for (int i = 0; i < 3 && bad < 0; i++)
-			if (ts_cmp(t[i], &before) < 0 || ts_cmp(t[i], &after) > 0)
+			if (pb_check_ts_cmp(t[i], &before) < 0 || pb_check_ts_cmp(t[i], &after) > 0)
 				bad = i;
 		if (bad < 0) {
 			pb_check_set(ctx, PB_PASS, "coarse clock before %lld.%09ld <= a/m/ctime "
@@ -214,23 +177,15 @@ static const struct timespec past_ts = { 946684800, 0 };  /* 2000-01-01 00:00:00
 static int ts_reset(struct pb_check_ctx *ctx, int fd, struct timespec *ctime)
 {
 	const struct timespec ts[2] = { past_ts, past_ts };
-	struct timespec target, now, nap = { 0, 200000 };
 	struct stat st;
 
 	if (ctx->sys->futimens(fd, ts) != 0 || ctx->sys->fstat(fd, &st) != 0)
 		return -errno;
-	if (ts_cmp(&st.st_mtim, &past_ts) != 0 || ts_cmp(&st.st_atim, &past_ts) != 0)
+	if (pb_check_ts_cmp(&st.st_mtim, &past_ts) != 0 ||
+	    pb_check_ts_cmp(&st.st_atim, &past_ts) != 0)
 		return -EPROTO;  /* futimens did not take */
-	*ctime = target = st.st_ctim;
-	if (target.tv_nsec == 0)  /* a filesystem with 1 s granularity */
-		target.tv_sec++;
-	for (int i = 0; i < 15000; i++) {  /* at most ~3 s */
-		clock_gettime(CLOCK_REALTIME_COARSE, &now);
-		if (ts_cmp(&now, &target) > 0)
-			return 0;
-		nanosleep(&nap, NULL);
-	}
-	return -ETIMEDOUT;
+	*ctime = st.st_ctim;
+	return pb_check_wait_clock_past(ctime, 1, 3000) ? 0 : -ETIMEDOUT;
 }
 
 /* Probe the timestamp effect of a 1-byte write then a 1-byte read. */
@@ -247,40 +202,20 @@ static int ts_probe_io(struct pb_check_ctx *ctx, int rfd, int wfd, struct ts_pro
 		return ret;
 	if (ctx->sys->write(wfd, "x", 1) != 1 || ctx->sys->fstat(wfd, &st) != 0)
 		return -errno;
-	p->mtime = ts_cmp(&st.st_mtim, &past_ts) != 0;
-	p->ctime = ts_cmp(&st.st_ctim, &c0) > 0;
+	p->mtime = pb_check_ts_cmp(&st.st_mtim, &past_ts) != 0;
+	p->ctime = pb_check_ts_cmp(&st.st_ctim, &c0) > 0;
 	ret = ts_reset(ctx, rfd, &c0);
 	if (ret)
 		return ret;
 	if (ctx->sys->read(rfd, &c, 1) != 1 || ctx->sys->fstat(rfd, &st) != 0)
 		return -errno;
-	p->atime = ts_cmp(&st.st_atim, &past_ts) != 0;
+	p->atime = pb_check_ts_cmp(&st.st_atim, &past_ts) != 0;
 	return 0;
 }
 
 static const char *yes_no(bool b)
 {
 	return b ? "updated" : "unchanged";
-}
-
-/*
- * Whether sys->uname says MAJOR.MINOR or later (-1: unknown), with the
- * release in REL.  Context for a detail only, never a verdict: distributions
- * backport and revert, so a release number says little about behaviour.
- */
-static int kernel_at_least(struct pb_check_ctx *ctx, int major, int minor, char *rel,
-			   size_t len)
-{
-	struct utsname u;
-	int ma = 0, mi = 0;
-
-	snprintf(rel, len, "unknown");
-	if (ctx->sys->uname(&u) != 0)
-		return -1;
-	snprintf(rel, len, "%s", u.release);
-	if (sscanf(u.release, "%d.%d", &ma, &mi) != 2)
-		return -1;
-	return ma > major || (ma == major && mi >= minor);
 }
 
 #define PROBE_CALLS "the timestamp probe (futimens, fstat, 1-byte write and read)"
@@ -346,16 +281,15 @@ static void md04(struct pb_check_ctx *ctx)
 	char rel[65];
 	int fd[2] = { -1, -1 }, ret, recent;
 
-	if (!anon_pipe(ctx, fd, O_NONBLOCK | O_CLOEXEC))
+	if (!pb_check_anon_pipe(ctx, fd, O_NONBLOCK | O_CLOEXEC))
 		return;
 	ret = ts_probe_io(ctx, fd[0], fd[1], &a);
-	pb_check_close(ctx->sys, &fd[0]);
-	pb_check_close(ctx->sys, &fd[1]);
+	pb_check_close_pair(ctx->sys, fd);
 	if (ret) {
 		probe_failed(ctx, "pipe", call, ret);
 		return;
 	}
-	recent = kernel_at_least(ctx, 6, 15, rel, sizeof(rel));  /* context only */
+	recent = pb_check_kernel_at_least(ctx, 6, 15, rel, sizeof(rel));  /* context only */
 	if (a.mtime && a.ctime && a.atime) {
 		pb_check_note(ctx, "write updated mtime and ctime, read updated atime (kernel %s)",
 			      rel);
@@ -560,7 +494,7 @@ static void md06(struct pb_check_ctx *ctx)
 		pb_check_skip(ctx, "/proc is not mounted");
 		return;
 	}
-	if (!anon_pipe(ctx, fd, O_NONBLOCK | O_CLOEXEC))
+	if (!pb_check_anon_pipe(ctx, fd, O_NONBLOCK | O_CLOEXEC))
 		return;
 	if (s->fstat(fd[0], &st) != 0) {
 		pb_check_setup(ctx, PB_RES_PIPE, errno, "fstat of a pipe's read end: %s; POSIX "
@@ -615,8 +549,7 @@ static void md06(struct pb_check_ctx *ctx)
 	pb_check_note(ctx, "link '%s'; reopened writer: EAGAIN, data, then EOF", want);
 out:
 	pb_check_close(ctx->sys, &wfd2);
-	pb_check_close(ctx->sys, &fd[0]);
-	pb_check_close(ctx->sys, &fd[1]);
+	pb_check_close_pair(ctx->sys, fd);
 }
 
 const struct pb_check pb_checks_metadata[] = {

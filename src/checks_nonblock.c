@@ -19,34 +19,10 @@
 
 static char zeros[1 << 20];
 
-static void close_both(const struct pb_sysops *s, int fd[2])
-{
-	for (int i = 0; i < 2; i++)
-		if (fd[i] >= 0)
-			s->close(fd[i]);
-	fd[0] = fd[1] = -1;
-}
-
-static long fionread(const struct pb_sysops *s, int fd)
-{
-	int n = -1;
-
-	return s->ioctl(fd, FIONREAD, &n) == 0 ? n : -1;
-}
-
 /* A nonblocking write bounded by a 2 s timer (a blocking one shows as EINTR). */
 static ssize_t nb_write(const struct pb_sysops *s, int fd, size_t n)
 {
-	ssize_t r;
-	int e;
-
-	errno = 0;
-	pb_check_arm_interrupt(2000);
-	r = s->write(fd, zeros, n);
-	e = errno;
-	pb_check_disarm();
-	errno = e;
-	return r;
+	return pb_check_timed_write(s, fd, zeros, n, 2000);
 }
 
 /* Write N page-sized chunks; false on any short or failed write (its result in *BAD). */
@@ -59,49 +35,6 @@ static bool write_pages_r(const struct pb_sysops *s, int fd, long pages, long pa
 	return true;
 }
 
-/* "-1/EAGAIN" or the count, for details. */
-static const char *res(ssize_t r, char *buf, size_t len);
-
-/*
- * (slots-1) full pages, then page-96 bytes: 96 bytes free, no free slot.
- * Each write has room, so POSIX requires it whole; one that is not records
- * FAIL naming it.  CAP < 0 (F_GETPIPE_SZ failed) is a FAIL too.
- */
-static bool fill_but_96(struct pb_check_ctx *ctx, int fd, long cap, long page)
-{
-	const struct pb_sysops *s = ctx->sys;
-	char b[32];
-	ssize_t r;
-
-	if (cap < 0) {
-		pb_check_setup(ctx, PB_RES_PIPE, errno, "fcntl(F_GETPIPE_SZ) on the write end: "
-			       "%s; Linux requires the capacity", EN(errno));
-		return false;
-	}
-	if (cap < page) {
-		pb_check_skip(ctx, "capacity %ld is below one page (%ld)", cap, page);
-		return false;
-	}
-	if (!write_pages_r(s, fd, cap / page - 1, page, &r) ||
-	    (r = nb_write(s, fd, (size_t)(page - 96))) != page - 96) {
-		pb_check_fail(ctx, "setup: filling the %ld-byte %s to 96 bytes free, a nonblocking "
-			      "write with room = %s; POSIX requires all of it", cap,
-			      pb_check_kind_word(ctx), res(r, b, sizeof(b)));
-		return false;
-	}
-	return true;
-}
-
-/* "-1/EAGAIN" or the count, for details. */
-static const char *res(ssize_t r, char *buf, size_t len)
-{
-	if (r < 0)
-		snprintf(buf, len, "-1/%s", EN(errno));
-	else
-		snprintf(buf, len, "%zd", r);
-	return buf;
-}
-
 /*
  * NB-01 (P17): XSH write(): "if there is sufficient space... transfer all
  * the data... Otherwise... transfer no data and return -1 with errno set to
@@ -110,7 +43,7 @@ static const char *res(ssize_t r, char *buf, size_t len)
 static void nb01(struct pb_check_ctx *ctx)
 {
 	const struct pb_sysops *s = ctx->sys;
-	long page = sysconf(_SC_PAGESIZE), cap, q0, q1;
+	long page = pb_check_page_size(), cap, q0, q1;
 	int fd[2];
 	char b[32];
 	ssize_t r;
@@ -119,55 +52,55 @@ static void nb01(struct pb_check_ctx *ctx)
 		return;
 	if ((r = nb_write(s, fd[1], PIPE_BUF)) != PIPE_BUF) {
 		pb_check_fail(ctx, "empty %s: write(PIPE_BUF) = %s", pb_check_kind_word(ctx),
-			      res(r, b, sizeof(b)));
+			      pb_check_res(r, errno, b, sizeof(b)));
 		goto out;
 	}
 	if ((r = nb_write(s, fd[1], 1)) != 1) {
-		pb_check_fail(ctx, "write(1) after PIPE_BUF bytes = %s", res(r, b, sizeof(b)));
+		pb_check_fail(ctx, "write(1) after PIPE_BUF bytes = %s",
+			      pb_check_res(r, errno, b, sizeof(b)));
 		goto out;
 	}
-	close_both(s, fd);
-	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
-		return;
-	if (pb_check_fill_or_fail(ctx, fd[1]) < 0)
+	pb_check_close_pair(s, fd);
+	if (pb_check_full_pipe(ctx, fd, O_NONBLOCK) < 0)
 		goto out;
-	q0 = fionread(s, fd[0]);
+	q0 = pb_check_fionread(s, fd[0]);
 	for (int i = 0; i < 2; i++) {
 		size_t n = i ? PIPE_BUF : 1;
 
 		r = nb_write(s, fd[1], n);
-		q1 = fionread(s, fd[0]);
+		q1 = pb_check_fionread(s, fd[0]);
 		if (!(r == -1 && errno == EAGAIN) || q1 != q0) {
 			pb_check_fail(ctx, "full %s: write(%zu) = %s, FIONREAD %ld -> %ld",
-				      pb_check_kind_word(ctx), n, res(r, b, sizeof(b)), q0, q1);
+				      pb_check_kind_word(ctx), n, pb_check_res(r, errno, b, sizeof(b)),
+				      q0, q1);
 			goto out;
 		}
 	}
-	close_both(s, fd);
+	pb_check_close_pair(s, fd);
 	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
 		return;
-	cap = s->fcntl(fd[1], F_GETPIPE_SZ, 0);
-	if (!fill_but_96(ctx, fd[1], cap, page))
+	cap = pb_check_capacity(ctx, fd[1]);
+	if (cap < 0 || pb_check_fill_but_96(ctx, fd[1], cap, page) < 0)
 		goto out;
-	q0 = fionread(s, fd[0]);
+	q0 = pb_check_fionread(s, fd[0]);
 	r = nb_write(s, fd[1], 200);
-	q1 = fionread(s, fd[0]);
+	q1 = pb_check_fionread(s, fd[0]);
 	if (!(r == -1 && errno == EAGAIN) || q1 != q0) {
 		pb_check_fail(ctx, "96 bytes free: write(200) = %s%s, FIONREAD %ld -> %ld",
-			      res(r, b, sizeof(b)), r > 0 && r < 200 ? " (a partial write)" : "",
-			      q0, q1);
+			      pb_check_res(r, errno, b, sizeof(b)),
+			      r > 0 && r < 200 ? " (a partial write)" : "", q0, q1);
 		goto out;
 	}
 	if ((r = nb_write(s, fd[1], 96)) != 96) {
 		pb_check_fail(ctx, "96 bytes free in the last page: write(96) = %s",
-			      res(r, b, sizeof(b)));
+			      pb_check_res(r, errno, b, sizeof(b)));
 		goto out;
 	}
 	pb_check_note(ctx, "empty: write(PIPE_BUF)=%d, write(1)=1; full: write(1) and "
 		      "write(PIPE_BUF) EAGAIN, FIONREAD unchanged; 96 B free: write(200) EAGAIN, "
 		      "write(96)=96", PIPE_BUF);
 out:
-	close_both(s, fd);
+	pb_check_close_pair(s, fd);
 }
 
 /*
@@ -181,18 +114,17 @@ static void nb02(struct pb_check_ctx *ctx)
 	char b[32];
 	ssize_t r;
 
-	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
-		return;
-	if (pb_check_fill_or_fail(ctx, fd[1]) < 0)
+	if (pb_check_full_pipe(ctx, fd, O_NONBLOCK) < 0)
 		goto out;
 	r = nb_write(s, fd[1], 3 * PIPE_BUF);
 	if (r == -1 && errno == EAGAIN)
 		pb_check_note(ctx, "full %s: write(3*PIPE_BUF) = -1/EAGAIN", pb_check_kind_word(ctx));
 	else
 		pb_check_fail(ctx, "full %s: write(3*PIPE_BUF) = %s%s", pb_check_kind_word(ctx),
-			      res(r, b, sizeof(b)), r == -1 && errno == EINTR ? " (it blocked)" : "");
+			      pb_check_res(r, errno, b, sizeof(b)),
+			      r == -1 && errno == EINTR ? " (it blocked)" : "");
 out:
-	close_both(s, fd);
+	pb_check_close_pair(s, fd);
 }
 
 /*
@@ -204,7 +136,7 @@ out:
 static void nb03(struct pb_check_ctx *ctx)
 {
 	const struct pb_sysops *s = ctx->sys;
-	long page = sysconf(_SC_PAGESIZE), cap;
+	long page = pb_check_page_size(), cap;
 	int fd[2];
 	char b[32], notes[3][96];
 	ssize_t r;
@@ -220,29 +152,26 @@ static void nb03(struct pb_check_ctx *ctx)
 		if (cap < 0) {
 			snprintf(notes[i], sizeof(notes[i]), "F_SETPIPE_SZ(%ld): %s, "
 				 "not tried", want, EN(errno));
-			close_both(s, fd);
+			pb_check_close_pair(s, fd);
 			continue;
 		}
 		r = nb_write(s, fd[1], n);
 		if (r < PIPE_BUF || r > cap) {
 			pb_check_fail(ctx, "empty %ld-byte %s: write(%zu) = %s, expected at least "
-				      "PIPE_BUF (%d)", cap, pb_check_kind_word(ctx), n, res(r, b, sizeof(b)),
-				      PIPE_BUF);
+				      "PIPE_BUF (%d)", cap, pb_check_kind_word(ctx), n,
+				      pb_check_res(r, errno, b, sizeof(b)), PIPE_BUF);
 			goto out;
 		}
 		snprintf(notes[i], sizeof(notes[i]), "empty %ld B: write(%zu)=%zd", cap,
 			 n, r);
-		close_both(s, fd);
+		pb_check_close_pair(s, fd);
 	}
 	/* (1) Two free pages, write(5 pages). */
 	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
 		return;
-	cap = s->fcntl(fd[1], F_GETPIPE_SZ, 0);
-	if (cap < 0) {
-		pb_check_setup(ctx, PB_RES_PIPE, errno, "fcntl(F_GETPIPE_SZ) on the write end: "
-			       "%s; Linux requires the capacity", EN(errno));
+	cap = pb_check_capacity(ctx, fd[1]);
+	if (cap < 0)
 		goto out;
-	}
 	if (cap < 3 * page) /* over pipe-user-pages-soft: try to grow it */
 		cap = s->fcntl(fd[1], F_SETPIPE_SZ, 4 * page) < 0 ? cap :
 		      s->fcntl(fd[1], F_GETPIPE_SZ, 0);
@@ -253,20 +182,22 @@ static void nb03(struct pb_check_ctx *ctx)
 	}
 	if (!write_pages_r(s, fd[1], cap / page - 2, page, &r)) {
 		pb_check_fail(ctx, "filling to two free pages: a page-sized write into a %s "
-			      "with room gave %s", pb_check_kind_word(ctx), res(r, b, sizeof(b)));
+			      "with room gave %s", pb_check_kind_word(ctx),
+			      pb_check_res(r, errno, b, sizeof(b)));
 		goto out;
 	}
 	r = nb_write(s, fd[1], (size_t)(5 * page));
 	if (r <= 0 || r > 2 * page) {
 		pb_check_fail(ctx, "two pages free: write(%ld) = %s, expected a partial write of "
-			      "at most %ld", 5 * page, res(r, b, sizeof(b)), 2 * page);
+			      "at most %ld", 5 * page, pb_check_res(r, errno, b, sizeof(b)),
+			      2 * page);
 		goto out;
 	}
 	snprintf(notes[2], sizeof(notes[2]), "2 pages free: write(5 pages)=%zd", r);
-	close_both(s, fd);
+	pb_check_close_pair(s, fd);
 	pb_check_note(ctx, "%s; %s; %s", notes[2], notes[0], notes[1]);
 out:
-	close_both(s, fd);
+	pb_check_close_pair(s, fd);
 }
 
 /*
@@ -314,7 +245,7 @@ static void nb04(struct pb_check_ctx *ctx)
 		pb_check_note(ctx, "FIONBIO on the write end: seen by its dup, not by the read end; "
 			      "F_SETFL on the dup: seen by the original");
 out:
-	close_both(s, fd);
+	pb_check_close_pair(s, fd);
 	if (d >= 0)
 		s->close(d);
 }
@@ -328,19 +259,16 @@ out:
 static void nb05(struct pb_check_ctx *ctx)
 {
 	const struct pb_sysops *s = ctx->sys;
-	long page = sysconf(_SC_PAGESIZE), cap, q, expect;
+	long page = pb_check_page_size(), cap, q, expect;
 	ssize_t r1, r2, r3;
 	char b1[32], b2[32], b3[32];
 	int fd[2];
 
 	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
 		return;
-	cap = s->fcntl(fd[1], F_GETPIPE_SZ, 0);
-	if (cap < 0) {
-		pb_check_setup(ctx, PB_RES_PIPE, errno, "fcntl(F_GETPIPE_SZ) on the write end: "
-			       "%s; Linux requires the capacity", EN(errno));
+	cap = pb_check_capacity(ctx, fd[1]);
+	if (cap < 0)
 		goto out;
-	}
 	if (cap < 2 * page) {
 		pb_check_skip(ctx, "capacity %ld is one page (pipe-user-pages-soft reached?): "
 			      "the slot rule needs two", cap);
@@ -350,27 +278,27 @@ static void nb05(struct pb_check_ctx *ctx)
 	    !write_pages_r(s, fd[1], cap / page - 1, page, &r1)) {
 		pb_check_fail(ctx, "setup: a nonblocking write into a %ld-byte %s with room = %s; "
 			      "POSIX requires all of it", cap, pb_check_kind_word(ctx),
-			      res(r1, b1, sizeof(b1)));
+			      pb_check_res(r1, errno, b1, sizeof(b1)));
 		goto out;
 	}
 	expect = 1 + (cap / page - 1) * page;
-	q = fionread(s, fd[0]);
+	q = pb_check_fionread(s, fd[0]);
 	r1 = nb_write(s, fd[1], 1);
-	if (q != expect || (r1 > 0 && fionread(s, fd[0]) != q + r1)) {
+	if (q != expect || (r1 > 0 && pb_check_fionread(s, fd[0]) != q + r1)) {
 		pb_check_fail(ctx, "after writing %ld bytes FIONREAD says %ld", expect, q);
 		goto out;
 	}
-	res(r1, b1, sizeof(b1));
-	close_both(s, fd);
+	pb_check_res(r1, errno, b1, sizeof(b1));
+	pb_check_close_pair(s, fd);
 	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
 		return;
-	if (!fill_but_96(ctx, fd[1], cap, page))
+	if (pb_check_fill_but_96(ctx, fd[1], cap, page) < 0)
 		goto out;
 	r2 = nb_write(s, fd[1], 10000);
-	res(r2, b2, sizeof(b2));
+	pb_check_res(r2, errno, b2, sizeof(b2));
 	r3 = nb_write(s, fd[1], (size_t)page + 50);
-	res(r3, b3, sizeof(b3));
-	q = fionread(s, fd[0]);
+	pb_check_res(r3, errno, b3, sizeof(b3));
+	q = pb_check_fionread(s, fd[0]);
 	expect = cap - 96 + (r2 > 0 ? r2 : 0) + (r3 > 0 ? r3 : 0);
 	if (q != expect || q > cap) {
 		pb_check_fail(ctx, "96 B free: write(10000) = %s, write(%ld) = %s, then FIONREAD "
@@ -381,7 +309,7 @@ static void nb05(struct pb_check_ctx *ctx)
 		      "the last page: write(10000) = %s, write(%ld) = %s", cap / page - 1,
 		      1 + (cap / page - 1) * page, cap, b1, b2, page + 50, b3);
 out:
-	close_both(s, fd);
+	pb_check_close_pair(s, fd);
 }
 
 const struct pb_check pb_checks_nonblock[] = {

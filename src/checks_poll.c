@@ -32,28 +32,6 @@ static int poll_now(struct pb_check_ctx *ctx, int fd, short events)
 	return n == 0 ? 0 : p.revents;
 }
 
-static void close_pair(struct pb_check_ctx *ctx, int fd[2])
-{
-	pb_check_close(ctx->sys, &fd[0]);
-	pb_check_close(ctx->sys, &fd[1]);
-}
-
-/* One I/O call of a check's setup that must move exactly N bytes; anything
- * else is the kernel's FAIL naming the call. */
-static bool io_exact(struct pb_check_ctx *ctx, ssize_t got, size_t n, const char *call,
-		     const char *requires)
-{
-	if (got == (ssize_t)n)
-		return true;
-	if (got < 0)
-		pb_check_setup(ctx, PB_RES_PIPE, errno, "%s on a %s: %s; %s", call,
-			       pb_check_kind_word(ctx), pb_checkproc_errname(errno), requires);
-	else
-		pb_check_fail(ctx, "setup: %s on a %s returned %zd; %s", call,
-			      pb_check_kind_word(ctx), got, requires);
-	return false;
-}
-
 /* PL-01: XSH poll() */
 static void pl01(struct pb_check_ctx *ctx)
 {
@@ -71,14 +49,14 @@ static void pl01(struct pb_check_ctx *ctx)
 		pb_check_fail(ctx, "empty pipe: read end revents 0x%x, expected 0", r);
 	if (w != POLLOUT)
 		pb_check_fail(ctx, "empty pipe: write end revents 0x%x, expected POLLOUT", w);
-	if (!io_exact(ctx, ctx->sys->write(fd[1], "x", 1), 1, "write(1) into the empty end",
-		      "POSIX requires 1"))
+	if (!pb_check_io_exact(ctx, ctx->sys->write(fd[1], "x", 1), 1,
+			       "write(1) into the empty end"))
 		goto out;
 	r = poll_now(ctx, fd[0], POLLIN);
 	if (r >= 0 && r != POLLIN)
 		pb_check_fail(ctx, "1 byte queued: read end revents 0x%x, expected POLLIN", r);
-	if (!io_exact(ctx, ctx->sys->read(fd[0], buf, 1), 1, "read(1) with 1 byte queued",
-		      "POSIX requires 1"))
+	if (!pb_check_io_exact(ctx, ctx->sys->read(fd[0], buf, 1), 1,
+			       "read(1) with 1 byte queued"))
 		goto out;
 	filled = pb_check_fill_or_fail(ctx, fd[1]);
 	if (filled < 0)
@@ -87,8 +65,8 @@ static void pl01(struct pb_check_ctx *ctx)
 	if (w >= 0 && (w & POLLOUT))
 		pb_check_fail(ctx, "full pipe (%ld bytes): write end revents 0x%x has POLLOUT",
 			      filled, w);
-	if (!io_exact(ctx, ctx->sys->read(fd[0], buf, sizeof(buf)), sizeof(buf),
-		      "read(PIPE_BUF) when full", "POSIX requires PIPE_BUF bytes"))
+	if (!pb_check_io_exact(ctx, ctx->sys->read(fd[0], buf, sizeof(buf)), sizeof(buf),
+			       "read(PIPE_BUF) when full"))
 		goto out;
 	w = poll_now(ctx, fd[1], POLLOUT);
 	if (w >= 0 && w != POLLOUT)
@@ -98,7 +76,7 @@ static void pl01(struct pb_check_ctx *ctx)
 		pb_check_note(ctx, "empty: 0/POLLOUT; data: POLLIN; full (%ld bytes): no POLLOUT; "
 			      "POLLOUT again after reading %d", filled, PIPE_BUF);
 out:
-	close_pair(ctx, fd);
+	pb_check_close_pair(ctx->sys, fd);
 }
 
 /*
@@ -112,8 +90,8 @@ static void pl02(struct pb_check_ctx *ctx)
 
 	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK | O_CLOEXEC))
 		return;
-	if (!io_exact(ctx, ctx->sys->write(fd[1], "hello", 5), 5, "write(5) into the empty end",
-		      "POSIX requires 5"))
+	if (!pb_check_io_exact(ctx, ctx->sys->write(fd[1], "hello", 5), 5,
+			       "write(5) into the empty end"))
 		goto out;
 	ctx->sys->close(fd[1]);
 	fd[1] = -1;
@@ -121,8 +99,8 @@ static void pl02(struct pb_check_ctx *ctx)
 	if (r >= 0 && r != (POLLIN | POLLHUP))
 		pb_check_fail(ctx, "writer gone, data left: revents 0x%x, expected 0x%x "
 			      "(POLLIN|POLLHUP)", r, POLLIN | POLLHUP);
-	if (!io_exact(ctx, ctx->sys->read(fd[0], buf, sizeof(buf)), 5,
-		      "read(16) with 5 bytes queued and the writer gone", "POSIX requires 5"))
+	if (!pb_check_io_exact(ctx, ctx->sys->read(fd[0], buf, sizeof(buf)), 5,
+			       "read(16) with 5 bytes queued and the writer gone"))
 		goto out;
 	r = poll_now(ctx, fd[0], POLLIN | POLLOUT);
 	if (r >= 0 && r != POLLHUP)
@@ -131,7 +109,7 @@ static void pl02(struct pb_check_ctx *ctx)
 	if (ctx->verdict == PB_PASS)
 		pb_check_note(ctx, "data left: 0x%x; drained: 0x%x", POLLIN | POLLHUP, POLLHUP);
 out:
-	close_pair(ctx, fd);
+	pb_check_close_pair(ctx->sys, fd);
 }
 
 /* PL-03: poll(2); fs/pipe.c pipe_poll */
@@ -149,7 +127,7 @@ static void pl03(struct pb_check_ctx *ctx)
 			      "(POLLOUT|POLLERR)", w, POLLOUT | POLLERR);
 	else if (w >= 0)
 		pb_check_note(ctx, "revents 0x%x", w);
-	close_pair(ctx, fd);
+	pb_check_close_pair(ctx->sys, fd);
 }
 
 /* Readable per select() with a zero timeout: 1, 0, or -1 on error. */
@@ -286,10 +264,8 @@ static void pl05(struct pb_check_ctx *ctx)
 	rd = select_now(ctx, a[0], false);
 	if (rd == 0)
 		pb_check_fail(ctx, "read end at EOF not readable per select()");
-	close_pair(ctx, a);
-	if (!pb_check_make_pipe(ctx, b, O_NONBLOCK | O_CLOEXEC))
-		return;
-	filled = pb_check_fill_or_fail(ctx, b[1]);
+	pb_check_close_pair(ctx->sys, a);
+	filled = pb_check_full_pipe(ctx, b, O_NONBLOCK | O_CLOEXEC);
 	if (filled < 0)
 		goto out;
 	ctx->sys->close(b[0]);
@@ -301,7 +277,7 @@ static void pl05(struct pb_check_ctx *ctx)
 	if (ctx->verdict == PB_PASS)
 		pb_check_note(ctx, "EOF read end readable; full reader-less write end writable");
 out:
-	close_pair(ctx, b);
+	pb_check_close_pair(ctx->sys, b);
 }
 
 const struct pb_check pb_checks_poll[] = {

@@ -19,21 +19,6 @@
 
 #define EN pb_checkproc_errname
 
-/* One read bounded by a non-restart timer of MS; errno kept. */
-static ssize_t timed_read(const struct pb_sysops *s, int fd, void *buf, size_t n, unsigned ms)
-{
-	ssize_t r;
-	int e;
-
-	errno = 0;
-	pb_check_arm_interrupt(ms);
-	r = s->read(fd, buf, n);
-	e = errno;
-	pb_check_disarm();
-	errno = e;
-	return r;
-}
-
 /*
  * RD-01 (P17): XSH read().  With 10 bytes queued, read(100) returns the 10
  * at once; a kernel that waits to fill the buffer shows as EINTR from the
@@ -43,7 +28,7 @@ static void rd01(struct pb_check_ctx *ctx)
 {
 	const struct pb_sysops *s = ctx->sys;
 	int fd[2];
-	char buf[100];
+	char buf[100], rb[32];
 	ssize_t r;
 
 	if (!pb_check_make_pipe(ctx, fd, 0))
@@ -52,17 +37,16 @@ static void rd01(struct pb_check_ctx *ctx)
 		pb_check_fail(ctx, "write of 10 bytes: %s", EN(errno));
 		goto out;
 	}
-	r = timed_read(s, fd[0], buf, sizeof(buf), 2000);
+	r = pb_check_timed_read(s, fd[0], buf, sizeof(buf), 2000);
 	if (r == -1 && errno == EINTR)
 		pb_check_fail(ctx, "read(100) with 10 bytes queued blocked (EINTR after 2 s)");
 	else if (r != 10 || memcmp(buf, "0123456789", 10) != 0)
-		pb_check_fail(ctx, "read(100) with 10 bytes queued = %zd/%s", r,
-			      r < 0 ? EN(errno) : "0");
+		pb_check_fail(ctx, "read(100) with 10 bytes queued = %s",
+			      pb_check_res(r, errno, rb, sizeof(rb)));
 	else
 		pb_check_note(ctx, "read(100) returned the 10 queued bytes at once");
 out:
-	pb_check_close(s, &fd[0]);
-	pb_check_close(s, &fd[1]);
+	pb_check_close_pair(s, fd);
 }
 
 /*
@@ -85,7 +69,7 @@ static void rd02(struct pb_check_ctx *ctx)
 	}
 	pb_check_close(s, &fd[1]);
 	for (int i = 0; i < 3; i++) {
-		got[i] = timed_read(s, fd[0], buf, sizeof(buf), 2000);
+		got[i] = pb_check_timed_read(s, fd[0], buf, sizeof(buf), 2000);
 		if (got[i] != (i ? 0 : 5)) {
 			pb_check_fail(ctx, "after writing 5 bytes and closing the writer, read #%d "
 				      "= %zd%s%s (expected %d)", i + 1, got[i],
@@ -99,8 +83,7 @@ static void rd02(struct pb_check_ctx *ctx)
 	}
 	pb_check_note(ctx, "reads after the writer closed: 5, 0, 0");
 out:
-	pb_check_close(s, &fd[0]);
-	pb_check_close(s, &fd[1]);
+	pb_check_close_pair(s, fd);
 }
 
 /*
@@ -121,7 +104,7 @@ static void rd03(struct pb_check_ctx *ctx)
 		pb_check_fail(ctx, "F_SETFL O_NONBLOCK: %s", EN(errno));
 		goto out;
 	}
-	r = timed_read(s, fd[0], &c, 1, 2000);
+	r = pb_check_timed_read(s, fd[0], &c, 1, 2000);
 	if (r == -1 && errno == EAGAIN)
 		pb_check_note(ctx, "nonblocking read of an empty %s with a writer: -1/EAGAIN",
 			      pb_check_kind_word(ctx));
@@ -132,8 +115,7 @@ static void rd03(struct pb_check_ctx *ctx)
 			      "-1/EAGAIN%s", pb_check_kind_word(ctx), r, r < 0 ? "/" : "",
 			      r < 0 ? EN(errno) : "", r == 0 ? " (looks like EOF)" : "");
 out:
-	pb_check_close(s, &fd[0]);
-	pb_check_close(s, &fd[1]);
+	pb_check_close_pair(s, fd);
 }
 
 /*
@@ -149,7 +131,7 @@ static void rd04(struct pb_check_ctx *ctx)
 
 	if (!pb_check_make_pipe(ctx, fd, 0))
 		return;
-	r = timed_read(s, fd[0], &c, 1, 300);
+	r = pb_check_timed_read(s, fd[0], &c, 1, 300);
 	if (r == -1 && errno == EINTR)
 		pb_check_note(ctx, "blocking read of an empty %s blocked until the 300 ms "
 			      "SIGALRM (EINTR)", pb_check_kind_word(ctx));
@@ -157,8 +139,7 @@ static void rd04(struct pb_check_ctx *ctx)
 		pb_check_fail(ctx, "blocking read of an empty %s with a writer returned %zd%s%s "
 			      "instead of blocking", pb_check_kind_word(ctx), r, r < 0 ? "/" : "",
 			      r < 0 ? EN(errno) : "");
-	pb_check_close(s, &fd[0]);
-	pb_check_close(s, &fd[1]);
+	pb_check_close_pair(s, fd);
 }
 
 /* What RD-05's reader reports, in shared memory (never through a pipe). */
@@ -302,8 +283,7 @@ static void rd05(struct pb_check_ctx *ctx)
 		pb_check_fail(ctx, "the reader died (status %#x) without its read returning",
 			      status);
 out:
-	pb_check_close(s, &fd[0]);
-	pb_check_close(s, &fd[1]);
+	pb_check_close_pair(s, fd);
 unmap:
 	munmap(sh, sizeof(*sh));
 }
@@ -328,7 +308,7 @@ static void rd06(struct pb_check_ctx *ctx)
 		goto out;
 	}
 	pb_check_close(s, &fd[1]);
-	r = timed_read(s, fd[0], &c, 1, 2000);
+	r = pb_check_timed_read(s, fd[0], &c, 1, 2000);
 	if (!(r == -1 && errno == EAGAIN)) {
 		pb_check_fail(ctx, "write end closed but its dup open: read = %zd%s%s, not "
 			      "-1/EAGAIN%s", r, r < 0 ? "/" : "", r < 0 ? EN(errno) : "",
@@ -336,15 +316,14 @@ static void rd06(struct pb_check_ctx *ctx)
 		goto out;
 	}
 	pb_check_close(s, &wdup);
-	r = timed_read(s, fd[0], &c, 1, 2000);
+	r = pb_check_timed_read(s, fd[0], &c, 1, 2000);
 	if (r != 0)
 		pb_check_fail(ctx, "all write descriptors closed: read = %zd%s%s, not 0 (EOF)", r,
 			      r < 0 ? "/" : "", r < 0 ? EN(errno) : "");
 	else
 		pb_check_note(ctx, "dup of the write end open: EAGAIN; all closed: EOF");
 out:
-	pb_check_close(s, &fd[0]);
-	pb_check_close(s, &fd[1]);
+	pb_check_close_pair(s, fd);
 	pb_check_close(s, &wdup);
 }
 

@@ -23,27 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "checkproc.h"
 #include "conformance.h"
-
-/* Reap PID, killing it if it has not finished within MS milliseconds. */
-static int reap(pid_t pid, unsigned ms, int *status)
-{
-	struct timespec ts = { 0, 1000000 };
-
-	for (unsigned i = 0; i < ms; i++) {
-		pid_t r = waitpid(pid, status, WNOHANG);
-
-		if (r == pid)
-			return 0;
-		if (r < 0 && errno != EINTR)
-			return -errno;
-		nanosleep(&ts, NULL);
-	}
-	kill(pid, SIGKILL);
-	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
-		;
-	return -ETIMEDOUT;
-}
 
 /* A pipe of ctx->kind whose read end is already closed: no reader at all. */
 static int readerless_pipe(struct pb_check_ctx *ctx, int *wfd)
@@ -83,7 +64,7 @@ static void sig01(struct pb_check_ctx *ctx)
 		_exit(n == 1 ? 1 : n < 0 && errno == EPIPE ? 2 : 3);
 	}
 	ctx->sys->close(wfd);
-	if (reap(pid, 4000, &status)) {
+	if (pb_checkproc_wait(pid, 4000, &status)) {
 		pb_check_fail(ctx, "the writer neither died nor exited");
 		return;
 	}
@@ -121,7 +102,7 @@ static void sig02(struct pb_check_ctx *ctx)
 	e = errno;
 	if (!(n == -1 && e == EPIPE))
 		pb_check_fail(ctx, "SIG_IGN: write returned %zd (%s), expected -1/EPIPE", n,
-			      n < 0 ? strerrorname_np(e) : "success");
+			      pb_check_err_name(n, e));
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = count_sigpipe;
@@ -136,7 +117,7 @@ static void sig02(struct pb_check_ctx *ctx)
 	ctx->sys->close(wfd);
 	if (!(n == -1 && e == EPIPE))
 		pb_check_fail(ctx, "handler: write returned %zd (%s), expected -1/EPIPE", n,
-			      n < 0 ? strerrorname_np(e) : "success");
+			      pb_check_err_name(n, e));
 	else if (seen != 1)
 		pb_check_fail(ctx, "handler ran %d times before write returned, expected 1", seen);
 	else
@@ -195,7 +176,7 @@ static void sig03(struct pb_check_ctx *ctx)
 	}
 	if (!(n == -1 && e == EPIPE))
 		pb_check_fail(ctx, "write returned %zd (%s), expected -1/EPIPE", n,
-			      n < 0 ? strerrorname_np(e) : "success");
+			      pb_check_err_name(n, e));
 	else if (!mine)
 		pb_check_fail(ctx, "SIGPIPE not pending in the writing thread (lost)");
 	else if (other.has_sigpipe)
@@ -247,7 +228,7 @@ static int wait_fill(const struct pb_sysops *sys, int rfd, int want, unsigned ms
 	int avail = -1;
 
 	for (unsigned i = 0; i < ms; i++) {
-		if (sys->ioctl(rfd, FIONREAD, &avail) != 0)
+		if ((avail = (int)pb_check_fionread(sys, rfd)) < 0)
 			return -1;
 		if (avail >= want)
 			break;
@@ -265,6 +246,7 @@ static void sig04(struct pb_check_ctx *ctx)
 	struct sig04_report *rep;
 	int fd[2], cap, avail, status = 0;
 	bool slept, early;
+	char rb[32];
 	pid_t pid;
 
 	rep = pb_check_shared(ctx, sizeof(*rep));
@@ -272,17 +254,15 @@ static void sig04(struct pb_check_ctx *ctx)
 		return;
 	if (!pb_check_make_pipe(ctx, fd, 0))
 		goto unmap;
-	cap = s->fcntl(fd[1], F_GETPIPE_SZ, 0);
-	if (cap <= 0) {
-		pb_check_setup(ctx, PB_RES_PIPE, errno, "fcntl(F_GETPIPE_SZ) on the write end = "
-			       "%d/%s; Linux requires the capacity", cap, strerrorname_np(errno));
-		s->close(fd[0]), s->close(fd[1]);
+	cap = (int)pb_check_capacity(ctx, fd[1]);
+	if (cap < 0) {
+		pb_check_close_pair(s, fd);
 		goto unmap;
 	}
 	pid = fork();
 	if (pid < 0) {
 		pb_check_setup(ctx, PB_RES_HARNESS, errno, "fork: %s", strerror(errno));
-		s->close(fd[0]), s->close(fd[1]);
+		pb_check_close_pair(s, fd);
 		goto unmap;
 	}
 	if (pid == 0) {
@@ -295,7 +275,7 @@ static void sig04(struct pb_check_ctx *ctx)
 	/* Both writes returned while the reader was still open and reading nothing. */
 	early = __atomic_load_n(&rep->done, __ATOMIC_SEQ_CST);
 	s->close(fd[0]);
-	reap(pid, 4000, &status); /* bounded by the writer's alarm */
+	pb_checkproc_wait(pid, 4000, &status); /* bounded by the writer's alarm */
 	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
 		pb_check_fail(ctx, "the blocked writer never woke after the last reader closed "
 			      "(FIONREAD was %d of %d)", avail, cap);
@@ -311,23 +291,23 @@ static void sig04(struct pb_check_ctx *ctx)
 			      "room (a partial count only when interrupted)", 2 * cap, cap,
 			      pb_check_kind_word(ctx), rep->first);
 	else if (early)
-		pb_check_fail(ctx, "a blocking write(%d) into a %d-byte %s returned %zd%s%s while "
+		pb_check_fail(ctx, "a blocking write(%d) into a %d-byte %s returned %s while "
 			      "the reader was still open and had read nothing", 2 * cap, cap,
-			      pb_check_kind_word(ctx), rep->first, rep->first < 0 ? "/" : "",
-			      rep->first < 0 ? strerrorname_np(rep->first_errno) : "");
+			      pb_check_kind_word(ctx),
+			      pb_check_res(rep->first, rep->first_errno, rb, sizeof(rb)));
 	else if (avail < cap && !slept)
 		pb_check_setup(ctx, PB_RES_HARNESS, 0, "the writer queued only %d of %d bytes "
 			       "within 2 s and was never seen blocked: inconclusive (machine "
 			       "overloaded?)", avail, cap);
 	else if (rep->first == -1)
 		pb_check_fail(ctx, "write returned -1/%s after %d bytes were accepted",
-			      strerrorname_np(rep->first_errno), avail);
+			      pb_checkproc_errname(rep->first_errno), avail);
 	else if (rep->first != cap)
 		pb_check_fail(ctx, "write returned %zd, expected the partial count %d",
 			      rep->first, cap);
 	else if (!(rep->second == -1 && rep->second_errno == EPIPE))
 		pb_check_fail(ctx, "the next write returned %zd (%s), expected -1/EPIPE",
-			      rep->second, rep->second < 0 ? strerrorname_np(rep->second_errno)
+			      rep->second, rep->second < 0 ? pb_checkproc_errname(rep->second_errno)
 			      : "success");
 	else if (rep->sigs_second != rep->sigs_first + 1)
 		pb_check_fail(ctx, "the EPIPE write raised SIGPIPE %d times, expected once",
@@ -352,7 +332,7 @@ static void sig05(struct pb_check_ctx *ctx)
 	snprintf(path, sizeof(path), "%s/sig05.fifo", ctx->dir);
 	if (s->mkfifo(path, 0600) != 0) {
 		pb_check_setup(ctx, PB_RES_PIPE, errno, "mkfifo in an empty writable directory = "
-			       "-1/%s; POSIX requires 0", strerrorname_np(errno));
+			       "-1/%s; POSIX requires 0", pb_checkproc_errname(errno));
 		return;
 	}
 	fd = s->open(path, O_RDWR | O_CLOEXEC, 0);
@@ -379,7 +359,7 @@ static void sig05(struct pb_check_ctx *ctx)
 		pb_check_fail(ctx, "%zd bytes of stale data readable after the last close", n);
 	else if (!(n == -1 && e == EAGAIN))
 		pb_check_fail(ctx, "read after reopen returned %zd (%s), expected -1/EAGAIN", n,
-			      n < 0 ? strerrorname_np(e) : "EOF");
+			      n < 0 ? pb_checkproc_errname(e) : "EOF");
 	else
 		pb_check_set(ctx, PB_PASS, "data discarded: the reopened FIFO is empty (EAGAIN)");
 }

@@ -22,73 +22,6 @@
 
 #define EN pb_checkproc_errname
 
-static int set_nonblock(const struct pb_sysops *s, int fd, bool on)
-{
-	int fl = s->fcntl(fd, F_GETFL, 0);
-
-	if (fl < 0)
-		return -errno;
-	fl = on ? fl | O_NONBLOCK : fl & ~O_NONBLOCK;
-	return s->fcntl(fd, F_SETFL, fl) == 0 ? 0 : -errno;
-}
-
-static long fionread(const struct pb_sysops *s, int fd)
-{
-	int n = -1;
-
-	return s->ioctl(fd, FIONREAD, &n) == 0 ? n : -1;
-}
-
-/* One write bounded by a non-restart timer of MS; errno kept. */
-static ssize_t timed_write(const struct pb_sysops *s, int fd, const void *buf, size_t n,
-			   unsigned ms)
-{
-	ssize_t r;
-	int e;
-
-	errno = 0;
-	pb_check_arm_interrupt(ms);
-	r = s->write(fd, buf, n);
-	e = errno;
-	pb_check_disarm();
-	errno = e;
-	return r;
-}
-
-/*
- * Leave 96 bytes free in the last page and no free slot: (slots-1) full
- * pages, then page-96 bytes into a fresh slot.  WFD must be nonblocking.
- * Returns the bytes queued, or records FAIL naming the write that did not
- * go through (each has room: POSIX requires it whole) and returns -1.
- */
-static long fill_but_96(struct pb_check_ctx *ctx, int wfd, long cap, long page)
-{
-	static char buf[65536];
-	const struct pb_sysops *s = ctx->sys;
-	long total = 0;
-	ssize_t r;
-
-	if (page > (long)sizeof(buf) || cap < page) {
-		pb_check_skip(ctx, "capacity %ld is below one page (%ld)", cap, page);
-		return -1;
-	}
-	for (long i = 0; i <= cap / page - 1; i++) {
-		size_t n = (size_t)(i < cap / page - 1 ? page : page - 96);
-
-		errno = 0;
-		r = s->write(wfd, buf, n);
-		if (r != (ssize_t)n) {
-			pb_check_fail(ctx, "setup: with %ld of %ld bytes queued, a nonblocking "
-				      "write(%zu) into the %s = %zd%s%s; POSIX requires %zu (there "
-				      "is room)", total, cap, n, pb_check_kind_word(ctx), r,
-				      r < 0 ? "/" : "", r < 0 ? EN(errno) : "", n);
-			return -1;
-		}
-		total += r;
-	}
-	return total;
-}
-
 /*
  * WR-01 (P17): XSH write(): "Write requests of {PIPE_BUF} bytes or less
  * shall not be interleaved..."; [EINTR].  (a) 96 bytes free, no free slot:
@@ -98,31 +31,25 @@ static long fill_but_96(struct pb_check_ctx *ctx, int wfd, long cap, long page)
 static void wr01(struct pb_check_ctx *ctx)
 {
 	const struct pb_sysops *s = ctx->sys;
-	long page = sysconf(_SC_PAGESIZE), cap, before, after, q;
-	char buf[200];
+	long page = pb_check_page_size(), cap, before, after, q;
+	char buf[200], rb[32];
 	int fd[2];
 	ssize_t r;
 
 	memset(buf, 'w', sizeof(buf));
 	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
 		return;
-	cap = s->fcntl(fd[1], F_GETPIPE_SZ, 0);
-	if (cap <= 0) {
-		pb_check_setup(ctx, PB_RES_PIPE, errno, "fcntl(F_GETPIPE_SZ) on the write end = "
-			       "%ld/%s; Linux requires the capacity", cap, EN(errno));
+	cap = pb_check_capacity(ctx, fd[1]);
+	if (cap < 0 || pb_check_fill_but_96(ctx, fd[1], cap, page) < 0)
 		goto out;
-	}
-	q = fill_but_96(ctx, fd[1], cap, page);
-	if (q < 0)
-		goto out;
-	if ((q = set_nonblock(s, fd[1], false)) != 0) {
+	if ((q = pb_check_set_nonblock(s, fd[1], false)) != 0) {
 		pb_check_setup(ctx, PB_RES_PIPE, (int)-q, "fcntl(F_SETFL) clearing O_NONBLOCK on "
 			       "the write end: %s; POSIX requires 0", EN((int)-q));
 		goto out;
 	}
-	before = fionread(s, fd[0]);
-	r = timed_write(s, fd[1], buf, 200, 300);
-	after = fionread(s, fd[0]);
+	before = pb_check_fionread(s, fd[0]);
+	r = pb_check_timed_write(s, fd[1], buf, 200, 300);
+	after = pb_check_fionread(s, fd[0]);
 	if (r == 96 || (r > 0 && r < 200))
 		pb_check_fail(ctx, "(a) 96 bytes free: blocking write(200) returned %zd: a torn "
 			      "atomic write", r);
@@ -130,33 +57,30 @@ static void wr01(struct pb_check_ctx *ctx)
 		pb_check_fail(ctx, "(a) 96 bytes free: blocking write(200) returned 200 "
 			      "(capacity overrun; FIONREAD %ld -> %ld)", before, after);
 	else if (!(r == -1 && errno == EINTR))
-		pb_check_fail(ctx, "(a) blocking write(200) = %zd/%s, not -1/EINTR", r, EN(errno));
+		pb_check_fail(ctx, "(a) blocking write(200) = %s, not -1/EINTR",
+			      pb_check_res(r, errno, rb, sizeof(rb)));
 	else if (after != before)
 		pb_check_fail(ctx, "(a) write(200) gave EINTR but FIONREAD went %ld -> %ld",
 			      before, after);
 	if (ctx->verdict == PB_FAIL)
 		goto out;
-	pb_check_close(s, &fd[0]);
-	pb_check_close(s, &fd[1]);
-	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
-		return;
-	if (pb_check_fill_or_fail(ctx, fd[1]) < 0)
+	pb_check_close_pair(s, fd);
+	if (pb_check_full_pipe(ctx, fd, O_NONBLOCK) < 0)
 		goto out;
-	if ((q = set_nonblock(s, fd[1], false)) != 0) {
+	if ((q = pb_check_set_nonblock(s, fd[1], false)) != 0) {
 		pb_check_setup(ctx, PB_RES_PIPE, (int)-q, "(b) fcntl(F_SETFL) clearing O_NONBLOCK "
 			       "on the write end: %s; POSIX requires 0", EN((int)-q));
 		goto out;
 	}
-	r = timed_write(s, fd[1], buf, 1, 300);
+	r = pb_check_timed_write(s, fd[1], buf, 1, 300);
 	if (!(r == -1 && errno == EINTR))
-		pb_check_fail(ctx, "(b) full %s: blocking write(1) = %zd%s%s, not -1/EINTR",
-			      pb_check_kind_word(ctx), r, r < 0 ? "/" : "", r < 0 ? EN(errno) : "");
+		pb_check_fail(ctx, "(b) full %s: blocking write(1) = %s, not -1/EINTR",
+			      pb_check_kind_word(ctx), pb_check_res(r, errno, rb, sizeof(rb)));
 	else
 		pb_check_note(ctx, "(a) 96 B free: write(200) blocked, EINTR, FIONREAD stayed %ld; "
 			      "(b) full: write(1) blocked, EINTR", before);
 out:
-	pb_check_close(s, &fd[0]);
-	pb_check_close(s, &fd[1]);
+	pb_check_close_pair(s, fd);
 }
 
 /*
@@ -179,12 +103,9 @@ static void wr02(struct pb_check_ctx *ctx)
 
 		if (!pb_check_make_pipe(ctx, fd, 0))
 			break;
-		cap = s->fcntl(fd[1], F_GETPIPE_SZ, 0);
-		if (cap <= 0) {
-			pb_check_setup(ctx, PB_RES_PIPE, errno, "fcntl(F_GETPIPE_SZ) on the write "
-				       "end = %ld/%s; Linux requires the capacity", cap, EN(errno));
+		cap = pb_check_capacity(ctx, fd[1]);
+		if (cap < 0)
 			break;
-		}
 		n = (size_t)cap + 2 * PIPE_BUF;
 		free(buf);
 		buf = malloc(n);
@@ -193,8 +114,8 @@ static void wr02(struct pb_check_ctx *ctx)
 			break;
 		}
 		memset(buf, 'p', n);
-		r = timed_write(s, fd[1], buf, n, timers[attempt]);
-		queued = fionread(s, fd[0]);
+		r = pb_check_timed_write(s, fd[1], buf, n, timers[attempt]);
+		queued = pb_check_fionread(s, fd[0]);
 		if (r > 0 && (size_t)r < n) {
 			pb_check_note(ctx, "interrupted write of %zu returned %zd (capacity %ld)", n,
 				      r, cap);
@@ -217,12 +138,10 @@ static void wr02(struct pb_check_ctx *ctx)
 		if (attempt == 1)
 			pb_check_skip(ctx, "inconclusive: interrupted twice before any byte was "
 				      "copied (machine overloaded?)");
-		pb_check_close(s, &fd[0]);
-		pb_check_close(s, &fd[1]);
+		pb_check_close_pair(s, fd);
 	}
 	free(buf);
-	pb_check_close(s, &fd[0]);
-	pb_check_close(s, &fd[1]);
+	pb_check_close_pair(s, fd);
 }
 
 static unsigned char pattern(size_t i)
@@ -282,7 +201,7 @@ static void wr03(struct pb_check_ctx *ctx)
 	pb_check_close(s, &fd[0]);
 	/* A reader that gave up shows as EPIPE here, and its own finding below. */
 	signal(SIGPIPE, SIG_IGN);
-	r = timed_write(s, fd[1], buf, n, 3000);
+	r = pb_check_timed_write(s, fd[1], buf, n, 3000);
 	e = errno;
 	pb_check_close(s, &fd[1]);
 	if (pb_checkproc_wait(pid, 3000, &status) != 0) {
@@ -302,8 +221,7 @@ static void wr03(struct pb_check_ctx *ctx)
 		pb_check_note(ctx, "write(%zu) returned %zu; the reader got every byte in order",
 			      n, n);
 out:
-	pb_check_close(s, &fd[0]);
-	pb_check_close(s, &fd[1]);
+	pb_check_close_pair(s, fd);
 	free(buf);
 }
 
@@ -439,7 +357,7 @@ static bool wr04_mode(struct pb_check_ctx *ctx, bool nonblock, long *records, lo
 {
 	const struct pb_sysops *s = ctx->sys;
 	const char *mode = nonblock ? "nonblocking" : "blocking";
-	long page = sysconf(_SC_PAGESIZE);
+	long page = pb_check_page_size();
 	pid_t pid[WR04_WRITERS];
 	int fd[2], n = 0, bad = 0;
 	bool ok, cut = false;
@@ -451,7 +369,7 @@ static bool wr04_mode(struct pb_check_ctx *ctx, bool nonblock, long *records, lo
 	if (*psize < 0)
 		*psize = s->fcntl(fd[1], F_GETPIPE_SZ, 0);
 	if (nonblock)
-		set_nonblock(s, fd[0], false);
+		pb_check_set_nonblock(s, fd[0], false);
 	for (; n < WR04_WRITERS; n++) {
 		pid_t p = pb_checkproc_fork();
 
@@ -536,8 +454,7 @@ static void wr05(struct pb_check_ctx *ctx)
 	if (s->mkfifo(path, 0600) != 0) {
 		pb_check_setup(ctx, PB_RES_PIPE, errno, "mkfifo in an empty writable directory = "
 			       "-1/%s; POSIX requires 0", EN(errno));
-		pb_check_close(s, &fd[0]);
-		pb_check_close(s, &fd[1]);
+		pb_check_close_pair(s, fd);
 		return;
 	}
 	v[0] = s->fpathconf(fd[0], _PC_PIPE_BUF);
@@ -545,8 +462,7 @@ static void wr05(struct pb_check_ctx *ctx)
 	v[2] = s->pathconf(path, _PC_PIPE_BUF);
 	v[3] = s->pathconf(ctx->dir, _PC_PIPE_BUF);
 	unlink(path);
-	pb_check_close(s, &fd[0]);
-	pb_check_close(s, &fd[1]);
+	pb_check_close_pair(s, fd);
 	for (int i = 0; i < 4; i++)
 		if (v[i] != PIPE_BUF) {
 			pb_check_fail(ctx, "PIPE_BUF %d, but fpathconf(read end) %ld, "
@@ -639,8 +555,7 @@ static void wr06(struct pb_check_ctx *ctx)
 		pb_check_note(ctx, "read(0) = 0 without blocking; write(0) with no reader = 0, "
 			      "no SIGPIPE; O_DIRECT write(0) adds no packet");
 out:
-	pb_check_close(s, &fd[0]);
-	pb_check_close(s, &fd[1]);
+	pb_check_close_pair(s, fd);
 }
 
 const struct pb_check pb_checks_write[] = {

@@ -16,6 +16,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
 
 #include "endpoint.h"
 #include "sysops.h"
@@ -164,6 +166,12 @@ long pb_check_fill(const struct pb_sysops *sys, int wfd);
  * bytes written, or -1 after recording the verdict. */
 long pb_check_fill_or_fail(struct pb_check_ctx *ctx, int wfd);
 
+/* A full pipe of ctx->kind: pb_check_make_pipe(FLAGS|O_NONBLOCK), then
+ * pb_check_fill_or_fail on its write end.  Returns the bytes queued, or -1
+ * with the verdict recorded; the fds are then -1 if the pipe could not be
+ * made, else open for the caller to close (pb_check_close_pair does both). */
+long pb_check_full_pipe(struct pb_check_ctx *ctx, int fd[2], int flags);
+
 /*
  * Messages between a check and its helper processes travel through shared
  * memory, never through a pipe: the harness must not trust what it tests.
@@ -189,5 +197,121 @@ int pb_check_count_fds(void);
 
 /* Whether the effective capability set has CAP (e.g. 24 = CAP_SYS_RESOURCE). */
 bool pb_check_has_cap(int cap);
+
+/* ---- one copy of each small helper; no check group keeps its own ---- */
+
+/* Capability numbers for pb_check_has_cap (linux/capability.h). */
+enum {
+	PB_CAP_SETUID = 7,
+	PB_CAP_SYS_ADMIN = 21,
+	PB_CAP_SYS_RESOURCE = 24,
+	PB_CAP_MKNOD = 27,
+};
+
+/* Whether CAP lifts the kernel's pipe limits (pipe-max-size, the per-user
+ * page limits): held in CapEff AND this process is in the initial user
+ * namespace, where the kernel's capable() looks; a capability held only
+ * inside another user namespace (rootless containers, `unshare -U -r`) does
+ * not count.  Unknown namespace (no /proc): the initial one. */
+bool pb_check_has_limit_cap(int cap);
+
+/* Close both ends through SYS (those that are open) and mark them -1. */
+void pb_check_close_pair(const struct pb_sysops *sys, int fd[2]);
+
+/* One read/write bounded by the non-restart timer of MS milliseconds
+ * (pb_check_arm_interrupt): a call that would block returns -1/EINTR.
+ * errno is 0 before the call and kept across the disarm. */
+ssize_t pb_check_timed_read(const struct pb_sysops *sys, int fd, void *buf, size_t n,
+			    unsigned ms);
+ssize_t pb_check_timed_write(const struct pb_sysops *sys, int fd, const void *buf, size_t n,
+			     unsigned ms);
+
+/* The capacity of the pipe whose write end is WFD (fcntl F_GETPIPE_SZ
+ * through ctx->sys): > 0, or -1 with the verdict recorded (FAIL naming the
+ * call, or ERROR per pb_check_setup). */
+long pb_check_capacity(struct pb_check_ctx *ctx, int wfd);
+
+/* Leave 96 bytes free in the last page and no free slot in the pipe of
+ * capacity CAP (page size PAGE) whose nonblocking write end is WFD:
+ * (slots-1) full pages, then page-96 bytes into a fresh slot, each write
+ * bounded by a 2 s timer.  Returns the bytes queued, or -1 with the verdict
+ * recorded: SKIP when CAP is below one page, else FAIL naming the write that
+ * did not go through (each has room: POSIX requires it whole). */
+long pb_check_fill_but_96(struct pb_check_ctx *ctx, int wfd, long cap, long page);
+
+/* Turn O_NONBLOCK on or off on FD (F_GETFL, F_SETFL through SYS); 0 or -errno. */
+int pb_check_set_nonblock(const struct pb_sysops *sys, int fd, bool on);
+
+/* Bytes queued per ioctl(FIONREAD) through SYS; -1 (errno set) when it fails. */
+long pb_check_fionread(const struct pb_sysops *sys, int fd);
+
+/* -1, 0 or 1 as A is before, equal to or after B (seconds, then nanoseconds). */
+int pb_check_ts_cmp(const struct timespec *a, const struct timespec *b);
+
+/*
+ * Wait (bounded by MS milliseconds, no fixed sleep) until
+ * CLOCK_REALTIME_COARSE, the clock the VFS stamps inodes with, is past each
+ * of the N times in T, so that an update made afterwards cannot write back
+ * an identical value.  When every time has tv_nsec == 0 the filesystem may
+ * keep whole seconds: then wait a second more (the method src/tsprobe.c
+ * uses for the timestamps command).  false when MS ran out.
+ */
+bool pb_check_wait_clock_past(const struct timespec *t, int n, unsigned ms);
+
+/* sysconf(_SC_PAGESIZE), or 4096 when unknown. */
+long pb_check_page_size(void);
+
+/* The first decimal number in the file PATH (a /proc or /sys value: the
+ * environment, not a judged call); -1 when unreadable. */
+long pb_check_proc_long(const char *path);
+
+/* Whether sys->uname says MAJOR.MINOR or later: 1, 0, or -1 (unknown); the
+ * release (or "unknown") in REL when REL is not NULL.  Context for a detail
+ * only, never a verdict: distributions backport and revert. */
+int pb_check_kernel_at_least(const struct pb_check_ctx *ctx, int major, int minor, char *rel,
+			     size_t len);
+
+/* For details: "success" when RET >= 0, else ERR's name ("EAGAIN"). */
+const char *pb_check_err_name(long ret, int err);
+
+/* For details: "-1/EAGAIN" (ERR's name) when R < 0, else the count; in BUF. */
+const char *pb_check_res(ssize_t r, int err, char *buf, size_t len);
+
+/* One I/O call of a check's setup that must move exactly N bytes (GOT is
+ * what CALL returned, errno still its): anything else is the kernel's FAIL
+ * naming CALL ("setup: CALL on a pipe returned 3; POSIX requires all 5
+ * bytes"), or ERROR per pb_check_setup for EMFILE/ENFILE/ENOMEM. */
+bool pb_check_io_exact(struct pb_check_ctx *ctx, ssize_t got, size_t n, const char *call);
+
+/* An anonymous pipe whatever ctx->kind: pipe2(FLAGS) through ctx->sys.  On
+ * failure both fds are -1 and the verdict is recorded per pb_check_setup
+ * ("pipe2(O_DIRECT|O_CLOEXEC): EINVAL; Linux requires a new pipe"). */
+bool pb_check_anon_pipe(struct pb_check_ctx *ctx, int fd[2], int flags);
+
+/*
+ * Run FN(SYS, ARG, OUT) as uid/gid 65534 with no supplementary groups, in a
+ * helper child (pb_checkproc_fork) that first enters DIR when DIR is not
+ * NULL (while still privileged, so DIR's ancestors need not be searchable by
+ * 65534).  OUT lives in shared memory: the helper reports there, never
+ * through a pipe.  Waits MS milliseconds.  Returns
+ *   PB_NOBODY_OK     FN returned; *OUT is what it wrote;
+ *   PB_NOBODY_HUNG   FN began and did not return in time (the caller words
+ *                    the FAIL: it knows what FN called);
+ *   PB_NOBODY_SKIP   the environment cannot give that identity (EINVAL:
+ *                    65534 unmapped in a user namespace; EPERM: setgroups
+ *                    denied); WHY says which step and why;
+ *   PB_NOBODY_ERROR  ERROR recorded: mmap, fork, chdir, another errno, or
+ *                    the helper died before it switched identity.
+ * The caller needs CAP_SETUID (PB_CAP_SETUID) for the switch to work.
+ */
+struct pb_nobody_out {
+	long value;
+	int err;
+};
+typedef void pb_nobody_fn(const struct pb_sysops *sys, void *arg, struct pb_nobody_out *out);
+enum { PB_NOBODY_OK = 0, PB_NOBODY_ERROR = -1, PB_NOBODY_SKIP = -2, PB_NOBODY_HUNG = -3 };
+int pb_check_as_nobody(struct pb_check_ctx *ctx, const char *dir, unsigned ms,
+		       pb_nobody_fn *fn, void *arg, struct pb_nobody_out *out, char *why,
+		       size_t len);
 
 #endif

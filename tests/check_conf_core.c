@@ -7,7 +7,9 @@
  * step, setup included, is FAIL; a harness resource limit is ERROR), the
  * effect of an accepted pipe2(O_NOATIME) (CRE-05, timestamps emulated),
  * descriptor leaks on success (CRE-08..10), the watchdog (a check that
- * blocks forever) and a check killed by a signal.
+ * blocks forever) and a check killed by a signal; and the helpers every
+ * check group shares (src/check_util.c), each on a case where it must
+ * tell a misbehaving call or environment from a good one.
  */
 #include <config.h>
 
@@ -16,13 +18,17 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -968,6 +974,353 @@ START_TEST(first_failure_stays)
 }
 END_TEST
 
+/* ---- the helpers every check group shares (src/check_util.c) ---- */
+
+/* A context on the real kernel, or on SYS. */
+static struct pb_check_ctx helper_ctx(const struct pb_sysops *sys, enum pb_kind kind)
+{
+	struct pb_check_ctx ctx;
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.sys = sys ? sys : &pb_sysops_real;
+	ctx.dir = "/nonexistent";
+	ctx.kind = kind;
+	return ctx;
+}
+
+static int closes;
+static int counting_close(int fd)
+{
+	closes++;
+	return close(fd);
+}
+
+START_TEST(helper_close_pair)
+{
+	struct pb_sysops sys = pb_sysops_real;
+	int fd[2];
+
+	sys.close = counting_close;
+	ck_assert_int_eq(pipe(fd), 0);
+	closes = 0;
+	pb_check_close_pair(&sys, fd);
+	ck_assert_int_eq(closes, 2);
+	ck_assert_int_eq(fd[0], -1);
+	ck_assert_int_eq(fd[1], -1);
+	pb_check_close_pair(&sys, fd);  /* already closed: no close() at all */
+	ck_assert_int_eq(closes, 2);
+}
+END_TEST
+
+/* A call that would block forever comes back -1/EINTR; one that can go on
+ * returns at once with errno as the call left it.  (No time is measured.) */
+START_TEST(helper_timed_io)
+{
+	const struct pb_sysops *s = &pb_sysops_real;
+	char buf[8];
+	int fd[2];
+	long cap;
+
+	ck_assert_int_eq(pipe(fd), 0);
+	ck_assert_int_eq(pb_check_timed_read(s, fd[0], buf, sizeof(buf), 50), -1);
+	ck_assert_int_eq(errno, EINTR);
+	ck_assert_int_eq(pb_check_timed_write(s, fd[1], "abc", 3, 2000), 3);
+	ck_assert_int_eq(errno, 0);
+	ck_assert_int_eq(pb_check_timed_read(s, fd[0], buf, sizeof(buf), 2000), 3);
+	ck_assert(memcmp(buf, "abc", 3) == 0);
+	ck_assert_int_eq(pb_check_timed_read(s, -1, buf, 1, 2000), -1);
+	ck_assert_int_eq(errno, EBADF);
+	/* Full and blocking: the write is interrupted, nothing is queued. */
+	ck_assert_int_eq(pb_check_set_nonblock(s, fd[1], true), 0);
+	ck_assert(fcntl(fd[1], F_GETFL) & O_NONBLOCK);
+	cap = pb_check_fill(s, fd[1]);
+	ck_assert_int_gt(cap, 0);
+	ck_assert_int_eq(pb_check_fionread(s, fd[0]), cap);
+	ck_assert_int_eq(pb_check_set_nonblock(s, fd[1], false), 0);
+	ck_assert(!(fcntl(fd[1], F_GETFL) & O_NONBLOCK));
+	ck_assert_int_eq(pb_check_timed_write(s, fd[1], "x", 1, 50), -1);
+	ck_assert_int_eq(errno, EINTR);
+	ck_assert_int_eq(pb_check_fionread(s, fd[0]), cap);
+	close(fd[0]);
+	close(fd[1]);
+	ck_assert_int_eq(pb_check_set_nonblock(s, fd[1], true), -EBADF);
+	ck_assert_int_eq(pb_check_fionread(s, fd[0]), -1);
+	ck_assert(signal(SIGALRM, SIG_DFL) == SIG_DFL);  /* disarmed */
+}
+END_TEST
+
+START_TEST(helper_timespecs)
+{
+	const struct timespec a = { 5, 10 }, b = { 5, 20 }, c = { 6, 0 }, past = { 1000, 0 };
+	const struct timespec far = { INT32_MAX, 0 };
+
+	ck_assert_int_eq(pb_check_ts_cmp(&a, &b), -1);
+	ck_assert_int_eq(pb_check_ts_cmp(&b, &a), 1);
+	ck_assert_int_eq(pb_check_ts_cmp(&b, &c), -1);
+	ck_assert_int_eq(pb_check_ts_cmp(&c, &b), 1);
+	ck_assert_int_eq(pb_check_ts_cmp(&a, &a), 0);
+	ck_assert(pb_check_wait_clock_past(&past, 1, 3000));
+	ck_assert(!pb_check_wait_clock_past(&far, 1, 1));
+}
+END_TEST
+
+static const char *fake_release;
+static int fake_uname(struct utsname *u)
+{
+	if (!fake_release) {
+		errno = EFAULT;
+		return -1;
+	}
+	memset(u, 0, sizeof(*u));
+	snprintf(u->release, sizeof(u->release), "%s", fake_release);
+	return 0;
+}
+
+/* uname gives context only; an unknown or unparsable release is -1. */
+START_TEST(helper_kernel_at_least)
+{
+	struct pb_sysops sys = pb_sysops_real;
+	struct pb_check_ctx ctx;
+	char rel[64];
+
+	sys.uname = fake_uname;
+	ctx = helper_ctx(&sys, PB_KIND_ANON);
+	fake_release = "6.15.2-test";
+	ck_assert_int_eq(pb_check_kernel_at_least(&ctx, 6, 15, rel, sizeof(rel)), 1);
+	ck_assert_str_eq(rel, "6.15.2-test");
+	ck_assert_int_eq(pb_check_kernel_at_least(&ctx, 6, 16, NULL, 0), 0);
+	ck_assert_int_eq(pb_check_kernel_at_least(&ctx, 5, 99, NULL, 0), 1);
+	ck_assert_int_eq(pb_check_kernel_at_least(&ctx, 7, 0, NULL, 0), 0);
+	fake_release = "weird";
+	ck_assert_int_eq(pb_check_kernel_at_least(&ctx, 6, 15, rel, sizeof(rel)), -1);
+	ck_assert_str_eq(rel, "weird");
+	fake_release = NULL;
+	ck_assert_int_eq(pb_check_kernel_at_least(&ctx, 6, 15, rel, sizeof(rel)), -1);
+	ck_assert_str_eq(rel, "unknown");
+	ck_assert_int_eq(ctx.verdict, PB_PASS);
+}
+END_TEST
+
+START_TEST(helper_words)
+{
+	char path[] = "/tmp/pb-checkutil-XXXXXX", buf[32];
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, " 42\n", 4), 4);
+	close(fd);
+	ck_assert_int_eq(pb_check_proc_long(path), 42);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	ck_assert_int_eq(write(fd, "many", 4), 4);
+	close(fd);
+	ck_assert_int_eq(pb_check_proc_long(path), -1);
+	unlink(path);
+	ck_assert_int_eq(pb_check_proc_long(path), -1);
+	ck_assert_int_eq(pb_check_page_size(), sysconf(_SC_PAGESIZE));
+	ck_assert_str_eq(pb_check_err_name(-1, EAGAIN), "EAGAIN");
+	ck_assert_str_eq(pb_check_err_name(0, EAGAIN), "success");
+	ck_assert_str_eq(pb_check_err_name(-ESPIPE, ESPIPE), "ESPIPE");
+	ck_assert_str_eq(pb_check_res(-1, EPIPE, buf, sizeof(buf)), "-1/EPIPE");
+	ck_assert_str_eq(pb_check_res(96, EPIPE, buf, sizeof(buf)), "96");
+	ck_assert_str_eq(pb_check_res(0, 0, buf, sizeof(buf)), "0");
+}
+END_TEST
+
+/* Setup I/O that moves less than asked is FAIL naming the call; an errno
+ * that is the environment's limit is ERROR (pb_check_setup). */
+START_TEST(helper_io_exact)
+{
+	struct pb_check_ctx ctx = helper_ctx(NULL, PB_KIND_FIFO);
+
+	ck_assert(pb_check_io_exact(&ctx, 5, 5, "write(5)"));
+	ck_assert_int_eq(ctx.verdict, PB_PASS);
+	ck_assert(!pb_check_io_exact(&ctx, 3, 5, "write(5) into the empty end"));
+	ck_assert_int_eq(ctx.verdict, PB_FAIL);
+	ck_assert_str_eq(ctx.detail, "setup: write(5) into the empty end on a FIFO returned 3; "
+			 "POSIX requires all 5 bytes");
+	ctx = helper_ctx(NULL, PB_KIND_ANON);
+	errno = EIO;
+	ck_assert(!pb_check_io_exact(&ctx, -1, 1, "read(1)"));
+	ck_assert_int_eq(ctx.verdict, PB_FAIL);
+	ck_assert_str_eq(ctx.detail, "setup: read(1) on a pipe: EIO; POSIX requires all 1 bytes");
+	ctx = helper_ctx(NULL, PB_KIND_ANON);
+	errno = ENOMEM;
+	ck_assert(!pb_check_io_exact(&ctx, -1, 1, "read(1)"));
+	ck_assert_int_eq(ctx.verdict, PB_ERROR);
+}
+END_TEST
+
+static int pipe2_einval(int fd[2], int flags)
+{
+	(void)flags;
+	fd[0] = fd[1] = 42;  /* garbage the helper must not hand back */
+	errno = EINVAL;
+	return -1;
+}
+
+START_TEST(helper_anon_pipe)
+{
+	struct pb_sysops sys = pb_sysops_real;
+	struct pb_check_ctx ctx = helper_ctx(NULL, PB_KIND_FIFO);
+	int fd[2];
+
+	ck_assert(pb_check_anon_pipe(&ctx, fd, O_CLOEXEC));
+	ck_assert(fcntl(fd[0], F_GETFD) & FD_CLOEXEC);
+	ck_assert_int_eq(lseek(fd[0], 0, SEEK_CUR), -1);  /* a pipe, not a FIFO */
+	pb_check_close_pair(ctx.sys, fd);
+	sys.pipe2 = pipe2_einval;
+	ctx = helper_ctx(&sys, PB_KIND_ANON);
+	ck_assert(!pb_check_anon_pipe(&ctx, fd, O_DIRECT | O_CLOEXEC));
+	ck_assert_int_eq(fd[0], -1);
+	ck_assert_int_eq(fd[1], -1);
+	ck_assert_int_eq(ctx.verdict, PB_FAIL);
+	ck_assert_str_eq(ctx.detail, "setup: pipe2(O_DIRECT|O_CLOEXEC): EINVAL; Linux requires "
+			 "a new pipe");
+	ctx = helper_ctx(&sys, PB_KIND_ANON);
+	ck_assert(!pb_check_anon_pipe(&ctx, fd, 0));
+	ck_assert_str_eq(ctx.detail, "setup: pipe2(0): EINVAL; POSIX requires a new pipe");
+}
+END_TEST
+
+static int getpipesz_ret;
+static int fcntl_getpipesz(int fd, int cmd, long arg)
+{
+	if (cmd == F_GETPIPE_SZ) {
+		errno = getpipesz_ret < 0 ? EIO : 0;
+		return getpipesz_ret;
+	}
+	return fcntl(fd, cmd, arg);
+}
+
+static ssize_t write_short(int fd, const void *buf, size_t n)
+{
+	return write(fd, buf, n > 10 ? n - 10 : n);
+}
+
+/* The capacity is > 0 or the check has said why; filling to 96 bytes free
+ * leaves exactly that, and a short write with room is FAIL; a full pipe is
+ * full, or the check has said why. */
+START_TEST(helper_capacity_and_fill)
+{
+	struct pb_sysops sys = pb_sysops_real;
+	struct pb_check_ctx ctx = helper_ctx(NULL, PB_KIND_ANON);
+	long page = pb_check_page_size(), cap, q;
+	int fd[2];
+
+	ck_assert(pb_check_make_pipe(&ctx, fd, O_NONBLOCK));
+	cap = pb_check_capacity(&ctx, fd[1]);
+	ck_assert_int_gt(cap, 0);
+	q = pb_check_fill_but_96(&ctx, fd[1], cap, page);
+	ck_assert_int_eq(q, cap - 96);
+	ck_assert_int_eq(pb_check_fionread(ctx.sys, fd[0]), cap - 96);
+	ck_assert_int_eq(ctx.verdict, PB_PASS);
+	pb_check_close_pair(ctx.sys, fd);
+	ck_assert_int_eq(pb_check_fill_but_96(&ctx, -1, page - 1, page), -1);
+	ck_assert_int_eq(ctx.verdict, PB_SKIP);
+
+	q = pb_check_full_pipe(&ctx, fd, 0);
+	ck_assert_int_gt(q, 0);
+	ck_assert_int_eq(pb_check_fionread(ctx.sys, fd[0]), q);
+	ck_assert(fcntl(fd[1], F_GETFL) & O_NONBLOCK);
+	pb_check_close_pair(ctx.sys, fd);
+	sys.pipe2 = pipe2_einval;
+	ctx = helper_ctx(&sys, PB_KIND_ANON);
+	ck_assert_int_eq(pb_check_full_pipe(&ctx, fd, 0), -1);
+	ck_assert_int_eq(fd[0], -1);
+	ck_assert_int_eq(ctx.verdict, PB_FAIL);
+
+	sys = pb_sysops_real;
+	sys.fcntl = fcntl_getpipesz;
+	for (int i = 0; i < 2; i++) {
+		getpipesz_ret = i ? 0 : -1;
+		ctx = helper_ctx(&sys, PB_KIND_ANON);
+		ck_assert_int_eq(pb_check_capacity(&ctx, 0), -1);
+		ck_assert_int_eq(ctx.verdict, PB_FAIL);
+		ck_assert_ptr_nonnull(strstr(ctx.detail, "F_GETPIPE_SZ"));
+	}
+	sys = pb_sysops_real;
+	sys.write = write_short;
+	ctx = helper_ctx(&sys, PB_KIND_FIFO);
+	ck_assert(pb_check_anon_pipe(&ctx, fd, O_NONBLOCK | O_CLOEXEC));
+	cap = fcntl(fd[1], F_GETPIPE_SZ);
+	ck_assert_int_eq(pb_check_fill_but_96(&ctx, fd[1], cap, page), -1);
+	ck_assert_int_eq(ctx.verdict, PB_FAIL);
+	ck_assert_ptr_nonnull(strstr(ctx.detail, "there is room"));
+	ck_assert_ptr_nonnull(strstr(ctx.detail, "FIFO"));
+	pb_check_close_pair(ctx.sys, fd);
+}
+END_TEST
+
+static void report_ids(const struct pb_sysops *s, void *arg, struct pb_nobody_out *out)
+{
+	(void)s;
+	(void)arg;
+	out->value = (long)getuid() << 20 | (long)getgid();
+	out->err = getgroups(0, NULL);
+}
+
+static void sleep_forever(const struct pb_sysops *s, void *arg, struct pb_nobody_out *out)
+{
+	(void)s, (void)arg, (void)out;
+	for (;;)
+		pause();
+}
+
+/*
+ * The uid 65534 helper: the function runs under that identity with no
+ * supplementary groups; a function that never returns is HUNG; a missing
+ * directory is the harness's ERROR.  Without CAP_SETUID the switch is
+ * refused (EPERM): a SKIP with the reason, never an error.
+ */
+START_TEST(helper_as_nobody)
+{
+	struct pb_check_ctx ctx = helper_ctx(NULL, PB_KIND_ANON);
+	struct pb_nobody_out out = { -7, -7 };
+	char why[200] = "";
+	int r = pb_check_as_nobody(&ctx, NULL, 3000, report_ids, NULL, &out, why, sizeof(why));
+
+	if (!pb_check_has_cap(PB_CAP_SETUID)) {
+		ck_assert_int_eq(r, PB_NOBODY_SKIP);
+		ck_assert_ptr_nonnull(strstr(why, "cannot become uid 65534"));
+		ck_assert_int_eq(ctx.verdict, PB_PASS);
+		return;
+	}
+	if (r == PB_NOBODY_SKIP)
+		return;  /* 65534 is not mapped here (a user namespace) */
+	ck_assert_int_eq(r, PB_NOBODY_OK);
+	ck_assert_int_eq(out.value, 65534L << 20 | 65534L);
+	ck_assert_int_eq(out.err, 0);
+	r = pb_check_as_nobody(&ctx, NULL, 100, sleep_forever, NULL, &out, why, sizeof(why));
+	ck_assert_int_eq(r, PB_NOBODY_HUNG);
+	ck_assert_int_eq(ctx.verdict, PB_PASS);  /* the caller words the FAIL */
+	r = pb_check_as_nobody(&ctx, "/nonexistent/dir", 3000, report_ids, NULL, &out, why,
+			       sizeof(why));
+	ck_assert_int_eq(r, PB_NOBODY_ERROR);
+	ck_assert_int_eq(ctx.verdict, PB_ERROR);
+	ck_assert_ptr_nonnull(strstr(ctx.detail, "chdir"));
+}
+END_TEST
+
+/* A capability held only inside a user namespace does not lift the pipe
+ * limits: the kernel checks it in the initial namespace. */
+START_TEST(helper_limit_cap_userns)
+{
+	int status = 0;
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		if (unshare(CLONE_NEWUSER) != 0)
+			_exit(77);
+		_exit(pb_check_has_cap(PB_CAP_SYS_RESOURCE) &&
+		      !pb_check_has_limit_cap(PB_CAP_SYS_RESOURCE) ? 0 : 1);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status));
+	ck_assert(WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 77);
+}
+END_TEST
+
 static Suite *conf_core_suite(void)
 {
 	Suite *s = suite_create("conf_core");
@@ -999,6 +1352,19 @@ static Suite *conf_core_suite(void)
 	tcase_add_test(tc, interrupted_check_is_error);
 	tcase_add_test(tc, setup_rule);
 	tcase_add_test(tc, first_failure_stays);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("helpers");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, helper_close_pair);
+	tcase_add_test(tc, helper_timed_io);
+	tcase_add_test(tc, helper_timespecs);
+	tcase_add_test(tc, helper_kernel_at_least);
+	tcase_add_test(tc, helper_words);
+	tcase_add_test(tc, helper_io_exact);
+	tcase_add_test(tc, helper_anon_pipe);
+	tcase_add_test(tc, helper_capacity_and_fill);
+	tcase_add_test(tc, helper_as_nobody);
+	tcase_add_test(tc, helper_limit_cap_userns);
 	suite_add_tcase(s, tc);
 	return s;
 }
