@@ -386,7 +386,7 @@ static int close_keeps_ref(int fd)
 
 /* ---- CRE-05: pipe2(O_NOATIME) accepted; timestamps emulated as before 6.15 ---- */
 
-enum na_mode { NA_EFFECTIVE, NA_IGNORED, NA_ATIME_ONLY, NA_ALL_FROZEN };
+enum na_mode { NA_EFFECTIVE, NA_IGNORED, NA_ATIME_ONLY, NA_ALL_FROZEN, NA_INVERTED };
 static enum na_mode na_mode;
 static struct na_inode {
 	ino_t ino;
@@ -428,6 +428,8 @@ static bool na_moves(const struct na_inode *in, int f)
 {
 	if (na_mode == NA_ALL_FROZEN)
 		return false;  /* anonymous pipes since 6.15 */
+	if (na_mode == NA_INVERTED)
+		return in->noatime;  /* plain pipes frozen, the O_NOATIME one moves */
 	if (!in->noatime || na_mode == NA_IGNORED)
 		return true;
 	return na_mode == NA_ATIME_ONLY && f != 0;
@@ -491,6 +493,7 @@ enum bug {
 	PIPE2_EXTRA_FD, OPEN_EXTRA_FD, CLOSE_KEEPS_REF, FCNTL_GETPIPESZ_EIO, FCNTL_SETFL_EIO,
 	PIPE2_DIRECT_EIO,
 	NOATIME_EFFECTIVE, NOATIME_IGNORED, NOATIME_ATIME_ONLY, NOATIME_ALL_FROZEN,
+	NOATIME_INVERTED,
 };
 
 static struct pb_sysops broken_ops(enum bug b)
@@ -531,9 +534,10 @@ static struct pb_sysops broken_ops(enum bug b)
 	case FCNTL_SETFL_EIO: s.fcntl = fcntl_setfl_eio; break;
 	case PIPE2_DIRECT_EIO: s.pipe2 = pipe2_direct_eio; break;
 	case NOATIME_EFFECTIVE: case NOATIME_IGNORED: case NOATIME_ATIME_ONLY:
-	case NOATIME_ALL_FROZEN:
+	case NOATIME_ALL_FROZEN: case NOATIME_INVERTED:
 		na_mode = b == NOATIME_EFFECTIVE ? NA_EFFECTIVE : b == NOATIME_IGNORED ? NA_IGNORED :
-			  b == NOATIME_ATIME_ONLY ? NA_ATIME_ONLY : NA_ALL_FROZEN;
+			  b == NOATIME_ATIME_ONLY ? NA_ATIME_ONLY :
+			  b == NOATIME_INVERTED ? NA_INVERTED : NA_ALL_FROZEN;
 		s.pipe2 = na_pipe2;
 		s.write = na_write;
 		s.read = na_read;
@@ -705,6 +709,9 @@ static const struct {
 	{ "CRE-05", NOATIME_ATIME_ONLY, PB_KIND_ANON, PB_FAIL, "only partly effective" },
 	{ "CRE-05", NOATIME_ALL_FROZEN, PB_KIND_ANON, PB_KNOWN_DEVIATION,
 	  "its effect cannot be observed" },
+	/* the flag makes timestamps move where a plain pipe's stay put */
+	{ "CRE-05", NOATIME_INVERTED, PB_KIND_ANON, PB_FAIL,
+	  "while those of a plain pipe2(fd, 0) pipe stayed put" },
 };
 #define NVERDICTS (int)(sizeof(verdicts) / sizeof(verdicts[0]))
 
