@@ -40,3 +40,12 @@ int pb_exit_merge(int a, int b)
 {
 	return exit_rank(a) >= exit_rank(b) ? a : b;
 }
+
+int pb_exit_of_part(int status)
+{
+	/* report built the part's arguments itself: a usage error there, or
+	 * a part that could not even run, is report's own failure. */
+	if (status < 0 || status == PB_EXIT_USAGE)
+		return PB_EXIT_ERROR;
+	return status == PB_EXIT_NA ? PB_EXIT_OK : status;
+}

@@ -43,4 +43,9 @@ const struct pb_cmd *pb_cmd_find(const char *name);
 /* Combine two statuses: error beats failure beats n/a-or-pass (HACKING, "Exit status"). */
 int pb_exit_merge(int a, int b);
 
+/* What a report part's exit STATUS (-1: it did not run) counts as in the
+ * report's status: a usage error or a part that did not run is an error of
+ * report's own, "nothing applicable" does not count, the rest as is. */
+int pb_exit_of_part(int status);
+
 #endif

@@ -638,12 +638,9 @@ static void emit_json(struct report *rep, const struct pb_sysinfo *si, FILE *fp)
 	pb_doc_finish(doc, sum, NULL, rep->status, fp);
 }
 
-/* A part's status counts as STYLE.md says; "nothing applicable" does not. */
 static int part_status(const struct part_run *pr)
 {
-	if (pr->status < 0 || pr->status == PB_EXIT_USAGE)
-		return PB_EXIT_ERROR;
-	return pr->status == PB_EXIT_NA ? PB_EXIT_OK : pr->status;
+	return pb_exit_of_part(pr->status);
 }
 
 static int execute(struct pb_cli *cli, struct report *rep)

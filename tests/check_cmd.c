@@ -38,6 +38,18 @@ START_TEST(merge_mixed_runs)
 }
 END_TEST
 
+START_TEST(part_status_in_report)
+{
+	ck_assert_int_eq(pb_exit_of_part(PB_EXIT_OK), PB_EXIT_OK);
+	ck_assert_int_eq(pb_exit_of_part(PB_EXIT_FAIL), PB_EXIT_FAIL);
+	ck_assert_int_eq(pb_exit_of_part(PB_EXIT_ERROR), PB_EXIT_ERROR);
+	ck_assert_int_eq(pb_exit_of_part(PB_EXIT_NA), PB_EXIT_OK);
+	ck_assert_int_eq(pb_exit_of_part(PB_EXIT_USAGE), PB_EXIT_ERROR);
+	ck_assert_int_eq(pb_exit_of_part(-1), PB_EXIT_ERROR);
+	ck_assert_int_eq(pb_exit_of_part(143), 143);
+}
+END_TEST
+
 START_TEST(table_lookup)
 {
 	ck_assert_ptr_nonnull(pb_cmd_find("conformance"));
@@ -56,6 +68,7 @@ static Suite *cmd_suite(void)
 
 	tcase_add_test(tc, merge_precedence);
 	tcase_add_test(tc, merge_mixed_runs);
+	tcase_add_test(tc, part_status_in_report);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("table");
 	tcase_add_test(tc, table_lookup);
