@@ -69,11 +69,14 @@ struct pb_opt {
 	{ PB_OPT("warmup", 'w', PB_OPT_COUNT, T, F), .min = 0, .max = 10000, .def = "1", \
 	  .arg = "N", .help = "unmeasured repetitions first" }
 #define PB_OPT_TIMEOUT(T, F) \
-	{ PB_OPT("timeout", 't', PB_OPT_DURATION, T, F), .min = 1000000ULL, \
+	{ PB_OPT("timeout", 't', PB_OPT_DURATION, T, F), .min = 1, \
 	  .max = 86400ULL * 1000000000ULL, .def_help = "no limit", .arg = "DURATION", \
 	  .help = "give up with exit 3 after this long, e.g. 90s" }
 
-/* The --kind vocabulary of every command ("pipe" is a synonym of anon). */
+/*
+ * The --kind vocabulary of every command ("pipe" is a synonym of anon; "all"
+ * is every kind the command runs).
+ */
 extern const char *const pb_kind_words[];
 #define PB_KIND_WORD_ALL 3u
 /* A --kind mask with "all" expanded: bit k for enum pb_kind k. */

@@ -131,7 +131,9 @@ static int check_list(const char *opt, const char *list)
 static int check_params(struct pb_cli *cli, void *params)
 {
 	struct conf_params *p = params;
-	unsigned mask = pb_kind_mask(p->kind_words);
+	/* "all" is both pipe kinds here; socketpair only when named. */
+	unsigned mask = p->kind_words & (1u << PB_KIND_WORD_ALL) ?
+			(1u << PB_KIND_ANON) | (1u << PB_KIND_FIFO) : p->kind_words;
 	const char *only = p->only, *skip = p->skip;
 
 	if (mask & (1u << PB_KIND_SOCKETPAIR)) {

@@ -114,7 +114,7 @@ START_TEST(converts_into_params)
 	ck_assert_uint_eq(cli.common.format, 1);
 	ck_assert_str_eq(cli.common.format_name, "json");
 	ck_assert(pb_cli_given(&cli, "count") && pb_cli_given(&cli, "words"));
-	ck_assert(!pb_cli_given(&cli, "duration"));
+	ck_assert(!pb_cli_given(&cli, "help"));
 	ck_assert_str_eq(pb_cli_value(&cli, "string"), "hi");
 	ck_assert_str_eq(err, "");
 	pb_cli_free(&cli);

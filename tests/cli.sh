@@ -22,7 +22,6 @@ BAD='--loops|0|
 --pipe-size|3G|
 --kind|pipes|
 --timeout|0|
---timeout|500us|
 --kind|anon,,fifo|
 --flags|bogus|
 --format|xml|
