@@ -9,8 +9,19 @@
  * value with the one parser of units.h (bounds and words included, the
  * default through the same converter), stores it at the row's offset in the
  * command's params struct, and prints --help and the --list-* answers from
- * the same rows.  Commands receive converted values and free no strings.
- * HACKING ("Adding an option") walks through an example.
+ * the same rows.  Commands receive converted values and free no strings
+ * (string values stay valid until the command's exec returns).
+ *
+ * Adding an option: add a member to the command's params struct and one row
+ * to its table, e.g.
+ *   { PB_OPT("loops", 'n', PB_OPT_COUNT, struct tp_params, loops), .min = 1,
+ *     .max = 1000000000ULL, .def = "10000", .arg = "N",
+ *     .help = "fill/drain loops per repetition" },
+ * then document it in man/pipebench.1 (tests/manpage.sh checks the page,
+ * the letter table included, from --list-options).  A short letter must
+ * mean the same option in every command (tests/cli.sh and check_cli
+ * fail otherwise).  Checks that involve several options go in the
+ * command's `check` function.
  */
 #ifndef PB_CLI_H
 #define PB_CLI_H
