@@ -659,7 +659,8 @@ static const struct pb_opt options[] = {
 	  .help = "do not run these checks: IDs, groups or globs, comma-separated" },
 	{ PB_OPT("kind", 'k', PB_OPT_WORDS, P, kind_words), .words = pb_kind_words,
 	  .def = "anon", .arg = "LIST",
-	  .help = "for checks that apply to both pipe kinds, which (socketpair has no checks)" },
+	  .help = "for checks that apply to both pipe kinds, which (all: anon and fifo; "
+	  "socketpair has no checks)" },
 	{ PB_OPT("timeout", 't', PB_OPT_DURATION, P, timeout_ns), .min = 1000000ULL,
 	  .max = 3600ULL * 1000000000ULL, .def = "5s", .arg = "DURATION",
 	  .help = "watchdog per check, e.g. 5 or 500ms" },

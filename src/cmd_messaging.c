@@ -396,7 +396,7 @@ static int exec_params(struct pb_cli *cli, void *params)
 static const struct pb_opt options[] = {
 	{ PB_OPT("kind", 'k', PB_OPT_WORDS, P, kind_words), .words = pb_kind_words,
 	  .def = "anon", .arg = "KIND",
-	  .help = "anon (also: pipe) or socketpair (AF_UNIX stream)" },
+	  .help = "one kind, anon or socketpair (an AF_UNIX stream pair), of the common words" },
 	{ PB_OPT("groups", 'g', PB_OPT_COUNT, P, w.groups), .min = 1,
 	  .max = PB_MESSAGING_MAX_WORKERS / 2, .def = "10", .arg = "N",
 	  .help = "groups of senders and receivers" },

@@ -641,7 +641,7 @@ static const struct pb_opt options[] = {
 	  .help = "set the pipe buffer with F_SETPIPE_SZ" },
 	{ PB_OPT("flags", 'F', PB_OPT_WORDS, P, flags), .words = pb_flag_names,
 	  .def_help = "none", .arg = "LIST",
-	  .help = "pipe2 flags, direct (O_DIRECT packets) and noatime (O_NOATIME)" },
+	  .help = "pipe2 flags (direct: O_DIRECT packet mode; noatime: O_NOATIME)" },
 	PB_OPT_REPEAT(P, repeat, "measured repetitions"),
 	PB_OPT_WARMUP(P, warmup),
 	{ PB_OPT("cpu", 'c', PB_OPT_CPUS, P, cpus), .def_help = "not pinned", .arg = "LIST",

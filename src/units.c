@@ -424,11 +424,18 @@ void pb_format_duration_arg(uint64_t ns, char *buf, size_t len)
 	snprintf(buf, len, "%lluns", (unsigned long long)ns);
 }
 
-/* "--OPT: VALUE is out of range (MIN..MAX)": the range as the user types it. */
-static void range_err(const char *cmd, const char *opt, const char *val, const char *min,
-		      const char *max)
+/*
+ * R's one-line usage error: "--OPT: VALUE is out of range (MIN..MAX)", the
+ * range as the user types it, or "--OPT: invalid KIND 'VALUE'".  Returns -1.
+ */
+static int opt_fail(const char *cmd, const char *opt, const char *val, int r, const char *kind,
+		    const char *min, const char *max)
 {
-	pb_usage_err(cmd, "%s: %s is out of range (%s..%s)", opt, val, min, max);
+	if (r == -ERANGE)
+		pb_usage_err(cmd, "%s: %s is out of range (%s..%s)", opt, val, min, max);
+	else
+		pb_usage_err(cmd, "%s: %s '%s'", opt, why(r, kind), val ? val : "");
+	return -1;
 }
 
 int pb_opt_size(const char *cmd, const char *opt, const char *val,
@@ -439,14 +446,9 @@ int pb_opt_size(const char *cmd, const char *opt, const char *val,
 
 	if (!r)
 		return 0;
-	if (r == -ERANGE) {
-		pb_format_size_arg(min, a, sizeof(a));
-		pb_format_size_arg(max, b, sizeof(b));
-		range_err(cmd, opt, val, a, b);
-	} else {
-		pb_usage_err(cmd, "%s: %s '%s'", opt, why(r, "size"), val ? val : "");
-	}
-	return -1;
+	pb_format_size_arg(min, a, sizeof(a));
+	pb_format_size_arg(max, b, sizeof(b));
+	return opt_fail(cmd, opt, val, r, "size", a, b);
 }
 
 int pb_opt_count(const char *cmd, const char *opt, const char *val,
@@ -457,14 +459,9 @@ int pb_opt_count(const char *cmd, const char *opt, const char *val,
 
 	if (!r)
 		return 0;
-	if (r == -ERANGE) {
-		snprintf(a, sizeof(a), "%llu", (unsigned long long)min);
-		snprintf(b, sizeof(b), "%llu", (unsigned long long)max);
-		range_err(cmd, opt, val, a, b);
-	} else {
-		pb_usage_err(cmd, "%s: %s '%s'", opt, why(r, "number"), val ? val : "");
-	}
-	return -1;
+	snprintf(a, sizeof(a), "%llu", (unsigned long long)min);
+	snprintf(b, sizeof(b), "%llu", (unsigned long long)max);
+	return opt_fail(cmd, opt, val, r, "number", a, b);
 }
 
 int pb_opt_duration(const char *cmd, const char *opt, const char *val,
@@ -475,14 +472,9 @@ int pb_opt_duration(const char *cmd, const char *opt, const char *val,
 
 	if (!r)
 		return 0;
-	if (r == -ERANGE) {
-		pb_format_duration_arg(min_ns, a, sizeof(a));
-		pb_format_duration_arg(max_ns, b, sizeof(b));
-		range_err(cmd, opt, val, a, b);
-	} else {
-		pb_usage_err(cmd, "%s: %s '%s'", opt, why(r, "duration"), val ? val : "");
-	}
-	return -1;
+	pb_format_duration_arg(min_ns, a, sizeof(a));
+	pb_format_duration_arg(max_ns, b, sizeof(b));
+	return opt_fail(cmd, opt, val, r, "duration", a, b);
 }
 
 int pb_opt_double(const char *cmd, const char *opt, const char *val,
@@ -493,14 +485,9 @@ int pb_opt_double(const char *cmd, const char *opt, const char *val,
 
 	if (!r)
 		return 0;
-	if (r == -ERANGE) {
-		snprintf(a, sizeof(a), "%g", min);
-		snprintf(b, sizeof(b), "%g", max);
-		range_err(cmd, opt, val, a, b);
-	} else {
-		pb_usage_err(cmd, "%s: %s '%s'", opt, why(r, "number"), val ? val : "");
-	}
-	return -1;
+	snprintf(a, sizeof(a), "%g", min);
+	snprintf(b, sizeof(b), "%g", max);
+	return opt_fail(cmd, opt, val, r, "number", a, b);
 }
 
 int pb_opt_size_list(const char *cmd, const char *opt, const char *val,
