@@ -685,17 +685,11 @@ static const struct pb_opt options[] = {
 	  "absent in a NEW" },
 	PB_OPT_END
 };
-#undef P
 
 const struct pb_cmd pb_cmd_compare = {
-	.name = NAME,
-	.summary = "compare JSON results: change, significance and regressions",
-	.args = "BASE.json NEW.json [NEW.json...]",
-	.opts = options,
-	.formats = formats,
-	.min_args = 2,
-	.max_args = -1,
-	.operands = "file",
-	.params_size = sizeof(struct cmp_params),
+	.name = NAME, .opts = options, .formats = formats, .params_size = sizeof(struct cmp_params),
 	.exec = exec_params,
+	.args = "BASE.json NEW.json [NEW.json...]", .min_args = 2, .max_args = -1,
+	.operands = "file",
+	.summary = "compare JSON results: change, significance and regressions",
 };

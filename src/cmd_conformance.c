@@ -670,15 +670,9 @@ static const struct pb_opt options[] = {
 	  .help = "where the checks' private directories go" },
 	PB_OPT_END
 };
-#undef P
 
 const struct pb_cmd pb_cmd_conformance = {
-	.name = NAME,
+	.name = NAME, .opts = options, .formats = formats, .params_size = sizeof(struct conf_params),
+	.check = check_params, .exec = exec_params,
 	.summary = "POSIX and Linux pipe/FIFO conformance checks with stable IDs",
-	.args = NULL,
-	.opts = options,
-	.formats = formats,
-	.params_size = sizeof(struct conf_params),
-	.check = check_params,
-	.exec = exec_params,
 };

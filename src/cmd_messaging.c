@@ -415,15 +415,9 @@ static const struct pb_opt options[] = {
 	PB_OPT_TIMEOUT(P, timeout_ns),
 	PB_OPT_END
 };
-#undef P
 
 const struct pb_cmd pb_cmd_messaging = {
-	.name = NAME,
+	.name = NAME, .opts = options, .formats = formats, .params_size = sizeof(struct ms_params),
+	.check = check_params, .exec = exec_params,
 	.summary = "hackbench-style groups of senders and receivers over pipes",
-	.args = NULL,
-	.opts = options,
-	.formats = formats,
-	.params_size = sizeof(struct ms_params),
-	.check = check_params,
-	.exec = exec_params,
 };

@@ -456,15 +456,9 @@ static const struct pb_opt options[] = {
 	PB_OPT_TIMEOUT(P, timeout_ns),
 	PB_OPT_END
 };
-#undef P
 
 const struct pb_cmd pb_cmd_o_noatime = {
-	.name = NAME,
+	.name = NAME, .opts = options, .formats = formats, .params_size = sizeof(struct on_params),
+	.check = check_params, .exec = exec_params,
 	.summary = "whether pipe2(O_NOATIME) is accepted, and what timestamp updates cost",
-	.args = NULL,
-	.opts = options,
-	.formats = formats,
-	.params_size = sizeof(struct on_params),
-	.check = check_params,
-	.exec = exec_params,
 };

@@ -787,15 +787,9 @@ static const struct pb_opt options[] = {
 	  .arg = "LIST", .help = "only these parts" },
 	PB_OPT_END
 };
-#undef P
 
 const struct pb_cmd pb_cmd_report = {
-	.name = NAME,
+	.name = NAME, .opts = options, .formats = formats, .params_size = sizeof(struct rep_params),
+	.check = check_params, .exec = exec_params,
 	.summary = "one-shot profile of the running kernel's pipes (the main job)",
-	.args = NULL,
-	.opts = options,
-	.formats = formats,
-	.params_size = sizeof(struct rep_params),
-	.check = check_params,
-	.exec = exec_params,
 };

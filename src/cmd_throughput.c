@@ -649,15 +649,9 @@ static const struct pb_opt options[] = {
 	PB_OPT_TIMEOUT(P, timeout_ns),
 	PB_OPT_END
 };
-#undef P
 
 const struct pb_cmd pb_cmd_throughput = {
-	.name = NAME,
+	.name = NAME, .opts = options, .formats = formats, .params_size = sizeof(struct tp_params),
+	.check = check_params, .exec = exec_params,
 	.summary = "nonblocking fill/drain throughput of pipes, FIFOs and socketpairs",
-	.args = NULL,
-	.opts = options,
-	.formats = formats,
-	.params_size = sizeof(struct tp_params),
-	.check = check_params,
-	.exec = exec_params,
 };

@@ -459,15 +459,9 @@ static const struct pb_opt options[] = {
 	  "fifo=frozen|updated (either or both)" },
 	PB_OPT_END
 };
-#undef P
 
 const struct pb_cmd pb_cmd_timestamps = {
-	.name = NAME,
+	.name = NAME, .opts = options, .formats = formats, .params_size = sizeof(struct ts_params),
+	.check = check_params, .exec = exec_params,
 	.summary = "whether pipe and FIFO operations update atime, mtime and ctime",
-	.args = NULL,
-	.opts = options,
-	.formats = formats,
-	.params_size = sizeof(struct ts_params),
-	.check = check_params,
-	.exec = exec_params,
 };

@@ -29,15 +29,20 @@ static void usage(FILE *fp)
 		PB_PROG);
 }
 
-static void unknown_command(const char *what, const char *name)
+/* The command NAME, or NULL after a usage error (with a guess if one is close). */
+static const struct pb_cmd *find_command(const char *what, const char *name)
 {
-	const struct pb_cmd *guess = pb_cmd_guess(name);
+	const struct pb_cmd *cmd = pb_cmd_find(name), *guess;
 
+	if (cmd)
+		return cmd;
+	guess = pb_cmd_guess(name);
 	if (guess)
 		pb_usage_err(NULL, "%sunknown command '%s'; did you mean '%s'?", what, name,
 			     guess->name);
 	else
 		pb_usage_err(NULL, "%sunknown command '%s'", what, name);
+	return NULL;
 }
 
 static int finish_stdout(int status)
@@ -91,11 +96,9 @@ int main(int argc, char **argv)
 			pb_usage_err(NULL, "help: unexpected argument '%s'", av[3]);
 			return PB_EXIT_USAGE;
 		}
-		cmd = pb_cmd_find(av[2]);
-		if (!cmd) {
-			unknown_command("help: ", av[2]);
+		cmd = find_command("help: ", av[2]);
+		if (!cmd)
 			return PB_EXIT_USAGE;
-		}
 		const char *hav[] = { cmd->name, "--help", NULL };
 		return finish_stdout(pb_cmd_run(cmd, 2, hav));
 	}
@@ -105,11 +108,9 @@ int main(int argc, char **argv)
 			pb_usage_err(NULL, "unknown option '%s'", av[1]);
 		return PB_EXIT_USAGE;
 	}
-	cmd = pb_cmd_find(av[1]);
-	if (!cmd) {
-		unknown_command("", av[1]);
+	cmd = find_command("", av[1]);
+	if (!cmd)
 		return PB_EXIT_USAGE;
-	}
 	pb_cleanup_install(cmd->name);
 	return finish_stdout(pb_cmd_run(cmd, argc - 1, av + 1));
 }
