@@ -438,43 +438,49 @@ static int opt_fail(const char *cmd, const char *opt, const char *val, int r, co
 	return -1;
 }
 
-int pb_opt_size(const char *cmd, const char *opt, const char *val,
-		uint64_t min, uint64_t max, uint64_t *out)
+enum { U_SIZE, U_COUNT, U_DURATION };
+
+/* A size, count or duration option: parse, else the error with the range. */
+static int opt_u64(const char *cmd, const char *opt, const char *val, int unit,
+		   uint64_t min, uint64_t max, uint64_t *out)
 {
-	int r = pb_parse_size(val, min, max, out);
-	char a[32], b[32];
+	static const char *const kind[] = { "size", "number", "duration" };
+	int r = unit == U_SIZE ? pb_parse_size(val, min, max, out) :
+		unit == U_COUNT ? pb_parse_count(val, min, max, out) :
+		pb_parse_duration(val, min, max, out);
+	char b[2][32];
 
 	if (!r)
 		return 0;
-	pb_format_size_arg(min, a, sizeof(a));
-	pb_format_size_arg(max, b, sizeof(b));
-	return opt_fail(cmd, opt, val, r, "size", a, b);
+	for (int i = 0; i < 2; i++) {
+		uint64_t v = i ? max : min;
+
+		if (unit == U_SIZE)
+			pb_format_size_arg(v, b[i], sizeof(b[i]));
+		else if (unit == U_DURATION)
+			pb_format_duration_arg(v, b[i], sizeof(b[i]));
+		else
+			snprintf(b[i], sizeof(b[i]), "%llu", (unsigned long long)v);
+	}
+	return opt_fail(cmd, opt, val, r, kind[unit], b[0], b[1]);
+}
+
+int pb_opt_size(const char *cmd, const char *opt, const char *val,
+		uint64_t min, uint64_t max, uint64_t *out)
+{
+	return opt_u64(cmd, opt, val, U_SIZE, min, max, out);
 }
 
 int pb_opt_count(const char *cmd, const char *opt, const char *val,
 		 uint64_t min, uint64_t max, uint64_t *out)
 {
-	int r = pb_parse_count(val, min, max, out);
-	char a[32], b[32];
-
-	if (!r)
-		return 0;
-	snprintf(a, sizeof(a), "%llu", (unsigned long long)min);
-	snprintf(b, sizeof(b), "%llu", (unsigned long long)max);
-	return opt_fail(cmd, opt, val, r, "number", a, b);
+	return opt_u64(cmd, opt, val, U_COUNT, min, max, out);
 }
 
 int pb_opt_duration(const char *cmd, const char *opt, const char *val,
 		    uint64_t min_ns, uint64_t max_ns, uint64_t *out_ns)
 {
-	int r = pb_parse_duration(val, min_ns, max_ns, out_ns);
-	char a[32], b[32];
-
-	if (!r)
-		return 0;
-	pb_format_duration_arg(min_ns, a, sizeof(a));
-	pb_format_duration_arg(max_ns, b, sizeof(b));
-	return opt_fail(cmd, opt, val, r, "duration", a, b);
+	return opt_u64(cmd, opt, val, U_DURATION, min_ns, max_ns, out_ns);
 }
 
 int pb_opt_double(const char *cmd, const char *opt, const char *val,

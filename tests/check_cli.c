@@ -145,31 +145,30 @@ END_TEST
 
 START_TEST(bounds_state_the_range)
 {
+	static const struct {
+		const char *opt, *val;
+		int rc;
+		const char *msg;      /* part of the error, or NULL */
+	} cases[] = {
+		{ "--count", "0", PB_EXIT_USAGE, "--count: 0 is out of range (1..10)" },
+		{ "--count", "11", PB_EXIT_USAGE, "(1..10)" },
+		{ "--count", "10", PB_CLI_CONTINUE, NULL },
+		{ "--count", "x", PB_EXIT_USAGE, "invalid number 'x'" },
+		{ "--duration", "500us", PB_EXIT_USAGE, "--duration: 500us is out of range (1ms..1m)" },
+		{ "--size", "2M", PB_EXIT_USAGE, "--size: 2M is out of range (1..1M)" },
+		{ "--double", "101", PB_EXIT_USAGE, "(0..100)" },
+		{ "--sizes", "1,2,3,4,5", PB_EXIT_USAGE, "at most 4" },
+	};
 	struct pb_cli cli;
 	struct tparams p;
 	char err[512];
 
-	ck_assert_int_eq(PARSE("--count", "0"), PB_EXIT_USAGE);
-	ck_assert_ptr_nonnull(strstr(err, "--count: 0 is out of range (1..10)"));
-	pb_cli_free(&cli);
-	ck_assert_int_eq(PARSE("--count", "11"), PB_EXIT_USAGE);
-	pb_cli_free(&cli);
-	ck_assert_int_eq(PARSE("--count", "10"), PB_CLI_CONTINUE);
-	pb_cli_free(&cli);
-	ck_assert_int_eq(PARSE("--duration", "500us"), PB_EXIT_USAGE);
-	ck_assert_ptr_nonnull(strstr(err, "--duration: 500us is out of range (1ms..1m)"));
-	pb_cli_free(&cli);
-	ck_assert_int_eq(PARSE("--size", "2M"), PB_EXIT_USAGE);
-	ck_assert_ptr_nonnull(strstr(err, "--size: 2M is out of range (1..1M)"));
-	pb_cli_free(&cli);
-	ck_assert_int_eq(PARSE("--double", "101"), PB_EXIT_USAGE);
-	ck_assert_ptr_nonnull(strstr(err, "(0..100)"));
-	pb_cli_free(&cli);
-	ck_assert_int_eq(PARSE("--sizes", "1,2,3,4,5"), PB_EXIT_USAGE);
-	pb_cli_free(&cli);
-	ck_assert_int_eq(PARSE("--count", "x"), PB_EXIT_USAGE);
-	ck_assert_ptr_nonnull(strstr(err, "invalid number 'x'"));
-	pb_cli_free(&cli);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ck_assert_int_eq(PARSE(cases[i].opt, cases[i].val), cases[i].rc);
+		ck_assert_msg(!cases[i].msg || strstr(err, cases[i].msg), "%s %s: %s",
+			      cases[i].opt, cases[i].val, err);
+		pb_cli_free(&cli);
+	}
 }
 END_TEST
 
