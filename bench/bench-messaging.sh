@@ -35,6 +35,9 @@ median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]
 pb_failed() { echo "bench-messaging: pipebench messaging $* failed"; exit 1; }
 hb_failed() { echo "bench-messaging: hackbench -p $* failed"; exit 1; }
 
+# hackbench's options in pipebench's vocabulary (-l is --loops there).
+pb_args() { for a in "$@"; do [ "$a" = -l ] && a=--loops; printf '%s\n' "$a"; done; }
+
 status=0
 bench() {
 	label=$1; shift
@@ -47,7 +50,7 @@ bench() {
 		if [ $((i % 2)) -eq 0 ]; then
 			h=$(time_ns "$HB" -p "$@") || hb_failed "$@"
 		fi
-		p=$(time_ns "$PB" messaging "$@" --repeat 1 --warmup 0 --quiet) || pb_failed "$@"
+		p=$(time_ns "$PB" messaging $(pb_args "$@") --repeat 1 --warmup 0 --quiet) || pb_failed "$@"
 		if [ $((i % 2)) -eq 1 ]; then
 			h=$(time_ns "$HB" -p "$@") || hb_failed "$@"
 		fi
@@ -65,7 +68,7 @@ bench() {
 	[ "$verdict" = ok ] || status=1
 }
 
-bench "-g 2 -l 1000" -g 2 -l 1000
+bench "-g 2 -l 1000" -g 2 -l 1000   # hackbench's -l is pipebench's -n (--loops)
 bench "defaults"
 if [ "$status" -ne 0 ] && [ "${BENCH_STRICT:-0}" = 1 ]; then
 	exit 1

@@ -4,9 +4,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,55 +17,215 @@
 #include "msg.h"
 #include "units.h"
 
-static void common_table(struct pb_common *c, struct poptOption *t)
-{
-	struct poptOption tab[] = {
-		{ "format", 'f', POPT_ARG_STRING, &c->format_arg, 0,
-		  "output format (see the command's list; default first)", "FMT" },
-		{ "output", 'o', POPT_ARG_STRING, &c->output, 0,
-		  "write results to FILE instead of standard output", "FILE" },
-		{ "quiet", 'q', POPT_ARG_NONE, &c->quiet, 0,
-		  "no progress or informational messages on stderr", NULL },
-		{ "help", 'h', POPT_ARG_NONE, &c->help, 0,
-		  "show this help and exit", NULL },
-		POPT_TABLEEND
-	};
+const char *const pb_kind_words[] = { "anon", "fifo", "socketpair", "all", NULL };
 
-	memcpy(t, tab, sizeof(tab));
+unsigned pb_kind_mask(unsigned words_mask)
+{
+	/* Bits 0-2 are enum pb_kind's anon, fifo, socketpair; bit 3 is "all". */
+	return words_mask & (1u << PB_KIND_WORD_ALL) ? 7u : words_mask & 7u;
 }
 
-#define COMMON_N 5
-/* Codes poptGetNextOpt returns for options with values (see pb_cli_parse). */
+const struct pb_opt pb_common_opts[] = {
+	{ PB_OPT("format", 'f', PB_OPT_WORD, struct pb_common, format), .arg = "FMT",
+	  .help = "output format" },
+	{ PB_OPT("output", 'o', PB_OPT_FILE, struct pb_common, output), .arg = "FILE",
+	  .def_help = "standard output", .help = "write results to FILE" },
+	{ PB_OPT("quiet", 'q', PB_OPT_FLAG, struct pb_common, quiet),
+	  .help = "no progress or informational messages on stderr" },
+	{ PB_OPT("help", 'h', PB_OPT_FLAG, struct pb_common, help),
+	  .help = "show this help and exit" },
+	PB_OPT_END
+};
+
+static const char *const type_names[] = {
+	[PB_OPT_FLAG] = "flag", [PB_OPT_COUNT] = "count", [PB_OPT_SIZE] = "size",
+	[PB_OPT_SIZES] = "sizes", [PB_OPT_DURATION] = "duration", [PB_OPT_DOUBLE] = "double",
+	[PB_OPT_WORD] = "word", [PB_OPT_WORDS] = "words", [PB_OPT_CPUS] = "cpus",
+	[PB_OPT_DIR] = "dir", [PB_OPT_FILE] = "file", [PB_OPT_STRING] = "string",
+};
+
+/* Codes poptGetNextOpt returns: OPT_CODE + the row's index in cli->rows. */
 #define OPT_CODE 1000
 
-static void format_help(const char *const *formats, char *buf, size_t len)
+static const char *const *row_words(const struct pb_cmd *cmd, const struct pb_opt *o)
+{
+	return o->words ? o->words : cmd->formats;
+}
+
+static const char *row_default(const struct pb_cmd *cmd, const struct pb_opt *o)
+{
+	if (o->def || o->type != PB_OPT_WORD || o->words)
+		return o->def;
+	return cmd->formats[0];
+}
+
+static bool row_is_list(const struct pb_opt *o)
+{
+	return o->type == PB_OPT_SIZES || o->type == PB_OPT_WORDS || o->type == PB_OPT_CPUS ||
+	       o->list;
+}
+
+/* Collect the command's rows and then the common ones into cli->rows. */
+static int gather_rows(struct pb_cli *cli, const struct pb_cmd *cmd)
+{
+	cli->nrows = 0;
+	for (const struct pb_opt *o = cmd->opts; o && o->name; o++) {
+		if (cli->nrows >= PB_CLI_MAX_OPTS)
+			return -1;
+		cli->rows[cli->nrows++] = o;
+	}
+	cli->ncmd = cli->nrows;
+	for (const struct pb_opt *o = pb_common_opts; o->name; o++) {
+		if (cli->nrows >= PB_CLI_MAX_OPTS)
+			return -1;
+		cli->rows[cli->nrows++] = o;
+	}
+	return 0;
+}
+
+static size_t add_words(char *buf, size_t len, const char *const *words, const char *last)
 {
 	size_t off = 0;
 
-	off += (size_t)snprintf(buf, len, "output format: ");
-	for (size_t i = 0; formats[i] && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "", formats[i]);
-	if (off < len)
-		snprintf(buf + off, len - off, " (default %s)", formats[0]);
+	for (size_t i = 0; words[i] && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s",
+					i == 0 ? "" : words[i + 1] ? ", " : last, words[i]);
+	return off < len ? off : len;
 }
 
-static poptContext make_context(const struct pb_cmd *cmd, int argc, const char **argv,
-				const struct poptOption *options, struct poptOption *common,
-				struct poptOption *top)
+/* "help; one of a, b or c (default a)" into BUF. */
+static size_t describe(const struct pb_cmd *cmd, const struct pb_opt *o, char *buf, size_t len)
 {
-	static char usage[256];
-	poptContext pc;
+	const char *def = row_default(cmd, o);
+	size_t off = (size_t)snprintf(buf, len, "%s", o->help);
 
-	top[0] = (struct poptOption){ NULL, '\0', POPT_ARG_INCLUDE_TABLE,
-				      (void *)options, 0, "Options:", NULL };
-	top[1] = (struct poptOption){ NULL, '\0', POPT_ARG_INCLUDE_TABLE,
-				      common, 0, "Common options:", NULL };
-	top[2] = (struct poptOption)POPT_TABLEEND;
-	pc = poptGetContext(PB_PROG, argc, argv, top, 0);
-	snprintf(usage, sizeof(usage), "[OPTION...]%s%s", cmd->args ? " " : "",
-		 cmd->args ? cmd->args : "");
-	poptSetOtherOptionHelp(pc, usage);
-	return pc;
+	if (off < len && (o->type == PB_OPT_WORD || o->type == PB_OPT_WORDS)) {
+		off += (size_t)snprintf(buf + off, len - off, o->type == PB_OPT_WORD ?
+					": " : ", comma-separated: ");
+		if (off < len)
+			off += add_words(buf + off, len - off, row_words(cmd, o),
+					 o->type == PB_OPT_WORD ? " or " : ", ");
+	}
+	if (off < len && def)
+		off += (size_t)snprintf(buf + off, len - off, " (default %s)", def);
+	else if (off < len && (o->def_help || o->type == PB_OPT_DIR))
+		off += (size_t)snprintf(buf + off, len - off, " (default: %s)",
+					o->def_help ? o->def_help : "$TMPDIR or /tmp");
+	return off < len ? off + 1 : len;
+}
+
+static void build_tables(struct pb_cli *cli, const struct pb_cmd *cmd)
+{
+	size_t used = 0;
+
+	for (size_t i = 0; i < cli->nrows; i++) {
+		const struct pb_opt *o = cli->rows[i];
+		struct poptOption *t = i < cli->ncmd ? &cli->cmd_tab[i]
+						      : &cli->common_tab[i - cli->ncmd];
+		char *d = cli->help_buf + used;
+
+		used += describe(cmd, o, d, sizeof(cli->help_buf) - used);
+		*t = (struct poptOption){ o->name, o->letter,
+					  o->type == PB_OPT_FLAG ? POPT_ARG_NONE : POPT_ARG_STRING,
+					  NULL, OPT_CODE + (int)i, d,
+					  o->type == PB_OPT_FLAG ? NULL : o->arg ? o->arg : "VALUE" };
+	}
+	cli->cmd_tab[cli->ncmd] = (struct poptOption)POPT_TABLEEND;
+	cli->common_tab[cli->nrows - cli->ncmd] = (struct poptOption)POPT_TABLEEND;
+	cli->top_tab[0] = (struct poptOption){ NULL, '\0', POPT_ARG_INCLUDE_TABLE,
+					       cli->cmd_tab, 0, "Options:", NULL };
+	cli->top_tab[1] = (struct poptOption){ NULL, '\0', POPT_ARG_INCLUDE_TABLE,
+					       cli->common_tab, 0, "Common options:", NULL };
+	cli->top_tab[2] = (struct poptOption)POPT_TABLEEND;
+	/* A command without options of its own shows only the common ones. */
+	if (cli->ncmd == 0)
+		cli->top_tab[0] = cli->top_tab[1], cli->top_tab[1] = cli->top_tab[2];
+}
+
+/* Convert VAL (the given text, or the default) for row O into BASE. */
+static int convert(const struct pb_cmd *cmd, const struct pb_opt *o, const char *val,
+		   void *base)
+{
+	char opt[64];
+	void *p = (char *)base + o->off;
+	unsigned u;
+
+	snprintf(opt, sizeof(opt), "--%s", o->name);
+	switch (o->type) {
+	case PB_OPT_FLAG:
+		*(int *)p = 1;
+		return 0;
+	case PB_OPT_COUNT:
+		return pb_opt_count(cmd->name, opt, val, o->min, o->max, p);
+	case PB_OPT_SIZE:
+		return pb_opt_size(cmd->name, opt, val, o->min, o->max, p);
+	case PB_OPT_SIZES:
+		return pb_opt_size_list(cmd->name, opt, val, o->min, o->max, p, o->max_items,
+					(size_t *)((char *)base + o->off_n));
+	case PB_OPT_DURATION:
+		return pb_opt_duration(cmd->name, opt, val, o->min, o->max, p);
+	case PB_OPT_DOUBLE:
+		return pb_opt_double(cmd->name, opt, val, o->dmin, o->dmax, p);
+	case PB_OPT_WORD:
+		if (pb_opt_word(cmd->name, opt, val, row_words(cmd, o), &u))
+			return -1;
+		*(unsigned *)p = u;
+		return 0;
+	case PB_OPT_WORDS:
+		if (pb_opt_word_list(cmd->name, opt, val, row_words(cmd, o), &u))
+			return -1;
+		*(unsigned *)p = u;
+		return 0;
+	case PB_OPT_CPUS:
+		return pb_opt_cpu_list(cmd->name, opt, val, p);
+	case PB_OPT_DIR:
+		return pb_opt_dir(cmd->name, val, p);
+	case PB_OPT_FILE:
+		if (pb_cli_check_output(cmd->name, val))
+			return -1;
+		*(const char **)p = val;
+		return 0;
+	case PB_OPT_STRING:
+		*(const char **)p = val;
+		return 0;
+	}
+	return -1;
+}
+
+/* The rows in order: the given value, else the default through the same converter. */
+static int convert_all(struct pb_cli *cli, const struct pb_cmd *cmd, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++) {
+		const struct pb_opt *o = cli->rows[i];
+		void *base = i < cli->ncmd ? cli->params : (void *)&cli->common;
+		const char *val = cli->seen[i] ? cli->val[i] : row_default(cmd, o);
+
+		if (o->type == PB_OPT_FLAG && !cli->seen[i])
+			continue;
+		if (!cli->seen[i] && !val && (o->type != PB_OPT_DIR || o->if_given))
+			continue;
+		if (convert(cmd, o, val, base))
+			return -1;
+	}
+	return 0;
+}
+
+static void unknown_option(struct pb_cli *cli, const char *bad)
+{
+	const char *names[PB_CLI_MAX_OPTS];
+	char name[64];
+	const char *hit = NULL;
+
+	if (strncmp(bad, "--", 2) == 0) {
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(bad + 2, "="), bad + 2);
+		for (size_t i = 0; i < cli->nrows; i++)
+			names[i] = cli->rows[i]->name;
+		hit = pb_did_you_mean(name, names, cli->nrows);
+	}
+	if (hit)
+		pb_usage_err(cli->cmd->name, "unknown option '%s'; did you mean '--%s'?", bad, hit);
+	else
+		pb_usage_err(cli->cmd->name, "unknown option '%s'", bad);
 }
 
 int pb_cli_check_output(const char *cmd, const char *path)
@@ -104,19 +266,18 @@ int pb_cli_check_output(const char *cmd, const char *path)
 }
 
 int pb_cli_parse(struct pb_cli *cli, const struct pb_cmd *cmd, int argc,
-		 const char **argv, const struct poptOption *options,
-		 const char *const *formats, int min_args, int max_args)
+		 const char **argv, void *params)
 {
-	struct poptOption *common = cli->common_tab;
-	unsigned char seen[100 + COMMON_N] = { 0 };
-	char *prev[100 + COMMON_N] = { NULL };
-	int rc, n;
+	int rc;
 
 	memset(cli, 0, sizeof(*cli));
 	cli->cmd = cmd;
-	common_table(&cli->common, common);
-	format_help(formats, cli->fmt_descrip, sizeof(cli->fmt_descrip));
-	common[0].descrip = cli->fmt_descrip;
+	cli->params = params;
+	if (gather_rows(cli, cmd)) {
+		pb_err(cmd->name, "too many options (at most %d)", PB_CLI_MAX_OPTS);
+		return PB_EXIT_ERROR;
+	}
+	build_tables(cli, cmd);
 	/* popt names the program after argv[0]: make it "pipebench CMD". */
 	snprintf(cli->prog, sizeof(cli->prog), "%s %s", PB_PROG, cmd->name);
 	cli->argv = calloc((size_t)argc + 1, sizeof(*cli->argv));
@@ -125,52 +286,49 @@ int pb_cli_parse(struct pb_cli *cli, const struct pb_cmd *cmd, int argc,
 	cli->argv[0] = cli->prog;
 	for (int i = 1; i < argc; i++)
 		cli->argv[i] = argv[i];
+	cli->pc = poptGetContext(PB_PROG, argc, cli->argv, cli->top_tab, 0);
+	snprintf(cli->usage, sizeof(cli->usage), "[OPTION...]%s%s", cmd->args ? " " : "",
+		 cmd->args ? cmd->args : "");
+	poptSetOtherOptionHelp(cli->pc, cli->usage);
+
 	/*
-	 * Give every option that takes a value a code, so a repeated option can
-	 * be refused: popt would silently keep the last value, and a dropped
-	 * `--expect anon=...` or `--only ...` would turn into a false pass.
+	 * Every option, flags included, is refused when given twice: popt
+	 * would keep the last value, and a dropped `--expect anon=...` or
+	 * `--only ...` would turn into a false pass.
 	 */
-	for (n = 0; options[n].longName || options[n].shortName || options[n].argInfo; n++)
-		;
-	if ((size_t)n >= sizeof(cli->cmd_tab) / sizeof(cli->cmd_tab[0]))
-		return PB_EXIT_ERROR;
-	memcpy(cli->cmd_tab, options, ((size_t)n + 1) * sizeof(*options));
-	for (int i = 0; i < n; i++)
-		if (cli->cmd_tab[i].argInfo == POPT_ARG_STRING && cli->cmd_tab[i].val == 0)
-			cli->cmd_tab[i].val = OPT_CODE + i;
-	for (int i = 0; common[i].longName; i++)
-		if (common[i].argInfo == POPT_ARG_STRING)
-			common[i].val = OPT_CODE + 100 + i;
-	cli->pc = make_context(cmd, argc, cli->argv, cli->cmd_tab, common, cli->top_tab);
-
 	while ((rc = poptGetNextOpt(cli->pc)) > 0) {
-		int idx = rc - OPT_CODE;
-		const struct poptOption *o = idx >= 100 ? &common[idx - 100] : &cli->cmd_tab[idx];
+		size_t i = (size_t)(rc - OPT_CODE);
+		char *arg = poptGetOptArg(cli->pc);
+		const struct pb_opt *o;
 
-		if (rc < OPT_CODE || idx >= 100 + COMMON_N)
+		if (rc < OPT_CODE || i >= cli->nrows) {
+			free(arg);
 			continue;
-		/* popt has replaced the earlier copy without freeing it. */
-		if (seen[idx]++)
-			free(prev[idx]);
-		prev[idx] = o->arg ? *(char **)o->arg : NULL;
-		if (seen[idx] < 2)
+		}
+		o = cli->rows[i];
+		free(cli->val[i]);
+		cli->val[i] = arg;
+		if (cli->seen[i]++ == 0)
 			continue;
-		pb_usage_err(cmd->name, "--%s given more than once; give one value (lists "
-			     "take commas: --%s A,B)", o->longName, o->longName);
+		if (row_is_list(o))
+			pb_usage_err(cmd->name, "--%s given more than once; give one value (lists "
+				     "take commas: --%s A,B)", o->name, o->name);
+		else
+			pb_usage_err(cmd->name, "--%s given more than once; give it once", o->name);
 		return PB_EXIT_USAGE;
 	}
 	if (rc < -1) {
 		const char *bad = poptBadOption(cli->pc, POPT_BADOPTION_NOALIAS);
 
 		if (rc == POPT_ERROR_BADOPT)
-			pb_usage_err(cmd->name, "unknown option '%s'", bad);
+			unknown_option(cli, bad);
 		else if (rc == POPT_ERROR_NOARG)
 			pb_usage_err(cmd->name, "%s: missing value", bad);
 		else
 			pb_usage_err(cmd->name, "%s: %s", bad, poptStrerror(rc));
 		return PB_EXIT_USAGE;
 	}
-	if (cli->common.help) {
+	if (pb_cli_given(cli, "help")) {
 		printf("%s %s: %s\n", PB_PROG, cmd->name, cmd->summary);
 		poptPrintHelp(cli->pc, stdout, 0);
 		return fflush(stdout) == 0 && !ferror(stdout) ? PB_EXIT_OK : PB_EXIT_ERROR;
@@ -178,23 +336,36 @@ int pb_cli_parse(struct pb_cli *cli, const struct pb_cmd *cmd, int argc,
 	cli->args = poptGetArgs(cli->pc);
 	while (cli->args && cli->args[cli->nargs])
 		cli->nargs++;
-	if (cli->nargs > max_args && max_args >= 0) {
-		pb_usage_err(cmd->name, "unexpected argument '%s'", cli->args[max_args]);
+	if (cli->nargs > cmd->max_args && cmd->max_args >= 0) {
+		pb_usage_err(cmd->name, "unexpected argument '%s'", cli->args[cmd->max_args]);
 		return PB_EXIT_USAGE;
 	}
-	if (cli->nargs < min_args) {
+	if (cli->nargs < cmd->min_args) {
 		pb_usage_err(cmd->name, "missing argument: %s", cmd->args ? cmd->args : "?");
 		return PB_EXIT_USAGE;
 	}
-	cli->common.format = 0;
-	if (cli->common.format_arg &&
-	    pb_opt_word(cmd->name, "--format", cli->common.format_arg, formats,
-			&cli->common.format))
+	/* The common options first (as before rows), then the command's. */
+	if (convert_all(cli, cmd, cli->ncmd, cli->nrows) ||
+	    convert_all(cli, cmd, 0, cli->ncmd))
 		return PB_EXIT_USAGE;
-	cli->common.format_name = formats[cli->common.format];
-	if (cli->common.output && pb_cli_check_output(cmd->name, cli->common.output))
-		return PB_EXIT_USAGE;
+	cli->common.format_name = cmd->formats[cli->common.format];
 	return PB_CLI_CONTINUE;
+}
+
+bool pb_cli_given(const struct pb_cli *cli, const char *longname)
+{
+	for (size_t i = 0; i < cli->nrows; i++)
+		if (strcmp(cli->rows[i]->name, longname) == 0)
+			return cli->seen[i] > 0;
+	return false;
+}
+
+const char *pb_cli_value(const struct pb_cli *cli, const char *longname)
+{
+	for (size_t i = 0; i < cli->nrows; i++)
+		if (strcmp(cli->rows[i]->name, longname) == 0)
+			return cli->seen[i] ? cli->val[i] : NULL;
+	return NULL;
 }
 
 void pb_cli_free(struct pb_cli *cli)
@@ -204,9 +375,72 @@ void pb_cli_free(struct pb_cli *cli)
 	cli->pc = NULL;
 	free(cli->argv);
 	cli->argv = NULL;
-	free((void *)cli->common.format_arg);
-	free((void *)cli->common.output);
-	cli->common.format_arg = cli->common.output = NULL;
+	for (size_t i = 0; i < PB_CLI_MAX_OPTS; i++) {
+		free(cli->val[i]);
+		cli->val[i] = NULL;
+	}
+}
+
+static void list_rows(const struct pb_cmd *cmd, const struct pb_opt *o, FILE *fp)
+{
+	for (; o && o->name; o++) {
+		char letter[3] = { '-', o->letter, '\0' };
+
+		fprintf(fp, "--%s\t%s\t%s\t", o->name, letter, type_names[o->type]);
+		if (o->type == PB_OPT_WORD || o->type == PB_OPT_WORDS) {
+			const char *const *w = row_words(cmd, o);
+
+			for (size_t i = 0; w[i]; i++)
+				fprintf(fp, "%s%s", i ? "," : "", w[i]);
+		}
+		fputc('\n', fp);
+	}
+}
+
+void pb_cli_list_options(const struct pb_cmd *cmd, FILE *fp)
+{
+	list_rows(cmd, cmd->opts, fp);
+	list_rows(cmd, pb_common_opts, fp);
+}
+
+void pb_cli_list_operands(const struct pb_cmd *cmd, FILE *fp)
+{
+	if (cmd->operands)
+		fprintf(fp, "%s\n", cmd->operands);
+}
+
+int pb_cli_misplaced_common(int argc, const char **argv)
+{
+	const char *a = argv[1], *val = NULL;
+	const struct pb_opt *o = pb_common_opts;
+	const struct pb_cmd *cmd = NULL;
+	int next = 2;
+
+	if (a[0] != '-' || !a[1])
+		return 0;
+	for (; o->name; o++) {
+		size_t n = strlen(o->name);
+
+		if (a[1] == '-' && strncmp(a + 2, o->name, n) == 0 &&
+		    (a[2 + n] == '\0' || a[2 + n] == '='))
+			break;
+		if (a[1] != '-' && a[1] == o->letter)
+			break;
+	}
+	if (!o->name)
+		return 0;
+	/* Its value, if it takes one and it is not attached. */
+	if (o->type != PB_OPT_FLAG && !strchr(a, '=') && (a[1] == '-' || !a[2]) &&
+	    argc > 2) {
+		val = argv[2];
+		next = 3;
+	}
+	for (int i = next; i < argc && !cmd; i++)
+		cmd = pb_cmd_find(argv[i]);
+	pb_usage_err(NULL, "%s is an option of the commands; put it after the command: "
+		     "%s %s %s%s%s", a, PB_PROG, cmd ? cmd->name : "COMMAND", a,
+		     val ? " " : "", val ? val : "");
+	return 1;
 }
 
 int pb_opt_dir(const char *cmd, const char *val, const char **out)
@@ -229,30 +463,40 @@ int pb_opt_dir(const char *cmd, const char *val, const char **out)
 	return 0;
 }
 
-int pb_bench_opts_parse(const char *cmd, struct pb_bench_opts *b)
-{
-	b->repeat = 5;
-	b->warmup = 1;
-	b->timeout_ns = 0;
-	if (b->repeat_s && pb_opt_count(cmd, "--repeat", b->repeat_s, 1, 10000, &b->repeat))
-		return -1;
-	if (b->warmup_s && pb_opt_count(cmd, "--warmup", b->warmup_s, 0, 10000, &b->warmup))
-		return -1;
-	if (b->timeout_s && pb_opt_duration(cmd, "--timeout", b->timeout_s, 0,
-					    86400ULL * 1000000000ULL, &b->timeout_ns))
-		return -1;
-	return 0;
-}
-
-void pb_bench_opts_free(struct pb_bench_opts *b)
-{
-	free(b->repeat_s);
-	free(b->warmup_s);
-	free(b->timeout_s);
-	b->repeat_s = b->warmup_s = b->timeout_s = NULL;
-}
-
 bool pb_cli_progress(const struct pb_cli *cli)
 {
 	return !cli->common.quiet && isatty(STDERR_FILENO);
+}
+
+int pb_cmd_run(const struct pb_cmd *cmd, int argc, const char **argv)
+{
+	struct pb_cli cli;
+	void *params;
+	int rc;
+
+	if (argc == 2 && strcmp(argv[1], "--list-options") == 0) {
+		pb_cli_list_options(cmd, stdout);
+		return PB_EXIT_OK;
+	}
+	if (argc == 2 && strcmp(argv[1], "--list-operands") == 0) {
+		pb_cli_list_operands(cmd, stdout);
+		return PB_EXIT_OK;
+	}
+	params = calloc(1, cmd->params_size ? cmd->params_size : 1);
+	if (!params) {
+		pb_err(cmd->name, "out of memory");
+		return PB_EXIT_ERROR;
+	}
+	rc = pb_cli_parse(&cli, cmd, argc, argv, params);
+	if (rc == PB_CLI_CONTINUE && cmd->check && cmd->check(&cli, params))
+		rc = PB_EXIT_USAGE;
+	if (rc == PB_CLI_CONTINUE)
+		rc = cmd->exec(&cli, params);
+	pb_cli_free(&cli);
+	free(params);
+	/* Interrupted with signals deferred (conformance, report): the document
+	 * of what ran is out; remove what is left and exit 128+signal. */
+	if (pb_cleanup_interrupted())
+		pb_cleanup_exit_interrupted();
+	return rc;
 }

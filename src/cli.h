@@ -1,38 +1,125 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Per-command option parsing on top of popt.  popt has no subcommands, so
- * (as in authselect) each command gets its own popt context with the
- * common options table included; this module owns that table, --help,
- * stray-argument and --format/--output validation.
+ * Options as typed rows (git's parse-options is the model).  A command
+ * declares each option once, as a `struct pb_opt` row: long name, short
+ * letter, type, bounds, default as the user would type it, argument name
+ * and help.  This module turns the rows into a popt table (popt has no
+ * subcommands, so each command gets its own context with the common rows
+ * included), refuses an option given twice (flags too), converts every
+ * value with the one parser of units.h (bounds and words included, the
+ * default through the same converter), stores it at the row's offset in the
+ * command's params struct, and prints --help and the --list-* answers from
+ * the same rows.  Commands receive converted values and free no strings
+ * (string values stay valid until the command's exec returns).
+ *
+ * Adding an option: add a member to the command's params struct and one row
+ * to its table, e.g.
+ *   { PB_OPT("loops", 'n', PB_OPT_COUNT, struct tp_params, loops), .min = 1,
+ *     .max = 1000000000ULL, .def = "10000", .arg = "N",
+ *     .help = "fill/drain loops per repetition" },
+ * then document it in man/pipebench.1 (tests/manpage.sh checks the page,
+ * the letter table included, from --list-options).  A short letter must
+ * mean the same option in every command (tests/cli.sh and check_cli
+ * fail otherwise).  Checks that involve several options go in the
+ * command's `check` function.
  */
 #ifndef PB_CLI_H
 #define PB_CLI_H
 
 #include <popt.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cmd.h"
 
+enum pb_opt_type {
+	PB_OPT_FLAG,      /* int: 1 when given */
+	PB_OPT_COUNT,     /* uint64_t: plain decimal in [min, max] */
+	PB_OPT_SIZE,      /* uint64_t: bytes, K/M/G suffixes, in [min, max] */
+	PB_OPT_SIZES,     /* uint64_t[max_items], count in the size_t at off_n */
+	PB_OPT_DURATION,  /* uint64_t nanoseconds: "5", "500ms", in [min, max] ns */
+	PB_OPT_DOUBLE,    /* double in [dmin, dmax] */
+	PB_OPT_WORD,      /* unsigned: index into words (case-insensitive) */
+	PB_OPT_WORDS,     /* unsigned: bit i set for words[i], comma list */
+	PB_OPT_CPUS,      /* cpu_set_t: "0,2-3" */
+	PB_OPT_DIR,       /* const char *: a writable directory ($TMPDIR or /tmp if not given) */
+	PB_OPT_FILE,      /* const char *: a path */
+	PB_OPT_STRING,    /* const char *: checked by the command */
+};
+
+struct pb_opt {
+	const char *name;          /* long name without "--"; NULL ends a table */
+	char letter;               /* short letter, or 0 (see the man page's letter table) */
+	enum pb_opt_type type;
+	size_t off;                /* where the value lands in the params struct */
+	size_t off_n;              /* PB_OPT_SIZES: where the item count (size_t) lands */
+	uint64_t min, max;         /* count, size, sizes, duration (ns) */
+	double dmin, dmax;         /* double */
+	size_t max_items;          /* sizes */
+	const char *const *words;  /* word, words: the vocabulary (NULL: the command's formats) */
+	const char *def;           /* default as typed, converted like a given value; or NULL */
+	const char *def_help;      /* shown as "(default: ...)" when def is NULL, or NULL */
+	const char *arg;           /* argument name in --help ("N", "LIST") */
+	const char *help;          /* without the default: --help adds "(default X)" */
+	bool list;                 /* string: a comma list (for the repeated-option hint) */
+	bool if_given;             /* dir: not checked (left NULL) when not given */
+};
+
+/* Start of a row: long name, letter, type, params struct, member. */
+#define PB_OPT(L, S, TYPE, T, F) \
+	.name = (L), .letter = (S), .type = (TYPE), .off = offsetof(T, F)
+#define PB_OPT_END { .name = NULL }
+
+/* The benchmarking commands' rows, the same everywhere. */
+#define PB_OPT_REPEAT(T, F, HELP) \
+	{ PB_OPT("repeat", 'r', PB_OPT_COUNT, T, F), .min = 1, .max = 10000, .def = "5", \
+	  .arg = "N", .help = (HELP) }
+#define PB_OPT_WARMUP(T, F) \
+	{ PB_OPT("warmup", 'w', PB_OPT_COUNT, T, F), .min = 0, .max = 10000, .def = "1", \
+	  .arg = "N", .help = "unmeasured repetitions first" }
+#define PB_OPT_TIMEOUT(T, F) \
+	{ PB_OPT("timeout", 't', PB_OPT_DURATION, T, F), .min = 1, \
+	  .max = 86400ULL * 1000000000ULL, .def_help = "no limit", .arg = "DURATION", \
+	  .help = "give up with exit 3 after this long, e.g. 90s" }
+
+/*
+ * The --kind vocabulary of every command ("pipe" is a synonym of anon; "all"
+ * is every kind the command runs).
+ */
+extern const char *const pb_kind_words[];
+#define PB_KIND_WORD_ALL 3u
+/* A --kind mask with "all" expanded: bit k for enum pb_kind k. */
+unsigned pb_kind_mask(unsigned words_mask);
+
 struct pb_common {
-	const char *format_arg;  /* raw --format value or NULL */
+	unsigned format;         /* index into the command's formats */
+	const char *format_name; /* resolved format word */
 	const char *output;      /* --output FILE or NULL for stdout */
 	int quiet;
 	int help;
-	unsigned format;         /* index into the command's format list */
-	const char *format_name; /* resolved format word */
 };
+
+#define PB_CLI_MAX_OPTS 32
 
 struct pb_cli {
 	const struct pb_cmd *cmd;
 	poptContext pc;
 	struct pb_common common;
-	const char **args;  /* positional arguments (NULL-terminated), may be NULL */
+	void *params;              /* the command's params struct (cmd->params_size) */
+	const char **args;         /* operands (NULL-terminated), may be NULL */
 	int nargs;
-	/* popt keeps pointers to the tables for the context's lifetime. */
-	struct poptOption common_tab[5], top_tab[3];
-	struct poptOption cmd_tab[40];  /* the command's table, with vals set */
-	char fmt_descrip[160];
+	/* Rows: the command's, then the common ones; popt keeps pointers to
+	 * the tables for the context's lifetime. */
+	const struct pb_opt *rows[PB_CLI_MAX_OPTS];
+	size_t nrows, ncmd;
+	unsigned seen[PB_CLI_MAX_OPTS];
+	char *val[PB_CLI_MAX_OPTS];  /* the given text (owned) */
+	struct poptOption cmd_tab[PB_CLI_MAX_OPTS + 1], common_tab[PB_CLI_MAX_OPTS + 1];
+	struct poptOption top_tab[3];
+	char help_buf[8192];
+	char usage[256];
 	char prog[64];
 	const char **argv;
 };
@@ -41,18 +128,41 @@ struct pb_cli {
 #define PB_CLI_CONTINUE (-1)
 
 /*
- * Parse ARGV for CMD with OPTIONS (a popt table, POPT_TABLEEND-terminated,
- * without the common options) and the accepted FORMATS (first is the
- * default).  Positional arguments must number between MIN_ARGS and MAX_ARGS
- * (-1: unlimited).  Returns PB_CLI_CONTINUE to go on, or an exit status to
- * return at once (0 after --help, 2 after a usage error, already printed).
- * Call pb_cli_free when done.
+ * Run CMD with ARGV (argv[0] is the command name): parse and convert its
+ * options, run cmd->check and cmd->exec.  Returns an enum pb_exit value.
+ */
+int pb_cmd_run(const struct pb_cmd *cmd, int argc, const char **argv);
+
+/*
+ * The parsing half of pb_cmd_run, for tests: fills CLI (and PARAMS, which
+ * must be cmd->params_size bytes, zeroed) and returns PB_CLI_CONTINUE, or
+ * an exit status to return at once (0 after --help, 2 after a usage error,
+ * already printed).  Call pb_cli_free when done.
  */
 int pb_cli_parse(struct pb_cli *cli, const struct pb_cmd *cmd, int argc,
-		 const char **argv, const struct poptOption *options,
-		 const char *const *formats, int min_args, int max_args);
+		 const char **argv, void *params);
 
 void pb_cli_free(struct pb_cli *cli);
+
+/* Whether the option named LONG was given on the command line. */
+bool pb_cli_given(const struct pb_cli *cli, const char *longname);
+
+/* The text given for the option named LONG, or NULL. */
+const char *pb_cli_value(const struct pb_cli *cli, const char *longname);
+
+/* --list-options / --list-operands of CMD on FP (see pipebench(1)). */
+void pb_cli_list_options(const struct pb_cmd *cmd, FILE *fp);
+void pb_cli_list_operands(const struct pb_cmd *cmd, FILE *fp);
+
+/* The common rows (--format, --output, --quiet, --help). */
+extern const struct pb_opt pb_common_opts[];
+
+/*
+ * A common option given before the command (`pipebench -q timestamps`):
+ * prints "put it after the command" and returns 1; 0 when ARGV[1] is not
+ * a common option.
+ */
+int pb_cli_misplaced_common(int argc, const char **argv);
 
 /* Whether the --output path can be created (checked before any work). */
 int pb_cli_check_output(const char *cmd, const char *path);
@@ -63,27 +173,6 @@ int pb_cli_check_output(const char *cmd, const char *path);
  * usage error naming --dir and returns -1.
  */
 int pb_opt_dir(const char *cmd, const char *val, const char **out);
-
-/*
- * --repeat, --warmup and --timeout of the benchmarking commands: popt fills
- * the strings (PB_BENCH_OPT_* table entries), pb_bench_opts_parse resolves
- * them (defaults 5, 1 and no limit) with the usual one-line errors, and
- * pb_bench_opts_free releases the strings.
- */
-struct pb_bench_opts {
-	char *repeat_s, *warmup_s, *timeout_s;
-	uint64_t repeat, warmup, timeout_ns;
-};
-#define PB_BENCH_OPT_REPEAT(b, help) \
-	{ "repeat", 'r', POPT_ARG_STRING, &(b)->repeat_s, 0, (help), "N" }
-#define PB_BENCH_OPT_WARMUP(b) \
-	{ "warmup", 'w', POPT_ARG_STRING, &(b)->warmup_s, 0, \
-	  "unmeasured repetitions first (default 1)", "N" }
-#define PB_BENCH_OPT_TIMEOUT(b) \
-	{ "timeout", 't', POPT_ARG_STRING, &(b)->timeout_s, 0, \
-	  "give up with exit 3 after this long, e.g. 90s (default: no limit)", "DURATION" }
-int pb_bench_opts_parse(const char *cmd, struct pb_bench_opts *b);
-void pb_bench_opts_free(struct pb_bench_opts *b);
 
 /* Whether progress may be shown: stderr is a terminal and not --quiet. */
 bool pb_cli_progress(const struct pb_cli *cli);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "units.h"
 
 const struct pb_cmd *const pb_cmds[] = {
 	&pb_cmd_report,
@@ -22,6 +23,18 @@ const struct pb_cmd *pb_cmd_find(const char *name)
 		if (strcmp(pb_cmds[i]->name, name) == 0)
 			return pb_cmds[i];
 	return NULL;
+}
+
+const struct pb_cmd *pb_cmd_guess(const char *name)
+{
+	const char *names[16];
+	const char *hit;
+	size_t n = 0;
+
+	for (; pb_cmds[n] && n < 16; n++)
+		names[n] = pb_cmds[n]->name;
+	hit = pb_did_you_mean(name, names, n);
+	return hit ? pb_cmd_find(hit) : NULL;
 }
 
 static int exit_rank(int s)

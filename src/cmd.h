@@ -18,12 +18,27 @@ enum pb_exit {
 	PB_EXIT_NA = 4,      /* nothing applicable: all skipped or unsupported */
 };
 
+struct pb_opt;
+struct pb_cli;
+
+/*
+ * A command's static facts; cli.c's pb_cmd_run does the rest: options
+ * (the rows in OPTS plus the common ones), formats, operand counts.
+ */
 struct pb_cmd {
 	const char *name;
 	const char *summary;   /* one line for `pipebench --help` */
 	const char *args;      /* shown after [OPTION...] in usage, or NULL */
-	/* argv[0] is the command name; returns an enum pb_exit value. */
-	int (*run)(const struct pb_cmd *self, int argc, const char **argv);
+	const struct pb_opt *opts;      /* the command's option rows (cli.h), PB_OPT_END */
+	const char *const *formats;     /* accepted --format words, the default first */
+	int min_args, max_args;         /* operands; max_args -1: no limit */
+	const char *operands;           /* what operands are, for completion ("file"), or NULL */
+	size_t params_size;             /* the struct the rows' values land in */
+	/* After conversion: cross-checks and derived values; 0, or -1 after a
+	 * usage error was printed.  May be NULL. */
+	int (*check)(struct pb_cli *cli, void *params);
+	/* The work; returns an enum pb_exit value. */
+	int (*exec)(struct pb_cli *cli, void *params);
 };
 
 extern const struct pb_cmd pb_cmd_throughput;
@@ -39,6 +54,9 @@ extern const struct pb_cmd *const pb_cmds[];
 
 /* Look a command up by name; NULL if there is none. */
 const struct pb_cmd *pb_cmd_find(const char *name);
+
+/* The command closest to a misspelt NAME, or NULL. */
+const struct pb_cmd *pb_cmd_guess(const char *name);
 
 /* Combine two statuses: error beats failure beats n/a-or-pass (HACKING, "Exit status"). */
 int pb_exit_merge(int a, int b);

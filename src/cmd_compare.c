@@ -638,58 +638,57 @@ static void teardown(struct cmp_run *run)
 	json_object_put(run->warnings);
 }
 
-static int compare_main(const struct pb_cmd *self, int argc, const char **argv)
+struct cmp_params {
+	double threshold;
+	int force, allow_partial, strict;
+};
+
+static int exec_params(struct pb_cli *cli, void *params)
 {
-	char *threshold_s = NULL;
-	int force = 0, allow_partial = 0, strict = 0;
-	const struct poptOption options[] = {
-		{ "threshold", 'T', POPT_ARG_STRING, &threshold_s, 0,
-		  "exit 1 when a significant change for the worse exceeds PCT percent "
-		  "(default 5)", "PCT" },
-		{ "force", '\0', POPT_ARG_NONE, &force, 0,
-		  "compare even when the runs' parameters differ (warns; totals such as times "
-		  "are then compared per unit of work)", NULL },
-		{ "allow-partial", '\0', POPT_ARG_NONE, &allow_partial, 0,
-		  "compare what a failed or interrupted run has, or files that match nothing "
-		  "(warns) instead of refusing them", NULL },
-		{ "strict", '\0', POPT_ARG_NONE, &strict, 0,
-		  "exit 1 when coverage is lost: a result measured in BASE is skipped or "
-		  "absent in a NEW", NULL },
-		POPT_TABLEEND
-	};
+	const struct cmp_params *p = params;
 	struct cmp_run run;
-	struct pb_cli cli;
-	int rc = pb_cli_parse(&cli, self, argc, argv, options, formats, 2, -1);
+	int rc;
 
 	memset(&run, 0, sizeof(run));
-	run.threshold = PB_CMP_DEFAULT_THRESHOLD;
-	if (rc == PB_CLI_CONTINUE && threshold_s &&
-	    pb_opt_double(NAME, "--threshold", threshold_s, 0, 1e9, &run.threshold))
-		rc = PB_EXIT_USAGE;
-	if (rc == PB_CLI_CONTINUE && cli.nargs - 1 > MAX_NEW) {
+	if (cli->nargs - 1 > MAX_NEW) {
 		pb_usage_err(NAME, "at most %d NEW files", MAX_NEW);
-		rc = PB_EXIT_USAGE;
+		return PB_EXIT_USAGE;
 	}
-	if (rc == PB_CLI_CONTINUE) {
-		run.base_path = cli.args[0];
-		run.nin = (size_t)cli.nargs - 1;
-		for (size_t k = 0; k < run.nin; k++)
-			run.in[k].path = cli.args[k + 1];
-		run.force = force;
-		run.allow_partial = allow_partial;
-		run.strict = strict;
-		run.warnings = json_object_new_array();
-		rc = execute(&cli, &run);
-	}
+	run.threshold = p->threshold;
+	run.base_path = cli->args[0];
+	run.nin = (size_t)cli->nargs - 1;
+	for (size_t k = 0; k < run.nin; k++)
+		run.in[k].path = cli->args[k + 1];
+	run.force = p->force;
+	run.allow_partial = p->allow_partial;
+	run.strict = p->strict;
+	run.warnings = json_object_new_array();
+	rc = execute(cli, &run);
 	teardown(&run);
-	pb_cli_free(&cli);
-	free(threshold_s);
 	return rc;
 }
 
+#define P struct cmp_params
+static const struct pb_opt options[] = {
+	{ PB_OPT("threshold", '\0', PB_OPT_DOUBLE, P, threshold), .dmin = 0, .dmax = 1e9,
+	  .def = "5" /* PB_CMP_DEFAULT_THRESHOLD */, .arg = "PCT",
+	  .help = "exit 1 when a significant change for the worse exceeds PCT percent" },
+	{ PB_OPT("force", '\0', PB_OPT_FLAG, P, force),
+	  .help = "compare even when the runs' parameters differ (warns; totals such as times "
+	  "are then compared per unit of work)" },
+	{ PB_OPT("allow-partial", '\0', PB_OPT_FLAG, P, allow_partial),
+	  .help = "compare what a failed or interrupted run has, or files that match nothing "
+	  "(warns) instead of refusing them" },
+	{ PB_OPT("strict", '\0', PB_OPT_FLAG, P, strict),
+	  .help = "exit 1 when coverage is lost: a result measured in BASE is skipped or "
+	  "absent in a NEW" },
+	PB_OPT_END
+};
+
 const struct pb_cmd pb_cmd_compare = {
-	.name = NAME,
+	.name = NAME, .opts = options, .formats = formats, .params_size = sizeof(struct cmp_params),
+	.exec = exec_params,
+	.args = "BASE.json NEW.json [NEW.json...]", .min_args = 2, .max_args = -1,
+	.operands = "file",
 	.summary = "compare JSON results: change, significance and regressions",
-	.args = "BASE.json NEW.json [NEW.json...]",
-	.run = compare_main,
 };

@@ -29,6 +29,7 @@
 
 static const char *const formats[] = { "text", "json", "tap", "junit", NULL };
 enum { FMT_TEXT, FMT_JSON, FMT_TAP, FMT_JUNIT };
+/* What params.kind says in JSON; --kind takes pb_kind_words. */
 static const char *const kind_words[] = { "anon", "fifo", "all", NULL };
 enum { KIND_ANON, KIND_FIFO, KIND_ALL };
 
@@ -36,6 +37,7 @@ struct conf_params {
 	const struct pb_check *sel[MAX_CHECKS];
 	size_t nsel;
 	unsigned kind;          /* KIND_* */
+	unsigned kind_words;    /* --kind, bits of pb_kind_words */
 	uint64_t timeout_ns;
 	int allow_global;
 	int list;
@@ -125,24 +127,25 @@ static int check_list(const char *opt, const char *list)
 	}
 }
 
-static int parse_params(struct conf_params *p, const char *only, const char *skip,
-			const char *kind, const char *timeout, const char *dir)
+/* After the rows: the kind, the --only/--skip patterns, the selection. */
+static int check_params(struct pb_cli *cli, void *params)
 {
-	memset(p, 0, sizeof(*p));
-	p->kind = KIND_ANON;
-	if (kind && pb_opt_word(NAME, "--kind", kind, kind_words, &p->kind))
+	struct conf_params *p = params;
+	/* "all" is both pipe kinds here; socketpair only when named. */
+	unsigned mask = p->kind_words & (1u << PB_KIND_WORD_ALL) ?
+			(1u << PB_KIND_ANON) | (1u << PB_KIND_FIFO) : p->kind_words;
+	const char *only = p->only, *skip = p->skip;
+
+	if (mask & (1u << PB_KIND_SOCKETPAIR)) {
+		pb_usage_err(NAME, "--kind %s: the checks are about pipes and FIFOs; socketpair "
+			     "has none", pb_cli_value(cli, "kind"));
 		return -1;
-	p->timeout_ns = 5000000000ULL;
-	if (timeout && pb_opt_duration(NAME, "--timeout", timeout, 1000000ULL,
-				       3600ULL * 1000000000ULL, &p->timeout_ns))
-		return -1;
+	}
+	p->kind = mask == (1u << PB_KIND_FIFO) ? KIND_FIFO :
+		  mask == (1u << PB_KIND_ANON) ? KIND_ANON : KIND_ALL;
 	if (only && check_list("--only", only))
 		return -1;
 	if (skip && check_list("--skip", skip))
-		return -1;
-	p->only = only;
-	p->skip = skip;
-	if (pb_opt_dir(NAME, dir, &p->dir))
 		return -1;
 	FOR_EACH_CHECK(c) {
 		if (only && !list_matches(only, c))
@@ -151,6 +154,10 @@ static int parse_params(struct conf_params *p, const char *only, const char *ski
 			continue;
 		if (p->nsel < MAX_CHECKS)
 			p->sel[p->nsel++] = c;
+	}
+	if (p->list && cli->common.format != FMT_TEXT && cli->common.format != FMT_JSON) {
+		pb_usage_err(NAME, "--list: only the text and json formats");
+		return -1;
 	}
 	return 0;
 }
@@ -600,56 +607,37 @@ static int execute(struct pb_cli *cli, const struct conf_params *p)
 	return status;
 }
 
-static int conformance_main(const struct pb_cmd *self, int argc, const char **argv)
+static int exec_params(struct pb_cli *cli, void *params)
 {
-	char *only_s = NULL, *skip_s = NULL, *kind_s = NULL, *timeout_s = NULL, *dir_s = NULL;
-	struct conf_params p;
-	int list = 0, allow_global = 0;
-	const struct poptOption options[] = {
-		{ "list", 'l', POPT_ARG_NONE, &list, 0,
-		  "list the selected checks (ID, tag, group, title, citation) and exit", NULL },
-		{ "only", 'O', POPT_ARG_STRING, &only_s, 0,
-		  "run only these checks: IDs, groups or globs, comma-separated (e.g. WR-*,read)",
-		  "LIST" },
-		{ "skip", 'S', POPT_ARG_STRING, &skip_s, 0,
-		  "do not run these checks: IDs, groups or globs, comma-separated", "LIST" },
-		{ "kind", 'k', POPT_ARG_STRING, &kind_s, 0,
-		  "for checks that apply to both: anon, fifo or all (default anon)", "KIND" },
-		{ "timeout", 't', POPT_ARG_STRING, &timeout_s, 0,
-		  "watchdog per check, e.g. 5 or 500ms (default 5 s)", "DURATION" },
-		{ "allow-global-changes", '\0', POPT_ARG_NONE, &allow_global, 0,
-		  "run checks that change global state (sysctls), restoring it after", NULL },
-		{ "dir", 'd', POPT_ARG_STRING, &dir_s, 0,
-		  "where the checks' private directories go (default $TMPDIR or /tmp)", "DIR" },
-		POPT_TABLEEND
-	};
-	struct pb_cli cli;
-	int rc = pb_cli_parse(&cli, self, argc, argv, options, formats, 0, 0);
+	const struct conf_params *p = params;
 
-	if (rc == PB_CLI_CONTINUE && parse_params(&p, only_s, skip_s, kind_s, timeout_s, dir_s))
-		rc = PB_EXIT_USAGE;
-	if (rc == PB_CLI_CONTINUE && list && cli.common.format != FMT_TEXT &&
-	    cli.common.format != FMT_JSON) {
-		pb_usage_err(NAME, "--list: only the text and json formats");
-		rc = PB_EXIT_USAGE;
-	}
-	if (rc == PB_CLI_CONTINUE) {
-		p.allow_global = allow_global;
-		p.list = list;
-		rc = list ? do_list(&cli, &p) : execute(&cli, &p);
-	}
-	pb_cli_free(&cli);
-	free(only_s), free(skip_s), free(kind_s), free(timeout_s), free(dir_s);
-	/* Interrupted: the document of what ran is out; remove what is left
-	 * (children, directories) and exit 128+signal. */
-	if (pb_cleanup_interrupted())
-		pb_cleanup_exit_interrupted();
-	return rc;
+	return p->list ? do_list(cli, p) : execute(cli, p);
 }
 
+#define P struct conf_params
+static const struct pb_opt options[] = {
+	{ PB_OPT("list", 'l', PB_OPT_FLAG, P, list),
+	  .help = "list the selected checks (ID, tag, group, title, citation) and exit" },
+	{ PB_OPT("only", 'O', PB_OPT_STRING, P, only), .list = true, .arg = "LIST",
+	  .help = "run only these checks: IDs, groups or globs, comma-separated (e.g. WR-*,read)" },
+	{ PB_OPT("skip", 'S', PB_OPT_STRING, P, skip), .list = true, .arg = "LIST",
+	  .help = "do not run these checks: IDs, groups or globs, comma-separated" },
+	{ PB_OPT("kind", 'k', PB_OPT_WORDS, P, kind_words), .words = pb_kind_words,
+	  .def = "anon", .arg = "LIST",
+	  .help = "for checks that apply to both pipe kinds, which (all: anon and fifo; "
+	  "socketpair has no checks)" },
+	{ PB_OPT("timeout", 't', PB_OPT_DURATION, P, timeout_ns), .min = 1000000ULL,
+	  .max = 3600ULL * 1000000000ULL, .def = "5s", .arg = "DURATION",
+	  .help = "watchdog per check, e.g. 5 or 500ms" },
+	{ PB_OPT("allow-global-changes", '\0', PB_OPT_FLAG, P, allow_global),
+	  .help = "run checks that change global state (sysctls), restoring it after" },
+	{ PB_OPT("dir", 'd', PB_OPT_DIR, P, dir), .arg = "DIR",
+	  .help = "where the checks' private directories go" },
+	PB_OPT_END
+};
+
 const struct pb_cmd pb_cmd_conformance = {
-	.name = NAME,
+	.name = NAME, .opts = options, .formats = formats, .params_size = sizeof(struct conf_params),
+	.check = check_params, .exec = exec_params,
 	.summary = "POSIX and Linux pipe/FIFO conformance checks with stable IDs",
-	.args = NULL,
-	.run = conformance_main,
 };

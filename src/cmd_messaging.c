@@ -15,6 +15,7 @@
 
 #include "cleanup.h"
 #include "cli.h"
+#include "endpoint.h"
 #include "messaging.h"
 #include "msg.h"
 #include "output.h"
@@ -31,6 +32,8 @@ enum { FMT_TEXT, FMT_JSON, FMT_CSV };
 struct ms_params {
 	struct pb_messaging_params w;
 	uint64_t repeat, warmup, timeout_ns;
+	unsigned kind_words;     /* --kind, bits of pb_kind_words */
+	int threads;             /* --threads */
 };
 
 /* The per-repetition metrics, in output order. */
@@ -81,28 +84,25 @@ static double metric_value(const struct pb_messaging_result *e, int m)
 	}
 }
 
-static int parse_params(struct ms_params *p, const char *kind_s, int threads,
-			const char *groups_s, const char *fds_s, const char *loops_s,
-			const char *size_s, struct pb_bench_opts *bench)
+/* After the rows: one kind of the common vocabulary, and the cross-checks. */
+static int check_params(struct pb_cli *cli, void *params)
 {
-	const char *c = NAME;
-	unsigned kind = PB_MESSAGING_PIPE;
+	struct ms_params *p = params;
+	const char *c = NAME, *given = pb_cli_value(cli, "kind");
+	unsigned mask = pb_kind_mask(p->kind_words);
 
-	memset(p, 0, sizeof(*p));
-	/* "anon" is what throughput and conformance call an anonymous pipe. */
-	if (kind_s && strcmp(kind_s, "anon") == 0)
-		kind_s = pb_messaging_kind_names[PB_MESSAGING_PIPE];
-	if (kind_s && pb_opt_word(c, "--kind", kind_s, pb_messaging_kind_names, &kind))
+	if (mask & (1u << PB_KIND_FIFO)) {
+		pb_usage_err(c, "--kind %s: messaging runs over anon pipes or socketpairs, "
+			     "not FIFOs", given);
 		return -1;
-	p->w.kind = (enum pb_messaging_kind)kind;
-	p->w.threads = threads != 0;
-	p->w.groups = 10;
-	if (groups_s && pb_opt_count(c, "--groups", groups_s, 1, PB_MESSAGING_MAX_WORKERS / 2,
-				     &p->w.groups))
+	}
+	if (mask == ((1u << PB_KIND_ANON) | (1u << PB_KIND_SOCKETPAIR))) {
+		pb_usage_err(c, "--kind %s: messaging runs one kind at a time", given);
 		return -1;
-	p->w.fds = 20;
-	if (fds_s && pb_opt_count(c, "--fds", fds_s, 1, PB_MESSAGING_MAX_WORKERS / 2, &p->w.fds))
-		return -1;
+	}
+	p->w.kind = mask & (1u << PB_KIND_SOCKETPAIR) ? PB_MESSAGING_SOCKETPAIR
+						      : PB_MESSAGING_PIPE;
+	p->w.threads = p->threads != 0;
 	if (pb_messaging_workers(&p->w) > PB_MESSAGING_MAX_WORKERS) {
 		pb_usage_err(c, "--groups %llu with --fds %llu: %llu workers; at most %d",
 			     (unsigned long long)p->w.groups, (unsigned long long)p->w.fds,
@@ -110,12 +110,6 @@ static int parse_params(struct ms_params *p, const char *kind_s, int threads,
 			     PB_MESSAGING_MAX_WORKERS);
 		return -1;
 	}
-	p->w.loops = 100;
-	if (loops_s && pb_opt_count(c, "--loops", loops_s, 1, 1000000000ULL, &p->w.loops))
-		return -1;
-	p->w.size = 100;
-	if (size_s && pb_opt_size(c, "--size", size_s, 1, MAX_SIZE, &p->w.size))
-		return -1;
 	{
 		/* Bytes per repetition must fit the counters and JSON's int64. */
 		uint64_t m, b;
@@ -128,11 +122,6 @@ static int parse_params(struct ms_params *p, const char *kind_s, int threads,
 			return -1;
 		}
 	}
-	if (pb_bench_opts_parse(c, bench))
-		return -1;
-	p->repeat = bench->repeat;
-	p->warmup = bench->warmup;
-	p->timeout_ns = bench->timeout_ns;
 	return 0;
 }
 
@@ -385,48 +374,37 @@ static int execute(struct pb_cli *cli, const struct ms_params *p)
 	return run.status;
 }
 
-static int messaging_main(const struct pb_cmd *self, int argc, const char **argv)
+static int exec_params(struct pb_cli *cli, void *params)
 {
-	char *kind_s = NULL, *groups_s = NULL, *fds_s = NULL, *loops_s = NULL, *size_s = NULL;
-	struct pb_bench_opts b = { 0 };
-	int threads = 0;
-	const struct poptOption options[] = {
-		{ "groups", 'g', POPT_ARG_STRING, &groups_s, 0,
-		  "groups of senders and receivers (default 10)", "N" },
-		{ "fds", 'F', POPT_ARG_STRING, &fds_s, 0,
-		  "receivers per group, each with its own pipe, and as many senders (default 20)",
-		  "N" },
-		{ "loops", 'l', POPT_ARG_STRING, &loops_s, 0,
-		  "messages each sender writes to each receiver of its group (default 100)", "N" },
-		{ "size", 's', POPT_ARG_STRING, &size_s, 0,
-		  "bytes per message; K, M suffixes; at most 1M (default 100)", "BYTES" },
-		{ "kind", 'k', POPT_ARG_STRING, &kind_s, 0,
-		  "pipe (also: anon) or socketpair (AF_UNIX stream) (default pipe)", "KIND" },
-		{ "threads", 'T', POPT_ARG_NONE, &threads, 0,
-		  "workers are threads (default: processes)", NULL },
-		PB_BENCH_OPT_REPEAT(&b, "measured repetitions (default 5)"),
-		PB_BENCH_OPT_WARMUP(&b),
-		PB_BENCH_OPT_TIMEOUT(&b),
-		POPT_TABLEEND
-	};
-	struct pb_cli cli;
-	struct ms_params p;
-	int rc = pb_cli_parse(&cli, self, argc, argv, options, formats, 0, 0);
-
-	if (rc == PB_CLI_CONTINUE)
-		rc = parse_params(&p, kind_s, threads, groups_s, fds_s, loops_s, size_s, &b) ?
-			PB_EXIT_USAGE : PB_CLI_CONTINUE;
-	if (rc == PB_CLI_CONTINUE)
-		rc = execute(&cli, &p);
-	pb_cli_free(&cli);
-	free(kind_s), free(groups_s), free(fds_s), free(loops_s), free(size_s);
-	pb_bench_opts_free(&b);
-	return rc;
+	return execute(cli, params);
 }
 
+#define P struct ms_params
+static const struct pb_opt options[] = {
+	{ PB_OPT("kind", 'k', PB_OPT_WORDS, P, kind_words), .words = pb_kind_words,
+	  .def = "anon", .arg = "KIND",
+	  .help = "one kind, anon or socketpair (an AF_UNIX stream pair), of the common words" },
+	{ PB_OPT("groups", 'g', PB_OPT_COUNT, P, w.groups), .min = 1,
+	  .max = PB_MESSAGING_MAX_WORKERS / 2, .def = "10", .arg = "N",
+	  .help = "groups of senders and receivers" },
+	{ PB_OPT("fds", '\0', PB_OPT_COUNT, P, w.fds), .min = 1,
+	  .max = PB_MESSAGING_MAX_WORKERS / 2, .def = "20", .arg = "N",
+	  .help = "receivers per group, each with its own pipe, and as many senders" },
+	{ PB_OPT("loops", 'n', PB_OPT_COUNT, P, w.loops), .min = 1, .max = 1000000000ULL,
+	  .def = "100", .arg = "N",
+	  .help = "messages each sender writes to each receiver of its group" },
+	{ PB_OPT("size", 's', PB_OPT_SIZE, P, w.size), .min = 1, .max = MAX_SIZE, .def = "100",
+	  .arg = "BYTES", .help = "bytes per message; K, M suffixes; at most 1M" },
+	{ PB_OPT("threads", 'T', PB_OPT_FLAG, P, threads), .def_help = "processes",
+	  .help = "workers are threads" },
+	PB_OPT_REPEAT(P, repeat, "measured repetitions"),
+	PB_OPT_WARMUP(P, warmup),
+	PB_OPT_TIMEOUT(P, timeout_ns),
+	PB_OPT_END
+};
+
 const struct pb_cmd pb_cmd_messaging = {
-	.name = NAME,
+	.name = NAME, .opts = options, .formats = formats, .params_size = sizeof(struct ms_params),
+	.check = check_params, .exec = exec_params,
 	.summary = "hackbench-style groups of senders and receivers over pipes",
-	.args = NULL,
-	.run = messaging_main,
 };

@@ -45,6 +45,7 @@ struct on_params {
 	uint64_t loops, size, repeat, timeout_ns;
 	const char *dir;
 	int expect;              /* -1 none, 0 supported, 1 unsupported */
+	unsigned expect_word;    /* --expect, index into expect_words */
 };
 
 struct on_side {
@@ -77,30 +78,11 @@ struct on_run {
 	struct pb_progress pg;
 };
 
-static int parse_params(struct on_params *p, const char *loops_s, const char *size_s,
-			struct pb_bench_opts *b, const char *dir_s, const char *expect_s)
+static int check_params(struct pb_cli *cli, void *params)
 {
-	unsigned idx;
+	struct on_params *p = params;
 
-	memset(p, 0, sizeof(*p));
-	p->expect = -1;
-	p->loops = 10000;
-	p->size = 100;
-	if (loops_s && pb_opt_count(NAME, "--loops", loops_s, 1, 1000000000ULL, &p->loops))
-		return -1;
-	if (size_s && pb_opt_size(NAME, "--size", size_s, 1, MAX_CHUNK, &p->size))
-		return -1;
-	if (pb_bench_opts_parse(NAME, b))
-		return -1;
-	p->repeat = b->repeat;
-	p->timeout_ns = b->timeout_ns;
-	if (expect_s) {
-		if (pb_opt_word(NAME, "--expect", expect_s, expect_words, &idx))
-			return -1;
-		p->expect = (int)idx;
-	}
-	if (pb_opt_dir(NAME, dir_s, &p->dir))
-		return -1;
+	p->expect = pb_cli_given(cli, "expect") ? (int)p->expect_word : -1;
 	return 0;
 }
 
@@ -448,42 +430,28 @@ static int execute(struct pb_cli *cli, const struct on_params *p)
 	return run.status;
 }
 
-static int o_noatime_main(const struct pb_cmd *self, int argc, const char **argv)
+static int exec_params(struct pb_cli *cli, void *params)
 {
-	char *loops_s = NULL, *size_s = NULL, *dir_s = NULL, *expect_s = NULL;
-	struct pb_bench_opts b = { 0 };
-	const struct poptOption options[] = {
-		{ "loops", 'n', POPT_ARG_STRING, &loops_s, 0,
-		  "fill/drain loops per repetition (default 10000)", "N" },
-		{ "size", 's', POPT_ARG_STRING, &size_s, 0,
-		  "chunk size per write/read; K, M suffixes; at most 64M (default 100)", "BYTES" },
-		PB_BENCH_OPT_REPEAT(&b, "measured A/B pairs, interleaved A B A B (default 5)"),
-		{ "dir", 'd', POPT_ARG_STRING, &dir_s, 0,
-		  "directory for the FIFO of the substitute benchmark (default $TMPDIR or /tmp)",
-		  "DIR" },
-		{ "expect", 'e', POPT_ARG_STRING, &expect_s, 0,
-		  "exit 1 unless pipe2(O_NOATIME) is: supported or unsupported", "WORD" },
-		PB_BENCH_OPT_TIMEOUT(&b),
-		POPT_TABLEEND
-	};
-	struct pb_cli cli;
-	struct on_params p;
-	int rc = pb_cli_parse(&cli, self, argc, argv, options, formats, 0, 0);
-
-	if (rc == PB_CLI_CONTINUE)
-		rc = parse_params(&p, loops_s, size_s, &b, dir_s, expect_s) ?
-		     PB_EXIT_USAGE : PB_CLI_CONTINUE;
-	if (rc == PB_CLI_CONTINUE)
-		rc = execute(&cli, &p);
-	pb_cli_free(&cli);
-	free(loops_s), free(size_s), free(dir_s), free(expect_s);
-	pb_bench_opts_free(&b);
-	return rc;
+	return execute(cli, params);
 }
 
+#define P struct on_params
+static const struct pb_opt options[] = {
+	{ PB_OPT("loops", 'n', PB_OPT_COUNT, P, loops), .min = 1, .max = 1000000000ULL,
+	  .def = "10000", .arg = "N", .help = "fill/drain loops per repetition" },
+	{ PB_OPT("size", 's', PB_OPT_SIZE, P, size), .min = 1, .max = MAX_CHUNK, .def = "100",
+	  .arg = "BYTES", .help = "chunk size per write/read; K, M suffixes; at most 64M" },
+	PB_OPT_REPEAT(P, repeat, "measured A/B pairs, interleaved A B A B"),
+	{ PB_OPT("dir", 'd', PB_OPT_DIR, P, dir), .arg = "DIR",
+	  .help = "directory for the FIFO of the substitute benchmark" },
+	{ PB_OPT("expect", 'e', PB_OPT_WORD, P, expect_word), .words = expect_words,
+	  .arg = "WORD", .help = "exit 1 unless pipe2(O_NOATIME) is" },
+	PB_OPT_TIMEOUT(P, timeout_ns),
+	PB_OPT_END
+};
+
 const struct pb_cmd pb_cmd_o_noatime = {
-	.name = NAME,
+	.name = NAME, .opts = options, .formats = formats, .params_size = sizeof(struct on_params),
+	.check = check_params, .exec = exec_params,
 	.summary = "whether pipe2(O_NOATIME) is accepted, and what timestamp updates cost",
-	.args = NULL,
-	.run = o_noatime_main,
 };

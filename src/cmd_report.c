@@ -198,7 +198,7 @@ static void child_run(const struct pb_cmd *cmd, int argc, const char **argv, con
 	dup2(e, STDERR_FILENO);
 	close(o);
 	close(e);
-	_exit(cmd->run(cmd, argc, argv) & 0xff);
+	_exit(pb_cmd_run(cmd, argc, argv) & 0xff);
 }
 
 static const char *sig_name(int sig)
@@ -713,13 +713,11 @@ static int execute(struct pb_cli *cli, struct report *rep)
  * the parts that make FIFOs) and $TMPDIR (the other parts' and the
  * report's own), where the report's private directory is made now.
  */
-static int prepare_dirs(struct report *rep, const char *dir_s)
+static int prepare_dirs(struct report *rep)
 {
 	const char *base = pb_tmpdir_base();
 	int r;
 
-	if (dir_s && pb_opt_dir(NAME, dir_s, &rep->dir))
-		return -1;
 	r = pb_dir_usable(base);
 	if (r == 0)
 		r = pb_tmpdir_make(base, rep->tmp, sizeof(rep->tmp));
@@ -732,50 +730,60 @@ static int prepare_dirs(struct report *rep, const char *dir_s)
 	return 0;
 }
 
-static int report_main(const struct pb_cmd *self, int argc, const char **argv)
+struct rep_params {
+	int quick;
+	const char *dir;
+	unsigned parts;            /* bit i: parts[i] */
+};
+
+/* --parts' vocabulary: the parts' names, in order (check_params verifies). */
+static const char *const part_words[] = {
+	"timestamps", "o_noatime", "conformance", "throughput", "throughput_64k", "messaging",
+	NULL
+};
+
+static int check_params(struct pb_cli *cli, void *params)
 {
-	static const char *part_words[NPARTS + 1];
-	char *dir_s = NULL, *parts_s = NULL;
-	int quick = 0;
-	const struct poptOption options[] = {
-		{ "quick", 'Q', POPT_ARG_NONE, &quick, 0,
-		  "shorter runs: about 10 s instead of 30 s", NULL },
-		{ "dir", 'd', POPT_ARG_STRING, &dir_s, 0,
-		  "directory for FIFOs (default $TMPDIR or /tmp)", "DIR" },
-		{ "parts", 'P', POPT_ARG_STRING, &parts_s, 0,
-		  "only these parts: timestamps, o_noatime, conformance, throughput, "
-		  "throughput_64k, messaging (default all)", "LIST" },
-		POPT_TABLEEND
-	};
-	struct report rep = { 0 };
-	struct pb_cli cli;
-	int rc = pb_cli_parse(&cli, self, argc, argv, options, formats, 0, 0);
+	struct rep_params *p = params;
 
 	for (size_t i = 0; i < NPARTS; i++)
-		part_words[i] = parts[i].name;
-	rep.selected = (1u << NPARTS) - 1;
-	rep.quick = quick;
-	if (rc == PB_CLI_CONTINUE && parts_s &&
-	    pb_opt_word_list(NAME, "--parts", parts_s, part_words, &rep.selected))
-		rc = PB_EXIT_USAGE;
-	if (rc == PB_CLI_CONTINUE && prepare_dirs(&rep, dir_s))
+		if (!part_words[i] || strcmp(part_words[i], parts[i].name) != 0) {
+			pb_err(NAME, "internal error: --parts words differ from the parts");
+			return -1;
+		}
+	if (!pb_cli_given(cli, "parts"))
+		p->parts = (1u << NPARTS) - 1;
+	return 0;
+}
+
+static int exec_params(struct pb_cli *cli, void *params)
+{
+	const struct rep_params *p = params;
+	struct report rep = { .dir = p->dir, .quick = p->quick, .selected = p->parts };
+	int rc = PB_CLI_CONTINUE;
+
+	if (prepare_dirs(&rep))
 		rc = PB_EXIT_USAGE;
 	if (rc == PB_CLI_CONTINUE)
-		rc = execute(&cli, &rep);
+		rc = execute(cli, &rep);
 	if (rep.tmp[0])
 		pb_tmpdir_remove(rep.tmp);
-	pb_cli_free(&cli);
-	free(dir_s);
-	free(parts_s);
-	/* Interrupted: the report of what ran is out; exit 128+signal. */
-	if (pb_cleanup_interrupted())
-		pb_cleanup_exit_interrupted();
 	return rc;
 }
 
+#define P struct rep_params
+static const struct pb_opt options[] = {
+	{ PB_OPT("quick", 'Q', PB_OPT_FLAG, P, quick),
+	  .help = "shorter runs: about 10 s instead of 30 s" },
+	{ PB_OPT("dir", 'd', PB_OPT_DIR, P, dir), .if_given = true, .arg = "DIR",
+	  .help = "directory for FIFOs" },
+	{ PB_OPT("parts", 'P', PB_OPT_WORDS, P, parts), .words = part_words, .def_help = "all",
+	  .arg = "LIST", .help = "only these parts" },
+	PB_OPT_END
+};
+
 const struct pb_cmd pb_cmd_report = {
-	.name = NAME,
+	.name = NAME, .opts = options, .formats = formats, .params_size = sizeof(struct rep_params),
+	.check = check_params, .exec = exec_params,
 	.summary = "one-shot profile of the running kernel's pipes (the main job)",
-	.args = NULL,
-	.run = report_main,
 };

@@ -31,9 +31,9 @@
 
 static const char *const formats[] = { "text", "json", "csv", "seed", NULL };
 enum { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_SEED };
-static const char *const kind_words[] = { "anon", "fifo", "socketpair", "all", NULL };
 
 struct tp_params {
+	unsigned kind_words;         /* --kind, bits of pb_kind_words */
 	enum pb_kind kinds[PB_KIND_COUNT];
 	size_t nkinds;
 	uint64_t sizes[MAX_SIZES];
@@ -69,47 +69,20 @@ struct tp_run {
 	struct pb_progress pg;
 };
 
-static int parse_params(struct tp_params *p, struct pb_bench_opts *b, const char *kind_s,
-			const char *size_s, const char *loops_s, const char *psize_s,
-			const char *flags_s, const char *cpu_s, const char *dir_s)
+/* After the rows: the kinds in order, and the pinning. */
+static int check_params(struct pb_cli *cli, void *params)
 {
-	const char *c = NAME;
-	unsigned mask = 1;
+	struct tp_params *p = params;
+	unsigned mask = pb_kind_mask(p->kind_words);
 
-	memset(p, 0, sizeof(*p));
-	if (kind_s && pb_opt_word_list(c, "--kind", kind_s, kind_words, &mask))
-		return -1;
-	if (mask & (1u << 3))
-		mask = (1u << PB_KIND_COUNT) - 1;
+	(void)cli;
 	for (int k = 0; k < PB_KIND_COUNT; k++)
 		if (mask & (1u << k))
 			p->kinds[p->nkinds++] = (enum pb_kind)k;
-	p->sizes[0] = 100;
-	p->nsizes = 1;
-	if (size_s && pb_opt_size_list(c, "--size", size_s, 1, MAX_CHUNK, p->sizes,
-				       MAX_SIZES, &p->nsizes))
-		return -1;
-	p->loops = 10000;
-	if (loops_s && pb_opt_count(c, "--loops", loops_s, 1, 1000000000ULL, &p->loops))
-		return -1;
-	if (pb_bench_opts_parse(c, b))
-		return -1;
-	p->repeat = b->repeat;
-	p->warmup = b->warmup;
-	p->timeout_ns = b->timeout_ns;
-	/* The kernel's round_pipe_size() takes at most 1 GiB as an int. */
-	if (psize_s && pb_opt_size(c, "--pipe-size", psize_s, 1, 1ULL << 30, &p->pipe_size))
-		return -1;
-	if (flags_s && pb_opt_word_list(c, "--flags", flags_s, pb_flag_names, &p->flags))
-		return -1;
-	if (cpu_s) {
-		if (pb_opt_cpu_list(c, "--cpu", cpu_s, &p->cpus))
-			return -1;
+	if (CPU_COUNT(&p->cpus) > 0) {
 		p->pinned = 1;
 		pb_format_cpu_list(&p->cpus, p->cpu_list, sizeof(p->cpu_list));
 	}
-	if (pb_opt_dir(c, dir_s, &p->dir))
-		return -1;
 	return 0;
 }
 
@@ -654,52 +627,38 @@ static int execute(struct pb_cli *cli, const struct tp_params *p)
 	return run.status;
 }
 
-static int throughput_main(const struct pb_cmd *self, int argc, const char **argv)
+static int exec_params(struct pb_cli *cli, void *params)
 {
-	char *kind_s = NULL, *size_s = NULL, *loops_s = NULL;
-	char *psize_s = NULL, *flags_s = NULL, *cpu_s = NULL, *dir_s = NULL;
-	struct pb_bench_opts b = { 0 };
-	const struct poptOption options[] = {
-		{ "kind", 'k', POPT_ARG_STRING, &kind_s, 0,
-		  "pipe kinds: anon, fifo, socketpair or all, comma-separated (default anon)", "LIST" },
-		{ "dir", 'd', POPT_ARG_STRING, &dir_s, 0,
-		  "directory for FIFOs (default $TMPDIR or /tmp)", "DIR" },
-		{ "loops", 'n', POPT_ARG_STRING, &loops_s, 0,
-		  "fill/drain loops per repetition (default 10000)", "N" },
-		{ "size", 's', POPT_ARG_STRING, &size_s, 0,
-		  "chunk size per write/read; K, M suffixes; comma list for a sweep; "
-		  "at most 64M (default 100)", "LIST" },
-		{ "pipe-size", 'p', POPT_ARG_STRING, &psize_s, 0,
-		  "set the pipe buffer with F_SETPIPE_SZ (default: kernel default)", "BYTES" },
-		{ "flags", 'F', POPT_ARG_STRING, &flags_s, 0,
-		  "pipe2 flags: direct (O_DIRECT packets), noatime (O_NOATIME)", "LIST" },
-		PB_BENCH_OPT_REPEAT(&b, "measured repetitions (default 5)"),
-		PB_BENCH_OPT_WARMUP(&b),
-		{ "cpu", 'c', POPT_ARG_STRING, &cpu_s, 0,
-		  "pin to these CPUs, e.g. 0 or 0-1 (default: not pinned)", "LIST" },
-		PB_BENCH_OPT_TIMEOUT(&b),
-		POPT_TABLEEND
-	};
-	struct pb_cli cli;
-	struct tp_params p;
-	int rc = pb_cli_parse(&cli, self, argc, argv, options, formats, 0, 0);
-
-	if (rc == PB_CLI_CONTINUE) {
-		rc = parse_params(&p, &b, kind_s, size_s, loops_s, psize_s, flags_s, cpu_s,
-				  dir_s) ? PB_EXIT_USAGE : PB_CLI_CONTINUE;
-	}
-	if (rc == PB_CLI_CONTINUE)
-		rc = execute(&cli, &p);
-	pb_cli_free(&cli);
-	free(kind_s), free(size_s), free(loops_s), free(psize_s), free(flags_s), free(cpu_s);
-	free(dir_s);
-	pb_bench_opts_free(&b);
-	return rc;
+	return execute(cli, params);
 }
 
+#define P struct tp_params
+static const struct pb_opt options[] = {
+	{ PB_OPT("kind", 'k', PB_OPT_WORDS, P, kind_words), .words = pb_kind_words,
+	  .def = "anon", .arg = "LIST", .help = "pipe kinds" },
+	{ PB_OPT("dir", 'd', PB_OPT_DIR, P, dir), .arg = "DIR", .help = "directory for FIFOs" },
+	{ PB_OPT("loops", 'n', PB_OPT_COUNT, P, loops), .min = 1, .max = 1000000000ULL,
+	  .def = "10000", .arg = "N", .help = "fill/drain loops per repetition" },
+	{ PB_OPT("size", 's', PB_OPT_SIZES, P, sizes), .off_n = offsetof(P, nsizes), .min = 1,
+	  .max = MAX_CHUNK, .max_items = MAX_SIZES, .def = "100", .arg = "LIST",
+	  .help = "chunk size per write/read; K, M suffixes; comma list for a sweep; at most 64M" },
+	/* The kernel's round_pipe_size() takes at most 1 GiB as an int. */
+	{ PB_OPT("pipe-size", 'p', PB_OPT_SIZE, P, pipe_size), .min = 1, .max = 1ULL << 30,
+	  .def_help = "kernel default", .arg = "BYTES",
+	  .help = "set the pipe buffer with F_SETPIPE_SZ" },
+	{ PB_OPT("flags", 'F', PB_OPT_WORDS, P, flags), .words = pb_flag_names,
+	  .def_help = "none", .arg = "LIST",
+	  .help = "pipe2 flags (direct: O_DIRECT packet mode; noatime: O_NOATIME)" },
+	PB_OPT_REPEAT(P, repeat, "measured repetitions"),
+	PB_OPT_WARMUP(P, warmup),
+	{ PB_OPT("cpu", 'c', PB_OPT_CPUS, P, cpus), .def_help = "not pinned", .arg = "LIST",
+	  .help = "pin to these CPUs, e.g. 0 or 0-1" },
+	PB_OPT_TIMEOUT(P, timeout_ns),
+	PB_OPT_END
+};
+
 const struct pb_cmd pb_cmd_throughput = {
-	.name = NAME,
+	.name = NAME, .opts = options, .formats = formats, .params_size = sizeof(struct tp_params),
+	.check = check_params, .exec = exec_params,
 	.summary = "nonblocking fill/drain throughput of pipes, FIFOs and socketpairs",
-	.args = NULL,
-	.run = throughput_main,
 };

@@ -94,30 +94,25 @@ static int parse_expect(const char *s, int expect[K_COUNT])
 	return r;
 }
 
-static int parse_params(struct ts_params *p, const char *dir_s, const char *repeat_s,
-			const char *expect_s)
+/* After the rows: --expect's pairs. */
+static int check_params(struct pb_cli *cli, void *params)
 {
+	struct ts_params *p = params;
 	int r;
 
-	memset(p, 0, sizeof(*p));
+	(void)cli;
 	p->expect[K_ANON] = p->expect[K_FIFO] = -1;
-	p->repeat = 3;
-	if (repeat_s && pb_opt_count(NAME, "--repeat", repeat_s, 1, 1000, &p->repeat))
-		return -1;
-	if (expect_s) {
-		r = parse_expect(expect_s, p->expect);
+	if (p->expect_s) {
+		r = parse_expect(p->expect_s, p->expect);
 		if (r == -ENOMEM)
 			return -1;
 		if (r) {
 			pb_usage_err(NAME, "--expect: invalid expectation '%s'; expected "
 				     "anon=frozen|updated and/or fifo=frozen|updated, comma-separated",
-				     expect_s);
+				     p->expect_s);
 			return -1;
 		}
-		p->expect_s = expect_s;
 	}
-	if (pb_opt_dir(NAME, dir_s, &p->dir))
-		return -1;
 	return 0;
 }
 
@@ -466,37 +461,26 @@ static int execute(struct pb_cli *cli, const struct ts_params *p)
 	return run.status;
 }
 
-static int timestamps_main(const struct pb_cmd *self, int argc, const char **argv)
+static int exec_params(struct pb_cli *cli, void *params)
 {
-	char *dir_s = NULL, *repeat_s = NULL, *expect_s = NULL;
-	const struct poptOption options[] = {
-		{ "dir", 'd', POPT_ARG_STRING, &dir_s, 0,
-		  "directory for the FIFOs (default $TMPDIR or /tmp); its filesystem and atime "
-		  "policy are reported", "DIR" },
-		{ "repeat", 'r', POPT_ARG_STRING, &repeat_s, 0,
-		  "repetitions of every observation; disagreement is reported as inconsistent "
-		  "(default 3)", "N" },
-		{ "expect", 'e', POPT_ARG_STRING, &expect_s, 0,
-		  "exit 1 unless the verdicts are these: anon=frozen|updated,fifo=frozen|updated "
-		  "(either or both)", "LIST" },
-		POPT_TABLEEND
-	};
-	struct pb_cli cli;
-	struct ts_params p;
-	int rc = pb_cli_parse(&cli, self, argc, argv, options, formats, 0, 0);
-
-	if (rc == PB_CLI_CONTINUE)
-		rc = parse_params(&p, dir_s, repeat_s, expect_s) ? PB_EXIT_USAGE : PB_CLI_CONTINUE;
-	if (rc == PB_CLI_CONTINUE)
-		rc = execute(&cli, &p);
-	pb_cli_free(&cli);
-	free(dir_s), free(repeat_s), free(expect_s);
-	return rc;
+	return execute(cli, params);
 }
 
+#define P struct ts_params
+static const struct pb_opt options[] = {
+	{ PB_OPT("dir", 'd', PB_OPT_DIR, P, dir), .arg = "DIR",
+	  .help = "directory for the FIFOs; its filesystem and atime policy are reported" },
+	{ PB_OPT("repeat", 'r', PB_OPT_COUNT, P, repeat), .min = 1, .max = 1000, .def = "3",
+	  .arg = "N", .help = "repetitions of every observation; disagreement is reported as "
+	  "inconsistent" },
+	{ PB_OPT("expect", 'e', PB_OPT_STRING, P, expect_s), .list = true, .arg = "LIST",
+	  .help = "exit 1 unless the verdicts are these: anon=frozen|updated,"
+	  "fifo=frozen|updated (either or both)" },
+	PB_OPT_END
+};
+
 const struct pb_cmd pb_cmd_timestamps = {
-	.name = NAME,
+	.name = NAME, .opts = options, .formats = formats, .params_size = sizeof(struct ts_params),
+	.check = check_params, .exec = exec_params,
 	.summary = "whether pipe and FIFO operations update atime, mtime and ctime",
-	.args = NULL,
-	.run = timestamps_main,
 };

@@ -29,6 +29,22 @@ static void usage(FILE *fp)
 		PB_PROG);
 }
 
+/* The command NAME, or NULL after a usage error (with a guess if one is close). */
+static const struct pb_cmd *find_command(const char *what, const char *name)
+{
+	const struct pb_cmd *cmd = pb_cmd_find(name), *guess;
+
+	if (cmd)
+		return cmd;
+	guess = pb_cmd_guess(name);
+	if (guess)
+		pb_usage_err(NULL, "%sunknown command '%s'; did you mean '%s'?", what, name,
+			     guess->name);
+	else
+		pb_usage_err(NULL, "%sunknown command '%s'", what, name);
+	return NULL;
+}
+
 static int finish_stdout(int status)
 {
 	/* A full disk or closed pipe on stdout is an error, not silence. */
@@ -62,6 +78,11 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return finish_stdout(PB_EXIT_OK);
 	}
+	if (!strcmp(av[1], "--list-commands") && argc == 2) {
+		for (size_t i = 0; pb_cmds[i]; i++)
+			printf("%s\n", pb_cmds[i]->name);
+		return finish_stdout(PB_EXIT_OK);
+	}
 	if (!strcmp(av[1], "--version")) {
 		printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 		return finish_stdout(PB_EXIT_OK);
@@ -75,23 +96,21 @@ int main(int argc, char **argv)
 			pb_usage_err(NULL, "help: unexpected argument '%s'", av[3]);
 			return PB_EXIT_USAGE;
 		}
-		cmd = pb_cmd_find(av[2]);
-		if (!cmd) {
-			pb_usage_err(NULL, "help: unknown command '%s'", av[2]);
+		cmd = find_command("help: ", av[2]);
+		if (!cmd)
 			return PB_EXIT_USAGE;
-		}
 		const char *hav[] = { cmd->name, "--help", NULL };
-		return finish_stdout(cmd->run(cmd, 2, hav));
+		return finish_stdout(pb_cmd_run(cmd, 2, hav));
 	}
 	if (av[1][0] == '-') {
-		pb_usage_err(NULL, "unknown option '%s'", av[1]);
+		/* `pipebench -q timestamps`: say where it goes. */
+		if (!pb_cli_misplaced_common(argc, av))
+			pb_usage_err(NULL, "unknown option '%s'", av[1]);
 		return PB_EXIT_USAGE;
 	}
-	cmd = pb_cmd_find(av[1]);
-	if (!cmd) {
-		pb_usage_err(NULL, "unknown command '%s'", av[1]);
+	cmd = find_command("", av[1]);
+	if (!cmd)
 		return PB_EXIT_USAGE;
-	}
 	pb_cleanup_install(cmd->name);
-	return finish_stdout(cmd->run(cmd, argc - 1, av + 1));
+	return finish_stdout(pb_cmd_run(cmd, argc - 1, av + 1));
 }

@@ -214,6 +214,78 @@ int pb_parse_size_list(const char *s, uint64_t min, uint64_t max,
 	return 0;
 }
 
+/* Synonyms any vocabulary accepts when it has the word: alias, word. */
+static const char *const synonyms[][2] = {
+	{ "pipe", "anon" },   /* messaging's word for an anonymous pipe */
+};
+
+int pb_match_word(const char *const *words, const char *s, size_t len)
+{
+	for (int i = 0; words[i]; i++)
+		if (strlen(words[i]) == len && strncasecmp(words[i], s, len) == 0)
+			return i;
+	for (size_t k = 0; k < sizeof(synonyms) / sizeof(synonyms[0]); k++)
+		if (strlen(synonyms[k][0]) == len && strncasecmp(synonyms[k][0], s, len) == 0)
+			for (int i = 0; words[i]; i++)
+				if (strcmp(words[i], synonyms[k][1]) == 0)
+					return i;
+	return -1;
+}
+
+size_t pb_edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t d[64][64];
+
+	if (la >= 63 || lb >= 63)
+		return SIZE_MAX;
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (size_t i = 1; i <= la; i++)
+		for (size_t j = 1; j <= lb; j++) {
+			size_t cost = tolower((unsigned char)a[i - 1]) !=
+				      tolower((unsigned char)b[j - 1]);
+			size_t v = d[i - 1][j] + 1;
+
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (d[i - 1][j - 1] + cost < v)
+				v = d[i - 1][j - 1] + cost;
+			/* A swap of two neighbours is one edit. */
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	return d[la][lb];
+}
+
+const char *pb_did_you_mean(const char *s, const char *const *cands, size_t n)
+{
+	size_t len = strlen(s), best_d = SIZE_MAX, limit;
+	const char *best = NULL;
+
+	/* One edit for short words, up to three for long ones. */
+	limit = len < 4 ? 1 : len < 8 ? 2 : 3;
+	for (size_t i = 0; i < n; i++) {
+		size_t d;
+
+		if (!cands[i])
+			continue;
+		d = pb_edit_distance(s, cands[i]);
+		/* A unique prefix of at least three letters is a guess too. */
+		if (d > limit && len >= 3 && strncasecmp(s, cands[i], len) == 0)
+			d = limit;
+		if (d < best_d) {
+			best_d = d;
+			best = cands[i];
+		}
+	}
+	return best_d <= limit && best_d < len ? best : NULL;
+}
+
 int pb_parse_word_list(const char *s, const char *const *words,
 		       unsigned *mask, size_t *bad_off, size_t *bad_len)
 {
@@ -227,18 +299,16 @@ int pb_parse_word_list(const char *s, const char *const *words,
 	}
 	while (*s) {
 		const char *item;
-		size_t len, i;
+		size_t len;
 		int r = next_item(&s, &item, &len);
+		int w = r ? -1 : pb_match_word(words, item, len);
 
-		for (i = 0; !r && words[i]; i++)
-			if (strlen(words[i]) == len && strncmp(words[i], item, len) == 0)
-				break;
-		if (r || !words[i]) {
+		if (w < 0) {
 			if (bad_off)
 				*bad_off = (size_t)(item - start), *bad_len = len;
 			return -EINVAL;
 		}
-		m |= 1u << i;
+		m |= 1u << w;
 	}
 	*mask = m;
 	return 0;
@@ -317,72 +387,113 @@ static const char *why(int r, const char *kind)
 {
 	static __thread char b[96];
 
-	if (r == -ERANGE)
-		snprintf(b, sizeof(b), "%s out of range", kind);
-	else if (r == -E2BIG)
+	if (r == -E2BIG)
 		snprintf(b, sizeof(b), "too many %s items", kind);
 	else
 		snprintf(b, sizeof(b), "invalid %s", kind);
 	return b;
 }
 
-static void range_hint(char *buf, size_t len, uint64_t min, uint64_t max)
+void pb_format_size_arg(uint64_t bytes, char *buf, size_t len)
 {
-	snprintf(buf, len, "; allowed %llu to %llu", (unsigned long long)min,
-		 (unsigned long long)max);
+	static const char suffix[] = "GMK";
+
+	for (int i = 0; i < 3; i++) {
+		uint64_t unit = 1ULL << (10 * (3 - i));
+
+		if (bytes >= unit && bytes % unit == 0) {
+			snprintf(buf, len, "%llu%c", (unsigned long long)(bytes / unit), suffix[i]);
+			return;
+		}
+	}
+	snprintf(buf, len, "%llu", (unsigned long long)bytes);
+}
+
+void pb_format_duration_arg(uint64_t ns, char *buf, size_t len)
+{
+	static const struct { uint64_t ns; const char *suffix; } u[] = {
+		{ 3600000000000ULL, "h" }, { 60000000000ULL, "m" }, { 1000000000ULL, "s" },
+		{ 1000000ULL, "ms" }, { 1000ULL, "us" },
+	};
+
+	for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++)
+		if (ns >= u[i].ns && ns % u[i].ns == 0) {
+			snprintf(buf, len, "%llu%s", (unsigned long long)(ns / u[i].ns), u[i].suffix);
+			return;
+		}
+	snprintf(buf, len, "%lluns", (unsigned long long)ns);
+}
+
+/*
+ * R's one-line usage error: "--OPT: VALUE is out of range (MIN..MAX)", the
+ * range as the user types it, or "--OPT: invalid KIND 'VALUE'".  Returns -1.
+ */
+static int opt_fail(const char *cmd, const char *opt, const char *val, int r, const char *kind,
+		    const char *min, const char *max)
+{
+	if (r == -ERANGE)
+		pb_usage_err(cmd, "%s: %s is out of range (%s..%s)", opt, val, min, max);
+	else
+		pb_usage_err(cmd, "%s: %s '%s'", opt, why(r, kind), val ? val : "");
+	return -1;
+}
+
+enum { U_SIZE, U_COUNT, U_DURATION };
+
+/* A size, count or duration option: parse, else the error with the range. */
+static int opt_u64(const char *cmd, const char *opt, const char *val, int unit,
+		   uint64_t min, uint64_t max, uint64_t *out)
+{
+	static const char *const kind[] = { "size", "number", "duration" };
+	int r = unit == U_SIZE ? pb_parse_size(val, min, max, out) :
+		unit == U_COUNT ? pb_parse_count(val, min, max, out) :
+		pb_parse_duration(val, min, max, out);
+	char b[2][32];
+
+	if (!r)
+		return 0;
+	for (int i = 0; i < 2; i++) {
+		uint64_t v = i ? max : min;
+
+		if (unit == U_SIZE)
+			pb_format_size_arg(v, b[i], sizeof(b[i]));
+		else if (unit == U_DURATION)
+			pb_format_duration_arg(v, b[i], sizeof(b[i]));
+		else
+			snprintf(b[i], sizeof(b[i]), "%llu", (unsigned long long)v);
+	}
+	return opt_fail(cmd, opt, val, r, kind[unit], b[0], b[1]);
 }
 
 int pb_opt_size(const char *cmd, const char *opt, const char *val,
 		uint64_t min, uint64_t max, uint64_t *out)
 {
-	int r = pb_parse_size(val, min, max, out);
-	char a[32], b[32], hint[96] = "";
-
-	if (!r)
-		return 0;
-	if (r == -ERANGE) {
-		pb_format_size(min, a, sizeof(a));
-		pb_format_size(max, b, sizeof(b));
-		snprintf(hint, sizeof(hint), "; allowed %s to %s", a, b);
-	}
-	pb_usage_err(cmd, "%s: %s '%s'%s", opt, why(r, "size"), val ? val : "", hint);
-	return -1;
+	return opt_u64(cmd, opt, val, U_SIZE, min, max, out);
 }
 
 int pb_opt_count(const char *cmd, const char *opt, const char *val,
 		 uint64_t min, uint64_t max, uint64_t *out)
 {
-	int r = pb_parse_count(val, min, max, out);
-	char hint[96] = "";
-
-	if (!r)
-		return 0;
-	if (r == -ERANGE)
-		range_hint(hint, sizeof(hint), min, max);
-	pb_usage_err(cmd, "%s: %s '%s'%s", opt, why(r, "number"), val ? val : "", hint);
-	return -1;
+	return opt_u64(cmd, opt, val, U_COUNT, min, max, out);
 }
 
 int pb_opt_duration(const char *cmd, const char *opt, const char *val,
 		    uint64_t min_ns, uint64_t max_ns, uint64_t *out_ns)
 {
-	int r = pb_parse_duration(val, min_ns, max_ns, out_ns);
-
-	if (!r)
-		return 0;
-	pb_usage_err(cmd, "%s: %s '%s'", opt, why(r, "duration"), val ? val : "");
-	return -1;
+	return opt_u64(cmd, opt, val, U_DURATION, min_ns, max_ns, out_ns);
 }
 
 int pb_opt_double(const char *cmd, const char *opt, const char *val,
 		  double min, double max, double *out)
 {
 	int r = pb_parse_double(val, min, max, out);
+	char a[32], b[32];
 
 	if (!r)
 		return 0;
-	pb_usage_err(cmd, "%s: %s '%s'", opt, why(r, "number"), val ? val : "");
-	return -1;
+	snprintf(a, sizeof(a), "%g", min);
+	snprintf(b, sizeof(b), "%g", max);
+	return opt_fail(cmd, opt, val, r, "number", a, b);
 }
 
 int pb_opt_size_list(const char *cmd, const char *opt, const char *val,
@@ -390,18 +501,19 @@ int pb_opt_size_list(const char *cmd, const char *opt, const char *val,
 		     size_t max_items, size_t *n)
 {
 	int r = pb_parse_size_list(val, min, max, out, max_items, n);
-	char a[32], b[32], hint[96] = "";
+	char a[32], b[32];
 
 	if (!r)
 		return 0;
 	if (r == -ERANGE) {
-		pb_format_size(min, a, sizeof(a));
-		pb_format_size(max, b, sizeof(b));
-		snprintf(hint, sizeof(hint), "; allowed %s to %s", a, b);
+		pb_format_size_arg(min, a, sizeof(a));
+		pb_format_size_arg(max, b, sizeof(b));
+		pb_usage_err(cmd, "%s: a size in '%s' is out of range (%s..%s)", opt, val, a, b);
 	} else if (r == -E2BIG) {
-		snprintf(hint, sizeof(hint), "; at most %zu", max_items);
+		pb_usage_err(cmd, "%s: %s '%s'; at most %zu", opt, why(r, "size"), val, max_items);
+	} else {
+		pb_usage_err(cmd, "%s: %s '%s'", opt, why(r, "size"), val ? val : "");
 	}
-	pb_usage_err(cmd, "%s: %s '%s'%s", opt, why(r, "size"), val ? val : "", hint);
 	return -1;
 }
 
@@ -437,11 +549,12 @@ int pb_opt_word(const char *cmd, const char *opt, const char *val,
 {
 	char allowed[256];
 
-	for (unsigned i = 0; val && words[i]; i++)
-		if (strcmp(words[i], val) == 0) {
-			*index = i;
-			return 0;
-		}
+	int i = val ? pb_match_word(words, val, strlen(val)) : -1;
+
+	if (i >= 0) {
+		*index = (unsigned)i;
+		return 0;
+	}
 	list_words(words, allowed, sizeof(allowed));
 	pb_usage_err(cmd, "%s: unknown value '%s'; expected one of: %s", opt,
 		     val ? val : "", allowed);

@@ -42,6 +42,18 @@ int pb_parse_size_list(const char *s, uint64_t min, uint64_t max,
 int pb_parse_word_list(const char *s, const char *const *words,
 		       unsigned *mask, size_t *bad_off, size_t *bad_len);
 
+/*
+ * Index of the word S (LEN bytes, not necessarily terminated) in WORDS,
+ * ignoring case; "pipe" is accepted for "anon".  -1 if none.
+ */
+int pb_match_word(const char *const *words, const char *s, size_t len);
+
+/* Edit distance (insert, delete, replace, swap neighbours), ignoring case. */
+size_t pb_edit_distance(const char *a, const char *b);
+
+/* The one of N candidates closest to a misspelt S, or NULL if none is close. */
+const char *pb_did_you_mean(const char *s, const char *const *cands, size_t n);
+
 /* CPU list "0,2-3"; every CPU must be < max_cpu. */
 int pb_parse_cpu_list(const char *s, int max_cpu, cpu_set_t *set);
 
@@ -54,9 +66,14 @@ const char *pb_plural(uint64_t n, const char *one, const char *many);
 /* Format bytes as "4 KiB", "100 B", "64 MiB" when exact, else plain bytes. */
 void pb_format_size(uint64_t bytes, char *buf, size_t len);
 
+/* Bytes and nanoseconds as the user would type them: "64M", "500ms". */
+void pb_format_size_arg(uint64_t bytes, char *buf, size_t len);
+void pb_format_duration_arg(uint64_t ns, char *buf, size_t len);
+
 /*
  * Wrappers for option values: on failure print
- *   `pipebench CMD: --OPT: invalid size 'VALUE' (...)` and return -1.
+ *   `pipebench CMD: --OPT: invalid size 'VALUE'` or
+ *   `pipebench CMD: --OPT: VALUE is out of range (MIN..MAX)` and return -1.
  */
 int pb_opt_size(const char *cmd, const char *opt, const char *val,
 		uint64_t min, uint64_t max, uint64_t *out);

@@ -17,7 +17,8 @@ sed 's/"schema_version": 1/"schema_version": 99/' "$GOOD" >"$TEST_TMP/schema.jso
 # command|option|value   (the value is what the message must name)
 TABLE="conformance|--only|NOPE-99
 conformance|--skip|NOPE-*
-conformance|--kind|pipe
+conformance|--kind|socketpair
+conformance|--timeout|500us
 conformance|--timeout|0
 conformance|--timeout|abc
 conformance|--timeout|-5
@@ -33,6 +34,8 @@ messaging|--loops|0
 messaging|--size|2M
 messaging|--size|12Q
 messaging|--kind|fifo
+messaging|--kind|anon,socketpair
+messaging|--timeout|0
 messaging|--repeat|0
 messaging|--timeout|1x
 messaging|--format|seed
@@ -59,7 +62,8 @@ o_noatime|--loops|0
 o_noatime|--size|65M
 o_noatime|--expect|maybe
 o_noatime|--repeat|x
-o_noatime|--timeout|soon"
+o_noatime|--timeout|soon
+o_noatime|--timeout|0"
 n=$(printf '%s\n' "$TABLE" | wc -l)
 
 if command -v strace >/dev/null && strace -f -qq -e trace=pipe2 -o /dev/null true 2>/dev/null; then
@@ -67,7 +71,7 @@ if command -v strace >/dev/null && strace -f -qq -e trace=pipe2 -o /dev/null tru
 else
 	STRACE=0
 fi
-plan $((n * 4 + 2 + 8))
+plan $((n * 4 + 2 + 12))
 
 while IFS='|' read -r cmd opt val; do
 	case $opt in
@@ -105,7 +109,9 @@ is "$rc:$(nlines "$err")" "2:1" "report with a stray argument: exit 2, one line"
 for args in "timestamps --expect anon=updated --expect fifo=updated" \
 	    "conformance --only RD-01 --only RD-02" \
 	    "throughput --kind anon --kind fifo" \
-	    "compare --threshold 1 --threshold 2 $GOOD $GOOD"; do
+	    "compare --threshold 1 --threshold 2 $GOOD $GOOD" \
+	    "messaging --threads --threads" \
+	    "compare --force --force $GOOD $GOOD"; do
 	run "$PIPEBENCH" $args
 	is "$rc:$(nlines "$err")" "2:1" "${args%% -*} with a repeated option: exit 2, one line"
 	opt=$(printf '%s' "$args" | awk '{ print $2 }')

@@ -189,12 +189,69 @@ START_TEST(word_lists)
 
 	ck_assert_int_eq(pb_parse_word_list("fifo,anon", words, &m, &off, &len), 0);
 	ck_assert_uint_eq(m, 3);
-	ck_assert_int_eq(pb_parse_word_list("anon,pipe", words, &m, &off, &len), -EINVAL);
+	ck_assert_int_eq(pb_parse_word_list("anon,pipes", words, &m, &off, &len), -EINVAL);
 	ck_assert_uint_eq(off, 5);
-	ck_assert_uint_eq(len, 4);
+	ck_assert_uint_eq(len, 5);
+	/* Any case; "pipe" is anon wherever anon is a word. */
+	ck_assert_int_eq(pb_parse_word_list("FIFO,Pipe", words, &m, &off, &len), 0);
+	ck_assert_uint_eq(m, 3);
 	ck_assert_int_eq(pb_parse_word_list("an", words, &m, &off, &len), -EINVAL);
 	ck_assert_int_eq(pb_parse_word_list("anon,,fifo", words, &m, &off, &len), -EINVAL);
 	ck_assert_int_eq(pb_parse_word_list("", words, &m, &off, &len), -EINVAL);
+}
+END_TEST
+
+START_TEST(word_match)
+{
+	static const char *const words[] = { "anon", "fifo", "socketpair", NULL };
+	static const char *const fmts[] = { "text", "json", NULL };
+
+	ck_assert_int_eq(pb_match_word(words, "SocketPair", 10), 2);
+	ck_assert_int_eq(pb_match_word(words, "pipe", 4), 0);
+	ck_assert_int_eq(pb_match_word(words, "fifo,anon", 4), 1);
+	ck_assert_int_eq(pb_match_word(words, "fif", 3), -1);
+	/* The synonym only where its word exists. */
+	ck_assert_int_eq(pb_match_word(fmts, "pipe", 4), -1);
+	ck_assert_int_eq(pb_match_word(fmts, "JSON", 4), 1);
+}
+END_TEST
+
+START_TEST(did_you_mean)
+{
+	static const char *const cmds[] = { "report", "throughput", "conformance", "timestamps",
+					    "o_noatime", "messaging", "compare" };
+	const size_t n = sizeof(cmds) / sizeof(cmds[0]);
+
+	ck_assert_uint_eq(pb_edit_distance("conformanc", "conformance"), 1);
+	ck_assert_uint_eq(pb_edit_distance("thorughput", "throughput"), 1);  /* a swap */
+	ck_assert_uint_eq(pb_edit_distance("FIFO", "fifo"), 0);
+	ck_assert_str_eq(pb_did_you_mean("conformanc", cmds, n), "conformance");
+	ck_assert_str_eq(pb_did_you_mean("thorughput", cmds, n), "throughput");
+	ck_assert_str_eq(pb_did_you_mean("mesaging", cmds, n), "messaging");
+	ck_assert_str_eq(pb_did_you_mean("conf", cmds, n), "conformance");  /* a prefix */
+	ck_assert_ptr_null(pb_did_you_mean("frobnicate", cmds, n));
+	ck_assert_ptr_null(pb_did_you_mean("x", cmds, n));
+}
+END_TEST
+
+START_TEST(formats_as_typed)
+{
+	char b[32];
+
+	pb_format_size_arg(64ULL << 20, b, sizeof(b));
+	ck_assert_str_eq(b, "64M");
+	pb_format_size_arg(1ULL << 30, b, sizeof(b));
+	ck_assert_str_eq(b, "1G");
+	pb_format_size_arg(100, b, sizeof(b));
+	ck_assert_str_eq(b, "100");
+	pb_format_duration_arg(1000000ULL, b, sizeof(b));
+	ck_assert_str_eq(b, "1ms");
+	pb_format_duration_arg(3600ULL * 1000000000ULL, b, sizeof(b));
+	ck_assert_str_eq(b, "1h");
+	pb_format_duration_arg(90ULL * 1000000000ULL, b, sizeof(b));
+	ck_assert_str_eq(b, "90s");
+	pb_format_duration_arg(1500, b, sizeof(b));
+	ck_assert_str_eq(b, "1500ns");
 }
 END_TEST
 
@@ -250,6 +307,9 @@ static Suite *units_suite(void)
 	tcase_add_test(tc, size_lists);
 	tcase_add_test(tc, word_lists);
 	tcase_add_test(tc, cpu_lists);
+	tcase_add_test(tc, word_match);
+	tcase_add_test(tc, did_you_mean);
+	tcase_add_test(tc, formats_as_typed);
 	suite_add_tcase(s, tc);
 	return s;
 }

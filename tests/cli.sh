@@ -20,7 +20,8 @@ BAD='--loops|0|
 --size|100,|
 --pipe-size|1x|
 --pipe-size|3G|
---kind|pipe|
+--kind|pipes|
+--timeout|0|
 --kind|anon,,fifo|
 --flags|bogus|
 --format|xml|
@@ -34,7 +35,7 @@ BAD='--loops|0|
 --output|/nonexistent-pipebench-dir/out.json|'
 nbad=$(printf '%s\n' "$BAD" | wc -l)
 
-plan $((14 + 4 * nbad + 6))
+plan $((14 + 4 * nbad + 6 + 17))
 
 run "$PIPEBENCH"
 is "$rc" 2 "bare pipebench exits 2"
@@ -89,3 +90,60 @@ printf '%s' "$err" | grep -q -- "--loops"; ok $? "missing value names the option
 run "$PIPEBENCH" throughput --bogus-option
 is "$rc" 2 "unknown command option exits 2"
 printf '%s' "$err" | grep -q "try 'pipebench throughput --help'"; ok $? "usage errors point to --help"
+
+# Did you mean: a misspelt command or option gets the nearest name.
+run "$PIPEBENCH" conformanc
+is "$rc:$(nlines "$err")" "2:1" "misspelt command: exit 2, one line"
+printf '%s' "$err" | grep -q "did you mean 'conformance'?"; ok $? "misspelt command: did you mean 'conformance'"
+run "$PIPEBENCH" messaging --thread
+printf '%s' "$err" | grep -q "did you mean '--threads'?"; ok $? "misspelt option: did you mean '--threads'"
+
+# A common option before the command says where it goes.
+run "$PIPEBENCH" -q timestamps
+is "$rc:$(nlines "$err")" "2:1" "pipebench -q timestamps: exit 2, one line"
+printf '%s' "$err" | grep -q "put it after the command: pipebench timestamps -q"
+ok $? "pipebench -q timestamps: put it after the command"
+run "$PIPEBENCH" -f json timestamps
+printf '%s' "$err" | grep -q "put it after the command: pipebench timestamps -f json"
+ok $? "pipebench -f json timestamps: put it after the command, with its value"
+
+# Every option, flags included, is refused when given twice; the hint about
+# commas only for options that take lists.
+run "$PIPEBENCH" throughput -q -q
+is "$rc:$(nlines "$err")" "2:1" "throughput -q -q: exit 2, one line"
+printf '%s' "$err" | grep -q -- "--quiet given more than once"; ok $? "throughput -q -q: names --quiet"
+run "$PIPEBENCH" throughput --format json --format csv
+printf '%s' "$err" | grep -q -- "--format given more than once" && ! printf '%s' "$err" | grep -q "A,B"
+ok $? "--format twice: refused without suggesting a list"
+
+# Range errors state the range as it is typed.
+run "$PIPEBENCH" throughput --repeat 0
+printf '%s' "$err" | grep -q -- "--repeat: 0 is out of range (1..10000)"; ok $? "--repeat 0 states the range"
+run "$PIPEBENCH" conformance --timeout 500us
+printf '%s' "$err" | grep -q -- "--timeout: 500us is out of range (1ms..1h)"; ok $? "--timeout 500us states the minimum"
+
+# Words in any case; "pipe" is anon.
+run "$PIPEBENCH" conformance --kind FIFO --list -f JSON --only RD-01
+is "$rc" 0 "conformance --kind FIFO -f JSON is accepted"
+run "$PIPEBENCH" throughput --kind PIPE --loops 1 --repeat 1 --warmup 0 -f Json
+is "$rc:$(printf '%s' "$out" | tr -d ' \n' | grep -o '"kinds":\[[^]]*\]')" '0:"kinds":["anon"]' \
+	"throughput --kind PIPE measures anon"
+
+# The listing interface (completion and the man-page test use it).
+cmds=$("$PIPEBENCH" --help | sed -n '/^Commands:/,/^$/s/^  \([a-z_]*\) .*/\1/p')
+is "$("$PIPEBENCH" --list-commands | tr '\n' ' ')" "$(printf '%s ' $cmds)" "--list-commands lists --help's commands in order"
+bad=
+for c in $cmds; do
+	bad=$bad$("$PIPEBENCH" "$c" --list-options | awk -F '\t' -v c="$c" '
+		NF != 4 || $1 !~ /^--[a-z][a-z0-9-]*$/ || $2 !~ /^-[a-zA-Z]?$/ ||
+		$3 !~ /^(flag|count|size|sizes|duration|double|word|words|cpus|dir|file|string)$/ ||
+		(($3 == "word" || $3 == "words") != ($4 != "")) { print c ": " $0 }')
+done
+is "$bad" "" "every --list-options line is --LONG, -L or -, a type and the words of word options"
+is "$("$PIPEBENCH" compare --list-operands)|$("$PIPEBENCH" throughput --list-operands)" "file|" \
+	"--list-operands: compare takes files, throughput nothing"
+
+# One vocabulary: a short letter means the same option in every command.
+clash=$(for c in $cmds; do "$PIPEBENCH" "$c" --list-options; done |
+	awk -F '\t' '$2 != "-" { print $2 " " $1 }' | sort -u | awk '{ print $1 }' | uniq -d)
+is "$clash" "" "no short letter has two meanings across commands"

@@ -27,7 +27,7 @@ is() {
 	if [ "$2" = "$3" ]; then ok 0 "$1"; else ok 1 "$1 (got '$2', want '$3')"; fi
 }
 
-SMALL="-g 1 -F 2 -l 10"
+SMALL="-g 1 --fds 2 -n 10"
 
 # --- text, exit 0
 "$PB" messaging $SMALL -r 2 -w 0 >"$T/out" 2>"$T/err"
@@ -126,10 +126,10 @@ usage --groups --groups 300 --fds 20
 usage extra extra
 
 # --- resource errors: exit 3, a clear message; JSON still parses
-(ulimit -n 24 && exec "$PB" messaging -F 20 -l 1 -r 1 -w 0) >"$T/out" 2>"$T/err"
+(ulimit -n 24 && exec "$PB" messaging --fds 20 -n 1 -r 1 -w 0) >"$T/out" 2>"$T/err"
 is "fd limit too low exits 3" "$?" 3
 grep -q 'RLIMIT_NOFILE' "$T/err"; ok $? "fd limit error names RLIMIT_NOFILE"
-(ulimit -n 24 && exec "$PB" messaging -F 20 -l 1 -r 1 -w 0 -f json) >"$T/j3" 2>/dev/null
+(ulimit -n 24 && exec "$PB" messaging --fds 20 -n 1 -r 1 -w 0 -f json) >"$T/j3" 2>/dev/null
 is "fd limit error recorded in JSON exit_status" "$(q "$T/j3" .exit_status)" 3
 is "fd limit error recorded in JSON errors" "$(q "$T/j3" '.errors#')" 1
 
@@ -150,7 +150,7 @@ wait_children() {
 if command -v setsid >/dev/null 2>&1 && command -v ps >/dev/null 2>&1; then
 	rm -f "$T/pid"
 	setsid -f -w sh -c 'echo $$ >"$1"; shift; exec "$@"' sh "$T/pid" \
-		"$PB" messaging -g 2 -F 5 -l 1000000000 -r 1 -w 0 -t 60s >/dev/null 2>&1 &
+		"$PB" messaging -g 2 --fds 5 -n 1000000000 -r 1 -w 0 -t 60s >/dev/null 2>&1 &
 	bg=$!
 	i=0
 	while [ ! -s "$T/pid" ] && [ "$i" -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
@@ -164,14 +164,14 @@ if command -v setsid >/dev/null 2>&1 && command -v ps >/dev/null 2>&1; then
 
 	rm -f "$T/pid"
 	setsid -f -w sh -c 'echo $$ >"$1"; shift; exec "$@"' sh "$T/pid" \
-		"$PB" messaging -g 1 -F 4 -l 1000000000 -r 1 -w 0 -t 0.5s >/dev/null 2>"$T/err" &
+		"$PB" messaging -g 1 --fds 4 -n 1000000000 -r 1 -w 0 -t 0.5s >/dev/null 2>"$T/err" &
 	bg=$!
 	wait "$bg"
 	is "--timeout exits 3" "$?" 3
 	grep -q 'timed out' "$T/err"; ok $? "--timeout says it timed out"
 	is "no process of the session survives the watchdog" "$(survivors "$(cat "$T/pid")")" 0
 
-	"$PB" messaging -T -g 1 -F 4 -l 1000000000 -r 1 -w 0 -t 60s >/dev/null 2>&1 &
+	"$PB" messaging -T -g 1 --fds 4 -n 1000000000 -r 1 -w 0 -t 60s >/dev/null 2>&1 &
 	tpid=$!
 	sleep 0.3
 	kill -INT "$tpid"

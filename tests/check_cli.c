@@ -1,0 +1,325 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The option-row resolver (src/cli.c): conversion into the params struct,
+ * defaults through the same converter, bounds, repeated options (flags
+ * included), words in any case, "did you mean", --help and --list-options
+ * from the rows, and every real command's rows.
+ */
+#include <config.h>
+
+#include <check.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cmd.h"
+
+struct tparams {
+	int flag;
+	uint64_t count, size, sizes[4], dur;
+	size_t nsizes;
+	double dbl;
+	unsigned word, words;
+	cpu_set_t cpus;
+	const char *str;
+};
+
+static const char *const abc[] = { "alpha", "beta", "gamma", NULL };
+static const char *const fmts[] = { "text", "json", NULL };
+
+#define P struct tparams
+static const struct pb_opt rows[] = {
+	{ PB_OPT("flag", 'x', PB_OPT_FLAG, P, flag), .help = "a flag" },
+	{ PB_OPT("count", 'c', PB_OPT_COUNT, P, count), .min = 1, .max = 10, .def = "3",
+	  .arg = "N", .help = "a count" },
+	{ PB_OPT("size", 's', PB_OPT_SIZE, P, size), .min = 1, .max = 1 << 20, .def = "1K",
+	  .help = "a size" },
+	{ PB_OPT("sizes", '\0', PB_OPT_SIZES, P, sizes), .off_n = offsetof(P, nsizes), .min = 1,
+	  .max = 1 << 20, .max_items = 4, .help = "sizes" },
+	{ PB_OPT("duration", '\0', PB_OPT_DURATION, P, dur), .min = 1000000, .max = 60000000000ULL,
+	  .def = "5s", .help = "a duration" },
+	{ PB_OPT("double", '\0', PB_OPT_DOUBLE, P, dbl), .dmin = 0, .dmax = 100, .def = "5",
+	  .help = "a double" },
+	{ PB_OPT("word", 'W', PB_OPT_WORD, P, word), .words = abc, .def = "gamma", .help = "a word" },
+	{ PB_OPT("words", '\0', PB_OPT_WORDS, P, words), .words = abc, .help = "words" },
+	{ PB_OPT("cpus", '\0', PB_OPT_CPUS, P, cpus), .help = "cpus" },
+	{ PB_OPT("string", '\0', PB_OPT_STRING, P, str), .help = "a string" },
+	PB_OPT_END
+};
+#undef P
+
+static int no_exec(struct pb_cli *cli, void *params)
+{
+	(void)cli, (void)params;
+	return 0;
+}
+
+static const struct pb_cmd tcmd = {
+	.name = "tcmd", .summary = "test", .opts = rows, .formats = fmts,
+	.params_size = sizeof(struct tparams), .exec = no_exec,
+};
+
+/* Parse ARGV (NULL-terminated, without the command name); stderr into ERR. */
+static int parse(struct pb_cli *cli, struct tparams *p, char *err, size_t errlen,
+		 const char **argv)
+{
+	const char *av[32] = { "tcmd" };
+	int ac = 1, rc, saved = dup(STDERR_FILENO);
+	FILE *tmp = tmpfile();
+	size_t n;
+
+	while (*argv)
+		av[ac++] = *argv++;
+	memset(p, 0, sizeof(*p));
+	ck_assert_ptr_nonnull(tmp);
+	fflush(stderr);
+	dup2(fileno(tmp), STDERR_FILENO);
+	rc = pb_cli_parse(cli, &tcmd, ac, av, p);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	rewind(tmp);
+	n = fread(err, 1, errlen - 1, tmp);
+	err[n] = '\0';
+	fclose(tmp);
+	return rc;
+}
+
+#define PARSE(...) parse(&cli, &p, err, sizeof(err), (const char *[]){ __VA_ARGS__, NULL })
+
+START_TEST(converts_into_params)
+{
+	struct pb_cli cli;
+	struct tparams p;
+	char err[512];
+
+	ck_assert_int_eq(PARSE("--flag", "-c", "7", "--size", "4K", "--sizes", "1,2K",
+			       "--duration", "500ms", "--double", "2.5", "--word", "beta",
+			       "--words", "alpha,gamma", "--cpus", "0", "--string", "hi",
+			       "-f", "json"), PB_CLI_CONTINUE);
+	ck_assert_int_eq(p.flag, 1);
+	ck_assert_uint_eq(p.count, 7);
+	ck_assert_uint_eq(p.size, 4096);
+	ck_assert_uint_eq(p.nsizes, 2);
+	ck_assert_uint_eq(p.sizes[1], 2048);
+	ck_assert_uint_eq(p.dur, 500000000ULL);
+	ck_assert(p.dbl == 2.5);
+	ck_assert_uint_eq(p.word, 1);
+	ck_assert_uint_eq(p.words, 5);
+	ck_assert(CPU_ISSET(0, &p.cpus));
+	ck_assert_str_eq(p.str, "hi");
+	ck_assert_uint_eq(cli.common.format, 1);
+	ck_assert_str_eq(cli.common.format_name, "json");
+	ck_assert(pb_cli_given(&cli, "count") && pb_cli_given(&cli, "words"));
+	ck_assert(!pb_cli_given(&cli, "help"));
+	ck_assert_str_eq(pb_cli_value(&cli, "string"), "hi");
+	ck_assert_str_eq(err, "");
+	pb_cli_free(&cli);
+}
+END_TEST
+
+/* Defaults are typed like values and go through the same converter. */
+START_TEST(defaults_as_typed)
+{
+	struct pb_cli cli;
+	struct tparams p;
+	char err[512];
+
+	ck_assert_int_eq(PARSE("--string", "x"), PB_CLI_CONTINUE);
+	ck_assert_int_eq(p.flag, 0);
+	ck_assert_uint_eq(p.count, 3);
+	ck_assert_uint_eq(p.size, 1024);
+	ck_assert_uint_eq(p.dur, 5000000000ULL);
+	ck_assert(p.dbl == 5);
+	ck_assert_uint_eq(p.word, 2);
+	ck_assert_uint_eq(p.words, 0);       /* no default: untouched */
+	ck_assert_uint_eq(p.nsizes, 0);
+	ck_assert_uint_eq(cli.common.format, 0);
+	ck_assert(!pb_cli_given(&cli, "count"));
+	pb_cli_free(&cli);
+}
+END_TEST
+
+START_TEST(bounds_state_the_range)
+{
+	static const struct {
+		const char *opt, *val;
+		int rc;
+		const char *msg;      /* part of the error, or NULL */
+	} cases[] = {
+		{ "--count", "0", PB_EXIT_USAGE, "--count: 0 is out of range (1..10)" },
+		{ "--count", "11", PB_EXIT_USAGE, "(1..10)" },
+		{ "--count", "10", PB_CLI_CONTINUE, NULL },
+		{ "--count", "x", PB_EXIT_USAGE, "invalid number 'x'" },
+		{ "--duration", "500us", PB_EXIT_USAGE, "--duration: 500us is out of range (1ms..1m)" },
+		{ "--size", "2M", PB_EXIT_USAGE, "--size: 2M is out of range (1..1M)" },
+		{ "--double", "101", PB_EXIT_USAGE, "(0..100)" },
+		{ "--sizes", "1,2,3,4,5", PB_EXIT_USAGE, "at most 4" },
+	};
+	struct pb_cli cli;
+	struct tparams p;
+	char err[512];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ck_assert_int_eq(PARSE(cases[i].opt, cases[i].val), cases[i].rc);
+		ck_assert_msg(!cases[i].msg || strstr(err, cases[i].msg), "%s %s: %s",
+			      cases[i].opt, cases[i].val, err);
+		pb_cli_free(&cli);
+	}
+}
+END_TEST
+
+/* Given twice is refused for every type, flags and common options too. */
+START_TEST(repeated_options)
+{
+	static const char *const twice[][5] = {
+		{ "--flag", "--flag" }, { "-x", "-x" }, { "-xx" }, { "-q", "--quiet" },
+		{ "--count", "1", "-c", "2" }, { "--word", "alpha", "--word", "beta" },
+		{ "-f", "text", "-f", "json" }, { "--words", "alpha", "--words", "beta" },
+	};
+	struct pb_cli cli;
+	struct tparams p;
+	char err[512];
+
+	for (size_t i = 0; i < sizeof(twice) / sizeof(twice[0]); i++) {
+		const char *av[6] = { 0 };
+
+		memcpy(av, twice[i], sizeof(twice[i]));
+		ck_assert_int_eq(parse(&cli, &p, err, sizeof(err), av), PB_EXIT_USAGE);
+		ck_assert_msg(strstr(err, "given more than once"), "%s: %s", av[0], err);
+		pb_cli_free(&cli);
+	}
+	/* Only list options suggest a list. */
+	ck_assert_int_eq(PARSE("--words", "alpha", "--words", "beta"), PB_EXIT_USAGE);
+	ck_assert_ptr_nonnull(strstr(err, "--words A,B"));
+	pb_cli_free(&cli);
+	ck_assert_int_eq(PARSE("-f", "text", "-f", "json"), PB_EXIT_USAGE);
+	ck_assert_ptr_null(strstr(err, "A,B"));
+	pb_cli_free(&cli);
+}
+END_TEST
+
+START_TEST(words_in_any_case)
+{
+	struct pb_cli cli;
+	struct tparams p;
+	char err[512];
+
+	ck_assert_int_eq(PARSE("--word", "BETA", "--words", "Gamma,ALPHA", "-f", "JSON"),
+			 PB_CLI_CONTINUE);
+	ck_assert_uint_eq(p.word, 1);
+	ck_assert_uint_eq(p.words, 5);
+	ck_assert_uint_eq(cli.common.format, 1);
+	pb_cli_free(&cli);
+	ck_assert_int_eq(PARSE("--word", "delta"), PB_EXIT_USAGE);
+	ck_assert_ptr_nonnull(strstr(err, "expected one of: alpha, beta, gamma"));
+	pb_cli_free(&cli);
+}
+END_TEST
+
+START_TEST(did_you_mean_option)
+{
+	struct pb_cli cli;
+	struct tparams p;
+	char err[512];
+
+	ck_assert_int_eq(PARSE("--cuont", "3"), PB_EXIT_USAGE);
+	ck_assert_ptr_nonnull(strstr(err, "did you mean '--count'?"));
+	pb_cli_free(&cli);
+	ck_assert_int_eq(PARSE("--quite"), PB_EXIT_USAGE);
+	ck_assert_ptr_nonnull(strstr(err, "did you mean '--quiet'?"));
+	pb_cli_free(&cli);
+	ck_assert_int_eq(PARSE("--zzzzzzzz"), PB_EXIT_USAGE);
+	ck_assert_ptr_null(strstr(err, "did you mean"));
+	pb_cli_free(&cli);
+	ck_assert_ptr_eq(pb_cmd_guess("conformanc"), pb_cmd_find("conformance"));
+	ck_assert_ptr_eq(pb_cmd_guess("thruoghput"), pb_cmd_find("throughput"));
+	ck_assert_ptr_null(pb_cmd_guess("frobnicate"));
+}
+END_TEST
+
+START_TEST(list_options_from_rows)
+{
+	char buf[4096];
+	FILE *fp = tmpfile();
+	size_t n;
+
+	pb_cli_list_options(&tcmd, fp);
+	rewind(fp);
+	n = fread(buf, 1, sizeof(buf) - 1, fp);
+	buf[n] = '\0';
+	fclose(fp);
+	ck_assert_ptr_nonnull(strstr(buf, "--flag\t-x\tflag\t\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "--sizes\t-\tsizes\t\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "--word\t-W\tword\talpha,beta,gamma\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "--format\t-f\tword\ttext,json\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "--quiet\t-q\tflag\t\n"));
+}
+END_TEST
+
+/* Every real command: rows within bounds, defaults that convert, and one
+ * meaning per short letter across commands. */
+START_TEST(real_commands)
+{
+	const char *meaning[128] = { 0 };
+
+	for (size_t i = 0; pb_cmds[i]; i++) {
+		const struct pb_cmd *c = pb_cmds[i];
+		const char *av[] = { c->name, "a.json", "b.json", NULL };
+		void *params = calloc(1, c->params_size);
+		struct pb_cli cli;
+		size_t n = 0;
+
+		ck_assert_ptr_nonnull(c->formats);
+		ck_assert_ptr_nonnull(c->exec);
+		for (const struct pb_opt *o = c->opts; o->name; o++, n++) {
+			ck_assert_ptr_nonnull(o->help);
+			if (!o->letter)
+				continue;
+			if (!meaning[(int)o->letter])
+				meaning[(int)o->letter] = o->name;
+			ck_assert_msg(strcmp(meaning[(int)o->letter], o->name) == 0,
+				      "-%c is --%s and --%s", o->letter,
+				      meaning[(int)o->letter], o->name);
+		}
+		ck_assert_uint_lt(n + 4, PB_CLI_MAX_OPTS);
+		ck_assert_int_eq(pb_cli_parse(&cli, c, c->min_args ? 3 : 1, av, params),
+				 PB_CLI_CONTINUE);
+		pb_cli_free(&cli);
+		free(params);
+	}
+	for (const struct pb_opt *o = pb_common_opts; o->name; o++)
+		ck_assert_msg(!meaning[(int)o->letter], "-%c is a common option's", o->letter);
+}
+END_TEST
+
+static Suite *cli_suite(void)
+{
+	Suite *s = suite_create("cli");
+	TCase *tc = tcase_create("rows");
+
+	tcase_add_test(tc, converts_into_params);
+	tcase_add_test(tc, defaults_as_typed);
+	tcase_add_test(tc, bounds_state_the_range);
+	tcase_add_test(tc, repeated_options);
+	tcase_add_test(tc, words_in_any_case);
+	tcase_add_test(tc, did_you_mean_option);
+	tcase_add_test(tc, list_options_from_rows);
+	tcase_add_test(tc, real_commands);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(cli_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
