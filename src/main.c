@@ -24,9 +24,9 @@ static void usage(FILE *fp)
 		"Commands:\n", PB_PROG, PB_PROG);
 	for (size_t i = 0; pb_cmds[i]; i++)
 		fprintf(fp, "  %-13s %s\n", pb_cmds[i]->name, pb_cmds[i]->summary);
-	fprintf(fp, "\nRun '%s COMMAND --help' for a command's options; see pipebench(1).\n"
+	fprintf(fp, "\nRun '%s COMMAND --help' for a command's options; see %s(1).\n"
 		"Exit status: 0 pass, 1 fail, 2 usage error, 3 error, 4 nothing applicable.\n",
-		PB_PROG);
+		PB_PROG, PB_PROG);
 }
 
 /* The command NAME, or NULL after a usage error (with a guess if one is close). */
