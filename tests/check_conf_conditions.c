@@ -17,6 +17,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -87,6 +88,43 @@ static ssize_t write_never_full(int fd, const void *buf, size_t n)
 	return write(fd, buf, n);
 }
 
+/* The number of fill writes, counted across the check's fork. */
+static long *shared_writes;
+
+/* The pipe never fills, and every write is counted. */
+static ssize_t write_never_full_counted(int fd, const void *buf, size_t n)
+{
+	if (n >= 4096) {
+		__atomic_add_fetch(shared_writes, 1, __ATOMIC_SEQ_CST);
+		return (ssize_t)n;
+	}
+	return write(fd, buf, n);
+}
+
+/* A failed pipe2 (invalid flags) writes the write end's slot only. */
+static int pipe2_clobber_second(int fd[2], int flags)
+{
+	int r = (int)syscall(SYS_pipe2, fd, flags);
+
+	if (r != 0) {
+		int e = errno;
+
+		fd[1] = 99;
+		errno = e;
+	}
+	return r;
+}
+
+/* A read of an empty nonblocking pipe fails with EIO instead of EAGAIN. */
+static ssize_t read_empty_eio(int fd, void *buf, size_t n)
+{
+	ssize_t r = read(fd, buf, n);
+
+	if (r < 0 && errno == EAGAIN)
+		errno = EIO;
+	return r;
+}
+
 /* Both ends on the same descriptor. */
 static int pipe2_same_fd(int fd[2], int flags)
 {
@@ -112,7 +150,7 @@ static int pipe2_high_write_end(int fd[2], int flags)
 
 enum fake {
 	EAGAIN_BUT_QUEUED, FULL_EIO, EINTR_BUT_QUEUED, TORN_50, FILL_EIO, NEVER_FULL,
-	SAME_FD, HIGH_WRITE_END,
+	SAME_FD, HIGH_WRITE_END, CLOBBER_SECOND, READ_EMPTY_EIO,
 };
 
 static struct pb_sysops fake_ops(enum fake f)
@@ -128,6 +166,8 @@ static struct pb_sysops fake_ops(enum fake f)
 	case NEVER_FULL: s.write = write_never_full; break;
 	case SAME_FD: s.pipe2 = pipe2_same_fd; break;
 	case HIGH_WRITE_END: s.pipe2 = pipe2_high_write_end; break;
+	case CLOBBER_SECOND: s.pipe2 = pipe2_clobber_second; break;
+	case READ_EMPTY_EIO: s.read = read_empty_eio; break;
 	}
 	return s;
 }
@@ -145,6 +185,8 @@ static const struct {
 	{ "NB-01", NEVER_FULL, "more than 64 MiB without EAGAIN" },
 	{ "CRE-01", SAME_FD, "pipe returned fds" },
 	{ "CRE-02", HIGH_WRITE_END, "(the two lowest free), got" },
+	{ "CRE-05", CLOBBER_SECOND, "failed but wrote pipefd" },
+	{ "CRE-04", READ_EMPTY_EIO, "read of the empty pipe gave -1/EIO" },
 };
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
 
@@ -171,6 +213,31 @@ START_TEST(later_condition_fails)
 		      pb_verdict_names[r.verdict], r.detail);
 	ck_assert_msg(strstr(r.detail, cases[_i].phrase) != NULL, "%s case %d: '%s' lacks '%s'",
 		      cases[_i].id, _i, r.detail, cases[_i].phrase);
+}
+END_TEST
+
+/* A pipe that never fills is given up after 64 MiB: the page writes up to
+ * the one that passes the bound, not more. */
+START_TEST(fill_bound_is_64_mib)
+{
+	const struct pb_check *c = find("NB-01");
+	struct pb_sysops s = pb_sysops_real;
+	struct pb_run_opts o = { .sys = &s, .kind = PB_KIND_ANON, .timeout_s = 20 };
+	struct pb_check_result r;
+	long page = sysconf(_SC_PAGESIZE);
+
+	shared_writes = mmap(NULL, sizeof(*shared_writes), PROT_READ | PROT_WRITE,
+			     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(shared_writes, MAP_FAILED);
+	*shared_writes = 0;
+	s.write = write_never_full_counted;
+	ck_assert_int_eq(pb_conformance_run_one(c, &o, &r), 0);
+	ck_assert_int_eq(r.verdict, PB_FAIL);
+	ck_assert_ptr_nonnull(strstr(r.detail, "more than 64 MiB without EAGAIN"));
+	/* NB-01 writes PIPE_BUF once before filling; then the fill's pages */
+	ck_assert_int_ge(*shared_writes, (64L << 20) / page + 1);
+	ck_assert_int_le(*shared_writes, (64L << 20) / page + 2);
+	munmap(shared_writes, sizeof(*shared_writes));
 }
 END_TEST
 
@@ -203,6 +270,7 @@ static Suite *conditions_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("helpers");
 	tcase_add_test(tc, count_fds_is_exact);
+	tcase_add_test(tc, fill_bound_is_64_mib);
 	suite_add_tcase(s, tc);
 	return s;
 }
