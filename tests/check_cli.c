@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check_main.h"
 #include "cli.h"
 #include "cmd.h"
 
@@ -313,13 +314,4 @@ static Suite *cli_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(cli_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+PB_CHECK_MAIN(cli_suite)

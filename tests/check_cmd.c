@@ -5,6 +5,7 @@
 #include <check.h>
 #include <stdlib.h>
 
+#include "check_main.h"
 #include "cmd.h"
 
 /* Every ordered pair: the merge is symmetric and picks by the documented
@@ -76,13 +77,4 @@ static Suite *cmd_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(cmd_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+PB_CHECK_MAIN(cmd_suite)

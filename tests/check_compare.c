@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check_main.h"
 #include "compare.h"
 
 static struct json_object *parse(const char *s)
@@ -928,13 +929,4 @@ static Suite *compare_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(compare_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+PB_CHECK_MAIN(compare_suite)

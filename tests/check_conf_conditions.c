@@ -20,6 +20,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "check_conf.h"
+#include "check_main.h"
 #include "conformance.h"
 
 /* ---- misbehaving calls, each breaking one later condition ---- */
@@ -148,18 +150,9 @@ static const struct {
 };
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
 
-static const struct pb_check *find(const char *id)
-{
-	for (size_t g = 0; pb_check_groups[g]; g++)
-		for (const struct pb_check *c = pb_check_groups[g]; c->id; c++)
-			if (strcmp(c->id, id) == 0)
-				return c;
-	return NULL;
-}
-
 START_TEST(later_condition_fails)
 {
-	const struct pb_check *c = find(cases[_i].id);
+	const struct pb_check *c = pb_test_find_check(cases[_i].id);
 	struct pb_sysops s = fake_ops(cases[_i].fake);
 	struct pb_run_opts o = { .sys = &s, .kind = PB_KIND_ANON, .timeout_s = 10 };
 	struct pb_check_result r;
@@ -207,13 +200,4 @@ static Suite *conditions_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(conditions_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+PB_CHECK_MAIN(conditions_suite)

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check_main.h"
 #include "cleanup.h"
 #include "clock.h"
 #include "endpoint.h"
@@ -287,13 +288,4 @@ static Suite *engine_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(engine_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+PB_CHECK_MAIN(engine_suite)

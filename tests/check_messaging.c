@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "check_main.h"
 #include "messaging.h"
 
 static int open_fds(void)
@@ -271,13 +272,4 @@ static Suite *messaging_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(messaging_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+PB_CHECK_MAIN(messaging_suite)

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check_main.h"
 #include "output.h"
 #include "stats.h"
 #include "sysinfo.h"
@@ -387,13 +388,4 @@ static Suite *output_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(output_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+PB_CHECK_MAIN(output_suite)

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "check_main.h"
 #include "stats.h"
 
 START_TEST(odd_and_even_medians)
@@ -150,13 +151,4 @@ static Suite *stats_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(stats_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+PB_CHECK_MAIN(stats_suite)

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check_main.h"
 #include "cleanup.h"
 #include "tsprobe.h"
 
@@ -342,13 +343,4 @@ static Suite *tsprobe_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(tsprobe_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+PB_CHECK_MAIN(tsprobe_suite)

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "check_main.h"
 #include "units.h"
 
 START_TEST(size_suffixes)
@@ -314,13 +315,4 @@ static Suite *units_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(units_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+PB_CHECK_MAIN(units_suite)
