@@ -133,22 +133,6 @@ START_TEST(welch_near_significance)
 }
 END_TEST
 
-static Suite *stats_suite(void)
-{
-	Suite *s = suite_create("stats");
-	TCase *tc = tcase_create("describe");
-
-	tcase_add_test(tc, odd_and_even_medians);
-	tcase_add_test(tc, dispersion);
-	tcase_add_test(tc, single_and_empty);
-	tcase_add_test(tc, input_untouched);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("welch");
-	tcase_add_test(tc, welch_known_value);
-	tcase_add_test(tc, welch_undefined);
-	tcase_add_test(tc, welch_near_significance);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
-PB_CHECK_MAIN(stats_suite)
+PB_CHECK_SUITE_MAIN("stats",
+	PB_TCASE("describe", odd_and_even_medians, dispersion, single_and_empty, input_untouched),
+	PB_TCASE("welch", welch_known_value, welch_undefined, welch_near_significance))
