@@ -110,6 +110,19 @@ static inline ssize_t read_eio_on_pipes(int fd, void *b, size_t n)
 	return read(fd, b, n);
 }
 
+/* A write that moved some but not all of its bytes says -1/err instead:
+ * the bytes are in the pipe, but the caller is told none went. */
+static inline ssize_t write_partial_as(int err, int fd, const void *b, size_t n)
+{
+	ssize_t r = write(fd, b, n);
+
+	if (r > 0 && (size_t)r < n) {
+		errno = err;
+		return -1;
+	}
+	return r;
+}
+
 /* Every pipe and FIFO creation fails with an I/O error: the kernel is broken. */
 static inline int pipe2_eio(int fd[2], int flags)
 {

@@ -185,13 +185,7 @@ static ssize_t write_torn(int fd, const void *buf, size_t n)
 /* Interrupted after a partial transfer, reports EINTR (data loss). */
 static ssize_t write_eintr_after_data(int fd, const void *buf, size_t n)
 {
-	ssize_t r = write(fd, buf, n);
-
-	if (r > 0 && (size_t)r < n) {
-		errno = EINTR;
-		return -1;
-	}
-	return r;
+	return write_partial_as(EINTR, fd, buf, n);
 }
 
 /* Corrupts one byte of every write. */

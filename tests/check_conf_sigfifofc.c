@@ -85,13 +85,7 @@ static ssize_t w_process_directed(int fd, const void *b, size_t n)
 /* Bytes accepted, then -1/EPIPE: silent data loss. */
 static ssize_t w_partial_is_epipe(int fd, const void *b, size_t n)
 {
-	ssize_t r = write(fd, b, n);
-
-	if (r > 0 && (size_t)r < n) {
-		errno = EPIPE;
-		return -1;
-	}
-	return r;
+	return write_partial_as(EPIPE, fd, b, n);
 }
 
 /* A "FIFO" that is a regular file: data persists, size grows, wrong type. */

@@ -240,6 +240,16 @@ static void set_times(int fd, struct timespec a, struct timespec m)
 	errno = e;
 }
 
+/* FD's times before the call a timestamp fault rewrites; errno preserved. */
+static bool times_before(int fd, struct stat *st)
+{
+	int e = errno;
+	bool r = real_fstat(fd, st) == 0;
+
+	errno = e;
+	return r;
+}
+
 static const struct timespec omit = { 0, UTIME_OMIT }, now = { 0, UTIME_NOW };
 
 /* ---- pipe creation ---- */
@@ -359,7 +369,6 @@ ssize_t read(int fd, void *buf, size_t n)
 {
 	struct stat st;
 	ssize_t r;
-	int e;
 
 	init();
 	if (!fault || !is_pipe(fd))
@@ -389,12 +398,8 @@ ssize_t read(int fd, void *buf, size_t n)
 		return hang();
 	case F_TS_PARTIAL_ANON:
 	case F_TS_FROZEN_FIFO:
-		if (is_anon(fd) != (fault == F_TS_PARTIAL_ANON))
+		if (is_anon(fd) != (fault == F_TS_PARTIAL_ANON) || !times_before(fd, &st))
 			break;
-		e = errno;
-		if (real_fstat(fd, &st) != 0)
-			break;
-		errno = e;
 		r = real_read(fd, buf, n);
 		if (r > 0)
 			set_times(fd, st.st_atim, omit);  /* atime stays */
@@ -471,12 +476,8 @@ ssize_t write(int fd, const void *buf, size_t n)
 			set_times(fd, omit, now);         /* mtime (and ctime) move */
 		return r;
 	case F_TS_FROZEN_FIFO:
-		if (is_anon(fd))
+		if (is_anon(fd) || !times_before(fd, &st))
 			break;
-		e = errno;
-		if (real_fstat(fd, &st) != 0)
-			break;
-		errno = e;
 		r = real_write(fd, buf, n);
 		if (r > 0)
 			set_times(fd, st.st_atim, st.st_mtim);
