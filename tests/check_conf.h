@@ -3,7 +3,7 @@
  * What the conformance unit tests (tests/check_conf_*.c) share: finding a
  * check by ID, a pb_sysops that breaks only the calls a table row names,
  * and the calls that fail outright, which every group's fail/error-rule
- * cases use (see HACKING, "The fail/error rule").
+ * cases use (see HACKING, "Verdicts: fail versus error").
  */
 #ifndef PB_CHECK_CONF_H
 #define PB_CHECK_CONF_H
