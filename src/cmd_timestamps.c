@@ -178,7 +178,8 @@ static void mount_line(const struct pb_ts_mount *m, char *buf, size_t len)
 			 m->mountpoint);
 }
 
-/* Every probed operation, kind by kind: kind k, operation o, its result op. */
+/* Every probed operation, kind by kind: kind k, operation o, its result op.
+ * In the body, `continue` moves on to the next one (there is no `break`). */
 #define FOR_EACH_PROBED(run, k, o, op) \
 	for (int k = 0; k < K_COUNT; k++) \
 		for (int o = 0; o < PB_TS_OP_COUNT; o++) \
