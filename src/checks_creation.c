@@ -202,6 +202,30 @@ static int exec_probe(int fd0, int fd1)
 }
 
 /*
+ * CRE-03, CRE-04: the flag pipe2 was given shows on both ends, in what
+ * fcntl(CMD) returns (F_GETFD: FD_CLOEXEC; F_GETFL: O_NONBLOCK).  FAIL naming
+ * the end that lacks it.
+ */
+static bool both_ends_have(struct pb_check_ctx *ctx, const int fd[2], int cmd, int flag,
+			   const char *flag_name)
+{
+	for (int i = 0; i < 2; i++) {
+		int f = ctx->sys->fcntl(fd[i], cmd, 0);
+
+		if (f < 0 || !(f & flag)) {
+			if (cmd == F_GETFD)
+				pb_check_fail(ctx, "%s not set on fd[%d] (F_GETFD = %d)", flag_name,
+					      i, f);
+			else
+				pb_check_fail(ctx, "%s not set on fd[%d] (F_GETFL = %#x)", flag_name,
+					      i, f);
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
  * CRE-03 (P24, LX 2.6.27, glibc 2.9): XSH pipe2() (Issue 8); pipe(2).
  * FD_CLOEXEC on both ends, and both really closed in a new image: a libc
  * emulating pipe2 with pipe()+fcntl() passes the flag test but races.  The
@@ -220,14 +244,8 @@ static void cre03(struct pb_check_ctx *ctx)
 		fd[0] = fd[1] = -1;
 		return;
 	}
-	for (int i = 0; i < 2; i++) {
-		int f = s->fcntl(fd[i], F_GETFD, 0);
-
-		if (f < 0 || !(f & FD_CLOEXEC)) {
-			pb_check_fail(ctx, "FD_CLOEXEC not set on fd[%d] (F_GETFD = %d)", i, f);
-			goto out;
-		}
-	}
+	if (!both_ends_have(ctx, fd, F_GETFD, FD_CLOEXEC, "FD_CLOEXEC"))
+		goto out;
 	for (int i = 0; i < 2; i++) {
 		ctl[i] = open("/dev/null", O_RDONLY); /* no O_CLOEXEC: must survive exec */
 		if (ctl[i] < 0) {
@@ -273,14 +291,8 @@ static void cre04(struct pb_check_ctx *ctx)
 			       "requires 0 and two descriptors", EN(errno));
 		return;
 	}
-	for (int i = 0; i < 2; i++) {
-		int f = s->fcntl(fd[i], F_GETFL, 0);
-
-		if (f < 0 || !(f & O_NONBLOCK)) {
-			pb_check_fail(ctx, "O_NONBLOCK not set on fd[%d] (F_GETFL = %#x)", i, f);
-			goto out;
-		}
-	}
+	if (!both_ends_have(ctx, fd, F_GETFL, O_NONBLOCK, "O_NONBLOCK"))
+		goto out;
 	r = pb_check_timed_read(s, fd[0], &c, 1, 2000);
 	if (r != -1 || errno != EAGAIN)
 		pb_check_fail(ctx, "read of the empty pipe gave %s, not -1/EAGAIN",

@@ -32,6 +32,17 @@ static int poll_now(struct pb_check_ctx *ctx, int fd, short events)
 	return n == 0 ? 0 : p.revents;
 }
 
+/* FAIL unless FD's revents for EVENTS are WANT: "STATE: revents 0x.., expected
+ * EXPECTED" (EXPECTED names WANT in words). */
+static void expect_revents(struct pb_check_ctx *ctx, int fd, short events, int want,
+			   const char *state, const char *expected)
+{
+	int r = poll_now(ctx, fd, events);
+
+	if (r >= 0 && r != want)
+		pb_check_fail(ctx, "%s: revents 0x%x, expected %s", state, r, expected);
+}
+
 /* PL-01: XSH poll() */
 static void pl01(struct pb_check_ctx *ctx)
 {
@@ -154,6 +165,19 @@ static int select_now(struct pb_check_ctx *ctx, int fd, bool for_write)
 	return n > 0 && FD_ISSET(fd, &set);
 }
 
+/* open(PATH, FLAGS|O_NONBLOCK|O_CLOEXEC) of a FIFO; its failure is the
+ * kernel's: "WHAT: errno; POSIX requires REQUIRED". */
+static int open_fifo_end(struct pb_check_ctx *ctx, const char *path, int flags,
+			 const char *what, const char *required)
+{
+	int fd = ctx->sys->open(path, flags | O_NONBLOCK | O_CLOEXEC, 0);
+
+	if (fd < 0)
+		pb_check_setup(ctx, PB_RES_PIPE, errno, "%s: %s; POSIX requires %s", what,
+			       pb_checkproc_errname(errno), required);
+	return fd;
+}
+
 /*
  * PL-04: XSH poll() POLLHUP ("persist until some process opens the FIFO for writing");
  * XSH select() ("ready for reading when... would not block"); kernel fifo_open comment
@@ -163,7 +187,7 @@ static void pl04(struct pb_check_ctx *ctx)
 {
 	const struct pb_sysops *s = ctx->sys;
 	char path[4200], path2[4200], c;
-	int rfd = -1, wfd = -1, rfd2 = -1, r, ready;
+	int rfd = -1, wfd = -1, rfd2 = -1, ready;
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "%s/pl04.fifo", ctx->dir);
@@ -174,51 +198,33 @@ static void pl04(struct pb_check_ctx *ctx)
 			       pb_checkproc_errname(errno));
 		goto out;
 	}
-	rfd = s->open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
-	if (rfd < 0) {
-		pb_check_setup(ctx, PB_RES_PIPE, errno, "open(O_RDONLY|O_NONBLOCK) of a new FIFO: "
-			       "%s; POSIX requires it to return at once", pb_checkproc_errname(errno));
+	rfd = open_fifo_end(ctx, path, O_RDONLY, "open(O_RDONLY|O_NONBLOCK) of a new FIFO",
+			    "it to return at once");
+	if (rfd < 0)
 		goto out;
-	}
-	r = poll_now(ctx, rfd, POLLIN);
-	if (r >= 0 && r != 0)
-		pb_check_fail(ctx, "no writer ever: revents 0x%x, expected 0 (HUP before any "
-			      "writer makes poll loops spin)", r);
-	wfd = s->open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC, 0);
-	if (wfd < 0) {
-		pb_check_setup(ctx, PB_RES_PIPE, errno, "open(O_WRONLY|O_NONBLOCK) of a FIFO with a "
-			       "reader: %s; POSIX requires success", pb_checkproc_errname(errno));
+	expect_revents(ctx, rfd, POLLIN, 0, "no writer ever",
+		       "0 (HUP before any writer makes poll loops spin)");
+	wfd = open_fifo_end(ctx, path, O_WRONLY,
+			    "open(O_WRONLY|O_NONBLOCK) of a FIFO with a reader", "success");
+	if (wfd < 0)
 		goto out;
-	}
-	r = poll_now(ctx, rfd, POLLIN);
-	if (r >= 0 && r != 0)
-		pb_check_fail(ctx, "writer open: revents 0x%x, expected 0", r);
+	expect_revents(ctx, rfd, POLLIN, 0, "writer open", "0");
 	s->close(wfd);
 	wfd = -1;
-	r = poll_now(ctx, rfd, POLLIN);
-	if (r >= 0 && r != POLLHUP)
-		pb_check_fail(ctx, "writer closed: revents 0x%x, expected POLLHUP", r);
-	wfd = s->open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC, 0);
-	if (wfd < 0) {
-		pb_check_setup(ctx, PB_RES_PIPE, errno, "reopening a writer of a FIFO with a reader: "
-			       "%s; POSIX requires success", pb_checkproc_errname(errno));
+	expect_revents(ctx, rfd, POLLIN, POLLHUP, "writer closed", "POLLHUP");
+	wfd = open_fifo_end(ctx, path, O_WRONLY, "reopening a writer of a FIFO with a reader",
+			    "success");
+	if (wfd < 0)
 		goto out;
-	}
-	r = poll_now(ctx, rfd, POLLIN);
-	if (r >= 0 && r != 0)
-		pb_check_fail(ctx, "new writer open: revents 0x%x, expected 0 (HUP not cleared)",
-			      r);
+	expect_revents(ctx, rfd, POLLIN, 0, "new writer open", "0 (HUP not cleared)");
 	if (ctx->verdict != PB_PASS)
 		goto out;
 
 	/* The select nuance, on a FIFO that never had a writer. */
-	rfd2 = s->open(path2, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
-	if (rfd2 < 0) {
-		pb_check_setup(ctx, PB_RES_PIPE, errno, "open(O_RDONLY|O_NONBLOCK) of a second new "
-			       "FIFO: %s; POSIX requires it to return at once",
-			       pb_checkproc_errname(errno));
+	rfd2 = open_fifo_end(ctx, path2, O_RDONLY,
+			     "open(O_RDONLY|O_NONBLOCK) of a second new FIFO", "it to return at once");
+	if (rfd2 < 0)
 		goto out;
-	}
 	ready = select_now(ctx, rfd2, false);
 	if (ready < 0)
 		goto out;

@@ -449,15 +449,24 @@ static void add_num(struct json_object *o, const char *key, double v)
 	json_object_object_add(o, key, json_object_new_double_s(v, buf));
 }
 
-static struct json_object *metric_json(const struct cmp_input *in,
-				       const struct pb_cmp_metric *m)
+/* The members every metric, verdict and lost row starts with: where it is. */
+static struct json_object *place_json(const struct cmp_input *in, const char *part,
+				      const char *label, struct json_object *ids)
 {
 	struct json_object *o = json_object_new_object();
 
 	pb_json_add_str(o, "new_file", in->path);
-	pb_json_add_str(o, "part", m->part);
-	pb_json_add_str(o, "id", m->label);
-	json_object_object_add(o, "ids", json_object_get(m->ids));
+	pb_json_add_str(o, "part", part);
+	pb_json_add_str(o, "id", label);
+	json_object_object_add(o, "ids", json_object_get(ids));  /* NULL stays null */
+	return o;
+}
+
+static struct json_object *metric_json(const struct cmp_input *in,
+				       const struct pb_cmp_metric *m)
+{
+	struct json_object *o = place_json(in, m->part, m->label, m->ids);
+
 	pb_json_add_str(o, "metric", m->metric);
 	pb_json_add_str(o, "direction", pb_cmp_dir_name(m->dir));
 	pb_json_add_int(o, "base_n", (int64_t)m->base.n);
@@ -478,12 +487,8 @@ static struct json_object *metric_json(const struct cmp_input *in,
 static struct json_object *verdict_json(const struct cmp_input *in,
 					const struct pb_cmp_verdict *v)
 {
-	struct json_object *o = json_object_new_object();
+	struct json_object *o = place_json(in, v->part, v->label, v->ids);
 
-	pb_json_add_str(o, "new_file", in->path);
-	pb_json_add_str(o, "part", v->part);
-	pb_json_add_str(o, "id", v->label);
-	json_object_object_add(o, "ids", json_object_get(v->ids));
 	pb_json_add_str(o, "key", v->key);
 	pb_json_add_str(o, "base", v->base);
 	pb_json_add_str(o, "new", v->cur);
@@ -493,12 +498,8 @@ static struct json_object *verdict_json(const struct cmp_input *in,
 
 static struct json_object *lost_json(const struct cmp_input *in, const struct pb_cmp_lost *l)
 {
-	struct json_object *o = json_object_new_object();
+	struct json_object *o = place_json(in, l->part, l->label, l->ids);
 
-	pb_json_add_str(o, "new_file", in->path);
-	pb_json_add_str(o, "part", l->part);
-	pb_json_add_str(o, "id", l->label);
-	json_object_object_add(o, "ids", l->ids ? json_object_get(l->ids) : NULL);
 	pb_json_add_str(o, "reason", l->why);
 	return o;
 }

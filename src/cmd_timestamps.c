@@ -178,6 +178,20 @@ static void mount_line(const struct pb_ts_mount *m, char *buf, size_t len)
 			 m->mountpoint);
 }
 
+/* Every probed operation, kind by kind: kind k, operation o, its result op.
+ * In the body, `continue` moves on to the next one (there is no `break`). */
+#define FOR_EACH_PROBED(run, k, o, op) \
+	for (int k = 0; k < K_COUNT; k++) \
+		for (int o = 0; o < PB_TS_OP_COUNT; o++) \
+			for (const struct pb_ts_opres *op = &(run)->t[k].ops[o]; \
+			     op != NULL && op->probed; op = NULL)
+
+/* Why an operation was not observed: the kernel refused it. */
+static void unsupported_words(const struct pb_ts_opres *op, char *buf, size_t len)
+{
+	snprintf(buf, len, "not supported by this kernel: %s", strerror(-op->err));
+}
+
 static const char *cell(const struct pb_ts_opres *op, int f)
 {
 	if (!op->supported)
@@ -206,34 +220,22 @@ static void emit_text(const struct ts_run *run, const struct pb_sysinfo *si, FIL
 		(unsigned long long)run->p->repeat, run->coarse_res_ns / 1e6);
 	fprintf(fp, "%-5s %-13s %-13s %-13s %s\n", "kind", "operation", "atime", "mtime",
 		"ctime");
-	for (int k = 0; k < K_COUNT; k++)
-		for (int o = 0; o < PB_TS_OP_COUNT; o++) {
-			const struct pb_ts_opres *op = &run->t[k].ops[o];
-
-			if (!op->probed)
-				continue;
-			fprintf(fp, "%-5s %-13s %-13s %-13s %s\n", key_names[k], pb_ts_op_names[o],
-				cell(op, 0), cell(op, 1), cell(op, 2));
+	FOR_EACH_PROBED(run, k, o, op)
+		fprintf(fp, "%-5s %-13s %-13s %-13s %s\n", key_names[k], pb_ts_op_names[o],
+			cell(op, 0), cell(op, 1), cell(op, 2));
+	FOR_EACH_PROBED(run, k, o, op) {
+		if (!op->supported) {
+			unsupported_words(op, line, sizeof(line));
+			fprintf(fp, "%s%s %s: %s\n", notes++ ? "" : "\n", key_names[k],
+				pb_ts_op_names[o], line);
+			continue;
 		}
-	for (int k = 0; k < K_COUNT; k++)
-		for (int o = 0; o < PB_TS_OP_COUNT; o++) {
-			const struct pb_ts_opres *op = &run->t[k].ops[o];
-
-			if (!op->probed)
-				continue;
-			if (!op->supported) {
-				fprintf(fp, "%s%s %s: not supported by this kernel: %s\n",
-					notes++ ? "" : "\n", key_names[k], pb_ts_op_names[o],
-					strerror(-op->err));
-				continue;
-			}
-			for (int f = 0; f < PB_TS_FIELD_COUNT; f++)
-				if (op->field[f].reason[0])
-					fprintf(fp, "%s%s %s %s: %s: %s\n", notes++ ? "" : "\n",
-						key_names[k], pb_ts_op_names[o], pb_ts_field_names[f],
-						pb_ts_state_names[op->field[f].state],
-						op->field[f].reason);
-		}
+		for (int f = 0; f < PB_TS_FIELD_COUNT; f++)
+			if (op->field[f].reason[0])
+				fprintf(fp, "%s%s %s %s: %s: %s\n", notes++ ? "" : "\n",
+					key_names[k], pb_ts_op_names[o], pb_ts_field_names[f],
+					pb_ts_state_names[op->field[f].state], op->field[f].reason);
+	}
 	fputc('\n', fp);
 	for (int k = 0; k < K_COUNT; k++) {
 		verdict_words(&run->t[k], k, line, sizeof(line));
@@ -269,39 +271,31 @@ static void emit_tap(const struct ts_run *run, FILE *fp)
 	unsigned total = 0;
 	char line[512];
 
-	for (int k = 0; k < K_COUNT; k++) {
-		for (int o = 0; o < PB_TS_OP_COUNT; o++)
-			if (run->t[k].ops[o].probed)
-				total += run->t[k].ops[o].supported ? PB_TS_FIELD_COUNT : 1;
+	FOR_EACH_PROBED(run, k, o, op)
+		total += op->supported ? PB_TS_FIELD_COUNT : 1;
+	for (int k = 0; k < K_COUNT; k++)
 		total += 1 + (run->p->expect[k] >= 0);
-	}
 	total += run->have_ref;
 	pb_tap_begin(&t, fp, total);
-	for (int k = 0; k < K_COUNT; k++)
-		for (int o = 0; o < PB_TS_OP_COUNT; o++) {
-			const struct pb_ts_opres *op = &run->t[k].ops[o];
-
-			if (!op->probed)
-				continue;
-			if (!op->supported) {
-				snprintf(line, sizeof(line), "not supported by this kernel: %s",
-					 strerror(-op->err));
-				pb_tap_point(&t, true, PB_TAP_SKIP, line, "%s %s", key_names[k],
-					     pb_ts_op_names[o]);
-				continue;
-			}
-			for (int f = 0; f < PB_TS_FIELD_COUNT; f++) {
-				const struct pb_ts_obs *ob = &op->field[f];
-
-				pb_tap_point(&t, ob->state != PB_TS_INCONSISTENT,
-					     ob->state == PB_TS_UNDETERMINED ? PB_TAP_SKIP :
-					     ob->state == PB_TS_INCONSISTENT ? PB_TAP_TODO : PB_TAP_NONE,
-					     ob->reason, "%s %s %s %s", key_names[k], pb_ts_op_names[o],
-					     pb_ts_field_names[f], pb_ts_state_names[ob->state]);
-				if (ob->state == PB_TS_UNDETERMINED || ob->state == PB_TS_INCONSISTENT)
-					tap_obs_yaml(&t, ob);
-			}
+	FOR_EACH_PROBED(run, k, o, op) {
+		if (!op->supported) {
+			unsupported_words(op, line, sizeof(line));
+			pb_tap_point(&t, true, PB_TAP_SKIP, line, "%s %s", key_names[k],
+				     pb_ts_op_names[o]);
+			continue;
 		}
+		for (int f = 0; f < PB_TS_FIELD_COUNT; f++) {
+			const struct pb_ts_obs *ob = &op->field[f];
+
+			pb_tap_point(&t, ob->state != PB_TS_INCONSISTENT,
+				     ob->state == PB_TS_UNDETERMINED ? PB_TAP_SKIP :
+				     ob->state == PB_TS_INCONSISTENT ? PB_TAP_TODO : PB_TAP_NONE,
+				     ob->reason, "%s %s %s %s", key_names[k], pb_ts_op_names[o],
+				     pb_ts_field_names[f], pb_ts_state_names[ob->state]);
+			if (ob->state == PB_TS_UNDETERMINED || ob->state == PB_TS_INCONSISTENT)
+				tap_obs_yaml(&t, ob);
+		}
+	}
 	for (int k = 0; k < K_COUNT; k++) {
 		verdict_words(&run->t[k], k, line, sizeof(line));
 		pb_tap_point(&t, true, PB_TAP_NONE, NULL, "%s verdict %s", key_names[k], line);
@@ -402,8 +396,9 @@ static void attribute_fifo(struct ts_run *run, const struct ts_params *p)
 		snprintf(t->detail + off, sizeof(t->detail) - off, "; %s", run->ref.words);
 }
 
-static int execute(struct pb_cli *cli, const struct ts_params *p)
+static int exec_params(struct pb_cli *cli, void *params)
 {
+	const struct ts_params *p = params;
 	struct ts_run run = { .p = p };
 	struct pb_ts_opts o = { .repeat = (unsigned)p->repeat, .ops = PB_TS_OPS_ALL };
 	struct pb_sysinfo si;
@@ -459,11 +454,6 @@ static int execute(struct pb_cli *cli, const struct ts_params *p)
 	if (pb_out_finish(&out, NAME, cli->common.output) && run.status == 0)
 		run.status = PB_EXIT_ERROR;
 	return run.status;
-}
-
-static int exec_params(struct pb_cli *cli, void *params)
-{
-	return execute(cli, params);
 }
 
 #define P struct ts_params

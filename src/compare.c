@@ -1071,27 +1071,29 @@ int pb_cmp_compare(struct json_object *base, struct json_object *new_doc,
 	return rc;
 }
 
+/* What every metric, verdict and lost row owns to say where it is. */
+static void place_free(char *part, char *label, struct json_object *ids)
+{
+	free(part);
+	free(label);
+	json_object_put(ids);
+}
+
 void pb_cmp_result_free(struct pb_cmp_result *r)
 {
 	for (size_t i = 0; i < r->nm; i++) {
-		free(r->m[i].part);
-		free(r->m[i].label);
+		place_free(r->m[i].part, r->m[i].label, r->m[i].ids);
 		free(r->m[i].metric);
-		json_object_put(r->m[i].ids);
 	}
 	for (size_t i = 0; i < r->nv; i++) {
-		free(r->v[i].part);
-		free(r->v[i].label);
+		place_free(r->v[i].part, r->v[i].label, r->v[i].ids);
 		free(r->v[i].key);
 		free(r->v[i].base);
 		free(r->v[i].cur);
-		json_object_put(r->v[i].ids);
 	}
 	for (size_t i = 0; i < r->nlost; i++) {
-		free(r->lost[i].part);
-		free(r->lost[i].label);
+		place_free(r->lost[i].part, r->lost[i].label, r->lost[i].ids);
 		free(r->lost[i].why);
-		json_object_put(r->lost[i].ids);
 	}
 	free(r->m);
 	free(r->v);

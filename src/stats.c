@@ -43,40 +43,40 @@ int pb_stats_compute(const double *v, size_t n, struct pb_stats *out)
 	return 0;
 }
 
+#define LENTZ_TINY 1e-300
+
+/* x, or the smallest magnitude Lentz's method divides by where x is ~0. */
+static double lentz_guard(double x)
+{
+	return fabs(x) < LENTZ_TINY ? LENTZ_TINY : x;
+}
+
+/* One step of Lentz's method for the term aa: updates c and d, returns the
+ * factor the fraction is multiplied by. */
+static double lentz_step(double aa, double *c, double *d)
+{
+	*d = 1 / lentz_guard(1 + aa * *d);
+	*c = lentz_guard(1 + aa / *c);
+	return *d * *c;
+}
+
 /*
  * Regularized incomplete beta function I_x(a,b) by Lentz's continued
- * fraction (Numerical Recipes' betacf), enough for Student's t tails.
+ * fraction (Numerical Recipes' betacf), enough for Student's t tails: each
+ * round takes the even term, then the odd one.
  */
 static double betacf(double a, double b, double x)
 {
-	const double tiny = 1e-300;
-	double qab = a + b, qap = a + 1, qam = a - 1, c = 1, d = 1 - qab * x / qap;
-
-	if (fabs(d) < tiny)
-		d = tiny;
-	d = 1 / d;
+	double qab = a + b, qap = a + 1, qam = a - 1, c = 1;
+	double d = 1 / lentz_guard(1 - qab * x / qap);
 	double h = d;
+
 	for (int m = 1; m <= 300; m++) {
 		int m2 = 2 * m;
-		double aa = m * (b - m) * x / ((qam + m2) * (a + m2));
+		double del;
 
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		h *= d * c;
-		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		double del = d * c;
+		h *= lentz_step(m * (b - m) * x / ((qam + m2) * (a + m2)), &c, &d);
+		del = lentz_step(-(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)), &c, &d);
 		h *= del;
 		if (fabs(del - 1) < 1e-12)
 			break;

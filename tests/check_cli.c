@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check_main.h"
 #include "cli.h"
 #include "cmd.h"
 
@@ -296,30 +297,7 @@ START_TEST(real_commands)
 }
 END_TEST
 
-static Suite *cli_suite(void)
-{
-	Suite *s = suite_create("cli");
-	TCase *tc = tcase_create("rows");
-
-	tcase_add_test(tc, converts_into_params);
-	tcase_add_test(tc, defaults_as_typed);
-	tcase_add_test(tc, bounds_state_the_range);
-	tcase_add_test(tc, repeated_options);
-	tcase_add_test(tc, words_in_any_case);
-	tcase_add_test(tc, did_you_mean_option);
-	tcase_add_test(tc, list_options_from_rows);
-	tcase_add_test(tc, real_commands);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
-int main(void)
-{
-	SRunner *sr = srunner_create(cli_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+PB_CHECK_SUITE_MAIN("cli",
+	PB_TCASE("rows", converts_into_params, defaults_as_typed, bounds_state_the_range,
+		 repeated_options, words_in_any_case, did_you_mean_option, list_options_from_rows,
+		 real_commands))

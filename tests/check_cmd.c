@@ -5,6 +5,7 @@
 #include <check.h>
 #include <stdlib.h>
 
+#include "check_main.h"
 #include "cmd.h"
 
 /* Every ordered pair: the merge is symmetric and picks by the documented
@@ -61,28 +62,6 @@ START_TEST(table_lookup)
 }
 END_TEST
 
-static Suite *cmd_suite(void)
-{
-	Suite *s = suite_create("cmd");
-	TCase *tc = tcase_create("exit");
-
-	tcase_add_test(tc, merge_precedence);
-	tcase_add_test(tc, merge_mixed_runs);
-	tcase_add_test(tc, part_status_in_report);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("table");
-	tcase_add_test(tc, table_lookup);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
-int main(void)
-{
-	SRunner *sr = srunner_create(cmd_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+PB_CHECK_SUITE_MAIN("cmd",
+	PB_TCASE("exit", merge_precedence, merge_mixed_runs, part_status_in_report),
+	PB_TCASE("table", table_lookup))

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check_main.h"
 #include "compare.h"
 
 static struct json_object *parse(const char *s)
@@ -881,60 +882,16 @@ START_TEST(loading)
 }
 END_TEST
 
-static Suite *compare_suite(void)
-{
-	Suite *s = suite_create("compare");
-	TCase *tc;
-
-	tc = tcase_create("direction");
-	tcase_add_test(tc, direction_table);
-	tcase_add_test(tc, metric_keys_are_not_identity);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("significance");
-	tcase_add_test(tc, welch_flags_clear_shift);
-	tcase_add_test(tc, welch_ignores_noise);
-	tcase_add_test(tc, too_few_repetitions_is_na);
-	tcase_add_test(tc, constant_samples);
-	tcase_add_test(tc, zero_base_mean);
-	tcase_add_test(tc, regression_rule);
-	tcase_add_test(tc, significance_boundary);
-	tcase_add_test(tc, verdict_regression_rule);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("matching");
-	tcase_add_test(tc, matching_by_identity);
-	tcase_add_test(tc, ignored_members_rematch);
-	tcase_add_test(tc, params_diff_lists_keys);
-	tcase_add_test(tc, incompatible_documents);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("verdicts");
-	tcase_add_test(tc, verdict_diffs);
-	tcase_add_test(tc, result_verdicts_and_report_parts);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("partial");
-	tcase_add_test(tc, run_failed_reasons);
-	tcase_add_test(tc, coverage_lost_checks);
-	tcase_add_test(tc, coverage_lost_results);
-	tcase_add_test(tc, coverage_lost_verdicts_and_parts);
-	tcase_add_test(tc, nothing_in_common);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("workloads");
-	tcase_add_test(tc, extensive_metrics);
-	tcase_add_test(tc, different_work_compared_per_unit);
-	tcase_add_test(tc, different_work_per_part);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("loading");
-	tcase_add_test(tc, loading);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
-int main(void)
-{
-	SRunner *sr = srunner_create(compare_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+PB_CHECK_SUITE_MAIN("compare",
+	PB_TCASE("direction", direction_table, metric_keys_are_not_identity),
+	PB_TCASE("significance", welch_flags_clear_shift, welch_ignores_noise,
+		 too_few_repetitions_is_na, constant_samples, zero_base_mean, regression_rule,
+		 significance_boundary, verdict_regression_rule),
+	PB_TCASE("matching", matching_by_identity, ignored_members_rematch, params_diff_lists_keys,
+		 incompatible_documents),
+	PB_TCASE("verdicts", verdict_diffs, result_verdicts_and_report_parts),
+	PB_TCASE("partial", run_failed_reasons, coverage_lost_checks, coverage_lost_results,
+		 coverage_lost_verdicts_and_parts, nothing_in_common),
+	PB_TCASE("workloads", extensive_metrics, different_work_compared_per_unit,
+		 different_work_per_part),
+	PB_TCASE("loading", loading))

@@ -21,6 +21,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "check_conf.h"
+#include "check_main.h"
 #include "conformance.h"
 
 /* ---- misbehaving calls, each breaking one later condition ---- */
@@ -148,61 +150,29 @@ static int pipe2_high_write_end(int fd[2], int flags)
 	return 0;
 }
 
-enum fake {
-	EAGAIN_BUT_QUEUED, FULL_EIO, EINTR_BUT_QUEUED, TORN_50, FILL_EIO, NEVER_FULL,
-	SAME_FD, HIGH_WRITE_END, CLOBBER_SECOND, READ_EMPTY_EIO,
-};
-
-static struct pb_sysops fake_ops(enum fake f)
-{
-	struct pb_sysops s = pb_sysops_real;
-
-	switch (f) {
-	case EAGAIN_BUT_QUEUED: s.write = write_eagain_but_queued; break;
-	case FULL_EIO: s.write = write_full_eio; break;
-	case EINTR_BUT_QUEUED: s.write = write_eintr_but_queued; break;
-	case TORN_50: s.write = write_torn_50; break;
-	case FILL_EIO: s.write = write_eio_after_3; break;
-	case NEVER_FULL: s.write = write_never_full; break;
-	case SAME_FD: s.pipe2 = pipe2_same_fd; break;
-	case HIGH_WRITE_END: s.pipe2 = pipe2_high_write_end; break;
-	case CLOBBER_SECOND: s.pipe2 = pipe2_clobber_second; break;
-	case READ_EMPTY_EIO: s.read = read_empty_eio; break;
-	}
-	return s;
-}
-
 static const struct {
 	const char *id;
-	enum fake fake;
-	const char *phrase;   /* the detail names the condition that broke */
+	struct pb_sysops sys;  /* the calls broken; the rest are real */
+	const char *phrase;    /* the detail names the condition that broke */
 } cases[] = {
-	{ "NB-01", EAGAIN_BUT_QUEUED, "96 bytes free: write(200) = -1/EAGAIN, FIONREAD" },
-	{ "NB-01", FULL_EIO, "full pipe: write(1) = -1/EIO" },
-	{ "WR-01", EINTR_BUT_QUEUED, "gave EINTR but FIONREAD went" },
-	{ "WR-01", TORN_50, "returned 50: a torn atomic write" },
-	{ "NB-01", FILL_EIO, "EIO" },
-	{ "NB-01", NEVER_FULL, "more than 64 MiB without EAGAIN" },
-	{ "CRE-01", SAME_FD, "pipe returned fds" },
-	{ "CRE-02", HIGH_WRITE_END, "(the two lowest free), got" },
-	{ "CRE-05", CLOBBER_SECOND, "failed but wrote pipefd" },
-	{ "CRE-04", READ_EMPTY_EIO, "read of the empty pipe gave -1/EIO" },
+	{ "NB-01", { .write = write_eagain_but_queued },
+	  "96 bytes free: write(200) = -1/EAGAIN, FIONREAD" },
+	{ "NB-01", { .write = write_full_eio }, "full pipe: write(1) = -1/EIO" },
+	{ "WR-01", { .write = write_eintr_but_queued }, "gave EINTR but FIONREAD went" },
+	{ "WR-01", { .write = write_torn_50 }, "returned 50: a torn atomic write" },
+	{ "NB-01", { .write = write_eio_after_3 }, "EIO" },
+	{ "NB-01", { .write = write_never_full }, "more than 64 MiB without EAGAIN" },
+	{ "CRE-01", { .pipe2 = pipe2_same_fd }, "pipe returned fds" },
+	{ "CRE-02", { .pipe2 = pipe2_high_write_end }, "(the two lowest free), got" },
+	{ "CRE-05", { .pipe2 = pipe2_clobber_second }, "failed but wrote pipefd" },
+	{ "CRE-04", { .read = read_empty_eio }, "read of the empty pipe gave -1/EIO" },
 };
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
 
-static const struct pb_check *find(const char *id)
-{
-	for (size_t g = 0; pb_check_groups[g]; g++)
-		for (const struct pb_check *c = pb_check_groups[g]; c->id; c++)
-			if (strcmp(c->id, id) == 0)
-				return c;
-	return NULL;
-}
-
 START_TEST(later_condition_fails)
 {
-	const struct pb_check *c = find(cases[_i].id);
-	struct pb_sysops s = fake_ops(cases[_i].fake);
+	const struct pb_check *c = pb_test_find_check(cases[_i].id);
+	struct pb_sysops s = pb_test_sysops(&cases[_i].sys);
 	struct pb_run_opts o = { .sys = &s, .kind = PB_KIND_ANON, .timeout_s = 10 };
 	struct pb_check_result r;
 
@@ -275,13 +245,4 @@ static Suite *conditions_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(conditions_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+PB_CHECK_MAIN(conditions_suite)

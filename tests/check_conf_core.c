@@ -32,6 +32,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check_conf.h"
+#include "check_main.h"
 #include "checkproc.h"
 #include "cleanup.h"
 #include "conformance.h"
@@ -183,13 +185,7 @@ static ssize_t write_torn(int fd, const void *buf, size_t n)
 /* Interrupted after a partial transfer, reports EINTR (data loss). */
 static ssize_t write_eintr_after_data(int fd, const void *buf, size_t n)
 {
-	ssize_t r = write(fd, buf, n);
-
-	if (r > 0 && (size_t)r < n) {
-		errno = EINTR;
-		return -1;
-	}
-	return r;
+	return write_partial_as(EINTR, fd, buf, n);
 }
 
 /* Corrupts one byte of every write. */
@@ -257,28 +253,7 @@ static int ioctl_fionread_off(int fd, unsigned long req, void *arg)
 
 /* ---- the fail/error rule: calls that fail outright ---- */
 
-/* Every pipe and FIFO creation fails with an I/O error: the kernel is broken. */
-static int pipe2_eio(int fd[2], int flags)
-{
-	(void)fd, (void)flags;
-	errno = EIO;
-	return -1;
-}
-
-static int mkfifo_eio(const char *path, mode_t mode)
-{
-	(void)path, (void)mode;
-	errno = EIO;
-	return -1;
-}
-
-/* The process is out of descriptors: the harness's resource, not the kernel. */
-static int pipe2_emfile(int fd[2], int flags)
-{
-	(void)fd, (void)flags;
-	errno = EMFILE;
-	return -1;
-}
+/* pipe2_eio, mkfifo_eio and pipe2_emfile: tests/check_conf.h. */
 
 static int dup_eio(int fd)
 {
@@ -562,15 +537,6 @@ static const struct { const char *id; enum bug bug; } cases[] = {
 };
 #define NCASES (int)(sizeof(cases) / sizeof(cases[0]))
 
-static const struct pb_check *find(const char *id)
-{
-	for (size_t g = 0; pb_check_groups[g]; g++)
-		for (const struct pb_check *c = pb_check_groups[g]; c->id; c++)
-			if (strcmp(c->id, id) == 0)
-				return c;
-	return NULL;
-}
-
 static void run(const struct pb_check *c, const struct pb_sysops *s, enum pb_kind kind,
 		double timeout, struct pb_check_result *r)
 {
@@ -582,7 +548,7 @@ static void run(const struct pb_check *c, const struct pb_sysops *s, enum pb_kin
 /* Loop index i: case i/2, anon for even i and fifo for odd (both-kind checks). */
 START_TEST(check_fails_on_broken_kernel)
 {
-	const struct pb_check *c = find(cases[_i / 2].id);
+	const struct pb_check *c = pb_test_find_check(cases[_i / 2].id);
 	struct pb_sysops s = broken_ops(cases[_i / 2].bug);
 	enum pb_kind kind = _i % 2 ? PB_KIND_FIFO : PB_KIND_ANON;
 	struct pb_check_result r;
@@ -601,7 +567,7 @@ END_TEST
 
 START_TEST(check_holds_on_real_kernel)
 {
-	const struct pb_check *c = find(cases[_i / 2].id);
+	const struct pb_check *c = pb_test_find_check(cases[_i / 2].id);
 	enum pb_kind kind = _i % 2 ? PB_KIND_FIFO : PB_KIND_ANON;
 	struct pb_check_result r;
 
@@ -717,7 +683,7 @@ static const struct {
 
 START_TEST(verdict_per_situation)
 {
-	const struct pb_check *c = find(verdicts[_i].id);
+	const struct pb_check *c = pb_test_find_check(verdicts[_i].id);
 	struct pb_sysops s = broken_ops(verdicts[_i].bug);
 	struct pb_check_result r;
 
@@ -742,7 +708,7 @@ START_TEST(leak_checks_pass_on_real_kernel)
 
 	for (size_t i = 0; i < 3; i++)
 		for (int k = 0; k < 2; k++) {
-			const struct pb_check *c = find(ids[i]);
+			const struct pb_check *c = pb_test_find_check(ids[i]);
 
 			ck_assert(c != NULL);
 			if (k && !(c->flags & PB_CHECK_BOTH_KINDS))
@@ -758,7 +724,7 @@ START_TEST(ids_unique)
 {
 	for (size_t g = 0; pb_check_groups[g]; g++)
 		for (const struct pb_check *c = pb_check_groups[g]; c->id; c++)
-			ck_assert_ptr_eq(find(c->id), c);
+			ck_assert_ptr_eq(pb_test_find_check(c->id), c);
 }
 END_TEST
 
@@ -791,7 +757,7 @@ START_TEST(watchdog_kills_blocked_check)
 	ck_assert(r.timed_out);
 	ck_assert_msg(strstr(r.detail, "timed out") != NULL, "%s", r.detail);
 	/* The runner goes on: the next check runs normally. */
-	run(find("RD-01"), NULL, PB_KIND_ANON, 5, &r);
+	run(pb_test_find_check("RD-01"), NULL, PB_KIND_ANON, 5, &r);
 	ck_assert_int_eq(r.verdict, PB_PASS);
 }
 END_TEST
@@ -1157,7 +1123,7 @@ START_TEST(helper_io_exact)
 }
 END_TEST
 
-static int pipe2_einval(int fd[2], int flags)
+static int pipe2_einval_garbage(int fd[2], int flags)
 {
 	(void)flags;
 	fd[0] = fd[1] = 42;  /* garbage the helper must not hand back */
@@ -1175,7 +1141,7 @@ START_TEST(helper_anon_pipe)
 	ck_assert(fcntl(fd[0], F_GETFD) & FD_CLOEXEC);
 	ck_assert_int_eq(lseek(fd[0], 0, SEEK_CUR), -1);  /* a pipe, not a FIFO */
 	pb_check_close_pair(ctx.sys, fd);
-	sys.pipe2 = pipe2_einval;
+	sys.pipe2 = pipe2_einval_garbage;
 	ctx = helper_ctx(&sys, PB_KIND_ANON);
 	ck_assert(!pb_check_anon_pipe(&ctx, fd, O_DIRECT | O_CLOEXEC));
 	ck_assert_int_eq(fd[0], -1);
@@ -1230,7 +1196,7 @@ START_TEST(helper_capacity_and_fill)
 	ck_assert_int_eq(pb_check_fionread(ctx.sys, fd[0]), q);
 	ck_assert(fcntl(fd[1], F_GETFL) & O_NONBLOCK);
 	pb_check_close_pair(ctx.sys, fd);
-	sys.pipe2 = pipe2_einval;
+	sys.pipe2 = pipe2_einval_garbage;
 	ctx = helper_ctx(&sys, PB_KIND_ANON);
 	ck_assert_int_eq(pb_check_full_pipe(&ctx, fd, 0), -1);
 	ck_assert_int_eq(fd[0], -1);
@@ -1380,14 +1346,6 @@ int main(int argc, char **argv)
 {
 	/* CRE-03 re-executes /proc/self/exe, which is this test program. */
 	int probe = pb_checkproc_probe_main(argc, (const char *const *)argv);
-	SRunner *sr;
-	int failed;
 
-	if (probe >= 0)
-		return probe;
-	sr = srunner_create(conf_core_suite());
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return probe >= 0 ? probe : pb_test_run_suite(conf_core_suite());
 }

@@ -19,22 +19,18 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check_conf.h"
+#include "check_main.h"
 #include "cleanup.h"
 #include "conformance.h"
 #include "tsprobe.h"
 
 static const struct pb_check *find(const char *id)
 {
-	static const struct pb_check *const groups[] = {
-		pb_checks_poll, pb_checks_metadata, pb_checks_linux
-	};
+	const struct pb_check *c = pb_test_find_check(id);
 
-	for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++)
-		for (const struct pb_check *c = groups[g]; c->id; c++)
-			if (strcmp(c->id, id) == 0)
-				return c;
-	ck_abort_msg("no check %s", id);
-	return NULL;
+	ck_assert_msg(c != NULL, "no check %s", id);
+	return c;
 }
 
 /* PB_TEST_VERBOSE=1 shows each verdict's detail (why a broken kernel failed). */
@@ -308,59 +304,8 @@ static long fake_sysctl_value(void)
  * the harness's ERROR (see pb_check_setup).
  */
 
-static bool is_pipe_fd(int fd)
-{
-	struct stat st;
-
-	return fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode);
-}
-
-/* A full nonblocking pipe: write() returns 0 instead of -1/EAGAIN. */
-static ssize_t write_zero_when_full(int fd, const void *b, size_t n)
-{
-	ssize_t r = write(fd, b, n);
-
-	return r < 0 && errno == EAGAIN ? 0 : r;
-}
-
-static ssize_t write_eio_on_pipes(int fd, const void *b, size_t n)
-{
-	if (is_pipe_fd(fd)) {
-		errno = EIO;
-		return -1;
-	}
-	return write(fd, b, n);
-}
-
-static ssize_t read_eio_on_pipes(int fd, void *b, size_t n)
-{
-	if (is_pipe_fd(fd)) {
-		errno = EIO;
-		return -1;
-	}
-	return read(fd, b, n);
-}
-
-static int pipe2_einval(int fd[2], int flags)
-{
-	(void)fd, (void)flags;
-	errno = EINVAL;
-	return -1;
-}
-
-static int pipe2_emfile(int fd[2], int flags)
-{
-	(void)fd, (void)flags;
-	errno = EMFILE;
-	return -1;
-}
-
-static int mkfifo_eio(const char *path, mode_t mode)
-{
-	(void)path, (void)mode;
-	errno = EIO;
-	return -1;
-}
+/* write_zero_when_full, write_eio_on_pipes, read_eio_on_pipes, pipe2_einval,
+ * pipe2_emfile and mkfifo_eio: tests/check_conf.h. */
 
 static int open_fifo_eio(const char *path, int flags, mode_t mode)
 {
@@ -409,65 +354,57 @@ struct setup_fault {
 	enum pb_kind kind;
 	const char *how;
 	const char *says;  /* the detail must contain this */
-	int (*pipe2)(int[2], int);
-	ssize_t (*write)(int, const void *, size_t);
-	ssize_t (*read)(int, void *, size_t);
-	int (*mkfifo)(const char *, mode_t);
-	int (*open)(const char *, int, mode_t);
-	int (*poll)(struct pollfd *, nfds_t, int);
-	int (*select)(int, fd_set *, fd_set *, fd_set *, struct timeval *);
-	int (*fstat)(int, struct stat *);
-	ssize_t (*splice)(int, loff_t *, int, loff_t *, size_t, unsigned);
+	struct pb_sysops sys;  /* the calls broken; the rest are real */
 };
 
 #define A PB_KIND_ANON
 #define F PB_KIND_FIFO
 static const struct setup_fault setup_faults[] = {
 	/* Issue: "error: cannot fill the pipe" when a full pipe's write returns 0. */
-	{ "PL-01", A, "write 0 when full", "returned 0", .write = write_zero_when_full },
-	{ "PL-01", F, "write 0 when full", "returned 0", .write = write_zero_when_full },
-	{ "PL-05", A, "write 0 when full", "returned 0", .write = write_zero_when_full },
-	{ "PL-05", F, "write 0 when full", "returned 0", .write = write_zero_when_full },
-	{ "LX-05", A, "write 0 when full", "returned 0", .write = write_zero_when_full },
-	{ "LX-06", A, "write 0 when full", "returned 0", .write = write_zero_when_full },
+	{ "PL-01", A, "write 0 when full", "returned 0", .sys.write = write_zero_when_full },
+	{ "PL-01", F, "write 0 when full", "returned 0", .sys.write = write_zero_when_full },
+	{ "PL-05", A, "write 0 when full", "returned 0", .sys.write = write_zero_when_full },
+	{ "PL-05", F, "write 0 when full", "returned 0", .sys.write = write_zero_when_full },
+	{ "LX-05", A, "write 0 when full", "returned 0", .sys.write = write_zero_when_full },
+	{ "LX-06", A, "write 0 when full", "returned 0", .sys.write = write_zero_when_full },
 	/* pb_check_make_pipe / pipe2 in every group. */
-	{ "PL-01", A, "pipe2 EINVAL", "EINVAL", .pipe2 = pipe2_einval },
-	{ "PL-02", A, "pipe2 EINVAL", "EINVAL", .pipe2 = pipe2_einval },
-	{ "PL-03", A, "pipe2 EINVAL", "EINVAL", .pipe2 = pipe2_einval },
-	{ "PL-05", A, "pipe2 EINVAL", "EINVAL", .pipe2 = pipe2_einval },
-	{ "MD-01", A, "pipe2 EINVAL", "EINVAL", .pipe2 = pipe2_einval },
-	{ "MD-02", A, "pipe2 EINVAL", "EINVAL", .pipe2 = pipe2_einval },
-	{ "MD-03", A, "pipe2 EINVAL", "EINVAL", .pipe2 = pipe2_einval },
-	{ "MD-04", A, "pipe2 EINVAL", "EINVAL", .pipe2 = pipe2_einval },
-	{ "MD-06", A, "pipe2 EINVAL", "EINVAL", .pipe2 = pipe2_einval },
-	{ "LX-01", A, "pipe2 EINVAL", "EINVAL", .pipe2 = pipe2_einval },
-	{ "LX-02", A, "pipe2 EINVAL", "EINVAL", .pipe2 = pipe2_einval },
-	{ "LX-05", A, "pipe2 EINVAL", "EINVAL", .pipe2 = pipe2_einval },
-	{ "LX-06", A, "pipe2 EINVAL", "EINVAL", .pipe2 = pipe2_einval },
-	{ "PL-01", F, "mkfifo EIO", "EIO", .mkfifo = mkfifo_eio },
-	{ "MD-01", F, "mkfifo EIO", "EIO", .mkfifo = mkfifo_eio },
-	{ "PL-04", A, "mkfifo EIO", "mkfifo", .mkfifo = mkfifo_eio },
-	{ "LX-02", A, "mkfifo EIO", "mkfifo", .mkfifo = mkfifo_eio },
-	{ "PL-04", A, "open EIO", "open", .open = open_fifo_eio },
+	{ "PL-01", A, "pipe2 EINVAL", "EINVAL", .sys.pipe2 = pipe2_einval },
+	{ "PL-02", A, "pipe2 EINVAL", "EINVAL", .sys.pipe2 = pipe2_einval },
+	{ "PL-03", A, "pipe2 EINVAL", "EINVAL", .sys.pipe2 = pipe2_einval },
+	{ "PL-05", A, "pipe2 EINVAL", "EINVAL", .sys.pipe2 = pipe2_einval },
+	{ "MD-01", A, "pipe2 EINVAL", "EINVAL", .sys.pipe2 = pipe2_einval },
+	{ "MD-02", A, "pipe2 EINVAL", "EINVAL", .sys.pipe2 = pipe2_einval },
+	{ "MD-03", A, "pipe2 EINVAL", "EINVAL", .sys.pipe2 = pipe2_einval },
+	{ "MD-04", A, "pipe2 EINVAL", "EINVAL", .sys.pipe2 = pipe2_einval },
+	{ "MD-06", A, "pipe2 EINVAL", "EINVAL", .sys.pipe2 = pipe2_einval },
+	{ "LX-01", A, "pipe2 EINVAL", "EINVAL", .sys.pipe2 = pipe2_einval },
+	{ "LX-02", A, "pipe2 EINVAL", "EINVAL", .sys.pipe2 = pipe2_einval },
+	{ "LX-05", A, "pipe2 EINVAL", "EINVAL", .sys.pipe2 = pipe2_einval },
+	{ "LX-06", A, "pipe2 EINVAL", "EINVAL", .sys.pipe2 = pipe2_einval },
+	{ "PL-01", F, "mkfifo EIO", "EIO", .sys.mkfifo = mkfifo_eio },
+	{ "MD-01", F, "mkfifo EIO", "EIO", .sys.mkfifo = mkfifo_eio },
+	{ "PL-04", A, "mkfifo EIO", "mkfifo", .sys.mkfifo = mkfifo_eio },
+	{ "LX-02", A, "mkfifo EIO", "mkfifo", .sys.mkfifo = mkfifo_eio },
+	{ "PL-04", A, "open EIO", "open", .sys.open = open_fifo_eio },
 	/* I/O a setup step needs. */
-	{ "PL-01", A, "write EIO", "EIO", .write = write_eio_on_pipes },
-	{ "PL-02", A, "write EIO", "EIO", .write = write_eio_on_pipes },
-	{ "PL-02", F, "write EIO", "EIO", .write = write_eio_on_pipes },
-	{ "MD-01", A, "write EIO", "EIO", .write = write_eio_on_pipes },
-	{ "MD-02", A, "write EIO", "EIO", .write = write_eio_on_pipes },
-	{ "LX-01", A, "write EIO", "EIO", .write = write_eio_on_pipes },
-	{ "LX-05", A, "write EIO", "EIO", .write = write_eio_on_pipes },
+	{ "PL-01", A, "write EIO", "EIO", .sys.write = write_eio_on_pipes },
+	{ "PL-02", A, "write EIO", "EIO", .sys.write = write_eio_on_pipes },
+	{ "PL-02", F, "write EIO", "EIO", .sys.write = write_eio_on_pipes },
+	{ "MD-01", A, "write EIO", "EIO", .sys.write = write_eio_on_pipes },
+	{ "MD-02", A, "write EIO", "EIO", .sys.write = write_eio_on_pipes },
+	{ "LX-01", A, "write EIO", "EIO", .sys.write = write_eio_on_pipes },
+	{ "LX-05", A, "write EIO", "EIO", .sys.write = write_eio_on_pipes },
 	/* pb_check_fill reports -EIO for both "returned 0" and EIO: say "write". */
-	{ "LX-06", A, "write EIO", "write", .write = write_eio_on_pipes },
-	{ "PL-01", A, "read EIO", "EIO", .read = read_eio_on_pipes },
-	{ "PL-02", A, "read EIO", "EIO", .read = read_eio_on_pipes },
-	{ "PL-01", A, "poll EINVAL", "poll", .poll = poll_einval },
-	{ "PL-02", A, "poll EINVAL", "poll", .poll = poll_einval },
-	{ "PL-03", A, "poll EINVAL", "poll", .poll = poll_einval },
-	{ "PL-04", A, "poll EINVAL", "poll", .poll = poll_einval },
-	{ "PL-05", A, "select EINVAL", "select", .select = select_einval },
-	{ "MD-06", A, "fstat EIO", "fstat", .fstat = fstat_eio_on_pipes },
-	{ "LX-06", A, "splice EIO", "splice", .splice = splice_eio },
+	{ "LX-06", A, "write EIO", "write", .sys.write = write_eio_on_pipes },
+	{ "PL-01", A, "read EIO", "EIO", .sys.read = read_eio_on_pipes },
+	{ "PL-02", A, "read EIO", "EIO", .sys.read = read_eio_on_pipes },
+	{ "PL-01", A, "poll EINVAL", "poll", .sys.poll = poll_einval },
+	{ "PL-02", A, "poll EINVAL", "poll", .sys.poll = poll_einval },
+	{ "PL-03", A, "poll EINVAL", "poll", .sys.poll = poll_einval },
+	{ "PL-04", A, "poll EINVAL", "poll", .sys.poll = poll_einval },
+	{ "PL-05", A, "select EINVAL", "select", .sys.select = select_einval },
+	{ "MD-06", A, "fstat EIO", "fstat", .sys.fstat = fstat_eio_on_pipes },
+	{ "LX-06", A, "splice EIO", "splice", .sys.splice = splice_eio },
 };
 #undef A
 #undef F
@@ -475,27 +412,9 @@ static const struct setup_fault setup_faults[] = {
 START_TEST(setup_fault_fails)
 {
 	const struct setup_fault *f = &setup_faults[_i];
-	struct pb_sysops s = pb_sysops_real;
+	struct pb_sysops s = pb_test_sysops(&f->sys);
 	struct pb_check_result r;
 
-	if (f->pipe2)
-		s.pipe2 = f->pipe2;
-	if (f->write)
-		s.write = f->write;
-	if (f->read)
-		s.read = f->read;
-	if (f->mkfifo)
-		s.mkfifo = f->mkfifo;
-	if (f->open)
-		s.open = f->open;
-	if (f->poll)
-		s.poll = f->poll;
-	if (f->select)
-		s.select = f->select;
-	if (f->fstat)
-		s.fstat = f->fstat;
-	if (f->splice)
-		s.splice = f->splice;
 	r = run_kind(f->id, &s, f->kind, 0);
 	ck_assert_msg(r.verdict == PB_FAIL, "%s %s (%s): verdict %s, expected fail: %s", f->id,
 		      f->kind == PB_KIND_FIFO ? "fifo" : "anon", f->how,
@@ -1223,13 +1142,4 @@ static Suite *suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+PB_CHECK_MAIN(suite)

@@ -20,25 +20,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "check_conf.h"
+#include "check_main.h"
 #include "conformance.h"
-
-static const struct pb_check *find(const char *id)
-{
-	const struct pb_check *const groups[] = {
-		pb_checks_sigpipe, pb_checks_fifo, pb_checks_fcntl
-	};
-
-	for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++)
-		for (const struct pb_check *c = groups[g]; c->id; c++)
-			if (!strcmp(c->id, id))
-				return c;
-	return NULL;
-}
 
 static struct pb_check_result run(const char *id, const struct pb_sysops *sys,
 				  enum pb_kind kind)
 {
-	const struct pb_check *c = find(id);
+	const struct pb_check *c = pb_test_find_check(id);
 	struct pb_run_opts o = { .sys = sys, .kind = kind };
 	struct pb_check_result r;
 
@@ -96,13 +85,7 @@ static ssize_t w_process_directed(int fd, const void *b, size_t n)
 /* Bytes accepted, then -1/EPIPE: silent data loss. */
 static ssize_t w_partial_is_epipe(int fd, const void *b, size_t n)
 {
-	ssize_t r = write(fd, b, n);
-
-	if (r > 0 && (size_t)r < n) {
-		errno = EPIPE;
-		return -1;
-	}
-	return r;
+	return write_partial_as(EPIPE, fd, b, n);
 }
 
 /* A "FIFO" that is a regular file: data persists, size grows, wrong type. */
@@ -215,133 +198,70 @@ static int fcntl_drops_async(int fd, int cmd, long arg)
  * only needs to get going.
  */
 
-static bool is_pipe_fd(int fd)
-{
-	struct stat st;
-
-	return fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode);
-}
-
-/* A full nonblocking pipe: write() returns 0 instead of -1/EAGAIN. */
-static ssize_t w_zero_when_full(int fd, const void *b, size_t n)
-{
-	ssize_t r = write(fd, b, n);
-
-	return r < 0 && errno == EAGAIN ? 0 : r;
-}
-
-/* Writes into pipes and FIFOs fail with EIO (regular files still work). */
-static ssize_t w_eio_on_pipes(int fd, const void *b, size_t n)
-{
-	if (is_pipe_fd(fd)) {
-		errno = EIO;
-		return -1;
-	}
-	return write(fd, b, n);
-}
-
-static int mkfifo_eio(const char *path, mode_t mode)
-{
-	(void)path, (void)mode;
-	errno = EIO;
-	return -1;
-}
-
-static int pipe2_einval(int fd[2], int flags)
-{
-	(void)fd, (void)flags;
-	errno = EINVAL;
-	return -1;
-}
-
-/* The environment's limit, not the kernel misbehaving: stays ERROR. */
-static int pipe2_emfile(int fd[2], int flags)
-{
-	(void)fd, (void)flags;
-	errno = EMFILE;
-	return -1;
-}
+/* write_zero_when_full, write_eio_on_pipes, mkfifo_eio, pipe2_einval and
+ * pipe2_emfile (the environment's limit: stays ERROR): tests/check_conf.h. */
 
 /* ---------------------------------------------------------- tables */
 
 struct broken {
 	const char *id;
 	const char *how;
-	ssize_t (*write)(int, const void *, size_t);
-	ssize_t (*read)(int, void *, size_t);
-	int (*open)(const char *, int, mode_t);
-	int (*mkfifo)(const char *, mode_t);
-	int (*ioctl)(int, unsigned long, void *);
-	int (*fcntl)(int, int, long);
-	int (*pipe2)(int[2], int);
+	struct pb_sysops sys;  /* the calls broken; the rest are real */
 	enum pb_kind kind;
 	const char *says;  /* the detail must contain this */
 };
 
 static const struct broken broken[] = {
-	{ "SIG-01", "writer survives", .write = w_no_sigpipe },
-	{ "SIG-02", "write succeeds", .write = w_epipe_succeeds },
-	{ "SIG-03", "process-directed", .write = w_process_directed },
-	{ "SIG-04", "EPIPE after bytes", .write = w_partial_is_epipe },
-	{ "SIG-05", "stale data", .mkfifo = mkfifo_regular },
-	{ "FIFO-01", "wrong type", .mkfifo = mkfifo_regular },
-	{ "FIFO-01", "wrong mode", .mkfifo = mkfifo_ignores_umask },
-	{ "FIFO-02", "blocks", .open = open_never_nonblock },
-	{ "FIFO-03", "no ENXIO", .open = open_wronly_as_rdwr },
-	{ "FIFO-04", "returns at once", .open = open_always_nonblock },
-	{ "FIFO-05", "deadlock", .open = open_reader_elsewhere },
-	{ "FIFO-06", "ENXIO", .open = open_rdwr_as_wronly },
-	{ "FIFO-07", "EAGAIN for EOF", .read = r_eof_is_eagain },
-	{ "FIFO-08", "size grows", .mkfifo = mkfifo_regular },
-	{ "FC-01", "ENOTTY", .ioctl = ioctl_write_end_enotty },
-	{ "FC-02", "below PIPE_BUF", .fcntl = fcntl_tiny_capacity },
-	{ "FC-03", "not rounded", .fcntl = fcntl_unrounded },
-	{ "FC-04", "shrink allowed", .fcntl = fcntl_ebusy_lies },
-	{ "FC-05", "max exceeded", .fcntl = fcntl_eperm_lies },
-	{ "FC-06", "no SIGIO", .fcntl = fcntl_drops_async },
+	{ "SIG-01", "writer survives", .sys.write = w_no_sigpipe },
+	{ "SIG-02", "write succeeds", .sys.write = w_epipe_succeeds },
+	{ "SIG-03", "process-directed", .sys.write = w_process_directed },
+	{ "SIG-04", "EPIPE after bytes", .sys.write = w_partial_is_epipe },
+	{ "SIG-05", "stale data", .sys.mkfifo = mkfifo_regular },
+	{ "FIFO-01", "wrong type", .sys.mkfifo = mkfifo_regular },
+	{ "FIFO-01", "wrong mode", .sys.mkfifo = mkfifo_ignores_umask },
+	{ "FIFO-02", "blocks", .sys.open = open_never_nonblock },
+	{ "FIFO-03", "no ENXIO", .sys.open = open_wronly_as_rdwr },
+	{ "FIFO-04", "returns at once", .sys.open = open_always_nonblock },
+	{ "FIFO-05", "deadlock", .sys.open = open_reader_elsewhere },
+	{ "FIFO-06", "ENXIO", .sys.open = open_rdwr_as_wronly },
+	{ "FIFO-07", "EAGAIN for EOF", .sys.read = r_eof_is_eagain },
+	{ "FIFO-08", "size grows", .sys.mkfifo = mkfifo_regular },
+	{ "FC-01", "ENOTTY", .sys.ioctl = ioctl_write_end_enotty },
+	{ "FC-02", "below PIPE_BUF", .sys.fcntl = fcntl_tiny_capacity },
+	{ "FC-03", "not rounded", .sys.fcntl = fcntl_unrounded },
+	{ "FC-04", "shrink allowed", .sys.fcntl = fcntl_ebusy_lies },
+	{ "FC-05", "max exceeded", .sys.fcntl = fcntl_eperm_lies },
+	{ "FC-06", "no SIGIO", .sys.fcntl = fcntl_drops_async },
 	/* Setup faults: FAIL naming the call, not "error". */
-	{ "FIFO-07", "write 0 on a full FIFO", .write = w_zero_when_full, .says = "returned 0" },
-	{ "FIFO-02", "mkfifo EIO", .mkfifo = mkfifo_eio, .says = "mkfifo" },
-	{ "FIFO-03", "mkfifo EIO", .mkfifo = mkfifo_eio, .says = "mkfifo" },
-	{ "FIFO-04", "mkfifo EIO", .mkfifo = mkfifo_eio, .says = "mkfifo" },
-	{ "FIFO-05", "mkfifo EIO", .mkfifo = mkfifo_eio, .says = "mkfifo" },
-	{ "FIFO-06", "mkfifo EIO", .mkfifo = mkfifo_eio, .says = "mkfifo" },
-	{ "FIFO-07", "mkfifo EIO", .mkfifo = mkfifo_eio, .says = "mkfifo" },
-	{ "FIFO-08", "mkfifo EIO", .mkfifo = mkfifo_eio, .says = "mkfifo" },
-	{ "FC-01", "write EIO", .write = w_eio_on_pipes, .says = "EIO" },
-	{ "FC-04", "write EIO", .write = w_eio_on_pipes, .says = "EIO" },
-	{ "FC-01", "pipe2 EINVAL", .pipe2 = pipe2_einval, .says = "EINVAL" },
-	{ "FC-02", "pipe2 EINVAL", .pipe2 = pipe2_einval, .says = "EINVAL" },
-	{ "FC-03", "pipe2 EINVAL", .pipe2 = pipe2_einval, .says = "EINVAL" },
-	{ "FC-04", "pipe2 EINVAL", .pipe2 = pipe2_einval, .says = "EINVAL" },
-	{ "FC-05", "pipe2 EINVAL", .pipe2 = pipe2_einval, .says = "EINVAL" },
-	{ "FC-06", "pipe2 EINVAL", .pipe2 = pipe2_einval, .says = "EINVAL" },
-	{ "FC-01", "FIFO: mkfifo EIO", .mkfifo = mkfifo_eio, .kind = PB_KIND_FIFO,
+	{ "FIFO-07", "write 0 on a full FIFO", .sys.write = write_zero_when_full,
+	  .says = "returned 0" },
+	{ "FIFO-02", "mkfifo EIO", .sys.mkfifo = mkfifo_eio, .says = "mkfifo" },
+	{ "FIFO-03", "mkfifo EIO", .sys.mkfifo = mkfifo_eio, .says = "mkfifo" },
+	{ "FIFO-04", "mkfifo EIO", .sys.mkfifo = mkfifo_eio, .says = "mkfifo" },
+	{ "FIFO-05", "mkfifo EIO", .sys.mkfifo = mkfifo_eio, .says = "mkfifo" },
+	{ "FIFO-06", "mkfifo EIO", .sys.mkfifo = mkfifo_eio, .says = "mkfifo" },
+	{ "FIFO-07", "mkfifo EIO", .sys.mkfifo = mkfifo_eio, .says = "mkfifo" },
+	{ "FIFO-08", "mkfifo EIO", .sys.mkfifo = mkfifo_eio, .says = "mkfifo" },
+	{ "FC-01", "write EIO", .sys.write = write_eio_on_pipes, .says = "EIO" },
+	{ "FC-04", "write EIO", .sys.write = write_eio_on_pipes, .says = "EIO" },
+	{ "FC-01", "pipe2 EINVAL", .sys.pipe2 = pipe2_einval, .says = "EINVAL" },
+	{ "FC-02", "pipe2 EINVAL", .sys.pipe2 = pipe2_einval, .says = "EINVAL" },
+	{ "FC-03", "pipe2 EINVAL", .sys.pipe2 = pipe2_einval, .says = "EINVAL" },
+	{ "FC-04", "pipe2 EINVAL", .sys.pipe2 = pipe2_einval, .says = "EINVAL" },
+	{ "FC-05", "pipe2 EINVAL", .sys.pipe2 = pipe2_einval, .says = "EINVAL" },
+	{ "FC-06", "pipe2 EINVAL", .sys.pipe2 = pipe2_einval, .says = "EINVAL" },
+	{ "FC-01", "FIFO: mkfifo EIO", .sys.mkfifo = mkfifo_eio, .kind = PB_KIND_FIFO,
 	  .says = "EIO" },
-	{ "FC-04", "FIFO: write EIO", .write = w_eio_on_pipes, .kind = PB_KIND_FIFO,
+	{ "FC-04", "FIFO: write EIO", .sys.write = write_eio_on_pipes, .kind = PB_KIND_FIFO,
 	  .says = "EIO" },
 };
 
 START_TEST(broken_kernel_fails)
 {
 	const struct broken *b = &broken[_i];
-	struct pb_sysops sys = pb_sysops_real;
+	struct pb_sysops sys = pb_test_sysops(&b->sys);
 	struct pb_check_result r;
 
-	if (b->write)
-		sys.write = b->write;
-	if (b->read)
-		sys.read = b->read;
-	if (b->open)
-		sys.open = b->open;
-	if (b->mkfifo)
-		sys.mkfifo = b->mkfifo;
-	if (b->ioctl)
-		sys.ioctl = b->ioctl;
-	if (b->fcntl)
-		sys.fcntl = b->fcntl;
-	if (b->pipe2)
-		sys.pipe2 = b->pipe2;
 	r = run(b->id, &sys, b->kind);
 	ck_assert_msg(r.verdict == PB_FAIL, "%s (%s): verdict %s: %s", b->id, b->how,
 		      pb_verdict_names[r.verdict], r.detail);
@@ -382,7 +302,7 @@ static const struct expect here[] = {
 START_TEST(this_kernel)
 {
 	const struct expect *x = &here[_i];
-	const struct pb_check *c = find(x->id);
+	const struct pb_check *c = pb_test_find_check(x->id);
 	int kinds = c && (c->flags & PB_CHECK_BOTH_KINDS) ? 2 : 1;
 
 	for (int k = 0; k < kinds; k++) {
@@ -478,7 +398,7 @@ START_TEST(registry_complete)
 		int n = 0;
 
 		for (const struct pb_check *c = groups[g]; c->id; c++, n++) {
-			ck_assert_ptr_eq(find(c->id), c);
+			ck_assert_ptr_eq(pb_test_find_check(c->id), c);
 			ck_assert(c->group && c->tag && c->title && c->citation && c->run);
 			ck_assert(*c->tag && *c->title && *c->citation);
 		}
@@ -506,13 +426,4 @@ static Suite *conf_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(conf_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+PB_CHECK_MAIN(conf_suite)

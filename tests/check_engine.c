@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check_main.h"
 #include "cleanup.h"
 #include "clock.h"
 #include "endpoint.h"
@@ -263,37 +264,10 @@ START_TEST(write_error_is_reported)
 }
 END_TEST
 
-static Suite *engine_suite(void)
-{
-	Suite *s = suite_create("engine");
-	TCase *tc = tcase_create("loop");
-
-	tcase_add_test(tc, anon_counts_balance);
-	tcase_add_test(tc, kinds_all_open);
-	tcase_add_test(tc, pipe_size_is_applied);
-	tcase_add_test(tc, phase_times_nest_in_the_call);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("failures");
-	tcase_add_test(tc, never_full_is_overflow);
-	tcase_add_test(tc, invented_data_is_mismatch);
-	tcase_add_test(tc, more_out_than_in_is_mismatch);
-	tcase_add_test(tc, loop_moving_nothing_is_mismatch);
-	tcase_add_test(tc, lost_data_is_mismatch);
-	tcase_add_test(tc, fill_limit_is_exact);
-	tcase_add_test(tc, bad_descriptor_errors_are_reported);
-	tcase_add_test(tc, watchdog_stops_the_loop);
-	tcase_add_test(tc, write_error_is_reported);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
-int main(void)
-{
-	SRunner *sr = srunner_create(engine_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+PB_CHECK_SUITE_MAIN("engine",
+	PB_TCASE("loop", anon_counts_balance, kinds_all_open, pipe_size_is_applied,
+		 phase_times_nest_in_the_call),
+	PB_TCASE("failures", never_full_is_overflow, invented_data_is_mismatch,
+		 more_out_than_in_is_mismatch, loop_moving_nothing_is_mismatch,
+		 lost_data_is_mismatch, fill_limit_is_exact, bad_descriptor_errors_are_reported,
+		 watchdog_stops_the_loop, write_error_is_reported))

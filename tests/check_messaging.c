@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "check_main.h"
 #include "messaging.h"
 
 static int open_fds(void)
@@ -247,37 +248,9 @@ START_TEST(dead_worker_ends_run)
 }
 END_TEST
 
-static Suite *messaging_suite(void)
-{
-	Suite *s = suite_create("messaging");
-	TCase *tc = tcase_create("accounting");
-
-	tcase_add_test(tc, process_pipe_accounting);
-	tcase_add_test(tc, thread_pipe_accounting);
-	tcase_add_test(tc, socketpair_both_modes);
-	tcase_add_test(tc, big_messages_partial_io);
-	tcase_add_test(tc, workers_count);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("limits");
-	tcase_add_test(tc, limits_fd_too_low);
-	tcase_add_test(tc, run_fd_limit_processes);
-	tcase_add_test(tc, run_fd_limit_threads);
-	tcase_add_test(tc, run_fork_fails);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("failures");
-	tcase_add_test(tc, dead_worker_ends_run);
-	tcase_add_test(tc, thread_mode_restores_mask);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
-int main(void)
-{
-	SRunner *sr = srunner_create(messaging_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+PB_CHECK_SUITE_MAIN("messaging",
+	PB_TCASE("accounting", process_pipe_accounting, thread_pipe_accounting,
+		 socketpair_both_modes, big_messages_partial_io, workers_count),
+	PB_TCASE("limits", limits_fd_too_low, run_fd_limit_processes, run_fd_limit_threads,
+		 run_fork_fails),
+	PB_TCASE("failures", dead_worker_ends_run, thread_mode_restores_mask))

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check_main.h"
 #include "output.h"
 #include "stats.h"
 #include "sysinfo.h"
@@ -332,8 +333,8 @@ START_TEST(finish_reports_full_device)
 {
 	struct pb_out out;
 
-	ck_assert_msg(access("/dev/full", W_OK) == 0,
-		      "/dev/full is not writable here; finish_reports_file_limit covers the path");
+	if (access("/dev/full", W_OK) != 0)
+		return;  /* no /dev/full here: finish_reports_file_limit covers the path */
 	ck_assert_int_eq(pb_out_open(&out), 0);
 	fputs("data\n", out.fp);
 	ck_assert_int_eq(pb_out_finish(&out, "test", "/dev/full"), -ENOSPC);
@@ -364,36 +365,8 @@ START_TEST(finish_reports_file_limit)
 }
 END_TEST
 
-static Suite *output_suite(void)
-{
-	Suite *s = suite_create("output");
-	TCase *tc = tcase_create("emitters");
-
-	tcase_add_test(tc, csv_quoting);
-	tcase_add_test(tc, document_shape);
-	tcase_add_test(tc, stats_shape);
-	tcase_add_test(tc, csv_rows);
-	tcase_add_test(tc, tap_escaping);
-	tcase_add_test(tc, tap_yaml);
-	tcase_add_test(tc, eta_format);
-	tcase_add_test(tc, progress_line);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("destination");
-	tcase_add_test(tc, finish_to_file);
-	if (access("/dev/full", W_OK) == 0)
-		tcase_add_test(tc, finish_reports_full_device);
-	tcase_add_test(tc, finish_reports_file_limit);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
-int main(void)
-{
-	SRunner *sr = srunner_create(output_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+PB_CHECK_SUITE_MAIN("output",
+	PB_TCASE("emitters", csv_quoting, document_shape, stats_shape, csv_rows, tap_escaping,
+		 tap_yaml, eta_format, progress_line),
+	PB_TCASE("destination", finish_to_file, finish_reports_full_device,
+		 finish_reports_file_limit))

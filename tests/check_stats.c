@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "check_main.h"
 #include "stats.h"
 
 START_TEST(odd_and_even_medians)
@@ -132,31 +133,6 @@ START_TEST(welch_near_significance)
 }
 END_TEST
 
-static Suite *stats_suite(void)
-{
-	Suite *s = suite_create("stats");
-	TCase *tc = tcase_create("describe");
-
-	tcase_add_test(tc, odd_and_even_medians);
-	tcase_add_test(tc, dispersion);
-	tcase_add_test(tc, single_and_empty);
-	tcase_add_test(tc, input_untouched);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("welch");
-	tcase_add_test(tc, welch_known_value);
-	tcase_add_test(tc, welch_undefined);
-	tcase_add_test(tc, welch_near_significance);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
-int main(void)
-{
-	SRunner *sr = srunner_create(stats_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+PB_CHECK_SUITE_MAIN("stats",
+	PB_TCASE("describe", odd_and_even_medians, dispersion, single_and_empty, input_untouched),
+	PB_TCASE("welch", welch_known_value, welch_undefined, welch_near_significance))

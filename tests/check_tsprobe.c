@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check_main.h"
 #include "cleanup.h"
 #include "tsprobe.h"
 
@@ -324,31 +325,7 @@ START_TEST(live_fifo_probe)
 }
 END_TEST
 
-static Suite *tsprobe_suite(void)
-{
-	Suite *s = suite_create("tsprobe");
-	TCase *tc = tcase_create("judge");
-
-	tcase_add_test(tc, judge_each_branch);
-	tcase_add_test(tc, fold_agreement_and_disagreement);
-	tcase_add_test(tc, verdicts);
-	tcase_add_test(tc, fs_quirk_words);
-	tcase_add_test(tc, attribution);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("live");
-	tcase_add_test(tc, with_tmpfs);
-	tcase_add_test(tc, live_fifo_probe);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
-int main(void)
-{
-	SRunner *sr = srunner_create(tsprobe_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+PB_CHECK_SUITE_MAIN("tsprobe",
+	PB_TCASE("judge", judge_each_branch, fold_agreement_and_disagreement, verdicts,
+		 fs_quirk_words, attribution),
+	PB_TCASE("live", with_tmpfs, live_fifo_probe))

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "check_main.h"
 #include "units.h"
 
 START_TEST(size_suffixes)
@@ -286,41 +287,9 @@ START_TEST(format_sizes)
 }
 END_TEST
 
-static Suite *units_suite(void)
-{
-	Suite *s = suite_create("units");
-	TCase *tc = tcase_create("sizes");
-
-	tcase_add_test(tc, size_suffixes);
-	tcase_add_test(tc, size_suffixes_documented);
-	tcase_add_test(tc, size_rejects_junk);
-	tcase_add_test(tc, size_range_and_overflow);
-	tcase_add_test(tc, format_sizes);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("numbers");
-	tcase_add_test(tc, counts);
-	tcase_add_test(tc, durations);
-	tcase_add_test(tc, duration_units_and_bounds);
-	tcase_add_test(tc, doubles);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("lists");
-	tcase_add_test(tc, size_lists);
-	tcase_add_test(tc, word_lists);
-	tcase_add_test(tc, cpu_lists);
-	tcase_add_test(tc, word_match);
-	tcase_add_test(tc, did_you_mean);
-	tcase_add_test(tc, formats_as_typed);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
-int main(void)
-{
-	SRunner *sr = srunner_create(units_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+PB_CHECK_SUITE_MAIN("units",
+	PB_TCASE("sizes", size_suffixes, size_suffixes_documented, size_rejects_junk,
+		 size_range_and_overflow, format_sizes),
+	PB_TCASE("numbers", counts, durations, duration_units_and_bounds, doubles),
+	PB_TCASE("lists", size_lists, word_lists, cpu_lists, word_match, did_you_mean,
+		 formats_as_typed))

@@ -5,6 +5,8 @@
 set -u
 
 PB=${PIPEBENCH:?}
+# Its process helpers; this test keeps its own ok, notok and run (below).
+. "${TESTS_SRCDIR:-$(dirname "$0")}/tap.sh"
 JSONQ=${TESTS_BUILDDIR:?}/jsonq
 T=$(mktemp -d "${TMPDIR:-/tmp}/pb-conf-test.XXXXXX") || exit 99
 trap 'rm -rf "$T"' EXIT
@@ -207,37 +209,7 @@ check "no private directories left behind" test -z "$(ls -A "$T/tmp")"
 # one check has finished), stop it with SIGSTOP so it cannot finish, and
 # only then send the signal; the stopped check is the interrupted one.
 #
-# check_procs PID...: the conformance check processes among the children of
-# the PIDs (a check runs in a process group of its own), not zombies.
-check_procs() {
-	cat /proc/[0-9]*/stat 2>/dev/null | awk -v pp=" $* " '{
-		pid = $1; s = $0; sub(/^[^)]*\) /, "", s); split(s, f, " ")
-		if (index(pp, " " f[2] " ") && f[3] == pid && f[1] != "Z") print pid }'
-}
-proc_state() {
-	sed 's/^[^)]*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1
-}
-# stop_check CMD...: CMD prints the parent PIDs; stop the second check seen
-# (at most 10 s), print its PID.
-stop_check() {
-	seen= i=0
-	while [ $i -lt 1000 ]; do
-		for c in $(check_procs $("$@")); do
-			case " $seen " in *" $c "*) ;; *) seen="$seen $c" ;; esac
-			[ "$(echo $seen | wc -w)" -ge 2 ] || continue
-			kill -STOP "$c" 2>/dev/null || continue
-			j=0
-			while [ $j -lt 100 ]; do
-				st=$(proc_state "$c")
-				[ "$st" = T ] && { echo "$c"; return 0; }
-				[ -z "$st" ] || [ "$st" = Z ] && break
-				sleep 0.01; j=$((j + 1))
-			done
-		done
-		sleep 0.01; i=$((i + 1))
-	done
-	return 1
-}
+# stop_check: tests/tap.sh.
 # interrupt SIG FORMAT: a whole-catalogue run with a long watchdog, stopped
 # at its second check, then SIG; status in $got, stopped check in $stopped.
 interrupt() {

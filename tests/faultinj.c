@@ -240,6 +240,16 @@ static void set_times(int fd, struct timespec a, struct timespec m)
 	errno = e;
 }
 
+/* FD's times before the call a timestamp fault rewrites; errno preserved. */
+static bool times_before(int fd, struct stat *st)
+{
+	int e = errno;
+	bool r = real_fstat(fd, st) == 0;
+
+	errno = e;
+	return r;
+}
+
 static const struct timespec omit = { 0, UTIME_OMIT }, now = { 0, UTIME_NOW };
 
 /* ---- pipe creation ---- */
@@ -359,7 +369,6 @@ ssize_t read(int fd, void *buf, size_t n)
 {
 	struct stat st;
 	ssize_t r;
-	int e;
 
 	init();
 	if (!fault || !is_pipe(fd))
@@ -389,12 +398,8 @@ ssize_t read(int fd, void *buf, size_t n)
 		return hang();
 	case F_TS_PARTIAL_ANON:
 	case F_TS_FROZEN_FIFO:
-		if (is_anon(fd) != (fault == F_TS_PARTIAL_ANON))
+		if (is_anon(fd) != (fault == F_TS_PARTIAL_ANON) || !times_before(fd, &st))
 			break;
-		e = errno;
-		if (real_fstat(fd, &st) != 0)
-			break;
-		errno = e;
 		r = real_read(fd, buf, n);
 		if (r > 0)
 			set_times(fd, st.st_atim, omit);  /* atime stays */
@@ -471,12 +476,8 @@ ssize_t write(int fd, const void *buf, size_t n)
 			set_times(fd, omit, now);         /* mtime (and ctime) move */
 		return r;
 	case F_TS_FROZEN_FIFO:
-		if (is_anon(fd))
+		if (is_anon(fd) || !times_before(fd, &st))
 			break;
-		e = errno;
-		if (real_fstat(fd, &st) != 0)
-			break;
-		errno = e;
 		r = real_write(fd, buf, n);
 		if (r > 0)
 			set_times(fd, st.st_atim, st.st_mtim);
@@ -554,67 +555,49 @@ static int open_with(int (*call)(const char *, int, ...), const char *path, int 
 	return fault ? do_open(call, path, flags, mode) : call(path, flags, mode);
 }
 
-int open(const char *path, int flags, ...)
-{
-	va_list ap;
-	mode_t mode;
+/* The interposer NAME (open, open64) around REAL. */
+#define OPEN_INTERPOSER(name, real) \
+	int name(const char *path, int flags, ...) \
+	{ \
+		va_list ap; \
+		mode_t mode; \
+		\
+		va_start(ap, flags); \
+		mode = open_mode(flags, ap); \
+		va_end(ap); \
+		return open_with(real, path, flags, mode); \
+	}
 
-	va_start(ap, flags);
-	mode = open_mode(flags, ap);
-	va_end(ap);
-	return open_with(real_open, path, flags, mode);
-}
-
-int open64(const char *path, int flags, ...)
-{
-	va_list ap;
-	mode_t mode;
-
-	va_start(ap, flags);
-	mode = open_mode(flags, ap);
-	va_end(ap);
-	return open_with(real_open64, path, flags, mode);
-}
+OPEN_INTERPOSER(open, real_open)
+OPEN_INTERPOSER(open64, real_open64)
 
 /* ---- metadata and control ---- */
 
-int fstat(int fd, struct stat *st)
-{
-	int r;
+/* fstat and fstat64, lseek and lseek64: the same fault, the two types. */
+#define FSTAT_INTERPOSER(name, stat_type, real) \
+	int name(int fd, stat_type *st) \
+	{ \
+		int r; \
+		\
+		init(); \
+		r = real(fd, st); \
+		if (r == 0 && fault == F_FSTAT_TYPE && S_ISFIFO(st->st_mode)) \
+			st->st_mode = (st->st_mode & ~S_IFMT) | S_IFREG; \
+		return r; \
+	}
+#define LSEEK_INTERPOSER(name, off_type, real) \
+	off_type name(int fd, off_type off, int whence) \
+	{ \
+		init(); \
+		if (fault == F_LSEEK_OK && is_pipe(fd)) \
+			return 0; \
+		return real(fd, off, whence); \
+	}
 
-	init();
-	r = real_fstat(fd, st);
-	if (r == 0 && fault == F_FSTAT_TYPE && S_ISFIFO(st->st_mode))
-		st->st_mode = (st->st_mode & ~S_IFMT) | S_IFREG;
-	return r;
-}
-
-int fstat64(int fd, struct stat64 *st)
-{
-	int r;
-
-	init();
-	r = real_fstat64(fd, st);
-	if (r == 0 && fault == F_FSTAT_TYPE && S_ISFIFO(st->st_mode))
-		st->st_mode = (st->st_mode & ~S_IFMT) | S_IFREG;
-	return r;
-}
-
-off_t lseek(int fd, off_t off, int whence)
-{
-	init();
-	if (fault == F_LSEEK_OK && is_pipe(fd))
-		return 0;
-	return real_lseek(fd, off, whence);
-}
-
-off64_t lseek64(int fd, off64_t off, int whence)
-{
-	init();
-	if (fault == F_LSEEK_OK && is_pipe(fd))
-		return 0;
-	return real_lseek64(fd, off, whence);
-}
+FSTAT_INTERPOSER(fstat, struct stat, real_fstat)
+FSTAT_INTERPOSER(fstat64, struct stat64, real_fstat64)
+LSEEK_INTERPOSER(lseek, off_t, real_lseek)
+LSEEK_INTERPOSER(lseek64, off64_t, real_lseek64)
 
 int fcntl(int fd, int cmd, ...)
 {

@@ -95,40 +95,7 @@ tmp_empty; ok $? "nothing left behind"
 # ---- interrupted.  Not timing-dependent: wait until the conformance part
 # has started its second check (so timestamps and one check are done), stop
 # that check with SIGSTOP so nothing can finish, then send SIGTERM.
-# check_procs PID...: conformance check processes (process-group leaders)
-# among the children of the PIDs, not zombies; kids PID: children of PID.
-check_procs() {
-	cat /proc/[0-9]*/stat 2>/dev/null | awk -v pp=" $* " '{
-		pid = $1; s = $0; sub(/^[^)]*\) /, "", s); split(s, f, " ")
-		if (index(pp, " " f[2] " ") && f[3] == pid && f[1] != "Z") print pid }'
-}
-kids() {
-	cat /proc/[0-9]*/stat 2>/dev/null | awk -v p="$1" '{
-		pid = $1; s = $0; sub(/^[^)]*\) /, "", s); split(s, f, " ")
-		if (f[2] == p) print pid }'
-}
-proc_state() {
-	sed 's/^[^)]*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1
-}
-stop_check() {
-	seen= i=0
-	while [ $i -lt 1000 ]; do
-		for c in $(check_procs $("$@")); do
-			case " $seen " in *" $c "*) ;; *) seen="$seen $c" ;; esac
-			[ "$(echo $seen | wc -w)" -ge 2 ] || continue
-			kill -STOP "$c" 2>/dev/null || continue
-			j=0
-			while [ $j -lt 100 ]; do
-				st=$(proc_state "$c")
-				[ "$st" = T ] && { echo "$c"; return 0; }
-				[ -z "$st" ] || [ "$st" = Z ] && break
-				sleep 0.01; j=$((j + 1))
-			done
-		done
-		sleep 0.01; i=$((i + 1))
-	done
-	return 1
-}
+# stop_check, kids: tests/tap.sh.
 rm -f "$J"
 "$PIPEBENCH" report --quick --parts timestamps,conformance,throughput_64k --format json \
 	--output "$J" 2>"$TEST_TMP/err" &

@@ -7,6 +7,7 @@
 #   run CMD...        run, capturing $out, $err and $rc
 #   skip_all REASON   plan 0 with a SKIP directive
 #   diag TEXT         a diagnostic line
+#   stop_check CMD... stop a running conformance check (see below)
 
 : "${PIPEBENCH:?PIPEBENCH must name the binary under test}"
 : "${TESTS_BUILDDIR:=$(dirname "$PIPEBENCH")/../tests}"
@@ -61,4 +62,46 @@ nlines() {
 # Whether the private TMPDIR is empty (nothing left behind).
 tmp_empty() {
 	[ -z "$(ls -A "$TMPDIR")" ]
+}
+
+# ---- processes, read from /proc/PID/stat (the command name may hold
+# spaces and parentheses: everything up to the last ") " is cut first).
+# proc_state PID: its state letter (R, S, T, Z...), empty once it is gone.
+proc_state() {
+	sed 's/^[^)]*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1
+}
+# kids PID: the children of PID.
+kids() {
+	cat /proc/[0-9]*/stat 2>/dev/null | awk -v p="$1" '{
+		pid = $1; s = $0; sub(/^[^)]*\) /, "", s); split(s, f, " ")
+		if (f[2] == p) print pid }'
+}
+# check_procs PID...: the conformance check processes among the children of
+# the PIDs (a check runs in a process group of its own), not zombies.
+check_procs() {
+	cat /proc/[0-9]*/stat 2>/dev/null | awk -v pp=" $* " '{
+		pid = $1; s = $0; sub(/^[^)]*\) /, "", s); split(s, f, " ")
+		if (index(pp, " " f[2] " ") && f[3] == pid && f[1] != "Z") print pid }'
+}
+# stop_check CMD...: CMD prints the parent PIDs; stop (SIGSTOP) the second
+# check seen, so that one check has finished and the stopped one cannot, and
+# print its PID.  Status 1 when none was stopped within about 10 s.
+stop_check() {
+	seen= i=0
+	while [ $i -lt 1000 ]; do
+		for c in $(check_procs $("$@")); do
+			case " $seen " in *" $c "*) ;; *) seen="$seen $c" ;; esac
+			[ "$(echo $seen | wc -w)" -ge 2 ] || continue
+			kill -STOP "$c" 2>/dev/null || continue
+			j=0
+			while [ $j -lt 100 ]; do
+				st=$(proc_state "$c")
+				[ "$st" = T ] && { echo "$c"; return 0; }
+				[ -z "$st" ] || [ "$st" = Z ] && break
+				sleep 0.01; j=$((j + 1))
+			done
+		done
+		sleep 0.01; i=$((i + 1))
+	done
+	return 1
 }

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What the conformance unit tests (tests/check_conf_*.c) share: finding a
+ * check by ID, a pb_sysops that breaks only the calls a table row names,
+ * and the calls that fail outright, which every group's fail/error-rule
+ * cases use (see HACKING, "Verdicts: fail versus error").
+ */
+#ifndef PB_CHECK_CONF_H
+#define PB_CHECK_CONF_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "conformance.h"
+
+/* The check with this ID anywhere in the catalogue, or NULL. */
+static inline const struct pb_check *pb_test_find_check(const char *id)
+{
+	for (size_t g = 0; pb_check_groups[g]; g++)
+		for (const struct pb_check *c = pb_check_groups[g]; c->id; c++)
+			if (strcmp(c->id, id) == 0)
+				return c;
+	return NULL;
+}
+
+/*
+ * The real kernel but for the calls `broken` sets: a table row of broken
+ * kernels names only those ({ .write = ..., .open = ... }).
+ */
+static inline struct pb_sysops pb_test_sysops(const struct pb_sysops *broken)
+{
+	struct pb_sysops s = pb_sysops_real;
+
+#define PB_TAKE(call) \
+	do { \
+		if (broken->call) \
+			s.call = broken->call; \
+	} while (0)
+	PB_TAKE(pipe2);
+	PB_TAKE(read);
+	PB_TAKE(write);
+	PB_TAKE(close);
+	PB_TAKE(dup);
+	PB_TAKE(fcntl);
+	PB_TAKE(ioctl);
+	PB_TAKE(open);
+	PB_TAKE(mkfifo);
+	PB_TAKE(mknod);
+	PB_TAKE(fstat);
+	PB_TAKE(stat);
+	PB_TAKE(poll);
+	PB_TAKE(select);
+	PB_TAKE(lseek);
+	PB_TAKE(pread);
+	PB_TAKE(pwrite);
+	PB_TAKE(futimens);
+	PB_TAKE(splice);
+	PB_TAKE(tee);
+	PB_TAKE(vmsplice);
+	PB_TAKE(fpathconf);
+	PB_TAKE(pathconf);
+	PB_TAKE(uname);
+	PB_TAKE(readlink);
+	PB_TAKE(mmap);
+	PB_TAKE(munmap);
+	PB_TAKE(fsync);
+	PB_TAKE(fdatasync);
+	PB_TAKE(ftruncate);
+	PB_TAKE(posix_fadvise);
+#undef PB_TAKE
+	return s;
+}
+
+/* ---- calls that fail outright, or only on pipes and FIFOs ---- */
+
+static inline bool is_pipe_fd(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode);
+}
+
+/* A full nonblocking pipe: write() returns 0 instead of -1/EAGAIN. */
+static inline ssize_t write_zero_when_full(int fd, const void *b, size_t n)
+{
+	ssize_t r = write(fd, b, n);
+
+	return r < 0 && errno == EAGAIN ? 0 : r;
+}
+
+/* Writes into pipes and FIFOs fail with EIO (regular files still work). */
+static inline ssize_t write_eio_on_pipes(int fd, const void *b, size_t n)
+{
+	if (is_pipe_fd(fd)) {
+		errno = EIO;
+		return -1;
+	}
+	return write(fd, b, n);
+}
+
+static inline ssize_t read_eio_on_pipes(int fd, void *b, size_t n)
+{
+	if (is_pipe_fd(fd)) {
+		errno = EIO;
+		return -1;
+	}
+	return read(fd, b, n);
+}
+
+/* A write that moved some but not all of its bytes says -1/err instead:
+ * the bytes are in the pipe, but the caller is told none went. */
+static inline ssize_t write_partial_as(int err, int fd, const void *b, size_t n)
+{
+	ssize_t r = write(fd, b, n);
+
+	if (r > 0 && (size_t)r < n) {
+		errno = err;
+		return -1;
+	}
+	return r;
+}
+
+/* Every pipe and FIFO creation fails with an I/O error: the kernel is broken. */
+static inline int pipe2_eio(int fd[2], int flags)
+{
+	(void)fd, (void)flags;
+	errno = EIO;
+	return -1;
+}
+
+static inline int pipe2_einval(int fd[2], int flags)
+{
+	(void)fd, (void)flags;
+	errno = EINVAL;
+	return -1;
+}
+
+/* The process is out of descriptors: the harness's resource, not the kernel.
+ * The check must say ERROR, not FAIL. */
+static inline int pipe2_emfile(int fd[2], int flags)
+{
+	(void)fd, (void)flags;
+	errno = EMFILE;
+	return -1;
+}
+
+static inline int mkfifo_eio(const char *path, mode_t mode)
+{
+	(void)path, (void)mode;
+	errno = EIO;
+	return -1;
+}
+
+#endif

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The one way a Check unit test runs its suite: every test in the suite
+ * (CK_ENV: CK_RUN_CASE / CK_RUN_SUITE pick some), exit 1 if one failed.
+ * A test program with nothing else to do in main() ends with
+ * PB_CHECK_MAIN(suite_function) or PB_CHECK_SUITE_MAIN (below).
+ */
+#ifndef PB_CHECK_MAIN_H
+#define PB_CHECK_MAIN_H
+
+#include <check.h>
+#include <stdlib.h>
+
+static inline int pb_test_run_suite(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+/* One test case of a suite: its name and its tests, in the order they run. */
+struct pb_tcase {
+	const char *name;
+	const TTest *const *tests;  /* NULL-terminated */
+};
+
+#define PB_TCASE(name, ...) \
+	(&(const struct pb_tcase){ (name), (const TTest *const[]){ __VA_ARGS__, NULL } })
+
+/* A suite of the test cases in `tcases` (NULL-terminated), in that order. */
+static inline Suite *pb_test_suite(const char *name, const struct pb_tcase *const *tcases)
+{
+	Suite *s = suite_create(name);
+
+	for (; *tcases; tcases++) {
+		TCase *tc = tcase_create((*tcases)->name);
+
+		for (const TTest *const *t = (*tcases)->tests; *t; t++)
+			tcase_add_test(tc, *t);
+		suite_add_tcase(s, tc);
+	}
+	return s;
+}
+
+/*
+ * main() of a test program whose suite is a plain list of test cases:
+ * PB_CHECK_SUITE_MAIN("units", PB_TCASE("sizes", size_suffixes, ...), ...).
+ * A suite with loop tests or timeouts builds itself and uses PB_CHECK_MAIN.
+ */
+#define PB_CHECK_SUITE_MAIN(name, ...) \
+	int main(void) \
+	{ \
+		return pb_test_run_suite(pb_test_suite(name, \
+			(const struct pb_tcase *const[]){ __VA_ARGS__, NULL })); \
+	}
+
+#define PB_CHECK_MAIN(suite_fn) \
+	int main(void) \
+	{ \
+		return pb_test_run_suite(suite_fn()); \
+	}
+
+#endif
