@@ -190,7 +190,7 @@ END_TEST
  * the one that passes the bound, not more. */
 START_TEST(fill_bound_is_64_mib)
 {
-	const struct pb_check *c = find("NB-01");
+	const struct pb_check *c = pb_test_find_check("NB-01");
 	struct pb_sysops s = pb_sysops_real;
 	struct pb_run_opts o = { .sys = &s, .kind = PB_KIND_ANON, .timeout_s = 20 };
 	struct pb_check_result r;
