@@ -83,6 +83,16 @@ int pb_bench_fill_drain(struct pb_bench *b, const char *label, enum pb_kind kind
 	return r;
 }
 
+struct json_object *pb_bench_json_reps(struct json_object *o, struct json_object *reps,
+				       size_t n)
+{
+	struct json_object *sum = n ? json_object_new_object() : NULL;
+
+	json_object_object_add(o, "repetitions", reps);
+	json_object_object_add(o, "summary", sum);
+	return sum;
+}
+
 /* ---------------------------------------------------------------- budget */
 
 /* floor(A * B / C), saturating at UINT64_MAX; C > 0. */

@@ -63,6 +63,14 @@ int pb_bench_fill_drain(struct pb_bench *b, const char *label, enum pb_kind kind
 			const struct pb_endpoint_opts *eo, void *buf, uint64_t size,
 			uint64_t loops, struct pb_engine_result *res);
 
+/*
+ * A result's per-repetition objects REPS (an array) under "repetitions" in
+ * O, then its "summary": null and NULL when N, the repetitions measured, is
+ * 0, else a new object that the caller fills.
+ */
+struct json_object *pb_bench_json_reps(struct json_object *o, struct json_object *reps,
+				       size_t n);
+
 /* ---------------------------------------------------------------- budget */
 
 /* The --duration row of each benchmarking command: a budget in ns. */

@@ -352,18 +352,14 @@ static struct json_object *result_json(const struct ms_run *run)
 			add_metric(x, m, metric_value(e, m));
 		json_object_array_add(reps, x);
 	}
-	json_object_object_add(o, "repetitions", reps);
-	if (!run->nreps) {
-		json_object_object_add(o, "summary", NULL);
+	sum = pb_bench_json_reps(o, reps, run->nreps);
+	if (!sum)
 		return o;
-	}
-	sum = json_object_new_object();
 	pb_json_add_int(sum, "messages", (int64_t)run->reps[0].messages);
 	pb_json_add_int(sum, "bytes", (int64_t)run->reps[0].bytes);
 	for (int m = 0; m < M_COUNT; m++)
 		json_object_object_add(sum, metrics[m].key,
 				       pb_json_stats(&run->stats[m], metrics[m].integer));
-	json_object_object_add(o, "summary", sum);
 	return o;
 }
 

@@ -452,12 +452,9 @@ static struct json_object *cell_json(const struct tp_run *run, const struct tp_c
 		pb_json_add_double(x, "ns_per_syscall", rep_ns_per_syscall(e));
 		json_object_array_add(reps, x);
 	}
-	json_object_object_add(o, "repetitions", reps);
-	if (!c->nreps) {
-		json_object_object_add(o, "summary", NULL);
+	sum = pb_bench_json_reps(o, reps, c->nreps);
+	if (!sum)
 		return o;
-	}
-	sum = json_object_new_object();
 	json_object_object_add(sum, "tw_ns", pb_json_stats(&c->tw, true));
 	json_object_object_add(sum, "tr_ns", pb_json_stats(&c->tr, true));
 	json_object_object_add(sum, "tt_ns", pb_json_stats(&c->tt, true));
@@ -467,7 +464,6 @@ static struct json_object *cell_json(const struct tp_run *run, const struct tp_c
 	pb_json_add_double(sum, "rate_syscalls_per_s", rate(c->syscalls, c->tt.median));
 	pb_json_add_double(sum, "ns_per_syscall",
 			   c->syscalls > 0 ? c->tt.median / c->syscalls : 0);
-	json_object_object_add(o, "summary", sum);
 	if (f != c && f->nreps && f->tt.median > 0) {
 		char label[48];
 
