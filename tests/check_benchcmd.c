@@ -36,6 +36,7 @@ START_TEST(loops_is_bounded)
 	ck_assert_uint_eq(pb_budget_loops(86400 * S, 1, 1000000, 1, PB_BUDGET_MAX_LOOPS),
 			  PB_BUDGET_MAX_LOOPS);
 	ck_assert_uint_eq(pb_budget_loops(10 * S, 1, 1000, 1 * MS, 500), 500);
+	ck_assert_uint_eq(pb_budget_loops(10 * S, 1, 1000, 1 * MS, 5000000), 5000000);
 	/* The product needs more than 64 bits; the result does not. */
 	ck_assert_uint_eq(pb_budget_loops(86400 * S, 1, 1000000, 86400 * S, PB_BUDGET_MAX_LOOPS),
 			  1000000);
