@@ -188,7 +188,7 @@ struct json_object *pb_budget_json(const struct pb_budget *b)
 {
 	struct json_object *o, *c;
 
-	if (!b->duration_ns)
+	if (!b->duration_ns || !b->calib_rounds)
 		return NULL;
 	o = json_object_new_object();
 	c = json_object_new_object();
@@ -202,6 +202,11 @@ struct json_object *pb_budget_json(const struct pb_budget *b)
 	pb_json_add_int(o, "max_loops", (int64_t)b->max_loops);
 	pb_json_add_int(o, "loops", (int64_t)b->loops);
 	return o;
+}
+
+struct json_object *pb_budget_duration_json(const struct pb_budget *b)
+{
+	return b->duration_ns ? json_object_new_int64((int64_t)b->duration_ns) : NULL;
 }
 
 void pb_budget_text(const struct pb_budget *b, FILE *fp)

@@ -132,10 +132,15 @@ typedef int (*pb_budget_round_fn)(void *ctx, uint64_t loops);
  */
 int pb_budget_calibrate(struct pb_budget *b, pb_budget_round_fn round, void *ctx);
 
-/* JSON: {duration_ns, runs, calibration: {loops, ns, rounds, total_ns},
- * max_loops, loops}, or
- * JSON null without a budget. */
+/*
+ * JSON: the document's "budget", what the calibration found and chose:
+ * {duration_ns, runs, calibration: {loops, ns, rounds, total_ns},
+ * max_loops, loops}, or null without a budget (or before the first calibration round).  What was asked, the
+ * params' "duration_ns", is pb_budget_duration_json: the budget in ns or
+ * null.  (compare then sees two runs on one budget differ in loops only.)
+ */
 struct json_object *pb_budget_json(const struct pb_budget *b);
+struct json_object *pb_budget_duration_json(const struct pb_budget *b);
 
 /* Text: one "budget ..." line, or nothing without a budget. */
 void pb_budget_text(const struct pb_budget *b, FILE *fp);

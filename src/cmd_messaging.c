@@ -328,7 +328,7 @@ static struct json_object *params_json(const struct ms_run *run)
 	struct json_object *o = json_object_new_object();
 
 	add_workload(o, run);
-	json_object_object_add(o, "budget", pb_budget_json(&run->budget));
+	json_object_object_add(o, "duration_ns", pb_budget_duration_json(&run->budget));
 	pb_json_add_int(o, "workers", (int64_t)pb_messaging_workers(&p->w));
 	pb_json_add_int(o, "repeat", (int64_t)p->repeat);
 	pb_json_add_int(o, "warmup", (int64_t)p->warmup);
@@ -369,6 +369,7 @@ static void emit_json(const struct ms_run *run, const struct pb_sysinfo *si, FIL
 	struct json_object *sum = json_object_new_object();
 
 	json_object_object_add(doc, "params", params_json(run));
+	json_object_object_add(doc, "budget", pb_budget_json(&run->budget));
 	json_object_array_add(res, result_json(run));
 	json_object_object_add(doc, "results", res);
 	pb_json_add_int(sum, "results", 1);
@@ -379,7 +380,8 @@ static void emit_json(const struct ms_run *run, const struct pb_sysinfo *si, FIL
 static int execute(struct pb_cli *cli, void *params)
 {
 	const struct ms_params *p = params;
-	struct ms_run run = { .p = p, .w = p->w };
+	struct ms_run run = { .p = p, .w = p->w,
+			      .budget.duration_ns = p->duration_ns };
 	char why[256];
 	int r = pb_bench_begin(&run.b, NAME, cli, p->timeout_ns);
 

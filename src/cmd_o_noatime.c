@@ -306,13 +306,14 @@ static void emit_json(const struct on_run *run, const struct pb_sysinfo *si, FIL
 	struct json_object *b = NULL, *sum = json_object_new_object();
 
 	pb_json_add_int(o, "loops", (int64_t)run->loops);
-	json_object_object_add(o, "budget", pb_budget_json(&run->budget));
+	json_object_object_add(o, "duration_ns", pb_budget_duration_json(&run->budget));
 	pb_json_add_int(o, "size_bytes", (int64_t)p->size);
 	pb_json_add_int(o, "repeat", (int64_t)p->repeat);
 	pb_json_add_str(o, "dir", p->dir);
 	pb_json_add_str(o, "expect", p->expect >= 0 ? expect_words[p->expect] : NULL);
 	pb_json_add_int(o, "timeout_ns", (int64_t)p->timeout_ns);
 	json_object_object_add(doc, "params", o);
+	json_object_object_add(doc, "budget", pb_budget_json(&run->budget));
 	json_object_object_add(probe, "accepted", json_object_new_boolean(run->accepted));
 	pb_json_add_str(probe, "errno", run->accepted ? NULL : strerrorname_np(run->probe_errno));
 	pb_json_add_str(probe, "error", run->accepted ? NULL : strerror(run->probe_errno));
@@ -400,7 +401,8 @@ static void probe_timestamps(struct on_run *run)
 static int execute(struct pb_cli *cli, void *params)
 {
 	const struct on_params *p = params;
-	struct on_run run = { .p = p, .loops = p->loops };
+	struct on_run run = { .p = p, .loops = p->loops,
+			      .budget.duration_ns = p->duration_ns };
 	int r = pb_bench_begin(&run.b, NAME, cli, p->timeout_ns);
 
 	if (r)

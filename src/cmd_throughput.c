@@ -413,7 +413,7 @@ static struct json_object *params_json(const struct tp_run *run)
 		json_object_array_add(a, json_object_new_int64((int64_t)p->sizes[s]));
 	json_object_object_add(o, "sizes_bytes", a);
 	pb_json_add_int(o, "loops", (int64_t)run->loops);
-	json_object_object_add(o, "budget", pb_budget_json(&run->budget));
+	json_object_object_add(o, "duration_ns", pb_budget_duration_json(&run->budget));
 	pb_json_add_int(o, "repeat", (int64_t)p->repeat);
 	pb_json_add_int(o, "warmup", (int64_t)p->warmup);
 	json_object_object_add(o, "pipe_size_bytes",
@@ -483,6 +483,7 @@ static void emit_json(const struct tp_run *run, const struct pb_sysinfo *si, FIL
 	struct json_object *pl = json_object_new_object(), *sum = json_object_new_object();
 
 	json_object_object_add(doc, "params", params_json(run));
+	json_object_object_add(doc, "budget", pb_budget_json(&run->budget));
 	json_object_object_add(pl, "pinned", json_object_new_boolean(run->p->pinned));
 	pb_json_add_str(pl, "cpus", run->p->pinned ? run->p->cpu_list : si->allowed_list);
 	pb_json_add_int(pl, "cpu_at_start", run->cpu_start);
@@ -576,7 +577,8 @@ static void teardown(struct tp_run *run)
 static int execute(struct pb_cli *cli, void *params)
 {
 	const struct tp_params *p = params;
-	struct tp_run run = { .p = p, .loops = p->loops };
+	struct tp_run run = { .p = p, .loops = p->loops,
+			      .budget.duration_ns = p->duration_ns };
 	int r = pb_bench_begin(&run.b, NAME, cli, p->timeout_ns);
 
 	if (r)

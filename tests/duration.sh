@@ -12,14 +12,14 @@ J="$TEST_TMP/out.json"
 
 plan 30
 
-# budget_ok FILE RUNS: the recorded choice is
+# budget_ok FILE RUNS: the recorded choice, budget.loops, is
 # max(1, min(max_loops, (duration_ns - calibration.total_ns) * calibration.loops
 #                       / (calibration.ns * runs))) and params.loops is it.
 budget_ok() {
-	set -- "$2" $("$JSONQ" "$1" .params.budget.duration_ns .params.budget.runs \
-		.params.budget.calibration.loops .params.budget.calibration.ns \
-		.params.budget.calibration.total_ns .params.budget.max_loops \
-		.params.budget.loops .params.loops)
+	set -- "$2" $("$JSONQ" "$1" .budget.duration_ns .budget.runs \
+		.budget.calibration.loops .budget.calibration.ns \
+		.budget.calibration.total_ns .budget.max_loops \
+		.budget.loops .params.loops)
 	[ $# -eq 9 ] || { diag "budget fields missing: $*"; return 1; }
 	[ "$3" = "$1" ] || { diag "runs $3, want $1"; return 1; }
 	[ "$5" -gt 0 ] && [ "$6" -ge "$5" ] && [ "$4" -ge 1 ] ||
@@ -47,7 +47,7 @@ tmp_empty; ok $? "nothing left behind by refused runs"
 # ---- throughput
 run "$PIPEBENCH" throughput --duration 300ms --repeat 2 --warmup 1 --timeout 60s --format json -o "$J"
 is "$rc" 0 "throughput --duration: exit 0"
-is "$("$JSONQ" "$J" .params.budget.duration_ns)" 300000000 "throughput: the budget is recorded in ns"
+is "$("$JSONQ" "$J" .params.duration_ns .budget.duration_ns | tr '\n' ' ')" "300000000 300000000 " "throughput: the budget is recorded in ns"
 budget_ok "$J" 3; ok $? "throughput: loops = the formula on the recorded calibration, runs = repeat + warmup"
 loops=$("$JSONQ" "$J" .params.loops)
 set -- $("$JSONQ" "$J" .results[0].repetitions[0].bytes .results[0].repetitions[0].write_calls \
@@ -65,7 +65,7 @@ run "$PIPEBENCH" throughput --duration 300ms --kind anon,fifo --size 100,1K --re
 budget_ok "$J" 1
 ok $? "throughput sweep: one calibration round covers every kind and size (runs = 1)"
 run "$PIPEBENCH" throughput --repeat 1 --warmup 0 --timeout 60s --format json
-is "$(printf '%s' "$out" | "$JSONQ" - .params.loops .params.budget | tr '\n' ' ')" "3000 null " \
+is "$(printf '%s' "$out" | "$JSONQ" - .params.loops .params.duration_ns .budget | tr '\n' ' ')" "3000 null null " \
    "throughput default: 3000 loops (the man page's), no budget"
 run "$PIPEBENCH" throughput --repeat 1 --warmup 0 --loops 7 --timeout 60s
 printf '%s\n' "$out" | grep -q '^budget' ; [ $? = 1 ]
@@ -75,7 +75,7 @@ tmp_empty; ok $? "throughput: nothing left behind"
 # ---- o_noatime
 run "$PIPEBENCH" o_noatime --duration 300ms --repeat 2 --timeout 60s --format json -o "$J"
 is "$rc" 0 "o_noatime --duration: exit 0"
-is "$("$JSONQ" "$J" .params.budget.duration_ns)" 300000000 "o_noatime: the budget is recorded"
+is "$("$JSONQ" "$J" .params.duration_ns .budget.duration_ns | tr '\n' ' ')" "300000000 300000000 " "o_noatime: the budget is recorded"
 budget_ok "$J" 3; ok $? "o_noatime: loops = the formula, runs = pairs + the unmeasured pair"
 is "$("$JSONQ" "$J" '.results[0].repetitions#' '.results[1].repetitions#' | tr '\n' ' ')" "2 2 " \
    "o_noatime: the measured pairs are all there"
@@ -86,7 +86,7 @@ loops=$(printf '%s\n' "$out" | sed -n 's/^  budget .* -> \([0-9]*\) loops* .*/\1
 printf '%s\n' "$out" | grep -q "^  $loops loops* of 100 B"
 ok $? "o_noatime text: the benchmark line shows the chosen loops"
 run "$PIPEBENCH" o_noatime --repeat 1 --timeout 60s --format json
-is "$(printf '%s' "$out" | "$JSONQ" - .params.loops .params.budget | tr '\n' ' ')" "2000 null " \
+is "$(printf '%s' "$out" | "$JSONQ" - .params.loops .params.duration_ns .budget | tr '\n' ' ')" "2000 null null " \
    "o_noatime default: 2000 loops (the man page's), no budget"
 tmp_empty; ok $? "o_noatime: nothing left behind"
 
@@ -94,7 +94,7 @@ tmp_empty; ok $? "o_noatime: nothing left behind"
 M="$PIPEBENCH messaging --groups 1 --fds 2 --timeout 60s"
 run $M --duration 300ms --repeat 2 --warmup 1 --format json -o "$J"
 is "$rc" 0 "messaging --duration: exit 0"
-is "$("$JSONQ" "$J" .params.budget.duration_ns)" 300000000 "messaging: the budget is recorded"
+is "$("$JSONQ" "$J" .params.duration_ns .budget.duration_ns | tr '\n' ' ')" "300000000 300000000 " "messaging: the budget is recorded"
 budget_ok "$J" 3; ok $? "messaging: loops = the formula, runs = repeat + warmup"
 loops=$("$JSONQ" "$J" .params.loops)
 is "$("$JSONQ" "$J" .results[0].loops .results[0].repetitions[0].messages | tr '\n' ' ')" \
@@ -106,5 +106,5 @@ loops=$(printf '%s\n' "$out" | sed -n 's/^budget .* -> \([0-9]*\) loops* .*/\1/p
 printf '%s\n' "$out" | grep -q "^messages    $loops loops* of 100 B: $((4 * loops)) messages"
 ok $? "messaging text: the workload line shows the chosen loops"
 run $M --repeat 1 --warmup 0 --format json
-is "$(printf '%s' "$out" | "$JSONQ" - .params.loops .params.budget | tr '\n' ' ')" "100 null " \
+is "$(printf '%s' "$out" | "$JSONQ" - .params.loops .params.duration_ns .budget | tr '\n' ' ')" "100 null null " \
    "messaging default: 100 loops (the man page's), no budget"
