@@ -135,9 +135,10 @@ int pb_budget_calibrate(struct pb_budget *b, pb_budget_round_fn round, void *ctx
 /*
  * JSON: the document's "budget", what the calibration found and chose:
  * {duration_ns, runs, calibration: {loops, ns, rounds, total_ns},
- * max_loops, loops}, or null without a budget (or before the first calibration round).  What was asked, the
- * params' "duration_ns", is pb_budget_duration_json: the budget in ns or
- * null.  (compare then sees two runs on one budget differ in loops only.)
+ * max_loops, loops}, or null without a budget (or before the first
+ * calibration round).  What was asked, the params' "duration_ns", is
+ * pb_budget_duration_json: the budget in ns or null.  (compare then sees
+ * two runs on one budget differ in loops only.)
  */
 struct json_object *pb_budget_json(const struct pb_budget *b);
 struct json_object *pb_budget_duration_json(const struct pb_budget *b);
