@@ -93,6 +93,11 @@ struct json_object *pb_bench_json_reps(struct json_object *o, struct json_object
 	return sum;
 }
 
+struct json_object *pb_bench_loops_json(uint64_t loops)
+{
+	return loops ? json_object_new_int64((int64_t)loops) : NULL;
+}
+
 /* ---------------------------------------------------------------- budget */
 
 /* floor(A * B / C), saturating at UINT64_MAX; C > 0. */
@@ -147,15 +152,16 @@ int pb_budget_calibrate(struct pb_budget *b, pb_budget_round_fn round, void *ctx
 	b->calib_rounds = 0;
 	b->calib_total_ns = 0;
 	for (;;) {
-		uint64_t t0 = clock(), next, aim;
+		uint64_t t0 = clock(), next, aim, ns;
 		int r = round(ctx, loops);
 
-		b->calib_ns = clock() - t0;
-		b->calib_total_ns += b->calib_ns;
+		ns = clock() - t0;
+		b->calib_total_ns += ns;
+		if (r)
+			return r;  /* spent, but no measure: the last round stays */
+		b->calib_ns = ns;
 		b->calib_loops = loops;
 		b->calib_rounds++;
-		if (r)
-			return r;
 		if (b->calib_rounds == 1)
 			target = pb_budget_target_ns(b->duration_ns, b->calib_ns);
 		if (b->calib_ns >= target || loops >= max)
@@ -200,7 +206,7 @@ struct json_object *pb_budget_json(const struct pb_budget *b)
 	pb_json_add_int(c, "total_ns", (int64_t)b->calib_total_ns);
 	json_object_object_add(o, "calibration", c);
 	pb_json_add_int(o, "max_loops", (int64_t)b->max_loops);
-	pb_json_add_int(o, "loops", (int64_t)b->loops);
+	json_object_object_add(o, "loops", pb_bench_loops_json(b->loops));
 	return o;
 }
 
@@ -213,6 +219,12 @@ void pb_budget_text(const struct pb_budget *b, FILE *fp)
 {
 	if (!b->duration_ns || !b->calib_rounds)
 		return;
+	if (!b->loops) {
+		fprintf(fp, "budget      --duration %g s: the calibration stopped after %.3f s; "
+			"no loops chosen\n", (double)b->duration_ns / 1e9,
+			(double)b->calib_total_ns / 1e9);
+		return;
+	}
 	fprintf(fp, "budget      --duration %g s: calibration (%.3f s) timed %llu %s in %.3f s "
 		"-> %llu %s for %llu %s\n", (double)b->duration_ns / 1e9,
 		(double)b->calib_total_ns / 1e9,

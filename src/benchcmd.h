@@ -71,6 +71,10 @@ int pb_bench_fill_drain(struct pb_bench *b, const char *label, enum pb_kind kind
 struct json_object *pb_bench_json_reps(struct json_object *o, struct json_object *reps,
 				       size_t n);
 
+/* A loop count for JSON: null when 0 (a --duration run whose calibration
+ * did not finish chose none). */
+struct json_object *pb_bench_loops_json(uint64_t loops);
+
 /* ---------------------------------------------------------------- budget */
 
 /* The --duration row of each benchmarking command: a budget in ns. */
@@ -128,7 +132,9 @@ typedef int (*pb_budget_round_fn)(void *ctx, uint64_t loops);
  * calibration left of the budget (duration_ns - calib_total_ns, or 0).
  * The time per loop includes the round's fixed costs (fresh endpoints,
  * workers), so the run stays within the budget.  B->duration_ns, runs
- * and max_loops must be set.  Returns 0, or ROUND's non-zero result.
+ * and max_loops must be set.  Returns 0, or ROUND's non-zero result (that
+ * round's time counts in calib_total_ns, nothing else of it; B->loops
+ * stays 0).
  */
 int pb_budget_calibrate(struct pb_budget *b, pb_budget_round_fn round, void *ctx);
 

@@ -318,7 +318,7 @@ static void add_workload(struct json_object *o, const struct ms_run *run)
 	pb_json_add_str(o, "mode", mode_name(run->p));
 	pb_json_add_int(o, "groups", (int64_t)w->groups);
 	pb_json_add_int(o, "fds", (int64_t)w->fds);
-	pb_json_add_int(o, "loops", (int64_t)w->loops);
+	json_object_object_add(o, "loops", pb_bench_loops_json(w->loops));
 	pb_json_add_int(o, "size_bytes", (int64_t)w->size);
 }
 
@@ -387,6 +387,8 @@ static int execute(struct pb_cli *cli, void *params)
 
 	if (r)
 		return r;
+	if (p->duration_ns)
+		run.w.loops = 0;  /* the calibration chooses */
 	run.reps = calloc(p->repeat, sizeof(*run.reps));
 	if (!run.reps)
 		set_error(&run.b, PB_EXIT_ERROR, "out of memory");

@@ -305,7 +305,7 @@ static void emit_json(const struct on_run *run, const struct pb_sysinfo *si, FIL
 	struct json_object *probe = json_object_new_object(), *ts = json_object_new_array();
 	struct json_object *b = NULL, *sum = json_object_new_object();
 
-	pb_json_add_int(o, "loops", (int64_t)run->loops);
+	json_object_object_add(o, "loops", pb_bench_loops_json(run->loops));
 	json_object_object_add(o, "duration_ns", pb_budget_duration_json(&run->budget));
 	pb_json_add_int(o, "size_bytes", (int64_t)p->size);
 	pb_json_add_int(o, "repeat", (int64_t)p->repeat);
@@ -401,7 +401,7 @@ static void probe_timestamps(struct on_run *run)
 static int execute(struct pb_cli *cli, void *params)
 {
 	const struct on_params *p = params;
-	struct on_run run = { .p = p, .loops = p->loops,
+	struct on_run run = { .p = p, .loops = p->duration_ns ? 0 : p->loops,
 			      .budget.duration_ns = p->duration_ns };
 	int r = pb_bench_begin(&run.b, NAME, cli, p->timeout_ns);
 

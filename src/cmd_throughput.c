@@ -412,7 +412,7 @@ static struct json_object *params_json(const struct tp_run *run)
 	for (size_t s = 0; s < p->nsizes; s++)
 		json_object_array_add(a, json_object_new_int64((int64_t)p->sizes[s]));
 	json_object_object_add(o, "sizes_bytes", a);
-	pb_json_add_int(o, "loops", (int64_t)run->loops);
+	json_object_object_add(o, "loops", pb_bench_loops_json(run->loops));
 	json_object_object_add(o, "duration_ns", pb_budget_duration_json(&run->budget));
 	pb_json_add_int(o, "repeat", (int64_t)p->repeat);
 	pb_json_add_int(o, "warmup", (int64_t)p->warmup);
@@ -577,7 +577,7 @@ static void teardown(struct tp_run *run)
 static int execute(struct pb_cli *cli, void *params)
 {
 	const struct tp_params *p = params;
-	struct tp_run run = { .p = p, .loops = p->loops,
+	struct tp_run run = { .p = p, .loops = p->duration_ns ? 0 : p->loops,
 			      .budget.duration_ns = p->duration_ns };
 	int r = pb_bench_begin(&run.b, NAME, cli, p->timeout_ns);
 
