@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "benchcmd.h"
 #include "cleanup.h"
 #include "cli.h"
 #include "endpoint.h"
@@ -32,6 +33,7 @@ enum { FMT_TEXT, FMT_JSON, FMT_CSV };
 struct ms_params {
 	struct pb_messaging_params w;
 	uint64_t repeat, warmup, timeout_ns;
+	uint64_t duration_ns;    /* --duration, 0: --loops decides */
 	unsigned kind_words;     /* --kind, bits of pb_kind_words */
 	int threads;             /* --threads */
 };
@@ -57,13 +59,12 @@ static const struct metric {
 
 struct ms_run {
 	const struct ms_params *p;
+	struct pb_messaging_params w;  /* p->w with the budget's loops */
 	struct pb_messaging_result *reps;
 	size_t nreps;
 	struct pb_stats stats[M_COUNT];
-	char error[512];
-	int status;
-	int progress;
-	struct pb_progress pg;
+	struct pb_budget budget;
+	struct pb_bench b;
 };
 
 static double rate(uint64_t count, uint64_t ns)
@@ -91,6 +92,8 @@ static int check_params(struct pb_cli *cli, void *params)
 	const char *c = NAME, *given = pb_cli_value(cli, "kind");
 	unsigned mask = pb_kind_mask(p->kind_words);
 
+	if (pb_budget_check(c, cli))
+		return -1;
 	if (mask & (1u << PB_KIND_FIFO)) {
 		pb_usage_err(c, "--kind %s: messaging runs over anon pipes or socketpairs, "
 			     "not FIFOs", given);
@@ -129,18 +132,43 @@ static int check_params(struct pb_cli *cli, void *params)
 
 static void progress(struct ms_run *run, const char *phase, uint64_t i, uint64_t n)
 {
-	pb_progress_show(&run->pg, "%s %llu/%llu", phase, (unsigned long long)i,
+	pb_progress_show(&run->b.pg, "%s %llu/%llu", phase, (unsigned long long)i,
 			 (unsigned long long)n);
 }
 
-static int one(struct ms_run *run, struct pb_messaging_result *res)
+static int one(struct ms_run *run, const struct pb_messaging_params *w,
+	       struct pb_messaging_result *res)
 {
 	char err[256];
-	int r = pb_messaging_run(&run->p->w, res, err, sizeof(err));
+	int r = pb_messaging_run(w, res, err, sizeof(err));
 
 	if (r)
-		set_error(run, PB_EXIT_ERROR, "%s", err[0] ? err : strerror(-r));
+		set_error(&run->b, PB_EXIT_ERROR, "%s", err[0] ? err : strerror(-r));
 	return r;
+}
+
+/* A calibration round: one repetition with LOOPS loops. */
+static int calibration_round(void *ctx, uint64_t loops)
+{
+	struct ms_run *run = ctx;
+	struct pb_messaging_params w = run->w;
+	struct pb_messaging_result scratch;
+
+	pb_progress_show(&run->b.pg, "calibrating, %llu %s", (unsigned long long)loops,
+			 pb_plural(loops, "loop", "loops"));
+	w.loops = loops;
+	one(run, &w, &scratch);
+	return run->b.status;
+}
+
+/* The most loops whose bytes per repetition fit int64 (as check_params
+ * demands of --loops). */
+static uint64_t max_loops(const struct pb_messaging_params *w)
+{
+	uint64_t per = w->groups * w->fds * w->fds * w->size;
+	uint64_t m = (uint64_t)INT64_MAX / per;
+
+	return m < PB_BUDGET_MAX_LOOPS ? m : PB_BUDGET_MAX_LOOPS;
 }
 
 static void measure(struct ms_run *run)
@@ -148,17 +176,30 @@ static void measure(struct ms_run *run)
 	const struct ms_params *p = run->p;
 	struct pb_messaging_result scratch;
 
-	pb_progress_start(&run->pg, NAME, run->progress, p->warmup + p->repeat);
-	for (uint64_t w = 0; w < p->warmup && !run->status; w++) {
-		progress(run, "warmup", w + 1, p->warmup);
-		one(run, &scratch);
+	if (p->duration_ns) {
+		int r;
+
+		pb_progress_start(&run->b.pg, NAME, run->b.progress, 0);
+		run->budget = (struct pb_budget){ .duration_ns = p->duration_ns,
+						  .runs = p->repeat + p->warmup,
+						  .max_loops = max_loops(&run->w) };
+		r = pb_budget_calibrate(&run->budget, calibration_round, run);
+		pb_progress_end(&run->b.pg);
+		if (r)
+			return;
+		run->w.loops = run->budget.loops;
 	}
-	for (uint64_t i = 0; i < p->repeat && !run->status; i++) {
+	pb_progress_start(&run->b.pg, NAME, run->b.progress, p->warmup + p->repeat);
+	for (uint64_t w = 0; w < p->warmup && !run->b.status; w++) {
+		progress(run, "warmup", w + 1, p->warmup);
+		one(run, &run->w, &scratch);
+	}
+	for (uint64_t i = 0; i < p->repeat && !run->b.status; i++) {
 		progress(run, "repetition", i + 1, p->repeat);
-		if (one(run, &run->reps[i]) == 0)
+		if (one(run, &run->w, &run->reps[i]) == 0)
 			run->nreps = i + 1;
 	}
-	pb_progress_end(&run->pg);
+	pb_progress_end(&run->b.pg);
 }
 
 static int summarize(struct ms_run *run)
@@ -187,7 +228,7 @@ static const char *mode_name(const struct ms_params *p)
 static void emit_text(const struct ms_run *run, const struct pb_sysinfo *si, FILE *fp)
 {
 	const struct ms_params *p = run->p;
-	const struct pb_messaging_params *w = &p->w;
+	const struct pb_messaging_params *w = &run->w;
 	char sz[32];
 
 	pb_format_size(w->size, sz, sizeof(sz));
@@ -203,9 +244,11 @@ static void emit_text(const struct ms_run *run, const struct pb_sysinfo *si, FIL
 		(unsigned long long)w->loops, sz,
 		(unsigned long long)(w->groups * w->fds * w->fds * w->loops),
 		(unsigned long long)(w->groups * w->fds * w->fds * w->loops * w->size));
-	fprintf(fp, "settings    %llu %s (+%llu warmup)\n\n", (unsigned long long)p->repeat,
+	fprintf(fp, "settings    %llu %s (+%llu warmup)\n", (unsigned long long)p->repeat,
 		pb_plural(p->repeat, "repetition", "repetitions"),
 		(unsigned long long)p->warmup);
+	pb_budget_text(&run->budget, fp);
+	fputc('\n', fp);
 	if (!run->nreps)
 		return;
 	fprintf(fp, "%-18s %14s %14s %14s %8s\n", "metric", "median", "min", "max", "spread");
@@ -225,7 +268,7 @@ static void emit_text(const struct ms_run *run, const struct pb_sysinfo *si, FIL
 /* The JSON's per-repetition fields, one row each, with the result's identity. */
 static void emit_csv(const struct ms_run *run, const struct pb_sysinfo *si, FILE *fp)
 {
-	const struct pb_messaging_params *w = &run->p->w;
+	const struct pb_messaging_params *w = &run->w;
 	const char *cols[9 + M_COUNT + 1] = {
 		"kind", "mode", "groups", "fds", "loops", "size_bytes", "repetition", "messages",
 		"bytes",
@@ -267,21 +310,25 @@ static void add_metric(struct json_object *o, int m, double v)
 }
 
 /* The workload: in params, and as the result's identity for compare. */
-static void add_workload(struct json_object *o, const struct ms_params *p)
+static void add_workload(struct json_object *o, const struct ms_run *run)
 {
-	pb_json_add_str(o, "kind", pb_messaging_kind_names[p->w.kind]);
-	pb_json_add_str(o, "mode", mode_name(p));
-	pb_json_add_int(o, "groups", (int64_t)p->w.groups);
-	pb_json_add_int(o, "fds", (int64_t)p->w.fds);
-	pb_json_add_int(o, "loops", (int64_t)p->w.loops);
-	pb_json_add_int(o, "size_bytes", (int64_t)p->w.size);
+	const struct pb_messaging_params *w = &run->w;
+
+	pb_json_add_str(o, "kind", pb_messaging_kind_names[w->kind]);
+	pb_json_add_str(o, "mode", mode_name(run->p));
+	pb_json_add_int(o, "groups", (int64_t)w->groups);
+	pb_json_add_int(o, "fds", (int64_t)w->fds);
+	json_object_object_add(o, "loops", pb_bench_loops_json(w->loops));
+	pb_json_add_int(o, "size_bytes", (int64_t)w->size);
 }
 
-static struct json_object *params_json(const struct ms_params *p)
+static struct json_object *params_json(const struct ms_run *run)
 {
+	const struct ms_params *p = run->p;
 	struct json_object *o = json_object_new_object();
 
-	add_workload(o, p);
+	add_workload(o, run);
+	json_object_object_add(o, "duration_ns", pb_budget_duration_json(&run->budget));
 	pb_json_add_int(o, "workers", (int64_t)pb_messaging_workers(&p->w));
 	pb_json_add_int(o, "repeat", (int64_t)p->repeat);
 	pb_json_add_int(o, "warmup", (int64_t)p->warmup);
@@ -291,10 +338,9 @@ static struct json_object *params_json(const struct ms_params *p)
 
 static struct json_object *result_json(const struct ms_run *run)
 {
-	const struct ms_params *p = run->p;
 	struct json_object *o = json_object_new_object(), *reps = json_object_new_array(), *sum;
 
-	add_workload(o, p);
+	add_workload(o, run);
 	for (size_t i = 0; i < run->nreps; i++) {
 		const struct pb_messaging_result *e = &run->reps[i];
 		struct json_object *x = json_object_new_object();
@@ -306,18 +352,14 @@ static struct json_object *result_json(const struct ms_run *run)
 			add_metric(x, m, metric_value(e, m));
 		json_object_array_add(reps, x);
 	}
-	json_object_object_add(o, "repetitions", reps);
-	if (!run->nreps) {
-		json_object_object_add(o, "summary", NULL);
+	sum = pb_bench_json_reps(o, reps, run->nreps);
+	if (!sum)
 		return o;
-	}
-	sum = json_object_new_object();
 	pb_json_add_int(sum, "messages", (int64_t)run->reps[0].messages);
 	pb_json_add_int(sum, "bytes", (int64_t)run->reps[0].bytes);
 	for (int m = 0; m < M_COUNT; m++)
 		json_object_object_add(sum, metrics[m].key,
 				       pb_json_stats(&run->stats[m], metrics[m].integer));
-	json_object_object_add(o, "summary", sum);
 	return o;
 }
 
@@ -326,57 +368,48 @@ static void emit_json(const struct ms_run *run, const struct pb_sysinfo *si, FIL
 	struct json_object *doc = pb_doc_new(NAME, si), *res = json_object_new_array();
 	struct json_object *sum = json_object_new_object();
 
-	json_object_object_add(doc, "params", params_json(run->p));
+	json_object_object_add(doc, "params", params_json(run));
+	json_object_object_add(doc, "budget", pb_budget_json(&run->budget));
 	json_object_array_add(res, result_json(run));
 	json_object_object_add(doc, "results", res);
 	pb_json_add_int(sum, "results", 1);
 	pb_json_add_int(sum, "repetitions", (int64_t)run->nreps);
-	pb_doc_finish(doc, sum, run->error, run->status, fp);
+	pb_doc_finish(doc, sum, run->b.error, run->b.status, fp);
 }
 
-static int execute(struct pb_cli *cli, const struct ms_params *p)
+static int execute(struct pb_cli *cli, void *params)
 {
-	struct ms_run run = { .p = p, .progress = pb_cli_progress(cli) };
-	struct pb_sysinfo si;
-	struct pb_out out;
+	const struct ms_params *p = params;
+	struct ms_run run = { .p = p, .w = p->w,
+			      .budget.duration_ns = p->duration_ns };
 	char why[256];
+	int r = pb_bench_begin(&run.b, NAME, cli, p->timeout_ns);
 
-	pb_sysinfo_collect(&si);
-	if (pb_out_open(&out)) {
-		pb_err(NAME, "cannot allocate output buffer");
-		return PB_EXIT_ERROR;
-	}
+	if (r)
+		return r;
+	if (p->duration_ns)
+		run.w.loops = 0;  /* the calibration chooses */
 	run.reps = calloc(p->repeat, sizeof(*run.reps));
 	if (!run.reps)
-		set_error(&run, PB_EXIT_ERROR, "out of memory");
+		set_error(&run.b, PB_EXIT_ERROR, "out of memory");
 	else if (pb_messaging_check_limits(&p->w, why, sizeof(why)))
-		set_error(&run, PB_EXIT_ERROR, "%s", why);
-	if (p->timeout_ns)
-		pb_watchdog_arm((double)p->timeout_ns / 1e9, "--timeout");
-	if (!run.status)
+		set_error(&run.b, PB_EXIT_ERROR, "%s", why);
+	pb_bench_arm(&run.b);
+	if (!run.b.status)
 		measure(&run);
-	pb_watchdog_arm(0, NULL);
 	if (summarize(&run))
-		set_error(&run, PB_EXIT_ERROR, "statistics: out of memory");
-	if (run.error[0])
-		pb_err(NAME, "%s", run.error);
+		set_error(&run.b, PB_EXIT_ERROR, "statistics: out of memory");
+	pb_bench_disarm(&run.b);
 	switch (cli->common.format) {
-	case FMT_JSON: emit_json(&run, &si, out.fp); break;
-	case FMT_CSV: emit_csv(&run, &si, out.fp); break;
+	case FMT_JSON: emit_json(&run, &run.b.si, run.b.out.fp); break;
+	case FMT_CSV: emit_csv(&run, &run.b.si, run.b.out.fp); break;
 	default:
-		if (!run.status || run.nreps)
-			emit_text(&run, &si, out.fp);
+		if (!run.b.status || run.nreps)
+			emit_text(&run, &run.b.si, run.b.out.fp);
 		break;
 	}
 	free(run.reps);
-	if (pb_out_finish(&out, NAME, cli->common.output) && run.status == 0)
-		run.status = PB_EXIT_ERROR;
-	return run.status;
-}
-
-static int exec_params(struct pb_cli *cli, void *params)
-{
-	return execute(cli, params);
+	return pb_bench_end(&run.b, cli->common.output, false);
 }
 
 #define P struct ms_params
@@ -390,9 +423,10 @@ static const struct pb_opt options[] = {
 	{ PB_OPT("fds", '\0', PB_OPT_COUNT, P, w.fds), .min = 1,
 	  .max = PB_MESSAGING_MAX_WORKERS / 2, .def = "20", .arg = "N",
 	  .help = "receivers per group, each with its own pipe, and as many senders" },
-	{ PB_OPT("loops", 'n', PB_OPT_COUNT, P, w.loops), .min = 1, .max = 1000000000ULL,
+	{ PB_OPT("loops", 'n', PB_OPT_COUNT, P, w.loops), .min = 1, .max = PB_BUDGET_MAX_LOOPS,
 	  .def = "100", .arg = "N",
 	  .help = "messages each sender writes to each receiver of its group" },
+	PB_OPT_BUDGET(P, duration_ns),
 	{ PB_OPT("size", 's', PB_OPT_SIZE, P, w.size), .min = 1, .max = MAX_SIZE, .def = "100",
 	  .arg = "BYTES", .help = "bytes per message; K, M suffixes; at most 1M" },
 	{ PB_OPT("threads", 'T', PB_OPT_FLAG, P, threads), .def_help = "processes",
@@ -405,6 +439,6 @@ static const struct pb_opt options[] = {
 
 const struct pb_cmd pb_cmd_messaging = {
 	.name = NAME, .opts = options, .formats = formats, .params_size = sizeof(struct ms_params),
-	.check = check_params, .exec = exec_params,
+	.check = check_params, .exec = execute,
 	.summary = "hackbench-style groups of senders and receivers over pipes",
 };

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "benchcmd.h"
 #include "cleanup.h"
 #include "cli.h"
 #include "endpoint.h"
@@ -43,6 +44,7 @@ static const char *const expect_words[] = { "supported", "unsupported", NULL };
 
 struct on_params {
 	uint64_t loops, size, repeat, timeout_ns;
+	uint64_t duration_ns;    /* --duration, 0: --loops decides */
 	const char *dir;
 	int expect;              /* -1 none, 0 supported, 1 unsupported */
 	unsigned expect_word;    /* --expect, index into expect_words */
@@ -72,16 +74,17 @@ struct on_run {
 	struct pb_ts_mount dir_mount;
 	char tmpdir[4096];
 	void *buf;
-	char error[512];
-	int status;
-	int progress;
-	struct pb_progress pg;
+	uint64_t loops;          /* --loops, or the budget's choice */
+	struct pb_budget budget;
+	struct pb_bench b;
 };
 
 static int check_params(struct pb_cli *cli, void *params)
 {
 	struct on_params *p = params;
 
+	if (pb_budget_check(NAME, cli))
+		return -1;
 	p->expect = pb_cli_given(cli, "expect") ? (int)p->expect_word : -1;
 	return 0;
 }
@@ -100,29 +103,43 @@ static int probe_flag(void)
 
 #define set_error PB_SET_ERROR
 
-/* One measured loop run on a fresh endpoint of SIDE. */
-static int run_side(struct on_run *run, const struct on_side *side,
+/* One run of LOOPS loops on a fresh endpoint of SIDE. */
+static int run_side(struct on_run *run, const struct on_side *side, uint64_t loops,
 		    struct pb_engine_result *res)
 {
 	struct pb_endpoint_opts eo = { .nonblock = true, .flags = side->flags, .dir = run->tmpdir };
-	struct pb_endpoint ep;
-	const char *what = NULL;
-	uint64_t limit;
-	int r = pb_endpoint_open(&ep, side->kind, &eo, &what);
 
-	if (r) {
-		set_error(run, PB_EXIT_ERROR, "%s: %s: %s", side->label, what, strerror(-r));
-		return r;
-	}
-	limit = pb_engine_fill_limit(ep.pipe_size, run->p->size);
-	r = pb_engine_run(ep.rfd, ep.wfd, run->buf, run->p->size, run->p->loops, limit, res);
-	pb_endpoint_close(&ep);
-	if (r) {
-		char why[256];
+	return pb_bench_fill_drain(&run->b, side->label, side->kind, &eo, run->buf, run->p->size,
+				   loops, res);
+}
 
-		pb_engine_strerror(r, res, limit, why, sizeof(why));
-		set_error(run, PB_EXIT_ERROR, "%s: %s", side->label, why);
-	}
+/* A calibration round: A then B, with LOOPS loops. */
+static int calibration_round(void *ctx, uint64_t loops)
+{
+	struct on_run *run = ctx;
+	struct pb_engine_result scratch;
+
+	pb_progress_show(&run->b.pg, "calibrating, %llu %s", (unsigned long long)loops,
+			 pb_plural(loops, "loop", "loops"));
+	for (int s = 0; s < 2 && !run->b.status; s++)
+		run_side(run, &run->side[s], loops, &scratch);
+	return run->b.status;
+}
+
+/* With --duration: choose the loops for REPEAT measured pairs and the
+ * unmeasured one. */
+static int calibrate(struct on_run *run)
+{
+	int r;
+
+	pb_progress_start(&run->b.pg, NAME, run->b.progress, 0);
+	run->budget = (struct pb_budget){ .duration_ns = run->p->duration_ns,
+					  .runs = run->p->repeat + 1,
+					  .max_loops = PB_BUDGET_MAX_LOOPS };
+	r = pb_budget_calibrate(&run->budget, calibration_round, run);
+	pb_progress_end(&run->b.pg);
+	if (!r)
+		run->loops = run->budget.loops;
 	return r;
 }
 
@@ -136,7 +153,7 @@ static void bench(struct on_run *run)
 	for (int s = 0; s < 2; s++) {
 		run->side[s].reps = calloc(p->repeat, sizeof(*run->side[s].reps));
 		if (!run->side[s].reps) {
-			set_error(run, PB_EXIT_ERROR, "out of memory");
+			set_error(&run->b, PB_EXIT_ERROR, "out of memory");
 			return;
 		}
 	}
@@ -145,23 +162,27 @@ static void bench(struct on_run *run)
 	run->buf = malloc(p->size);
 	if (!run->ratios || !tt || !run->buf) {
 		free(tt);
-		set_error(run, PB_EXIT_ERROR, "out of memory");
+		set_error(&run->b, PB_EXIT_ERROR, "out of memory");
 		return;
 	}
 	memset(run->buf, 'p', p->size);
-	pb_progress_start(&run->pg, NAME, run->progress, 2 * (p->repeat + 1));
-	for (int s = 0; s < 2 && !run->status; s++) {
-		pb_progress_show(&run->pg, "%s warmup", run->side[s].label);
-		run_side(run, &run->side[s], &scratch);
+	if (p->duration_ns && calibrate(run)) {
+		free(tt);
+		return;
 	}
-	for (uint64_t i = 0; i < p->repeat && !run->status; i++) {
-		for (int s = 0; s < 2 && !run->status; s++) {
-			pb_progress_show(&run->pg, "%s pair %llu/%llu", run->side[s].label,
+	pb_progress_start(&run->b.pg, NAME, run->b.progress, 2 * (p->repeat + 1));
+	for (int s = 0; s < 2 && !run->b.status; s++) {
+		pb_progress_show(&run->b.pg, "%s warmup", run->side[s].label);
+		run_side(run, &run->side[s], run->loops, &scratch);
+	}
+	for (uint64_t i = 0; i < p->repeat && !run->b.status; i++) {
+		for (int s = 0; s < 2 && !run->b.status; s++) {
+			pb_progress_show(&run->b.pg, "%s pair %llu/%llu", run->side[s].label,
 					 (unsigned long long)i + 1, (unsigned long long)p->repeat);
-			if (run_side(run, &run->side[s], &run->side[s].reps[i]) == 0)
+			if (run_side(run, &run->side[s], run->loops, &run->side[s].reps[i]) == 0)
 				run->side[s].nreps = i + 1;
 		}
-		if (run->status)
+		if (run->b.status)
 			break;
 		{
 			const struct pb_engine_result *a = &run->side[0].reps[i];
@@ -181,7 +202,7 @@ static void bench(struct on_run *run)
 	}
 	if (run->nratios)
 		pb_stats_compute(run->ratios, run->nratios, &run->ratio);
-	pb_progress_end(&run->pg);
+	pb_progress_end(&run->b.pg);
 	free(tt);
 }
 
@@ -256,8 +277,12 @@ static void emit_text(const struct on_run *run, const struct pb_sysinfo *si, FIL
 		fprintf(fp, "\nSUBSTITUTE benchmark (not an O_NOATIME measurement): FIFO against "
 			"anonymous pipe\n  %s\n", run->caveat);
 	fprintf(fp, "  %llu loops of %s, %zu interleaved pairs (A B A B) after one unmeasured "
-		"pair%s%s\n", (unsigned long long)p->loops, sz, run->nratios,
+		"pair%s%s\n", (unsigned long long)run->loops, sz, run->nratios,
 		run->accepted ? "" : ", FIFO in ", run->accepted ? "" : p->dir);
+	if (run->budget.duration_ns) {
+		fputs("  ", fp);
+		pb_budget_text(&run->budget, fp);
+	}
 	for (int s = 0; s < 2; s++) {
 		const struct on_side *sd = &run->side[s];
 
@@ -280,13 +305,15 @@ static void emit_json(const struct on_run *run, const struct pb_sysinfo *si, FIL
 	struct json_object *probe = json_object_new_object(), *ts = json_object_new_array();
 	struct json_object *b = NULL, *sum = json_object_new_object();
 
-	pb_json_add_int(o, "loops", (int64_t)p->loops);
+	json_object_object_add(o, "loops", pb_bench_loops_json(run->loops));
+	json_object_object_add(o, "duration_ns", pb_budget_duration_json(&run->budget));
 	pb_json_add_int(o, "size_bytes", (int64_t)p->size);
 	pb_json_add_int(o, "repeat", (int64_t)p->repeat);
 	pb_json_add_str(o, "dir", p->dir);
 	pb_json_add_str(o, "expect", p->expect >= 0 ? expect_words[p->expect] : NULL);
 	pb_json_add_int(o, "timeout_ns", (int64_t)p->timeout_ns);
 	json_object_object_add(doc, "params", o);
+	json_object_object_add(doc, "budget", pb_budget_json(&run->budget));
 	json_object_object_add(probe, "accepted", json_object_new_boolean(run->accepted));
 	pb_json_add_str(probe, "errno", run->accepted ? NULL : strerrorname_np(run->probe_errno));
 	pb_json_add_str(probe, "error", run->accepted ? NULL : strerror(run->probe_errno));
@@ -350,7 +377,7 @@ static void emit_json(const struct on_run *run, const struct pb_sysinfo *si, FIL
 	json_object_object_add(sum, "substitute", json_object_new_boolean(!run->accepted));
 	json_object_object_add(sum, "expectations_hold", p->expect < 0 ? NULL :
 			       json_object_new_boolean(expect_holds(run)));
-	pb_doc_finish(doc, sum, run->error, run->status, fp);
+	pb_doc_finish(doc, sum, run->b.error, run->b.status, fp);
 }
 
 static void probe_timestamps(struct on_run *run)
@@ -371,18 +398,15 @@ static void probe_timestamps(struct on_run *run)
 		pb_warn(NAME, "timestamps: %s", err);
 }
 
-static int execute(struct pb_cli *cli, const struct on_params *p)
+static int execute(struct pb_cli *cli, void *params)
 {
-	struct on_run run = { .p = p, .progress = pb_cli_progress(cli) };
-	struct pb_sysinfo si;
-	struct pb_out out;
-	int r;
+	const struct on_params *p = params;
+	struct on_run run = { .p = p, .loops = p->duration_ns ? 0 : p->loops,
+			      .budget.duration_ns = p->duration_ns };
+	int r = pb_bench_begin(&run.b, NAME, cli, p->timeout_ns);
 
-	pb_sysinfo_collect(&si);
-	if (pb_out_open(&out)) {
-		pb_err(NAME, "cannot allocate output buffer");
-		return PB_EXIT_ERROR;
-	}
+	if (r)
+		return r;
 	run.probe_errno = probe_flag();
 	run.accepted = run.probe_errno == 0;
 	pb_ts_mount_describe(p->dir, -1, &run.dir_mount);
@@ -397,48 +421,39 @@ static int execute(struct pb_cli *cli, const struct on_params *p)
 	r = pb_tmpdir_make(p->dir, run.tmpdir, sizeof(run.tmpdir));
 	if (r) {
 		run.tmpdir[0] = '\0';
-		set_error(&run, PB_EXIT_ERROR, "cannot make a directory in %s: %s", p->dir,
+		set_error(&run.b, PB_EXIT_ERROR, "cannot make a directory in %s: %s", p->dir,
 			  strerror(-r));
 	}
-	if (p->timeout_ns)
-		pb_watchdog_arm((double)p->timeout_ns / 1e9, "--timeout");
-	if (!run.status) {
+	pb_bench_arm(&run.b);
+	if (!run.b.status) {
 		probe_timestamps(&run);
 		if (!run.accepted)
 			substitute_caveat(&run);
 		bench(&run);
 	}
-	pb_watchdog_arm(0, NULL);
 	if (run.tmpdir[0])
 		pb_tmpdir_remove(run.tmpdir);
-	if (!run.status && !expect_holds(&run))
-		run.status = PB_EXIT_FAIL;
-	if (run.error[0])
-		pb_err(NAME, "%s", run.error);
+	if (!run.b.status && !expect_holds(&run))
+		run.b.status = PB_EXIT_FAIL;
+	pb_bench_disarm(&run.b);
 	if (cli->common.format == FMT_JSON)
-		emit_json(&run, &si, out.fp);
-	else if (run.status != PB_EXIT_ERROR)
-		emit_text(&run, &si, out.fp);
+		emit_json(&run, &run.b.si, run.b.out.fp);
+	else if (run.b.status != PB_EXIT_ERROR)
+		emit_text(&run, &run.b.si, run.b.out.fp);
 	for (int i = 0; i < 2; i++) {
 		pb_ts_target_free(&run.ts[i]);
 		free(run.side[i].reps);
 	}
 	free(run.ratios);
 	free(run.buf);
-	if (pb_out_finish(&out, NAME, cli->common.output) && run.status == 0)
-		run.status = PB_EXIT_ERROR;
-	return run.status;
-}
-
-static int exec_params(struct pb_cli *cli, void *params)
-{
-	return execute(cli, params);
+	return pb_bench_end(&run.b, cli->common.output, false);
 }
 
 #define P struct on_params
 static const struct pb_opt options[] = {
-	{ PB_OPT("loops", 'n', PB_OPT_COUNT, P, loops), .min = 1, .max = 1000000000ULL,
-	  .def = "10000", .arg = "N", .help = "fill/drain loops per repetition" },
+	{ PB_OPT("loops", 'n', PB_OPT_COUNT, P, loops), .min = 1, .max = PB_BUDGET_MAX_LOOPS,
+	  .def = "2000", .arg = "N", .help = "fill/drain loops per run" },
+	PB_OPT_BUDGET(P, duration_ns),
 	{ PB_OPT("size", 's', PB_OPT_SIZE, P, size), .min = 1, .max = MAX_CHUNK, .def = "100",
 	  .arg = "BYTES", .help = "chunk size per write/read; K, M suffixes; at most 64M" },
 	PB_OPT_REPEAT(P, repeat, "measured A/B pairs, interleaved A B A B"),
@@ -452,6 +467,6 @@ static const struct pb_opt options[] = {
 
 const struct pb_cmd pb_cmd_o_noatime = {
 	.name = NAME, .opts = options, .formats = formats, .params_size = sizeof(struct on_params),
-	.check = check_params, .exec = exec_params,
+	.check = check_params, .exec = execute,
 	.summary = "whether pipe2(O_NOATIME) is accepted, and what timestamp updates cost",
 };

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "benchcmd.h"
 #include "cleanup.h"
 #include "cli.h"
 #include "endpoint.h"
@@ -39,6 +40,7 @@ struct tp_params {
 	uint64_t sizes[MAX_SIZES];
 	size_t nsizes;
 	uint64_t loops, repeat, warmup, pipe_size, timeout_ns;
+	uint64_t duration_ns;        /* --duration, 0: --loops decides */
 	unsigned flags;
 	const char *dir;
 	int pinned;
@@ -63,10 +65,9 @@ struct tp_run {
 	char tmpdir[4096];
 	void *buf;
 	int cpu_start, cpu_end;
-	char error[512];
-	int status;
-	int progress;
-	struct pb_progress pg;
+	uint64_t loops;             /* --loops, or the budget's choice */
+	struct pb_budget budget;
+	struct pb_bench b;
 };
 
 /* After the rows: the kinds in order, and the pinning. */
@@ -75,7 +76,8 @@ static int check_params(struct pb_cli *cli, void *params)
 	struct tp_params *p = params;
 	unsigned mask = pb_kind_mask(p->kind_words);
 
-	(void)cli;
+	if (pb_budget_check(NAME, cli))
+		return -1;
 	for (int k = 0; k < PB_KIND_COUNT; k++)
 		if (mask & (1u << k))
 			p->kinds[p->nkinds++] = (enum pb_kind)k;
@@ -94,16 +96,10 @@ static bool has_kind(const struct tp_params *p, enum pb_kind k)
 	return false;
 }
 
-/* Upper bound on what one fill phase can write before EAGAIN. */
-static uint64_t fill_limit(const struct pb_endpoint *ep, uint64_t size)
-{
-	return pb_engine_fill_limit(ep->pipe_size, size);
-}
-
 #define set_error PB_SET_ERROR
 
 /* One repetition of one cell: fresh endpoint, LOOPS loops. */
-static int run_one(struct tp_run *run, const struct tp_cell *cell,
+static int run_one(struct tp_run *run, const struct tp_cell *cell, uint64_t loops,
 		   struct pb_engine_result *res)
 {
 	const struct tp_params *p = run->p;
@@ -113,33 +109,9 @@ static int run_one(struct tp_run *run, const struct tp_cell *cell,
 		.pipe_size = (long)p->pipe_size,
 		.dir = run->tmpdir,
 	};
-	struct pb_endpoint ep;
-	const char *what = NULL;
-	int r = pb_endpoint_open(&ep, cell->kind, &eo, &what);
 
-	if (r) {
-		if (r == -EINVAL && (p->flags & PB_FLAG_NOATIME) && cell->kind == PB_KIND_ANON)
-			set_error(run, PB_EXIT_NA,
-				  "pipe2(O_NOATIME) is not supported by this kernel (EINVAL); "
-				  "nothing to measure");
-		else
-			set_error(run, PB_EXIT_ERROR, "%s: %s: %s", pb_kind_names[cell->kind],
-				  what, strerror(-r));
-		return r;
-	}
-	r = pb_engine_run(ep.rfd, ep.wfd, run->buf, cell->size, p->loops,
-			  fill_limit(&ep, cell->size), res);
-	pb_endpoint_close(&ep);
-	if (r == -ETIMEDOUT) {
-		set_error(run, PB_EXIT_ERROR, "--timeout: timed out after %g s",
-			  (double)p->timeout_ns / 1e9);
-	} else if (r) {
-		char why[256];
-
-		pb_engine_strerror(r, res, fill_limit(&ep, cell->size), why, sizeof(why));
-		set_error(run, PB_EXIT_ERROR, "%s: %s", pb_kind_names[cell->kind], why);
-	}
-	return r;
+	return pb_bench_fill_drain(&run->b, pb_kind_names[cell->kind], cell->kind, &eo, run->buf,
+				   cell->size, loops, res);
 }
 
 static void progress(struct tp_run *run, const struct tp_cell *cell, const char *phase,
@@ -148,7 +120,7 @@ static void progress(struct tp_run *run, const struct tp_cell *cell, const char 
 	char sz[32];
 
 	pb_format_size(cell->size, sz, sizeof(sz));
-	pb_progress_show(&run->pg, "%s %s %s %llu/%llu", pb_kind_names[cell->kind], sz, phase,
+	pb_progress_show(&run->b.pg, "%s %s %s %llu/%llu", pb_kind_names[cell->kind], sz, phase,
 			 (unsigned long long)i, (unsigned long long)n);
 }
 
@@ -184,33 +156,59 @@ out:
 	return r;
 }
 
+/* A calibration round: every cell once, with LOOPS loops. */
+static int calibration_round(void *ctx, uint64_t loops)
+{
+	struct tp_run *run = ctx;
+	struct pb_engine_result scratch;
+
+	pb_progress_show(&run->b.pg, "calibrating, %llu %s", (unsigned long long)loops,
+			 pb_plural(loops, "loop", "loops"));
+	for (size_t i = 0; i < run->ncells && !run->b.status; i++)
+		run_one(run, &run->cells[i], loops, &scratch);
+	return run->b.status;
+}
+
 /* Sizes outer, repetitions interleaved across kinds so drift hits all alike. */
 static void measure(struct tp_run *run)
 {
 	const struct tp_params *p = run->p;
+	int r;
 
-	pb_progress_start(&run->pg, NAME, run->progress,
+	if (p->duration_ns) {
+		/* The calibration counts as unknown work on the progress line. */
+		pb_progress_start(&run->b.pg, NAME, run->b.progress, 0);
+		run->budget = (struct pb_budget){ .duration_ns = p->duration_ns,
+						  .runs = p->repeat + p->warmup,
+						  .max_loops = PB_BUDGET_MAX_LOOPS };
+		r = pb_budget_calibrate(&run->budget, calibration_round, run);
+		pb_progress_end(&run->b.pg);
+		if (r)
+			return;
+		run->loops = run->budget.loops;
+	}
+	pb_progress_start(&run->b.pg, NAME, run->b.progress,
 			  p->nsizes * p->nkinds * (p->warmup + p->repeat));
-	for (size_t s = 0; s < p->nsizes && !run->status; s++) {
+	for (size_t s = 0; s < p->nsizes && !run->b.status; s++) {
 		struct tp_cell *row = &run->cells[s * p->nkinds];
 		struct pb_engine_result scratch;
 
-		for (uint64_t w = 0; w < p->warmup && !run->status; w++)
-			for (size_t k = 0; k < p->nkinds && !run->status; k++) {
+		for (uint64_t w = 0; w < p->warmup && !run->b.status; w++)
+			for (size_t k = 0; k < p->nkinds && !run->b.status; k++) {
 				progress(run, &row[k], "warmup", w + 1, p->warmup);
-				run_one(run, &row[k], &scratch);
+				run_one(run, &row[k], run->loops, &scratch);
 			}
-		for (uint64_t i = 0; i < p->repeat && !run->status; i++)
-			for (size_t k = 0; k < p->nkinds && !run->status; k++) {
+		for (uint64_t i = 0; i < p->repeat && !run->b.status; i++)
+			for (size_t k = 0; k < p->nkinds && !run->b.status; k++) {
 				progress(run, &row[k], "repetition", i + 1, p->repeat);
-				if (run_one(run, &row[k], &row[k].reps[i]) == 0)
+				if (run_one(run, &row[k], run->loops, &row[k].reps[i]) == 0)
 					row[k].nreps = i + 1;
 			}
 	}
-	pb_progress_end(&run->pg);
+	pb_progress_end(&run->b.pg);
 	for (size_t i = 0; i < run->ncells; i++)
 		if (run->cells[i].nreps && summarize(&run->cells[i]))
-			set_error(run, PB_EXIT_ERROR, "statistics: out of memory");
+			set_error(&run->b, PB_EXIT_ERROR, "statistics: out of memory");
 }
 
 static double rate(double count, double ns)
@@ -295,7 +293,7 @@ static void emit_text(const struct tp_run *run, const struct pb_sysinfo *si, FIL
 		fprintf(fp, " %s %s%s", pb_kind_names[c->kind], b2, k + 1 < p->nkinds ? ";" : "");
 	}
 	fprintf(fp, "\nsettings    %llu loops, %llu %s (+%llu warmup), flags %s%s",
-		(unsigned long long)p->loops, (unsigned long long)p->repeat,
+		(unsigned long long)run->loops, (unsigned long long)p->repeat,
 		pb_plural(p->repeat, "repetition", "repetitions"),
 		(unsigned long long)p->warmup, fl,
 		p->flags && has_kind(p, PB_KIND_SOCKETPAIR) ? " (not applied to socketpair)" : "");
@@ -309,7 +307,9 @@ static void emit_text(const struct tp_run *run, const struct pb_sysinfo *si, FIL
 				"every write is partial", b1, b2);
 			break;
 		}
-	fprintf(fp, "\n\n%-10s %8s %8s %8s %8s %17s %7s %12s %11s %9s %8s %7s %s\n", "kind", "size",
+	fputc('\n', fp);
+	pb_budget_text(&run->budget, fp);
+	fprintf(fp, "\n%-10s %8s %8s %8s %8s %17s %7s %12s %11s %9s %8s %7s %s\n", "kind", "size",
 		"TW s", "TR s", "TT s", "TT min-max s", "spread", "bytes", "syscalls", "MB/s",
 		"Msys/s", "ns/sys", "time/byte vs first");
 	for (size_t i = 0; i < run->ncells; i++) {
@@ -399,8 +399,9 @@ static void emit_csv(const struct tp_run *run, const struct pb_sysinfo *si, FILE
 	}
 }
 
-static struct json_object *params_json(const struct tp_params *p)
+static struct json_object *params_json(const struct tp_run *run)
 {
+	const struct tp_params *p = run->p;
 	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
 	char fl[64];
 
@@ -411,7 +412,8 @@ static struct json_object *params_json(const struct tp_params *p)
 	for (size_t s = 0; s < p->nsizes; s++)
 		json_object_array_add(a, json_object_new_int64((int64_t)p->sizes[s]));
 	json_object_object_add(o, "sizes_bytes", a);
-	pb_json_add_int(o, "loops", (int64_t)p->loops);
+	json_object_object_add(o, "loops", pb_bench_loops_json(run->loops));
+	json_object_object_add(o, "duration_ns", pb_budget_duration_json(&run->budget));
 	pb_json_add_int(o, "repeat", (int64_t)p->repeat);
 	pb_json_add_int(o, "warmup", (int64_t)p->warmup);
 	json_object_object_add(o, "pipe_size_bytes",
@@ -450,12 +452,9 @@ static struct json_object *cell_json(const struct tp_run *run, const struct tp_c
 		pb_json_add_double(x, "ns_per_syscall", rep_ns_per_syscall(e));
 		json_object_array_add(reps, x);
 	}
-	json_object_object_add(o, "repetitions", reps);
-	if (!c->nreps) {
-		json_object_object_add(o, "summary", NULL);
+	sum = pb_bench_json_reps(o, reps, c->nreps);
+	if (!sum)
 		return o;
-	}
-	sum = json_object_new_object();
 	json_object_object_add(sum, "tw_ns", pb_json_stats(&c->tw, true));
 	json_object_object_add(sum, "tr_ns", pb_json_stats(&c->tr, true));
 	json_object_object_add(sum, "tt_ns", pb_json_stats(&c->tt, true));
@@ -465,7 +464,6 @@ static struct json_object *cell_json(const struct tp_run *run, const struct tp_c
 	pb_json_add_double(sum, "rate_syscalls_per_s", rate(c->syscalls, c->tt.median));
 	pb_json_add_double(sum, "ns_per_syscall",
 			   c->syscalls > 0 ? c->tt.median / c->syscalls : 0);
-	json_object_object_add(o, "summary", sum);
 	if (f != c && f->nreps && f->tt.median > 0) {
 		char label[48];
 
@@ -484,7 +482,8 @@ static void emit_json(const struct tp_run *run, const struct pb_sysinfo *si, FIL
 	struct json_object *doc = pb_doc_new(NAME, si), *res = json_object_new_array();
 	struct json_object *pl = json_object_new_object(), *sum = json_object_new_object();
 
-	json_object_object_add(doc, "params", params_json(run->p));
+	json_object_object_add(doc, "params", params_json(run));
+	json_object_object_add(doc, "budget", pb_budget_json(&run->budget));
 	json_object_object_add(pl, "pinned", json_object_new_boolean(run->p->pinned));
 	pb_json_add_str(pl, "cpus", run->p->pinned ? run->p->cpu_list : si->allowed_list);
 	pb_json_add_int(pl, "cpu_at_start", run->cpu_start);
@@ -494,7 +493,7 @@ static void emit_json(const struct tp_run *run, const struct pb_sysinfo *si, FIL
 		json_object_array_add(res, cell_json(run, &run->cells[i]));
 	json_object_object_add(doc, "results", res);
 	pb_json_add_int(sum, "results", (int64_t)run->ncells);
-	pb_doc_finish(doc, sum, run->error, run->status, fp);
+	pb_doc_finish(doc, sum, run->b.error, run->b.status, fp);
 }
 
 static int setup(struct tp_run *run)
@@ -544,17 +543,17 @@ static int probe_kinds(struct tp_run *run)
 
 		if (r) {
 			if (r == -EINVAL && c->kind == PB_KIND_ANON && (run->p->flags & PB_FLAG_NOATIME))
-				set_error(run, PB_EXIT_NA,
+				set_error(&run->b, PB_EXIT_NA,
 					  "pipe2(O_NOATIME) is not supported by this kernel "
 					  "(EINVAL); nothing to measure");
 			else if (r == -EPERM && run->p->pipe_size && !pb_sysinfo_has_cap(24))
-				set_error(run, PB_EXIT_ERROR,
+				set_error(&run->b, PB_EXIT_ERROR,
 					  "%s: --pipe-size %llu: not permitted (above "
 					  "pipe-max-size without CAP_SYS_RESOURCE, or over the "
 					  "per-user limit)", pb_kind_names[c->kind],
 					  (unsigned long long)run->p->pipe_size);
 			else
-				set_error(run, PB_EXIT_ERROR, "%s: %s: %s", pb_kind_names[c->kind],
+				set_error(&run->b, PB_EXIT_ERROR, "%s: %s: %s", pb_kind_names[c->kind],
 					  what, strerror(-r));
 			return r;
 		}
@@ -575,61 +574,48 @@ static void teardown(struct tp_run *run)
 		pb_tmpdir_remove(run->tmpdir);
 }
 
-static int execute(struct pb_cli *cli, const struct tp_params *p)
+static int execute(struct pb_cli *cli, void *params)
 {
-	struct tp_run run = { .p = p, .progress = pb_cli_progress(cli) };
-	struct pb_sysinfo si;
-	struct pb_out out;
-	int r;
+	const struct tp_params *p = params;
+	struct tp_run run = { .p = p, .loops = p->duration_ns ? 0 : p->loops,
+			      .budget.duration_ns = p->duration_ns };
+	int r = pb_bench_begin(&run.b, NAME, cli, p->timeout_ns);
 
-	pb_sysinfo_collect(&si);
-	if (pb_out_open(&out)) {
-		pb_err(NAME, "cannot allocate output buffer");
-		return PB_EXIT_ERROR;
-	}
+	if (r)
+		return r;
 	if (setup(&run))
-		set_error(&run, PB_EXIT_ERROR, "out of memory");
+		set_error(&run.b, PB_EXIT_ERROR, "out of memory");
 	/* A failed pin goes into the document like any other error. */
-	if (!run.status && p->pinned && sched_setaffinity(0, sizeof(p->cpus), &p->cpus) != 0)
-		set_error(&run, PB_EXIT_ERROR, "--cpu %s: cannot pin: %s", p->cpu_list,
+	if (!run.b.status && p->pinned && sched_setaffinity(0, sizeof(p->cpus), &p->cpus) != 0)
+		set_error(&run.b, PB_EXIT_ERROR, "--cpu %s: cannot pin: %s", p->cpu_list,
 			  strerror(errno));
-	if (!run.status && has_kind(p, PB_KIND_FIFO) &&
+	if (!run.b.status && has_kind(p, PB_KIND_FIFO) &&
 	    (r = pb_tmpdir_make(p->dir, run.tmpdir, sizeof(run.tmpdir))) != 0) {
 		run.tmpdir[0] = '\0';
-		set_error(&run, PB_EXIT_ERROR, "cannot make a directory in %s: %s", p->dir,
+		set_error(&run.b, PB_EXIT_ERROR, "cannot make a directory in %s: %s", p->dir,
 			  strerror(-r));
 	}
-	if (!run.status)
+	if (!run.b.status)
 		probe_kinds(&run);
-	if (p->timeout_ns)
-		pb_watchdog_arm((double)p->timeout_ns / 1e9, "--timeout");
+	pb_bench_arm(&run.b);
 	run.cpu_start = sched_getcpu();
-	if (!run.status)
+	if (!run.b.status)
 		measure(&run);
 	run.cpu_end = sched_getcpu();
-	pb_watchdog_arm(0, NULL);
-	if (run.error[0])
-		pb_err(NAME, "%s", run.error);
+	pb_bench_disarm(&run.b);
 	switch (cli->common.format) {
-	case FMT_JSON: emit_json(&run, &si, out.fp); break;
-	case FMT_CSV: emit_csv(&run, &si, out.fp); break;
-	case FMT_SEED: emit_seed(&run, out.fp); break;
+	case FMT_JSON: emit_json(&run, &run.b.si, run.b.out.fp); break;
+	case FMT_CSV: emit_csv(&run, &run.b.si, run.b.out.fp); break;
+	case FMT_SEED: emit_seed(&run, run.b.out.fp); break;
 	default:
-		if (!run.status || run.ncells)
-			emit_text(&run, &si, out.fp);
+		if (!run.b.status || run.ncells)
+			emit_text(&run, &run.b.si, run.b.out.fp);
 		break;
 	}
 	teardown(&run);
-	if (cli->common.format == FMT_TEXT && run.status && run.status != PB_EXIT_ERROR)
-		pb_out_discard(&out); /* nothing measured: the message says why */
-	else if (pb_out_finish(&out, NAME, cli->common.output) && run.status == 0)
-		run.status = PB_EXIT_ERROR;
-	return run.status;
-}
-
-static int exec_params(struct pb_cli *cli, void *params)
-{
-	return execute(cli, params);
+	/* Text with nothing measured: the message says why. */
+	return pb_bench_end(&run.b, cli->common.output, cli->common.format == FMT_TEXT &&
+			    run.b.status && run.b.status != PB_EXIT_ERROR);
 }
 
 #define P struct tp_params
@@ -637,8 +623,9 @@ static const struct pb_opt options[] = {
 	{ PB_OPT("kind", 'k', PB_OPT_WORDS, P, kind_words), .words = pb_kind_words,
 	  .def = "anon", .arg = "LIST", .help = "pipe kinds" },
 	{ PB_OPT("dir", 'd', PB_OPT_DIR, P, dir), .arg = "DIR", .help = "directory for FIFOs" },
-	{ PB_OPT("loops", 'n', PB_OPT_COUNT, P, loops), .min = 1, .max = 1000000000ULL,
-	  .def = "10000", .arg = "N", .help = "fill/drain loops per repetition" },
+	{ PB_OPT("loops", 'n', PB_OPT_COUNT, P, loops), .min = 1, .max = PB_BUDGET_MAX_LOOPS,
+	  .def = "3000", .arg = "N", .help = "fill/drain loops per repetition" },
+	PB_OPT_BUDGET(P, duration_ns),
 	{ PB_OPT("size", 's', PB_OPT_SIZES, P, sizes), .off_n = offsetof(P, nsizes), .min = 1,
 	  .max = MAX_CHUNK, .max_items = MAX_SIZES, .def = "100", .arg = "LIST",
 	  .help = "chunk size per write/read; K, M suffixes; comma list for a sweep; at most 64M" },
@@ -659,6 +646,6 @@ static const struct pb_opt options[] = {
 
 const struct pb_cmd pb_cmd_throughput = {
 	.name = NAME, .opts = options, .formats = formats, .params_size = sizeof(struct tp_params),
-	.check = check_params, .exec = exec_params,
+	.check = check_params, .exec = execute,
 	.summary = "nonblocking fill/drain throughput of pipes, FIFOs and socketpairs",
 };

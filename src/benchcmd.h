@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What the benchmarking commands (throughput, o_noatime, messaging) share:
+ * the run's harness (system facts, buffered output, error and status,
+ * progress, the --timeout watchdog), the --duration time budget with its
+ * calibration, and one fill/drain run on a fresh endpoint.  See HACKING
+ * ("how data flows") and the man page's --duration entries.
+ */
+#ifndef PB_BENCHCMD_H
+#define PB_BENCHCMD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "endpoint.h"
+#include "engine.h"
+#include "output.h"
+#include "sysinfo.h"
+
+/* ---------------------------------------------------------------- harness */
+
+struct pb_bench {
+	const char *name;        /* the command, for messages */
+	struct pb_sysinfo si;
+	struct pb_out out;
+	struct pb_progress pg;
+	int progress;            /* show the progress line */
+	int status;              /* enum pb_exit; PB_SET_ERROR(b, ...) sets it */
+	char error[512];         /* the one-line reason of a non-zero status */
+	uint64_t timeout_ns;     /* --timeout, 0: none */
+};
+
+/*
+ * Collect the system facts and open the output buffer for command NAME.
+ * Returns 0, or PB_EXIT_ERROR with the message printed (nothing to free).
+ */
+int pb_bench_begin(struct pb_bench *b, const char *name, struct pb_cli *cli,
+		   uint64_t timeout_ns);
+
+/* Arm the --timeout watchdog (when one was given) / disarm it and print
+ * the error, if any, as the command's one line on stderr. */
+void pb_bench_arm(struct pb_bench *b);
+void pb_bench_disarm(struct pb_bench *b);
+
+/*
+ * Write the document to --output PATH (NULL: stdout), or drop it when
+ * DISCARD; returns the command's exit status (PB_EXIT_ERROR when writing
+ * failed on an otherwise clean run).
+ */
+int pb_bench_end(struct pb_bench *b, const char *path, bool discard);
+
+/*
+ * LOOPS fill/drain loops (pb_engine_run) of SIZE-byte chunks from BUF on
+ * a fresh endpoint of KIND opened with EO, closed before returning.
+ * Returns 0 or -errno with B's error set, prefixed with LABEL: the call
+ * that could not open the endpoint (pipe2(O_NOATIME) refused with EINVAL
+ * is PB_EXIT_NA: nothing to measure), the engine's reason (PB_EXIT_ERROR),
+ * or the --timeout.
+ */
+int pb_bench_fill_drain(struct pb_bench *b, const char *label, enum pb_kind kind,
+			const struct pb_endpoint_opts *eo, void *buf, uint64_t size,
+			uint64_t loops, struct pb_engine_result *res);
+
+/*
+ * A result's per-repetition objects REPS (an array) under "repetitions" in
+ * O, then its "summary": null and NULL when N, the repetitions measured, is
+ * 0, else a new object that the caller fills.
+ */
+struct json_object *pb_bench_json_reps(struct json_object *o, struct json_object *reps,
+				       size_t n);
+
+/* A loop count for JSON: null when 0 (a --duration run whose calibration
+ * did not finish chose none). */
+struct json_object *pb_bench_loops_json(uint64_t loops);
+
+/* ---------------------------------------------------------------- budget */
+
+/* The --duration row of each benchmarking command: a budget in ns. */
+#define PB_BUDGET_MIN_NS 100000000ULL          /* 100ms */
+#define PB_BUDGET_MAX_NS (86400ULL * 1000000000ULL)
+#define PB_OPT_BUDGET(T, F) \
+	{ PB_OPT("duration", '\0', PB_OPT_DURATION, T, F), .min = PB_BUDGET_MIN_NS, \
+	  .max = PB_BUDGET_MAX_NS, .def_help = "none, --loops decides", .arg = "DURATION", \
+	  .help = "choose the loops so that the run takes about this long, after a short " \
+		  "calibration; not with --loops" }
+
+/* The bounds of a chosen loop count (the --loops row's). */
+#define PB_BUDGET_MAX_LOOPS 1000000000ULL
+
+struct pb_budget {
+	uint64_t duration_ns;    /* --duration; 0: not given, nothing below is used */
+	uint64_t runs;           /* rounds of the run: measured + warmup */
+	uint64_t max_loops;      /* upper bound of the choice (>= 1) */
+	uint64_t calib_loops;    /* the last calibration round: loops */
+	uint64_t calib_ns;       /* ... and its wall-clock time */
+	uint64_t calib_rounds;   /* calibration rounds made */
+	uint64_t calib_total_ns; /* ... and their time, taken from the budget */
+	uint64_t loops;          /* the choice */
+	uint64_t (*clock)(void); /* NULL: CLOCK_MONOTONIC (tests pass a fake) */
+};
+
+/*
+ * The choice: floor(DURATION_NS * CALIB_LOOPS / (CALIB_NS * RUNS)), that
+ * is the budget per run over the calibration's time per loop, within
+ * [1, MAX_LOOPS].  CALIB_NS or RUNS of 0 count as 1.
+ */
+uint64_t pb_budget_loops(uint64_t duration_ns, uint64_t runs, uint64_t calib_loops,
+			 uint64_t calib_ns, uint64_t max_loops);
+
+/*
+ * How long the calibration's last round should take: a 25th of the
+ * budget within [20 ms, 1 s], but at least ten times FIRST_NS, the first
+ * round's time (one loop: mostly the round's fixed costs, which the time
+ * per loop then hardly inflates), and at most a fifth of the budget.
+ */
+uint64_t pb_budget_target_ns(uint64_t duration_ns, uint64_t first_ns);
+
+/*
+ * One round of the run with LOOPS loops (every kind and size, both sides:
+ * what one repetition does).  Returns 0, or non-zero with the reason
+ * already recorded by the caller.
+ */
+typedef int (*pb_budget_round_fn)(void *ctx, uint64_t loops);
+
+/*
+ * Calibrate and choose: time rounds of ROUND with growing loop counts
+ * (1, then scaled towards the target, at most 100 times more per round)
+ * until one takes pb_budget_target_ns (of the first round's time) or
+ * reaches max_loops; then set B->loops with pb_budget_loops for what the
+ * calibration left of the budget (duration_ns - calib_total_ns, or 0).
+ * The time per loop includes the round's fixed costs (fresh endpoints,
+ * workers), so the run stays within the budget.  B->duration_ns, runs
+ * and max_loops must be set.  Returns 0, or ROUND's non-zero result (that
+ * round's time counts in calib_total_ns, nothing else of it; B->loops
+ * stays 0).
+ */
+int pb_budget_calibrate(struct pb_budget *b, pb_budget_round_fn round, void *ctx);
+
+/*
+ * JSON: the document's "budget", what the calibration found and chose:
+ * {duration_ns, runs, calibration: {loops, ns, rounds, total_ns},
+ * max_loops, loops}, or null without a budget (or before the first
+ * calibration round).  What was asked, the params' "duration_ns", is
+ * pb_budget_duration_json: the budget in ns or null.  (compare then sees
+ * two runs on one budget differ in loops only.)
+ */
+struct json_object *pb_budget_json(const struct pb_budget *b);
+struct json_object *pb_budget_duration_json(const struct pb_budget *b);
+
+/* Text: one "budget ..." line, or nothing without a budget. */
+void pb_budget_text(const struct pb_budget *b, FILE *fp);
+
+/* --duration with --loops: the usage error naming both; returns -1, else 0. */
+int pb_budget_check(const char *cmd, struct pb_cli *cli);
+
+#endif

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The --duration budget: the choice of loops, the calibration's target and
+ * rounds (on a fake clock: no timed tests), its JSON; and the shared
+ * fill/drain run's errors.
+ */
+#include <config.h>
+
+#include <check.h>
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "benchcmd.h"
+#include "cmd.h"
+
+#define MS 1000000ULL
+#define S 1000000000ULL
+
+START_TEST(loops_is_budget_per_run_over_time_per_loop)
+{
+	/* 10 s over 6 runs, 1000 loops took 100 ms: 0.1 ms a loop. */
+	ck_assert_uint_eq(pb_budget_loops(10 * S, 6, 1000, 100 * MS, PB_BUDGET_MAX_LOOPS), 16666);
+	/* Twice the runs, half the loops. */
+	ck_assert_uint_eq(pb_budget_loops(10 * S, 12, 1000, 100 * MS, PB_BUDGET_MAX_LOOPS), 8333);
+	/* Exact division stays exact. */
+	ck_assert_uint_eq(pb_budget_loops(6 * S, 6, 1, 1 * MS, PB_BUDGET_MAX_LOOPS), 1000);
+}
+END_TEST
+
+START_TEST(loops_is_bounded)
+{
+	ck_assert_uint_eq(pb_budget_loops(100 * MS, 6, 1, 10 * S, PB_BUDGET_MAX_LOOPS), 1);
+	ck_assert_uint_eq(pb_budget_loops(0, 6, 1000, 1 * MS, PB_BUDGET_MAX_LOOPS), 1);
+	ck_assert_uint_eq(pb_budget_loops(86400 * S, 1, 1000000, 1, PB_BUDGET_MAX_LOOPS),
+			  PB_BUDGET_MAX_LOOPS);
+	ck_assert_uint_eq(pb_budget_loops(10 * S, 1, 1000, 1 * MS, 500), 500);
+	ck_assert_uint_eq(pb_budget_loops(10 * S, 1, 1000, 1 * MS, 5000000), 5000000);
+	/* The product needs more than 64 bits; the result does not. */
+	ck_assert_uint_eq(pb_budget_loops(86400 * S, 1, 1000000, 86400 * S, PB_BUDGET_MAX_LOOPS),
+			  1000000);
+	/* Zero time or runs count as one, never a division by zero. */
+	ck_assert_uint_eq(pb_budget_loops(1000, 0, 1, 0, PB_BUDGET_MAX_LOOPS), 1000);
+}
+END_TEST
+
+START_TEST(target_is_a_slice_of_the_budget)
+{
+	ck_assert_uint_eq(pb_budget_target_ns(10 * S, 0), 400 * MS);
+	ck_assert_uint_eq(pb_budget_target_ns(3600 * S, 0), 1 * S);      /* capped */
+	ck_assert_uint_eq(pb_budget_target_ns(200 * MS, 0), 20 * MS);    /* floor */
+	/* A first round of 100 ms is mostly fixed cost: time ten of it... */
+	ck_assert_uint_eq(pb_budget_target_ns(10 * S, 100 * MS), 1 * S);
+	/* ...but never more than a fifth of the budget. */
+	ck_assert_uint_eq(pb_budget_target_ns(2 * S, 100 * MS), 400 * MS);
+	ck_assert_uint_eq(pb_budget_target_ns(100 * MS, 0), 20 * MS);
+}
+END_TEST
+
+/* A fake machine: a round costs FIXED plus PER a loop, on a fake clock. */
+static uint64_t fake_now;
+static uint64_t fake_fixed, fake_per;
+static uint64_t fake_rounds[64];
+static size_t fake_n;
+static int fake_fail_at;
+
+static uint64_t fake_clock(void)
+{
+	return fake_now;
+}
+
+static int fake_round(void *ctx, uint64_t loops)
+{
+	(void)ctx;
+	if (fake_n < 64)
+		fake_rounds[fake_n] = loops;
+	if (++fake_n == (size_t)fake_fail_at)
+		return PB_EXIT_ERROR;
+	fake_now += fake_fixed + loops * fake_per;
+	return 0;
+}
+
+static void fake_reset(uint64_t fixed, uint64_t per)
+{
+	fake_now = 12345;
+	fake_fixed = fixed;
+	fake_per = per;
+	fake_n = 0;
+	fake_fail_at = 0;
+}
+
+START_TEST(calibration_grows_to_the_target_then_chooses)
+{
+	struct pb_budget b = { .duration_ns = 10 * S, .runs = 6, .max_loops = PB_BUDGET_MAX_LOOPS,
+			       .clock = fake_clock };
+	uint64_t target = pb_budget_target_ns(10 * S, 100 * 1000);
+
+	fake_reset(0, 100 * 1000);         /* 0.1 ms a loop, no fixed cost */
+	ck_assert_int_eq(pb_budget_calibrate(&b, fake_round, NULL), 0);
+	ck_assert_uint_eq(fake_rounds[0], 1);
+	ck_assert_uint_eq(b.calib_rounds, fake_n);
+	ck_assert_uint_ge(b.calib_ns, target);
+	ck_assert_uint_eq(b.calib_ns, b.calib_loops * 100 * 1000);
+	ck_assert_uint_eq(b.calib_total_ns, fake_now - 12345);
+	for (size_t i = 1; i < fake_n; i++) {
+		ck_assert_uint_gt(fake_rounds[i], fake_rounds[i - 1]);
+		ck_assert_uint_le(fake_rounds[i], 100 * fake_rounds[i - 1]);
+	}
+	/* The choice is the formula on what the calibration left. */
+	ck_assert_uint_eq(b.loops, pb_budget_loops(10 * S - b.calib_total_ns, 6, b.calib_loops,
+						   b.calib_ns, PB_BUDGET_MAX_LOOPS));
+	/* ...which, with no fixed cost, fills that rest. */
+	ck_assert_uint_eq(b.loops, (10 * S - b.calib_total_ns) / 6 / (100 * 1000));
+}
+END_TEST
+
+START_TEST(calibration_with_fixed_costs_stays_within_budget)
+{
+	struct pb_budget b = { .duration_ns = 10 * S, .runs = 6, .max_loops = PB_BUDGET_MAX_LOOPS,
+			       .clock = fake_clock };
+	uint64_t run_ns;
+
+	fake_reset(100 * MS, 1 * MS);      /* messaging-like: workers cost 100 ms */
+	ck_assert_int_eq(pb_budget_calibrate(&b, fake_round, NULL), 0);
+	ck_assert_uint_ge(b.calib_ns, 1 * S);   /* ten first rounds */
+	run_ns = 6 * (fake_fixed + b.loops * fake_per);
+	ck_assert_uint_le(b.calib_total_ns + run_ns, 10 * S);
+	/* ...and uses most of it. */
+	ck_assert_uint_ge(b.calib_total_ns + run_ns, 7 * S);
+}
+END_TEST
+
+START_TEST(calibration_stops_at_max_loops)
+{
+	struct pb_budget b = { .duration_ns = 10 * S, .runs = 2, .max_loops = 50,
+			       .clock = fake_clock };
+
+	fake_reset(0, 1);                  /* 1 ns a loop: never reaches the target */
+	ck_assert_int_eq(pb_budget_calibrate(&b, fake_round, NULL), 0);
+	ck_assert_uint_eq(b.calib_loops, 50);
+	ck_assert_uint_eq(b.loops, 50);
+}
+END_TEST
+
+START_TEST(calibration_reports_a_failed_round)
+{
+	struct pb_budget b = { .duration_ns = 10 * S, .runs = 6, .max_loops = PB_BUDGET_MAX_LOOPS,
+			       .clock = fake_clock };
+
+	fake_reset(0, 1000);
+	fake_fail_at = 2;
+	ck_assert_int_eq(pb_budget_calibrate(&b, fake_round, NULL), PB_EXIT_ERROR);
+	/* The failed round's time is spent; its loops are no measure. */
+	ck_assert_uint_eq(b.calib_rounds, 1);
+	ck_assert_uint_eq(b.calib_loops, 1);
+	ck_assert_uint_eq(b.calib_ns, 1000);
+	ck_assert_uint_eq(b.calib_total_ns, 1000);
+	ck_assert_uint_eq(b.loops, 0);
+}
+END_TEST
+
+START_TEST(json_records_the_budget)
+{
+	struct pb_budget none = { 0 };
+	struct pb_budget b = { .duration_ns = 2 * S, .runs = 6, .max_loops = 77,
+			       .calib_loops = 10, .calib_ns = 5 * MS, .calib_rounds = 3,
+			       .calib_total_ns = 7 * MS, .loops = 66 };
+	struct json_object *o = pb_budget_json(&b), *c, *v;
+
+	ck_assert_ptr_null(pb_budget_json(&none));
+	ck_assert_ptr_nonnull(o);
+	ck_assert(json_object_object_get_ex(o, "duration_ns", &v));
+	ck_assert_int_eq(json_object_get_int64(v), (int64_t)(2 * S));
+	ck_assert(json_object_object_get_ex(o, "runs", &v));
+	ck_assert_int_eq(json_object_get_int64(v), 6);
+	ck_assert(json_object_object_get_ex(o, "loops", &v));
+	ck_assert_int_eq(json_object_get_int64(v), 66);
+	ck_assert(json_object_object_get_ex(o, "max_loops", &v));
+	ck_assert_int_eq(json_object_get_int64(v), 77);
+	ck_assert(json_object_object_get_ex(o, "calibration", &c));
+	ck_assert(json_object_object_get_ex(c, "loops", &v));
+	ck_assert_int_eq(json_object_get_int64(v), 10);
+	ck_assert(json_object_object_get_ex(c, "ns", &v));
+	ck_assert_int_eq(json_object_get_int64(v), (int64_t)(5 * MS));
+	ck_assert(json_object_object_get_ex(c, "rounds", &v));
+	ck_assert_int_eq(json_object_get_int64(v), 3);
+	ck_assert(json_object_object_get_ex(c, "total_ns", &v));
+	ck_assert_int_eq(json_object_get_int64(v), (int64_t)(7 * MS));
+	json_object_put(o);
+}
+END_TEST
+
+static char buf[4096];
+
+START_TEST(fill_drain_names_what_failed)
+{
+	struct pb_bench b = { .name = "test" };
+	struct pb_endpoint_opts eo = { .nonblock = true, .dir = "/nonexistent-pipebench" };
+	struct pb_engine_result res;
+
+	ck_assert_int_eq(pb_bench_fill_drain(&b, "anon", PB_KIND_ANON, &eo, buf, 100, 3, &res), 0);
+	ck_assert_int_eq(b.status, 0);
+	ck_assert_uint_eq(res.loops_done, 3);
+	ck_assert_int_ne(pb_bench_fill_drain(&b, "fifo", PB_KIND_FIFO, &eo, buf, 100, 3, &res), 0);
+	ck_assert_int_eq(b.status, PB_EXIT_ERROR);
+	ck_assert_msg(strncmp(b.error, "fifo: ", 6) == 0, "%s", b.error);
+}
+END_TEST
+
+START_TEST(fill_drain_o_noatime_refused_is_not_applicable)
+{
+	struct pb_bench b = { .name = "test" };
+	struct pb_endpoint_opts eo = { .nonblock = true, .flags = PB_FLAG_NOATIME };
+	struct pb_engine_result res;
+	int r = pb_bench_fill_drain(&b, "anon", PB_KIND_ANON, &eo, buf, 100, 1, &res);
+
+	if (r == 0)
+		return;  /* a kernel that takes pipe2(O_NOATIME): nothing to see */
+	ck_assert_int_eq(r, -EINVAL);
+	ck_assert_int_eq(b.status, PB_EXIT_NA);
+	ck_assert_msg(strstr(b.error, "O_NOATIME") != NULL, "%s", b.error);
+}
+END_TEST
+
+static Suite *benchcmd_suite(void)
+{
+	Suite *s = suite_create("benchcmd");
+	TCase *tc = tcase_create("budget");
+
+	tcase_add_test(tc, loops_is_budget_per_run_over_time_per_loop);
+	tcase_add_test(tc, loops_is_bounded);
+	tcase_add_test(tc, target_is_a_slice_of_the_budget);
+	tcase_add_test(tc, calibration_grows_to_the_target_then_chooses);
+	tcase_add_test(tc, calibration_with_fixed_costs_stays_within_budget);
+	tcase_add_test(tc, calibration_stops_at_max_loops);
+	tcase_add_test(tc, calibration_reports_a_failed_round);
+	tcase_add_test(tc, json_records_the_budget);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("fill_drain");
+	tcase_add_test(tc, fill_drain_names_what_failed);
+	tcase_add_test(tc, fill_drain_o_noatime_refused_is_not_applicable);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(benchcmd_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
