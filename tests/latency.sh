@@ -72,6 +72,9 @@ is "fifo/anon ratio labelled" "$(q "$T/j" '.results[1].ratio_label')" fifo/anon
 q "$T/j" '.results[0].repetitions[0].voluntary_ctxsw_per_round_trip' | grep -Eq '^[0-9.e+-]+$'
 ok $? "voluntary context switches per round trip are counted"
 empty_tmp; ok $? "nothing left in TMPDIR after FIFOs"
+"$PB" compare "$T/j" "$T/j" >"$T/cmp" 2>&1
+is "compare reads latency documents (a run against itself: no regression)" "$?" 0
+grep -q 'rtt_p99_ns' "$T/cmp"; ok $? "compare shows the percentiles"
 
 # --- placements: every one measured or skipped with a reason
 "$PB" latency -n 50 -r 1 -w 0 --placement all -f json -o "$T/p" 2>/dev/null
