@@ -42,7 +42,7 @@ static const char *const pct_keys[] = {
 #define NPCT (sizeof(pcts) / sizeof(pcts[0]))
 
 struct lat_params {
-	unsigned kind_words, place_words, wait_words;
+	unsigned kind_words, place_words, wait_words, counters;
 	enum pb_kind kinds[PB_KIND_COUNT];
 	size_t nkinds;
 	enum pb_place places[PB_PLACE_COUNT];
@@ -681,6 +681,7 @@ static struct json_object *params_json(const struct lat_params *p)
 	pb_json_add_str(o, "cpus", p->pinned ? p->cpu_list : NULL);
 	pb_json_add_str(o, "dir", p->dir);
 	pb_json_add_int(o, "timeout_ns", (int64_t)p->timeout_ns);
+	pb_json_add_str(o, "counters", pb_lat_counter_words[p->counters]);
 	return o;
 }
 
@@ -787,7 +788,9 @@ static int exec_params(struct pb_cli *cli, void *params)
 				  strerror(-r));
 		}
 	run.clock_cost = pb_lat_clock_cost();
-	run.source = pb_lat_counters_probe(run.source_why, sizeof(run.source_why));
+	if (pb_lat_counters_probe(p->counters, &run.source, run.source_why,
+				  sizeof(run.source_why)) && !run.status)
+		set_error(&run, PB_EXIT_ERROR, "%s", run.source_why);
 	if (p->timeout_ns)
 		pb_watchdog_arm((double)p->timeout_ns / 1e9, "--timeout");
 	pb_progress_start(&run.pg, NAME, pb_cli_progress(cli), 0);
@@ -834,6 +837,9 @@ static const struct pb_opt options[] = {
 	  .help = "pin party A and party B (one CPU: both on it)" },
 	{ PB_OPT("wait", '\0', PB_OPT_WORDS, P, wait_words), .words = pb_lat_wait_words,
 	  .def = "block", .arg = "LIST", .help = "how to wait: block, poll, spin, all" },
+	{ PB_OPT("counters", '\0', PB_OPT_WORD, P, counters), .words = pb_lat_counter_words,
+	  .def = "auto", .arg = "WORD",
+	  .help = "context switch and migration counters: auto, perf (perf_event_open), rusage" },
 	{ PB_OPT("interval", '\0', PB_OPT_DURATION, P, interval_ns), .min = 1000000ULL,
 	  .max = 86400ULL * 1000000000ULL, .def_help = "none", .arg = "DURATION",
 	  .help = "also p50 and p99 per interval of this length" },

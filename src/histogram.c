@@ -79,17 +79,21 @@ uint64_t pb_hist_percentile(const struct pb_hist *h, double pct)
 
 double pb_hist_mean(const struct pb_hist *h)
 {
-	return h->count ? (double)(h->sum / h->count) : 0;
+	return h->count ? (double)h->sum / (double)h->count : 0;
 }
 
 double pb_hist_stddev(const struct pb_hist *h)
 {
-	long double n = h->count, var;
+	unsigned __int128 s = h->sum, ss;
 
 	if (h->count < 2)
 		return 0;
-	var = (h->sumsq - h->sum * h->sum / n) / (n - 1);
-	return var > 0 ? sqrt((double)var) : 0;
+	/* sum(v^2) - sum(v)^2 / n in 128 bits: sum(v)^2 < 2^128 as sum(v) is a
+	 * uint64_t; the division's floor errs by less than 1 ns^2 in all. */
+	ss = s * s / h->count;
+	if (h->sumsq <= ss)
+		return 0;
+	return sqrt((double)(h->sumsq - ss) / (double)(h->count - 1));
 }
 
 void pb_hist_merge(struct pb_hist *dst, const struct pb_hist *src)

@@ -22,7 +22,8 @@
 
 struct pb_hist {
 	uint64_t count, min, max;
-	long double sum, sumsq;
+	uint64_t sum;                /* exact (wraps only past 2^64 ns in all) */
+	unsigned __int128 sumsq;     /* exact */
 	uint64_t *counts;          /* PB_HIST_BUCKETS */
 };
 
@@ -55,7 +56,7 @@ static inline void pb_hist_record(struct pb_hist *h, uint64_t v)
 		h->max = v;
 	h->count++;
 	h->sum += v;
-	h->sumsq += (long double)v * v;
+	h->sumsq += (unsigned __int128)v * v;
 }
 
 /* The lowest and highest value bucket I holds. */

@@ -58,32 +58,6 @@ static int64_t perf_value(int fd)
 	return (int64_t)v;
 }
 
-enum pb_lat_source pb_lat_counters_probe(char *why, size_t len)
-{
-	int fd = perf_open(PERF_COUNT_SW_CONTEXT_SWITCHES), e = errno;
-	FILE *f;
-	int paranoid = -99;
-
-	if (fd >= 0) {
-		close(fd);
-		snprintf(why, len, "perf_event_open software counters");
-		return PB_LAT_SRC_PERF;
-	}
-	f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
-	if (f) {
-		if (fscanf(f, "%d", &paranoid) != 1)
-			paranoid = -99;
-		fclose(f);
-	}
-	if (paranoid != -99)
-		snprintf(why, len, "getrusage and /proc/thread-self/sched (perf_event_open: %s; "
-			 "perf_event_paranoid %d)", strerror(e), paranoid);
-	else
-		snprintf(why, len, "getrusage and /proc/thread-self/sched (perf_event_open: %s)",
-			 strerror(e));
-	return PB_LAT_SRC_PROC;
-}
-
 /* se.nr_migrations of the calling thread, or -1 (no CONFIG_SCHED_DEBUG). */
 static int64_t proc_migrations(void)
 {
@@ -103,6 +77,56 @@ static int64_t proc_migrations(void)
 		}
 	fclose(f);
 	return v;
+}
+
+/* Why perf_event_open is refused, for the output. */
+static void perf_refusal(int e, char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+	int paranoid;
+
+	if (f && fscanf(f, "%d", &paranoid) == 1)
+		snprintf(buf, len, "perf_event_open: %s; perf_event_paranoid %d", strerror(e),
+			 paranoid);
+	else
+		snprintf(buf, len, "perf_event_open: %s", strerror(e));
+	if (f)
+		fclose(f);
+}
+
+const char *const pb_lat_counter_words[] = { "auto", "perf", "rusage", NULL };
+
+int pb_lat_counters_probe(enum pb_lat_counters want, enum pb_lat_source *src, char *why,
+			  size_t len)
+{
+	bool sched = proc_migrations() >= 0;
+	char refused[160] = "";
+	int fd = -1, e = 0;
+
+	if (want != PB_LAT_CTR_RUSAGE && (want == PB_LAT_CTR_PERF || !sched)) {
+		fd = perf_open(PERF_COUNT_SW_CPU_MIGRATIONS);
+		e = errno;
+	}
+	if (fd >= 0) {
+		close(fd);
+		*src = PB_LAT_SRC_PERF;
+		snprintf(why, len, "perf_event_open software counters (context switches, "
+			 "migrations; per-task counters add a cost to every context switch) and "
+			 "getrusage (voluntary, involuntary)");
+		return 0;
+	}
+	if (e)
+		perf_refusal(e, refused, sizeof(refused));
+	if (want == PB_LAT_CTR_PERF) {
+		snprintf(why, len, "--counters perf: %s", refused);
+		return -e;
+	}
+	*src = PB_LAT_SRC_PROC;
+	snprintf(why, len, "getrusage (voluntary, involuntary) and %s%s%s%s",
+		 sched ? "/proc/thread-self/sched (migrations)"
+		       : "no migrations (no se.nr_migrations in /proc/thread-self/sched)",
+		 refused[0] ? " (" : "", refused, refused[0] ? ")" : "");
+	return 0;
 }
 
 struct counters {

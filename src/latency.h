@@ -60,12 +60,23 @@ struct pb_lat_result {
 /* Cost of one clock_gettime(CLOCK_MONOTONIC) in ns (the mean over many). */
 uint64_t pb_lat_clock_cost(void);
 
+/* --counters: auto, perf, rusage. */
+enum pb_lat_counters { PB_LAT_CTR_AUTO, PB_LAT_CTR_PERF, PB_LAT_CTR_RUSAGE };
+extern const char *const pb_lat_counter_words[];
+
 /*
- * Which counters work here: perf_event_open software counters when the
- * kernel lets this process open them, else getrusage + /proc/thread-self/sched.
- * WHY gets a short explanation ("perf_event_paranoid 3: EACCES").
+ * Where the counters come from, into *SRC, with a line for the output in
+ * WHY.  Voluntary and involuntary context switches always come from
+ * getrusage.  AUTO prefers /proc/thread-self/sched for migrations, which
+ * costs nothing while the parties run, and uses perf_event_open software
+ * counters only when that file lacks se.nr_migrations (no
+ * CONFIG_SCHED_DEBUG) and the kernel lets the process open them (a per-task
+ * perf counter makes every context switch of the task dearer: about 0.7 us
+ * per round trip on a 2-CPU VM).  PERF insists on them: -errno when they
+ * cannot be opened (WHY says why).  RUSAGE never opens them.
  */
-enum pb_lat_source pb_lat_counters_probe(char *why, size_t len);
+int pb_lat_counters_probe(enum pb_lat_counters want, enum pb_lat_source *src, char *why,
+			  size_t len);
 
 /*
  * One repetition.  0, or -errno with a one-line reason in ERR (naming the

@@ -124,6 +124,17 @@ is "sizes x waits results" "$(q "$T/w" '.results#')" 6
 is "wait words in order" "$(q "$T/w" '.results[0].wait') $(q "$T/w" '.results[1].wait') $(q "$T/w" '.results[2].wait')" "block poll spin"
 is "second size" "$(q "$T/w" '.results[3].size_bytes')" 4096
 
+"$PB" latency -n 50 -r 1 -w 0 --counters rusage -f json -o "$T/r" 2>/dev/null
+is "--counters rusage exits 0" "$?" 0
+is "--counters rusage: source recorded" "$(q "$T/r" .counters.source)" rusage+sched
+is "--counters rusage: no perf total" "$(q "$T/r" '.results[0].repetitions[0].context_switches_per_round_trip')" null
+"$PB" latency -n 50 -r 1 -w 0 --counters perf -f json -o "$T/pf" 2>"$T/err"
+case $? in
+0) is "--counters perf: source recorded" "$(q "$T/pf" .counters.source)" perf_event ;;
+3) grep -q 'perf_event_open' "$T/err"; ok $? "--counters perf refused: exit 3 saying why" ;;
+*) ok 1 "--counters perf exits 0 or 3" ;;
+esac
+
 # --- CSV: one row per repetition
 "$PB" latency -n 50 -r 3 -w 0 -f csv >"$T/csv" 2>/dev/null
 is "csv exits 0" "$?" 0
@@ -150,6 +161,7 @@ usage --size --size 2M
 usage --interval --interval 2s --duration 1s
 usage --duration --duration 10us
 usage --kind --kind tcp
+usage --counters --counters papi
 usage --repeat --repeat 0
 usage extra extra
 empty_tmp; ok $? "usage errors leave nothing in TMPDIR"
