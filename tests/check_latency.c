@@ -113,6 +113,7 @@ START_TEST(small_values_are_exact)
 		pb_hist_record(&h, i);
 	ck_assert_uint_eq(pb_hist_percentile(&h, 50), 50);
 	ck_assert_uint_eq(pb_hist_percentile(&h, 99), 99);
+	ck_assert_uint_eq(pb_hist_percentile(&h, 99.5), 100);   /* nearest rank rounds up */
 	ck_assert_uint_eq(pb_hist_percentile(&h, 100), 100);
 	ck_assert_double_eq_tol(pb_hist_mean(&h), 50.5, 1e-9);
 	ck_assert_double_eq_tol(pb_hist_stddev(&h), 29.011491975882016, 1e-9);
@@ -143,6 +144,11 @@ START_TEST(merge_equals_recording_everything)
 	ck_assert_int_eq(memcmp(a.counts, all.counts, PB_HIST_BUCKETS * sizeof(*a.counts)), 0);
 	ck_assert_uint_eq(pb_hist_percentile(&a, 99.9), pb_hist_percentile(&all, 99.9));
 	ck_assert_double_eq_tol(pb_hist_mean(&a), pb_hist_mean(&all), 1e-6);
+	/* Into an empty histogram: a copy, minimum included. */
+	pb_hist_reset(&b);
+	pb_hist_merge(&b, &all);
+	ck_assert_uint_eq(b.min, all.min);
+	ck_assert_uint_eq(b.count, all.count);
 	/* Merging an empty histogram changes nothing, min included. */
 	pb_hist_reset(&b);
 	pb_hist_merge(&a, &b);
