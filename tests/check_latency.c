@@ -277,6 +277,32 @@ START_TEST(smt_pairs)
 }
 END_TEST
 
+START_TEST(core_is_never_an_smt_pair)
+{
+	struct pb_topo t;
+	char why[256];
+	int a, b;
+
+	cpu(0, "0-1", "0-3", 0);
+	cpu(1, "0-1", "0-3", 0);
+	cpu(2, "2-3", "0-3", 0);
+	cpu(3, "2-3", "0-3", 0);
+	put("online", "0-3");
+	ck_assert_int_eq(pb_topo_read(root, NULL, &t), 0);
+	ck_assert_int_eq(pick(&t, PB_PLACE_SMT, &a, &b, why), 0);
+	ck_assert_int_eq(a, 0);
+	ck_assert_int_eq(b, 1);
+	ck_assert_int_eq(pick(&t, PB_PLACE_CORE, &a, &b, why), 0);
+	ck_assert_int_eq(a, 0);
+	ck_assert_int_eq(b, 2);
+	/* One core with two threads: no pair of cores at all. */
+	put("online", "0-1");
+	ck_assert_int_eq(pb_topo_read(root, NULL, &t), 0);
+	ck_assert_int_eq(pick(&t, PB_PLACE_CORE, &a, &b, why), 1);
+	ck_assert_ptr_nonnull(strstr(why, "different cores"));
+}
+END_TEST
+
 START_TEST(two_llcs)
 {
 	struct pb_topo t;
@@ -395,6 +421,7 @@ static Suite *latency_suite(void)
 	tcase_add_checked_fixture(t, tree_setup, tree_teardown);
 	tcase_add_test(t, one_cpu);
 	tcase_add_test(t, smt_pairs);
+	tcase_add_test(t, core_is_never_an_smt_pair);
 	tcase_add_test(t, two_llcs);
 	tcase_add_test(t, two_numa_nodes);
 	tcase_add_test(t, offline_cpus_do_not_count);
