@@ -196,7 +196,7 @@ static double per_rt(int64_t a, int64_t b, uint64_t rt)
 	return (double)(a + b) / (double)rt;
 }
 
-static int keep_rep(struct lat_run *run, struct lat_cell *c, struct pb_lat_result *res)
+static int keep_rep(struct lat_cell *c, struct pb_lat_result *res)
 {
 	struct lat_rep *r = &c->reps[c->nreps];
 	const struct pb_hist *h = &res->hist;
@@ -228,7 +228,6 @@ static int keep_rep(struct lat_run *run, struct lat_cell *c, struct pb_lat_resul
 							       h->counts[i] };
 	pb_hist_merge(&c->merged, h);
 	c->nreps++;
-	(void)run;
 	return 0;
 }
 
@@ -254,7 +253,7 @@ static int run_one(struct lat_run *run, struct lat_cell *c, bool keep)
 	else if (r)
 		set_error(run, PB_EXIT_ERROR, "%s %s %s: %s", pb_kind_names[c->kind],
 			  place_name(run, c), pb_lat_wait_words[c->wait], why);
-	else if (keep && keep_rep(run, c, &res))
+	else if (keep && keep_rep(c, &res))
 		set_error(run, PB_EXIT_ERROR, "out of memory");
 	free(res.iv);
 	return r;
@@ -487,8 +486,12 @@ static void emit_text(const struct lat_run *run, const struct pb_sysinfo *si, FI
 		pb_format_size(c->size, sz, sizeof(sz));
 		asked_cpus(c, cpus, sizeof(cpus));
 		if (c->skip) {
-			fprintf(fp, "%-10s %7s %-6s %-5s skip: %s\n", pb_kind_names[c->kind], sz,
-				place_name(run, c), pb_lat_wait_words[c->wait], c->reason);
+			/* One line per size and placement: kinds and waits skip alike. */
+			if (c->kind == p->kinds[0] && c->wait == p->waits[0])
+				fprintf(fp, "%-10s %7s %-6s %-5s skip: %s\n",
+					p->nkinds > 1 ? "*" : pb_kind_names[c->kind], sz,
+					place_name(run, c),
+					p->nwaits > 1 ? "*" : pb_lat_wait_words[c->wait], c->reason);
 			continue;
 		}
 		if (!c->nreps)
