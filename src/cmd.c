@@ -13,6 +13,7 @@ const struct pb_cmd *const pb_cmds[] = {
 	&pb_cmd_timestamps,
 	&pb_cmd_o_noatime,
 	&pb_cmd_messaging,
+	&pb_cmd_latency,
 	&pb_cmd_compare,
 	NULL,
 };

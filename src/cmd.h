@@ -48,6 +48,7 @@ extern const struct pb_cmd pb_cmd_conformance;
 extern const struct pb_cmd pb_cmd_messaging;
 extern const struct pb_cmd pb_cmd_timestamps;
 extern const struct pb_cmd pb_cmd_o_noatime;
+extern const struct pb_cmd pb_cmd_latency;
 
 /* NULL-terminated table of every command, in --help order. */
 extern const struct pb_cmd *const pb_cmds[];

@@ -66,6 +66,8 @@ static const struct part parts[] = {
 	  "throughput --kind anon --size 64K --loops 5000 --repeat 3", 60, false },
 	{ "messaging", "messaging", "messaging --groups 2 --loops 200 --repeat 3",
 	  "messaging --groups 2 --loops 50 --repeat 3", 60, false },
+	{ "latency", "latency", "latency --kind anon --placement same,core --loops 10000 --repeat 3",
+	  "latency --kind anon --placement same,core --loops 3000 --repeat 3", 60, false },
 };
 #define NPARTS (sizeof(parts) / sizeof(parts[0]))
 
@@ -464,6 +466,25 @@ static void text_messaging(FILE *fp, struct json_object *doc)
 		getd(r, "summary.involuntary_ctxsw.median"));
 }
 
+/* The anonymous pipe's round trip on one CPU and across CPUs: p50 and p99. */
+static void text_latency(FILE *fp, struct json_object *doc)
+{
+	struct json_object *res = get(doc, "results");
+
+	for (size_t i = 0; res && i < json_object_array_length(res); i++) {
+		struct json_object *r = json_object_array_get_idx(res, i);
+		const char *place = gets(r, "placement", "?");
+
+		if (!strcmp(gets(r, "status", ""), "skip"))
+			fprintf(fp, "%-16s anon %-4s skip: %s\n", i ? "" : "latency", place,
+				gets(r, "reason", "?"));
+		else
+			fprintf(fp, "%-16s anon %-4s CPUs %-5s p50 %.2f us, p99 %.2f us round trip\n",
+				i ? "" : "latency", place, gets(r, "asked_cpus", "?"),
+				getd(r, "summary.rtt_p50_ns") / 1e3, getd(r, "summary.rtt_p99_ns") / 1e3);
+	}
+}
+
 /* 64 KiB pipe rate against memcpy: each byte is copied twice through a pipe. */
 static double pipe_64k_rate(const struct report *rep)
 {
@@ -555,6 +576,7 @@ static void emit_text(const struct report *rep, const struct pb_sysinfo *si, FIL
 		case 3: text_throughput(fp, "throughput", pr->doc); break;
 		case 4: text_throughput(fp, rep->selected & 8 ? "" : "throughput", pr->doc); break;
 		case 5: text_messaging(fp, pr->doc); break;
+		case 6: text_latency(fp, pr->doc); break;
 		}
 	}
 	if ((rep->selected & (1u << 4)) && !rep->intr)
@@ -739,7 +761,7 @@ struct rep_params {
 /* --parts' vocabulary: the parts' names, in order (check_params verifies). */
 static const char *const part_words[] = {
 	"timestamps", "o_noatime", "conformance", "throughput", "throughput_64k", "messaging",
-	NULL
+	"latency", NULL
 };
 
 static int check_params(struct pb_cli *cli, void *params)

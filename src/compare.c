@@ -37,6 +37,8 @@ static const struct dir_rule {
 	{ "cpu_", PREFIX, PB_CMP_LOWER },
 	{ "ctxsw", CONTAINS, PB_CMP_LOWER },
 	{ "_ns", SUFFIX, PB_CMP_LOWER },
+	{ "round_trips", EXACT, PB_CMP_NEUTRAL },
+	{ "_per_round_trip", SUFFIX, PB_CMP_LOWER },
 };
 
 static bool rule_matches(const struct dir_rule *r, const char *s)
@@ -90,7 +92,9 @@ bool pb_cmp_is_workload(const char *metric)
 
 bool pb_cmp_is_extensive(const char *metric)
 {
-	return pb_cmp_direction(metric) == PB_CMP_LOWER && !strstr(metric, "_per_");
+	/* rtt_*: statistics of one round trip (latency), not totals. */
+	return pb_cmp_direction(metric) == PB_CMP_LOWER && !strstr(metric, "_per_") &&
+	       strncmp(metric, "rtt_", 4) != 0;
 }
 
 /* Text that describes a result but may vary between runs of the same one. */
@@ -743,6 +747,7 @@ static size_t samples_per(struct json_object *res, struct json_object *reps, con
 /* Units of work to divide totals by, in order of preference, and their singular. */
 static const char *const work_units[][2] = {
 	{ "messages", "message" }, { "bytes", "byte" }, { "syscalls", "syscall" },
+	{ "round_trips", "round_trip" },
 };
 
 /*

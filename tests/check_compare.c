@@ -853,6 +853,72 @@ static int load_text(const char *text, char *err, size_t errlen)
 	return r;
 }
 
+/* Latency: percentiles and counters per round trip are lower-is-better and
+ * are not totals, so a --duration run that made fewer round trips is still
+ * judged on them; its elapsed time is compared per round trip. */
+#define LAT_REP(rt, p50, p99, rate, mig) \
+	"{\"round_trips\":" rt ",\"elapsed_ns\":1000000,\"rtt_p50_ns\":" p50 "," \
+	"\"rtt_p99_ns\":" p99 ",\"round_trips_per_s\":" rate "," \
+	"\"migrations_per_round_trip\":" mig ",\"cpus_a\":\"0\",\"histogram\":[[1,1,1]]}"
+static const char lat_base[] = DOC("latency", "{\"duration_ns\":1000000}",
+	"\"results\":[{\"kind\":\"anon\",\"placement\":\"same\",\"asked_cpus\":\"0,0\","
+	"\"status\":\"ok\",\"repetitions\":["
+	LAT_REP("1000", "50", "100", "1e6", "0.01") ","
+	LAT_REP("1001", "51", "101", "1.001e6", "0.011") ","
+	LAT_REP("999", "49", "99", "0.999e6", "0.009") "]},"
+	"{\"kind\":\"anon\",\"placement\":\"numa\",\"asked_cpus\":\"any\","
+	"\"status\":\"skip\",\"reason\":\"one node\"}]");
+static const char lat_new[] = DOC("latency", "{\"duration_ns\":1000000}",
+	"\"results\":[{\"kind\":\"anon\",\"placement\":\"same\",\"asked_cpus\":\"0,0\","
+	"\"status\":\"ok\",\"repetitions\":["
+	LAT_REP("900", "50", "200", "0.9e6", "0.05") ","
+	LAT_REP("901", "51", "201", "0.901e6", "0.051") ","
+	LAT_REP("899", "49", "199", "0.899e6", "0.049") "]},"
+	"{\"kind\":\"anon\",\"placement\":\"numa\",\"asked_cpus\":\"any\","
+	"\"status\":\"skip\",\"reason\":\"one node\"}]");
+
+START_TEST(latency_documents)
+{
+	struct json_object *a = parse(lat_base), *b = parse(lat_new);
+	struct pb_cmp_result r;
+	const struct pb_cmp_metric *m;
+	const char *k = "kind=anon placement=same asked_cpus=0,0";
+
+	ck_assert_int_eq(pb_cmp_direction("rtt_p99_99_ns"), PB_CMP_LOWER);
+	ck_assert_int_eq(pb_cmp_direction("round_trips_per_s"), PB_CMP_HIGHER);
+	ck_assert_int_eq(pb_cmp_direction("migrations_per_round_trip"), PB_CMP_LOWER);
+	ck_assert_int_eq(pb_cmp_direction("context_switches_per_round_trip"), PB_CMP_LOWER);
+	ck_assert_int_eq(pb_cmp_direction("voluntary_ctxsw_per_round_trip"), PB_CMP_LOWER);
+	ck_assert_int_eq(pb_cmp_direction("round_trips"), PB_CMP_NEUTRAL);
+	ck_assert(!pb_cmp_is_extensive("rtt_p99_ns"));
+	ck_assert(pb_cmp_is_extensive("elapsed_ns"));
+	ck_assert_int_eq(cmp(a, b, NULL, &r), 0);
+	m = find_metric(&r, k, "rtt_p99_ns");
+	ck_assert_msg(m != NULL, "no rtt_p99_ns row; first label '%s'", r.nm ? r.m[0].label : "");
+	ck_assert(m->comparable && m->regression);
+	m = find_metric(&r, k, "rtt_p50_ns");
+	ck_assert(m && m->comparable && !m->regression);
+	m = find_metric(&r, k, "round_trips_per_s");
+	ck_assert(m && m->dir == PB_CMP_HIGHER && m->regression);
+	m = find_metric(&r, k, "migrations_per_round_trip");
+	ck_assert(m && m->regression);
+	/* Fewer round trips in the same time: the total is not comparable, the
+	 * time per round trip is (and got worse). */
+	m = find_metric(&r, k, "elapsed_ns");
+	ck_assert(m && !m->comparable && !m->regression);
+	m = find_metric(&r, k, "elapsed_ns_per_round_trip");
+	ck_assert(m && m->derived && m->regression);
+	ck_assert_uint_eq(r.regressions, 4);
+	pb_cmp_result_free(&r);
+	/* Against itself: nothing. */
+	ck_assert_int_eq(cmp(a, a, NULL, &r), 0);
+	ck_assert_uint_eq(r.regressions, 0);
+	pb_cmp_result_free(&r);
+	json_object_put(a);
+	json_object_put(b);
+}
+END_TEST
+
 START_TEST(loading)
 {
 	struct json_object *doc = (struct json_object *)1;
@@ -893,5 +959,5 @@ PB_CHECK_SUITE_MAIN("compare",
 	PB_TCASE("partial", run_failed_reasons, coverage_lost_checks, coverage_lost_results,
 		 coverage_lost_verdicts_and_parts, nothing_in_common),
 	PB_TCASE("workloads", extensive_metrics, different_work_compared_per_unit,
-		 different_work_per_part),
+		 different_work_per_part, latency_documents),
 	PB_TCASE("loading", loading))

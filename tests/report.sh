@@ -9,18 +9,21 @@
 tap_tmpdir
 J="$TEST_TMP/report.json"
 
-plan 44
+plan 46
 
 "$PIPEBENCH" report --quick --format json --output "$J" 2>"$TEST_TMP/err"; rc=$?
 is "$rc" 0 "report --quick exits 0 on this kernel"
 is "$("$JSONQ" "$J" .command .exit_status | tr '\n' ' ')" "report 0 " "one report document"
-for p in timestamps o_noatime conformance throughput throughput_64k messaging; do
+for p in timestamps o_noatime conformance throughput throughput_64k messaging latency; do
 	is "$("$JSONQ" "$J" ".parts.$p.command" ".part_runs.$p.exit_status" | tr '\n' ' ')" \
 		"${p%_64k} 0 " "part $p: its own document, exit 0"
 done
 f=$("$JSONQ" "$J" .summary.copy_ceiling.pipe_fraction_of_ceiling)
 awk -v f="$f" 'BEGIN { exit !(f > 0 && f < 1.5) }'; ok $? "64 KiB throughput as a fraction of the copy ceiling ($f)"
 "$PIPEBENCH" compare "$J" "$J" >/dev/null 2>&1; is "$?" 0 "compare reads a report against itself"
+"$PIPEBENCH" report --quick --parts latency >"$TEST_TMP/text" 2>/dev/null
+grep -Eq '^latency +anon same CPUs [0-9]+,[0-9]+ +p50 [0-9.]+ us, p99 [0-9.]+ us' "$TEST_TMP/text"
+ok $? "text report: a latency line, same CPU, p50 and p99"
 tmp_empty; ok $? "nothing left behind"
 
 run "$PIPEBENCH" report --quick --parts timestamps,throughput_64k

@@ -28,6 +28,8 @@ timestamps --format json
 o_noatime --loops 20 --repeat 2 --format json
 messaging --groups 1 --fds 4 --loops 10 --repeat 1 --warmup 0 --format json
 messaging --threads --groups 1 --fds 4 --loops 10 --repeat 1 --warmup 0
+latency --kind all --loops 50 --repeat 2 --warmup 1 --placement same,numa --interval 1ms --format json
+latency --threads --wait poll --loops 50 --repeat 1 --warmup 0 --format csv
 --help
 help throughput"
 

@@ -1,0 +1,860 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * pipebench latency: the round trip of a message between two parties, as
+ * perf bench sched pipe and lmbench's lat_pipe measure it, but every round
+ * trip counted in a histogram (percentiles, not one mean), per CPU
+ * placement, per way of waiting, with the scheduler's counters.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "cli.h"
+#include "endpoint.h"
+#include "histogram.h"
+#include "latency.h"
+#include "msg.h"
+#include "output.h"
+#include "sysinfo.h"
+#include "topology.h"
+#include "units.h"
+
+#define NAME "latency"
+#define MAX_SIZES 16
+#define MAX_SIZE (1ULL << 20)
+#define SYSFS_CPU "/sys/devices/system/cpu"
+
+static const char *const formats[] = { "text", "json", "csv", NULL };
+enum { FMT_TEXT, FMT_JSON, FMT_CSV };
+
+static const double pcts[] = { 50, 90, 99, 99.9, 99.99 };
+static const char *const pct_keys[] = {
+	"rtt_p50_ns", "rtt_p90_ns", "rtt_p99_ns", "rtt_p99_9_ns", "rtt_p99_99_ns"
+};
+#define NPCT (sizeof(pcts) / sizeof(pcts[0]))
+
+struct lat_params {
+	unsigned kind_words, place_words, wait_words, counters;
+	enum pb_kind kinds[PB_KIND_COUNT];
+	size_t nkinds;
+	enum pb_place places[PB_PLACE_COUNT];
+	size_t nplaces;
+	enum pb_lat_wait waits[PB_LAT_WAIT_COUNT];
+	size_t nwaits;
+	uint64_t sizes[MAX_SIZES];
+	size_t nsizes;
+	int threads;
+	uint64_t loops, duration_ns, interval_ns, repeat, warmup, timeout_ns;
+	cpu_set_t cpus;
+	int pinned, cpu_a, cpu_b;
+	char cpu_list[64];
+	const char *dir;
+};
+
+struct lat_bucket {
+	uint64_t lo, hi, count;
+};
+
+struct lat_rep {
+	uint64_t round_trips, elapsed_ns, min, max, p[NPCT];
+	double mean, stddev;
+	struct pb_lat_party a, b;
+	struct pb_lat_interval *iv;
+	size_t niv;
+	struct lat_bucket *bk;
+	size_t nbk;
+};
+
+struct lat_cell {
+	enum pb_kind kind;
+	uint64_t size;
+	enum pb_place place;
+	enum pb_lat_wait wait;
+	int cpu_a, cpu_b;
+	bool skip;
+	char reason[256];
+	size_t nreps;
+	struct lat_rep *reps;
+	struct pb_hist merged;
+};
+
+struct lat_run {
+	const struct lat_params *p;
+	struct lat_cell *cells;     /* size, placement, wait, kind: kind fastest */
+	size_t ncells;
+	struct pb_topo topo;
+	char tmpdir[2][4096];
+	uint64_t clock_cost;
+	enum pb_lat_source source;
+	char source_why[256];
+	struct pb_hist scratch;
+	char error[512];
+	int status;
+	struct pb_progress pg;
+};
+
+#define set_error PB_SET_ERROR
+
+static int check_params(struct pb_cli *cli, void *params)
+{
+	struct lat_params *p = params;
+	unsigned mask = pb_kind_mask(p->kind_words);
+	unsigned pm = p->place_words & (1u << PB_PLACE_WORD_ALL) ? (1u << PB_PLACE_COUNT) - 1
+								   : p->place_words;
+	unsigned wm = p->wait_words & (1u << PB_LAT_WAIT_WORD_ALL) ? (1u << PB_LAT_WAIT_COUNT) - 1
+								   : p->wait_words;
+
+	for (int k = 0; k < PB_KIND_COUNT; k++)
+		if (mask & (1u << k))
+			p->kinds[p->nkinds++] = (enum pb_kind)k;
+	for (int k = 0; k < PB_PLACE_COUNT; k++)
+		if (pm & (1u << k))
+			p->places[p->nplaces++] = (enum pb_place)k;
+	for (int k = 0; k < PB_LAT_WAIT_COUNT; k++)
+		if (wm & (1u << k))
+			p->waits[p->nwaits++] = (enum pb_lat_wait)k;
+	if (pb_cli_given(cli, "loops") && pb_cli_given(cli, "duration")) {
+		pb_usage_err(NAME, "--loops and --duration exclude each other");
+		return -1;
+	}
+	if (pb_cli_given(cli, "duration"))
+		p->loops = 0;
+	if (p->interval_ns && p->duration_ns && p->interval_ns > p->duration_ns) {
+		pb_usage_err(NAME, "--interval %s is longer than --duration %s",
+			     pb_cli_value(cli, "interval"), pb_cli_value(cli, "duration"));
+		return -1;
+	}
+	p->cpu_a = p->cpu_b = -1;
+	if (CPU_COUNT(&p->cpus) > 0) {
+		int n = 0;
+
+		if (pb_cli_given(cli, "placement")) {
+			pb_usage_err(NAME, "--cpu and --placement exclude each other");
+			return -1;
+		}
+		if (CPU_COUNT(&p->cpus) > 2) {
+			pb_usage_err(NAME, "--cpu %s: one CPU (both parties) or two (A,B), not %d",
+				     pb_cli_value(cli, "cpu"), CPU_COUNT(&p->cpus));
+			return -1;
+		}
+		for (int c = 0; c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, &p->cpus)) {
+				if (n++ == 0)
+					p->cpu_a = p->cpu_b = c;
+				else
+					p->cpu_b = c;
+			}
+		p->pinned = 1;
+		pb_format_cpu_list(&p->cpus, p->cpu_list, sizeof(p->cpu_list));
+		p->nplaces = 1;   /* one explicit pair */
+	}
+	return 0;
+}
+
+static bool has_kind(const struct lat_params *p, enum pb_kind k)
+{
+	for (size_t i = 0; i < p->nkinds; i++)
+		if (p->kinds[i] == k)
+			return true;
+	return false;
+}
+
+static const char *place_name(const struct lat_run *run, const struct lat_cell *c)
+{
+	return run->p->pinned ? "cpu" : pb_place_words[c->place];
+}
+
+static void asked_cpus(const struct lat_cell *c, char *buf, size_t len)
+{
+	if (c->cpu_a < 0)
+		snprintf(buf, len, "any");
+	else
+		snprintf(buf, len, "%d,%d", c->cpu_a, c->cpu_b);
+}
+
+static void seen_list(const struct pb_lat_party *p, char *buf, size_t len)
+{
+	if (CPU_COUNT(&p->seen))
+		pb_format_cpu_list(&p->seen, buf, len);
+	else
+		snprintf(buf, len, "?");
+}
+
+/* Counter per round trip: A's and B's sum; NAN when either is unknown. */
+static double per_rt(int64_t a, int64_t b, uint64_t rt)
+{
+	if (a < 0 || b < 0 || !rt)
+		return NAN;
+	return (double)(a + b) / (double)rt;
+}
+
+static int keep_rep(struct lat_cell *c, struct pb_lat_result *res)
+{
+	struct lat_rep *r = &c->reps[c->nreps];
+	const struct pb_hist *h = &res->hist;
+	size_t n = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->round_trips = res->round_trips;
+	r->elapsed_ns = res->elapsed_ns;
+	r->min = h->min;
+	r->max = h->max;
+	r->mean = pb_hist_mean(h);
+	r->stddev = pb_hist_stddev(h);
+	for (size_t i = 0; i < NPCT; i++)
+		r->p[i] = pb_hist_percentile(h, pcts[i]);
+	r->a = res->a;
+	r->b = res->b;
+	r->iv = res->iv;
+	r->niv = res->niv;
+	res->iv = NULL;
+	res->niv = 0;
+	for (size_t i = 0; i < PB_HIST_BUCKETS; i++)
+		n += h->counts[i] != 0;
+	r->bk = calloc(n ? n : 1, sizeof(*r->bk));
+	if (!r->bk)
+		return -ENOMEM;
+	for (size_t i = 0; i < PB_HIST_BUCKETS; i++)
+		if (h->counts[i])
+			r->bk[r->nbk++] = (struct lat_bucket){ pb_hist_lowest(i), pb_hist_highest(i),
+							       h->counts[i] };
+	pb_hist_merge(&c->merged, h);
+	c->nreps++;
+	return 0;
+}
+
+static int run_one(struct lat_run *run, struct lat_cell *c, bool keep)
+{
+	const struct lat_params *p = run->p;
+	struct pb_lat_opts o = {
+		.kind = c->kind, .size = c->size, .threads = p->threads != 0, .wait = c->wait,
+		.cpu_a = c->cpu_a, .cpu_b = c->cpu_b, .loops = p->loops,
+		.duration_ns = p->duration_ns, .interval_ns = p->interval_ns,
+		.clock_cost_ns = run->clock_cost, .source = run->source,
+		.dir = { run->tmpdir[0], run->tmpdir[1] },
+	};
+	struct pb_lat_result res = { .hist = run->scratch };
+	char why[384];
+	int r;
+
+	pb_hist_reset(&res.hist);
+	r = pb_lat_run(&o, &res, why, sizeof(why));
+	if (r == -ETIMEDOUT || pb_watchdog_fired())
+		set_error(run, PB_EXIT_ERROR, "--timeout: timed out after %g s",
+			  (double)p->timeout_ns / 1e9);
+	else if (r)
+		set_error(run, PB_EXIT_ERROR, "%s %s %s: %s", pb_kind_names[c->kind],
+			  place_name(run, c), pb_lat_wait_words[c->wait], why);
+	else if (keep && keep_rep(c, &res))
+		set_error(run, PB_EXIT_ERROR, "out of memory");
+	free(res.iv);
+	return r;
+}
+
+/* Sizes, placements and waits outer; repetitions interleaved across kinds. */
+static void measure(struct lat_run *run)
+{
+	const struct lat_params *p = run->p;
+	size_t nk = p->nkinds;
+
+	for (size_t g = 0; g < run->ncells && !run->status; g += nk) {
+		struct lat_cell *row = &run->cells[g];
+
+		if (row[0].skip)
+			continue;
+		for (uint64_t w = 0; w < p->warmup && !run->status; w++)
+			for (size_t k = 0; k < nk && !run->status; k++) {
+				pb_progress_show(&run->pg, "%s %s %s warmup %llu/%llu",
+						 pb_kind_names[row[k].kind], place_name(run, &row[k]),
+						 pb_lat_wait_words[row[k].wait],
+						 (unsigned long long)w + 1, (unsigned long long)p->warmup);
+				run_one(run, &row[k], false);
+			}
+		for (uint64_t i = 0; i < p->repeat && !run->status; i++)
+			for (size_t k = 0; k < nk && !run->status; k++) {
+				pb_progress_show(&run->pg, "%s %s %s repetition %llu/%llu",
+						 pb_kind_names[row[k].kind], place_name(run, &row[k]),
+						 pb_lat_wait_words[row[k].wait],
+						 (unsigned long long)i + 1, (unsigned long long)p->repeat);
+				run_one(run, &row[k], true);
+			}
+	}
+}
+
+static int setup(struct lat_run *run)
+{
+	const struct lat_params *p = run->p;
+	size_t i = 0;
+	cpu_set_t allowed;
+
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		CPU_ZERO(&allowed);
+	if (pb_topo_read(SYSFS_CPU, &allowed, &run->topo))
+		run->topo.n = 0;
+	run->ncells = p->nsizes * p->nplaces * p->nwaits * p->nkinds;
+	run->cells = calloc(run->ncells, sizeof(*run->cells));
+	if (!run->cells || pb_hist_init(&run->scratch))
+		return -ENOMEM;
+	for (size_t s = 0; s < p->nsizes; s++)
+		for (size_t pl = 0; pl < p->nplaces; pl++)
+			for (size_t w = 0; w < p->nwaits; w++)
+				for (size_t k = 0; k < p->nkinds; k++, i++) {
+					struct lat_cell *c = &run->cells[i];
+
+					c->kind = p->kinds[k];
+					c->size = p->sizes[s];
+					c->place = p->places[pl];
+					c->wait = p->waits[w];
+					if (p->pinned) {
+						c->cpu_a = p->cpu_a;
+						c->cpu_b = p->cpu_b;
+					} else {
+						c->skip = pb_topo_pick(&run->topo, c->place, &c->cpu_a,
+								       &c->cpu_b, c->reason,
+								       sizeof(c->reason)) != 0;
+					}
+					c->reps = calloc(p->repeat, sizeof(*c->reps));
+					if (!c->reps || pb_hist_init(&c->merged))
+						return -ENOMEM;
+				}
+	return 0;
+}
+
+static void teardown(struct lat_run *run)
+{
+	for (size_t i = 0; run->cells && i < run->ncells; i++) {
+		struct lat_cell *c = &run->cells[i];
+
+		for (size_t r = 0; r < c->nreps; r++) {
+			free(c->reps[r].iv);
+			free(c->reps[r].bk);
+		}
+		free(c->reps);
+		pb_hist_free(&c->merged);
+	}
+	free(run->cells);
+	pb_hist_free(&run->scratch);
+	for (int i = 0; i < 2; i++)
+		if (run->tmpdir[i][0])
+			pb_tmpdir_remove(run->tmpdir[i]);
+}
+
+static const struct lat_cell *first_of_row(const struct lat_run *run, const struct lat_cell *c)
+{
+	size_t idx = (size_t)(c - run->cells);
+
+	return &run->cells[idx - idx % run->p->nkinds];
+}
+
+static double rep_rate(const struct lat_rep *r)
+{
+	return r->elapsed_ns ? (double)r->round_trips * 1e9 / (double)r->elapsed_ns : 0;
+}
+
+/* Medians over repetitions of a per-repetition quantity. */
+static double median_of(const struct lat_cell *c, double (*f)(const struct lat_rep *))
+{
+	double v[64], t;
+	size_t n = c->nreps < 64 ? c->nreps : 64;
+
+	if (!n)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		v[i] = f(&c->reps[i]);
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static double f_vol(const struct lat_rep *r)
+{
+	return per_rt(r->a.vol_ctxsw, r->b.vol_ctxsw, r->round_trips);
+}
+
+static double f_invol(const struct lat_rep *r)
+{
+	return per_rt(r->a.invol_ctxsw, r->b.invol_ctxsw, r->round_trips);
+}
+
+static double f_cs(const struct lat_rep *r)
+{
+	return per_rt(r->a.ctxsw, r->b.ctxsw, r->round_trips);
+}
+
+static double f_mig(const struct lat_rep *r)
+{
+	return per_rt(r->a.migrations, r->b.migrations, r->round_trips);
+}
+
+/* P50 or P99 of C over that of the first kind of its row; 0 when undefined. */
+static double ratio(const struct lat_cell *c, const struct lat_cell *f, double pct)
+{
+	uint64_t a, b;
+
+	if (!c->merged.count || !f->merged.count)
+		return 0;
+	a = pb_hist_percentile(&c->merged, pct);
+	b = pb_hist_percentile(&f->merged, pct);
+	return b ? (double)a / (double)b : 0;
+}
+
+/* The CPUs the parties ran on over all repetitions, "A/B". */
+static void ran_on(const struct lat_cell *c, char *buf, size_t len)
+{
+	struct pb_lat_party a = { 0 }, b = { 0 };
+	char sa[64], sb[64];
+
+	CPU_ZERO(&a.seen);
+	CPU_ZERO(&b.seen);
+	for (size_t r = 0; r < c->nreps; r++) {
+		CPU_OR(&a.seen, &a.seen, &c->reps[r].a.seen);
+		CPU_OR(&b.seen, &b.seen, &c->reps[r].b.seen);
+	}
+	seen_list(&a, sa, sizeof(sa));
+	seen_list(&b, sb, sizeof(sb));
+	snprintf(buf, len, "%s/%s", sa, sb);
+}
+
+static void topo_text(const struct lat_run *run, char *buf, size_t len)
+{
+	cpu_set_t s;
+
+	CPU_ZERO(&s);
+	for (size_t i = 0; i < run->topo.n; i++)
+		CPU_SET(run->topo.cpu[i].cpu, &s);
+	pb_format_cpu_list(&s, buf, len);
+}
+
+static void fmt_us(double ns, char *buf, size_t len)
+{
+	if (isnan(ns))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.2f", ns / 1e3);
+}
+
+static void fmt_num(double v, char *buf, size_t len)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.3f", v);
+}
+
+static void emit_text(const struct lat_run *run, const struct pb_sysinfo *si, FILE *fp)
+{
+	const struct lat_params *p = run->p;
+	char usable[256];
+
+	topo_text(run, usable, sizeof(usable));
+	fprintf(fp, "kernel      Linux %s %s, %ld CPUs online, load average %.2f\n",
+		si->kernel_release, si->machine, si->cpus_online, si->loadavg_1m);
+	fprintf(fp, "clock       CLOCK_MONOTONIC, %llu ns per read (subtracted from every round "
+		"trip)\n", (unsigned long long)run->clock_cost);
+	fprintf(fp, "counters    %s\n", run->source_why);
+	fprintf(fp, "cpus        usable %s; party A times, party B is a %s\n", usable,
+		p->threads ? "thread" : "process");
+	if (p->loops)
+		fprintf(fp, "settings    %llu round trips", (unsigned long long)p->loops);
+	else
+		fprintf(fp, "settings    %.3g s of round trips", (double)p->duration_ns / 1e9);
+	fprintf(fp, " per repetition, %llu %s (+%llu warmup)", (unsigned long long)p->repeat,
+		pb_plural(p->repeat, "repetition", "repetitions"), (unsigned long long)p->warmup);
+	if (has_kind(p, PB_KIND_FIFO))
+		fprintf(fp, ", FIFOs in %s", p->dir);
+	fprintf(fp, "\n\n%-10s %7s %-6s %-5s %-7s %-9s %8s %8s %8s %8s %8s %8s %8s %8s %9s %11s "
+		"%6s %6s %6s %s\n", "kind", "size", "place", "wait", "cpus", "ran A/B", "mean",
+		"stddev", "min", "p50", "p90", "p99", "p99.9", "p99.99", "max", "rt/s", "vcs/rt",
+		"ics/rt", "mig/rt", "p50 vs first");
+	for (size_t i = 0; i < run->ncells; i++) {
+		const struct lat_cell *c = &run->cells[i], *f = first_of_row(run, c);
+		const struct pb_hist *h = &c->merged;
+		char sz[32], cpus[32], ran[160], v[10][24], rt[32], ctr[3][24], rat[48] = "";
+
+		pb_format_size(c->size, sz, sizeof(sz));
+		asked_cpus(c, cpus, sizeof(cpus));
+		if (c->skip) {
+			/* One line per size and placement: kinds and waits skip alike. */
+			if (c->kind == p->kinds[0] && c->wait == p->waits[0])
+				fprintf(fp, "%-10s %7s %-6s %-5s skip: %s\n",
+					p->nkinds > 1 ? "*" : pb_kind_names[c->kind], sz,
+					place_name(run, c),
+					p->nwaits > 1 ? "*" : pb_lat_wait_words[c->wait], c->reason);
+			continue;
+		}
+		if (!c->nreps)
+			continue;
+		ran_on(c, ran, sizeof(ran));
+		fmt_us(pb_hist_mean(h), v[0], sizeof(v[0]));
+		fmt_us(pb_hist_stddev(h), v[1], sizeof(v[1]));
+		fmt_us((double)h->min, v[2], sizeof(v[2]));
+		for (size_t k = 0; k < NPCT; k++)
+			fmt_us((double)pb_hist_percentile(h, pcts[k]), v[3 + k], sizeof(v[3 + k]));
+		fmt_us((double)h->max, v[8], sizeof(v[8]));
+		snprintf(rt, sizeof(rt), "%.0f", median_of(c, rep_rate));
+		fmt_num(median_of(c, f_vol), ctr[0], sizeof(ctr[0]));
+		fmt_num(median_of(c, f_invol), ctr[1], sizeof(ctr[1]));
+		fmt_num(median_of(c, f_mig), ctr[2], sizeof(ctr[2]));
+		if (f != c && ratio(c, f, 50) > 0)
+			snprintf(rat, sizeof(rat), "%s/%s %.2fx", pb_kind_names[c->kind],
+				 pb_kind_names[f->kind], ratio(c, f, 50));
+		fprintf(fp, "%-10s %7s %-6s %-5s %-7s %-9s %8s %8s %8s %8s %8s %8s %8s %8s %9s %11s "
+			"%6s %6s %6s %s\n", pb_kind_names[c->kind], sz, place_name(run, c),
+			pb_lat_wait_words[c->wait], cpus, ran, v[0], v[1], v[2], v[3], v[4], v[5],
+			v[6], v[7], v[8], rt, ctr[0], ctr[1], ctr[2], rat);
+		for (size_t r = 0; r < c->nreps && c->reps[r].niv; r++) {
+			fprintf(fp, "  intervals of repetition %zu (end s: p50/p99 us):", r + 1);
+			for (size_t k = 0; k < c->reps[r].niv; k++) {
+				const struct pb_lat_interval *iv = &c->reps[r].iv[k];
+
+				fprintf(fp, " %.2f: %.2f/%.2f", (double)iv->end_ns / 1e9,
+					(double)iv->p50_ns / 1e3, (double)iv->p99_ns / 1e3);
+			}
+			fputc('\n', fp);
+		}
+	}
+	fprintf(fp, "\ntimes in microseconds from every round trip of %llu %s (histogram, <1%% "
+		"bucket error); rt/s and counters per round trip (vcs voluntary, ics involuntary "
+		"context switches, mig migrations; both parties) are medians over repetitions\n",
+		(unsigned long long)p->repeat, pb_plural(p->repeat, "repetition", "repetitions"));
+}
+
+static void add_per_rt(struct json_object *o, const char *key, double v)
+{
+	pb_json_add_double(o, key, v);
+}
+
+static struct json_object *buckets_json(const struct lat_bucket *bk, size_t n)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *b = json_object_new_array();
+
+		json_object_array_add(b, json_object_new_int64((int64_t)bk[i].lo));
+		json_object_array_add(b, json_object_new_int64((int64_t)bk[i].hi));
+		json_object_array_add(b, json_object_new_int64((int64_t)bk[i].count));
+		json_object_array_add(a, b);
+	}
+	return a;
+}
+
+static struct json_object *rep_json(const struct lat_rep *r)
+{
+	struct json_object *x = json_object_new_object(), *iv;
+	char ca[64], cb[64];
+
+	pb_json_add_int(x, "round_trips", (int64_t)r->round_trips);
+	pb_json_add_int(x, "elapsed_ns", (int64_t)r->elapsed_ns);
+	pb_json_add_double(x, "rtt_mean_ns", r->mean);
+	pb_json_add_double(x, "rtt_stddev_ns", r->stddev);
+	pb_json_add_int(x, "rtt_min_ns", (int64_t)r->min);
+	for (size_t k = 0; k < NPCT; k++)
+		pb_json_add_int(x, pct_keys[k], (int64_t)r->p[k]);
+	pb_json_add_int(x, "rtt_max_ns", (int64_t)r->max);
+	pb_json_add_double(x, "round_trips_per_s", rep_rate(r));
+	add_per_rt(x, "voluntary_ctxsw_per_round_trip", f_vol(r));
+	add_per_rt(x, "involuntary_ctxsw_per_round_trip", f_invol(r));
+	add_per_rt(x, "context_switches_per_round_trip", f_cs(r));
+	add_per_rt(x, "migrations_per_round_trip", f_mig(r));
+	seen_list(&r->a, ca, sizeof(ca));
+	seen_list(&r->b, cb, sizeof(cb));
+	pb_json_add_str(x, "cpus_a", ca);
+	pb_json_add_str(x, "cpus_b", cb);
+	if (r->niv) {
+		iv = json_object_new_array();
+		for (size_t k = 0; k < r->niv; k++) {
+			struct json_object *e = json_object_new_object();
+
+			pb_json_add_int(e, "end_ns", (int64_t)r->iv[k].end_ns);
+			pb_json_add_int(e, "round_trips", (int64_t)r->iv[k].round_trips);
+			pb_json_add_int(e, "rtt_p50_ns", (int64_t)r->iv[k].p50_ns);
+			pb_json_add_int(e, "rtt_p99_ns", (int64_t)r->iv[k].p99_ns);
+			json_object_array_add(iv, e);
+		}
+		json_object_object_add(x, "intervals", iv);
+	}
+	json_object_object_add(x, "histogram", buckets_json(r->bk, r->nbk));
+	return x;
+}
+
+static struct json_object *cell_json(const struct lat_run *run, const struct lat_cell *c)
+{
+	struct json_object *o = json_object_new_object(), *reps, *sum;
+	const struct lat_cell *f = first_of_row(run, c);
+	const struct pb_hist *h = &c->merged;
+	char cpus[32];
+
+	pb_json_add_str(o, "kind", pb_kind_names[c->kind]);
+	pb_json_add_int(o, "size_bytes", (int64_t)c->size);
+	pb_json_add_str(o, "placement", place_name(run, c));
+	pb_json_add_str(o, "wait", pb_lat_wait_words[c->wait]);
+	pb_json_add_str(o, "mode", run->p->threads ? "thread" : "process");
+	asked_cpus(c, cpus, sizeof(cpus));
+	pb_json_add_str(o, "asked_cpus", cpus);
+	if (c->skip) {
+		pb_json_add_str(o, "status", "skip");
+		pb_json_add_str(o, "reason", c->reason);
+		return o;
+	}
+	pb_json_add_str(o, "status", c->nreps ? "ok" : "not run");
+	reps = json_object_new_array();
+	for (size_t r = 0; r < c->nreps; r++)
+		json_object_array_add(reps, rep_json(&c->reps[r]));
+	json_object_object_add(o, "repetitions", reps);
+	if (!c->nreps) {
+		json_object_object_add(o, "summary", NULL);
+		return o;
+	}
+	sum = json_object_new_object();
+	pb_json_add_int(sum, "round_trips", (int64_t)h->count);
+	pb_json_add_double(sum, "rtt_mean_ns", pb_hist_mean(h));
+	pb_json_add_double(sum, "rtt_stddev_ns", pb_hist_stddev(h));
+	pb_json_add_int(sum, "rtt_min_ns", (int64_t)h->min);
+	for (size_t k = 0; k < NPCT; k++)
+		pb_json_add_int(sum, pct_keys[k], (int64_t)pb_hist_percentile(h, pcts[k]));
+	pb_json_add_int(sum, "rtt_max_ns", (int64_t)h->max);
+	pb_json_add_double(sum, "round_trips_per_s", median_of(c, rep_rate));
+	pb_json_add_double(sum, "voluntary_ctxsw_per_round_trip", median_of(c, f_vol));
+	pb_json_add_double(sum, "involuntary_ctxsw_per_round_trip", median_of(c, f_invol));
+	pb_json_add_double(sum, "context_switches_per_round_trip", median_of(c, f_cs));
+	pb_json_add_double(sum, "migrations_per_round_trip", median_of(c, f_mig));
+	{
+		struct lat_bucket *bk = calloc(PB_HIST_BUCKETS, sizeof(*bk));
+		size_t n = 0;
+
+		for (size_t i = 0; bk && i < PB_HIST_BUCKETS; i++)
+			if (h->counts[i])
+				bk[n++] = (struct lat_bucket){ pb_hist_lowest(i), pb_hist_highest(i),
+							       h->counts[i] };
+		json_object_object_add(sum, "histogram", buckets_json(bk, n));
+		free(bk);
+	}
+	json_object_object_add(o, "summary", sum);
+	if (f != c && ratio(c, f, 50) > 0) {
+		char label[48];
+
+		snprintf(label, sizeof(label), "%s/%s", pb_kind_names[c->kind],
+			 pb_kind_names[f->kind]);
+		pb_json_add_str(o, "ratio_label", label);
+		pb_json_add_double(o, "p50_ratio_to_first", ratio(c, f, 50));
+		pb_json_add_double(o, "p99_ratio_to_first", ratio(c, f, 99));
+	}
+	return o;
+}
+
+static struct json_object *params_json(const struct lat_params *p)
+{
+	struct json_object *o = json_object_new_object(), *a;
+
+	a = json_object_new_array();
+	for (size_t k = 0; k < p->nkinds; k++)
+		json_object_array_add(a, json_object_new_string(pb_kind_names[p->kinds[k]]));
+	json_object_object_add(o, "kinds", a);
+	a = json_object_new_array();
+	for (size_t s = 0; s < p->nsizes; s++)
+		json_object_array_add(a, json_object_new_int64((int64_t)p->sizes[s]));
+	json_object_object_add(o, "sizes_bytes", a);
+	a = json_object_new_array();
+	for (size_t k = 0; k < p->nplaces && !p->pinned; k++)
+		json_object_array_add(a, json_object_new_string(pb_place_words[p->places[k]]));
+	json_object_object_add(o, "placements", a);
+	a = json_object_new_array();
+	for (size_t k = 0; k < p->nwaits; k++)
+		json_object_array_add(a, json_object_new_string(pb_lat_wait_words[p->waits[k]]));
+	json_object_object_add(o, "waits", a);
+	pb_json_add_str(o, "mode", p->threads ? "thread" : "process");
+	pb_json_add_int(o, "loops", (int64_t)p->loops);
+	pb_json_add_int(o, "duration_ns", (int64_t)p->duration_ns);
+	pb_json_add_int(o, "interval_ns", (int64_t)p->interval_ns);
+	pb_json_add_int(o, "repeat", (int64_t)p->repeat);
+	pb_json_add_int(o, "warmup", (int64_t)p->warmup);
+	pb_json_add_str(o, "cpus", p->pinned ? p->cpu_list : NULL);
+	pb_json_add_str(o, "dir", p->dir);
+	pb_json_add_int(o, "timeout_ns", (int64_t)p->timeout_ns);
+	pb_json_add_str(o, "counters", pb_lat_counter_words[p->counters]);
+	return o;
+}
+
+static void emit_json(const struct lat_run *run, const struct pb_sysinfo *si, FILE *fp)
+{
+	struct json_object *doc = pb_doc_new(NAME, si), *res = json_object_new_array();
+	struct json_object *ck = json_object_new_object(), *ct = json_object_new_object();
+	struct json_object *sum = json_object_new_object();
+	size_t measured = 0, skipped = 0;
+	char usable[256];
+
+	json_object_object_add(doc, "params", params_json(run->p));
+	pb_json_add_str(ck, "id", "CLOCK_MONOTONIC");
+	pb_json_add_int(ck, "read_ns", (int64_t)run->clock_cost);
+	json_object_object_add(doc, "clock", ck);
+	pb_json_add_str(ct, "source", run->source == PB_LAT_SRC_PERF ? "perf_event" : "rusage+sched");
+	pb_json_add_str(ct, "detail", run->source_why);
+	json_object_object_add(doc, "counters", ct);
+	topo_text(run, usable, sizeof(usable));
+	pb_json_add_str(doc, "usable_cpus", usable);
+	for (size_t i = 0; i < run->ncells; i++) {
+		json_object_array_add(res, cell_json(run, &run->cells[i]));
+		measured += run->cells[i].nreps > 0;
+		skipped += run->cells[i].skip;
+	}
+	json_object_object_add(doc, "results", res);
+	pb_json_add_int(sum, "results", (int64_t)run->ncells);
+	pb_json_add_int(sum, "measured", (int64_t)measured);
+	pb_json_add_int(sum, "skipped", (int64_t)skipped);
+	pb_doc_finish(doc, sum, run->error, run->status, fp);
+}
+
+static void emit_csv(const struct lat_run *run, const struct pb_sysinfo *si, FILE *fp)
+{
+	static const char *const cols[] = {
+		"kind", "size_bytes", "placement", "wait", "mode", "asked_cpus", "repetition",
+		"round_trips", "elapsed_ns", "rtt_mean_ns", "rtt_stddev_ns", "rtt_min_ns",
+		"rtt_p50_ns", "rtt_p90_ns", "rtt_p99_ns", "rtt_p99_9_ns", "rtt_p99_99_ns",
+		"rtt_max_ns", "round_trips_per_s", "voluntary_ctxsw_per_round_trip",
+		"involuntary_ctxsw_per_round_trip", "context_switches_per_round_trip",
+		"migrations_per_round_trip", "cpus_a", "cpus_b", NULL
+	};
+	struct pb_csv csv;
+
+	pb_csv_begin(&csv, fp, si);
+	pb_csv_header(&csv, cols);
+	for (size_t i = 0; i < run->ncells; i++) {
+		const struct lat_cell *c = &run->cells[i];
+		char cpus[32], ca[64], cb[64];
+
+		asked_cpus(c, cpus, sizeof(cpus));
+		for (size_t n = 0; n < c->nreps; n++) {
+			const struct lat_rep *r = &c->reps[n];
+
+			pb_csv_str(&csv, pb_kind_names[c->kind]);
+			pb_csv_int(&csv, (int64_t)c->size);
+			pb_csv_str(&csv, place_name(run, c));
+			pb_csv_str(&csv, pb_lat_wait_words[c->wait]);
+			pb_csv_str(&csv, run->p->threads ? "thread" : "process");
+			pb_csv_str(&csv, cpus);
+			pb_csv_int(&csv, (int64_t)n + 1);
+			pb_csv_int(&csv, (int64_t)r->round_trips);
+			pb_csv_int(&csv, (int64_t)r->elapsed_ns);
+			pb_csv_double(&csv, r->mean);
+			pb_csv_double(&csv, r->stddev);
+			pb_csv_int(&csv, (int64_t)r->min);
+			for (size_t k = 0; k < NPCT; k++)
+				pb_csv_int(&csv, (int64_t)r->p[k]);
+			pb_csv_int(&csv, (int64_t)r->max);
+			pb_csv_double(&csv, rep_rate(r));
+			pb_csv_double(&csv, f_vol(r));
+			pb_csv_double(&csv, f_invol(r));
+			pb_csv_double(&csv, f_cs(r));
+			pb_csv_double(&csv, f_mig(r));
+			seen_list(&r->a, ca, sizeof(ca));
+			seen_list(&r->b, cb, sizeof(cb));
+			pb_csv_str(&csv, ca);
+			pb_csv_str(&csv, cb);
+			pb_csv_row_end(&csv);
+		}
+	}
+}
+
+static int exec_params(struct pb_cli *cli, void *params)
+{
+	const struct lat_params *p = params;
+	struct lat_run run = { .p = p };
+	struct pb_sysinfo si;
+	struct pb_out out;
+	size_t measured = 0;
+	int r;
+
+	pb_sysinfo_collect(&si);
+	if (pb_out_open(&out)) {
+		pb_err(NAME, "cannot allocate output buffer");
+		return PB_EXIT_ERROR;
+	}
+	if (setup(&run))
+		set_error(&run, PB_EXIT_ERROR, "out of memory");
+	for (int i = 0; i < 2 && !run.status && has_kind(p, PB_KIND_FIFO); i++)
+		if ((r = pb_tmpdir_make(p->dir, run.tmpdir[i], sizeof(run.tmpdir[i]))) != 0) {
+			run.tmpdir[i][0] = '\0';
+			set_error(&run, PB_EXIT_ERROR, "cannot make a directory in %s: %s", p->dir,
+				  strerror(-r));
+		}
+	run.clock_cost = pb_lat_clock_cost();
+	if (pb_lat_counters_probe(p->counters, &run.source, run.source_why,
+				  sizeof(run.source_why)) && !run.status)
+		set_error(&run, PB_EXIT_ERROR, "%s", run.source_why);
+	if (p->timeout_ns)
+		pb_watchdog_arm((double)p->timeout_ns / 1e9, "--timeout");
+	pb_progress_start(&run.pg, NAME, pb_cli_progress(cli), 0);
+	if (!run.status)
+		measure(&run);
+	pb_progress_end(&run.pg);
+	pb_watchdog_arm(0, NULL);
+	for (size_t i = 0; i < run.ncells; i++)
+		measured += run.cells[i].nreps > 0;
+	if (!run.status && !measured)
+		set_error(&run, PB_EXIT_NA, "nothing to measure: every placement asked for was "
+			  "skipped (%s)", run.ncells ? run.cells[0].reason : "none");
+	if (run.error[0])
+		pb_err(NAME, "%s", run.error);
+	switch (cli->common.format) {
+	case FMT_JSON: emit_json(&run, &si, out.fp); break;
+	case FMT_CSV: emit_csv(&run, &si, out.fp); break;
+	default: emit_text(&run, &si, out.fp); break;
+	}
+	teardown(&run);
+	if (pb_out_finish(&out, NAME, cli->common.output) && run.status == 0)
+		run.status = PB_EXIT_ERROR;
+	return run.status;
+}
+
+#define P struct lat_params
+static const struct pb_opt options[] = {
+	{ PB_OPT("kind", 'k', PB_OPT_WORDS, P, kind_words), .words = pb_kind_words,
+	  .def = "anon", .arg = "LIST", .help = "channel kinds" },
+	{ PB_OPT("size", 's', PB_OPT_SIZES, P, sizes), .off_n = offsetof(P, nsizes), .min = 1,
+	  .max = MAX_SIZE, .max_items = MAX_SIZES, .def = "1", .arg = "LIST",
+	  .help = "message size; K, M suffixes; comma list for a sweep; at most 1M" },
+	{ PB_OPT("threads", 'T', PB_OPT_FLAG, P, threads), .def_help = "processes",
+	  .help = "party B is a thread instead of a process" },
+	{ PB_OPT("loops", 'n', PB_OPT_COUNT, P, loops), .min = 1, .max = 1000000000ULL,
+	  .def = "10000", .arg = "N", .help = "round trips per repetition" },
+	{ PB_OPT("duration", '\0', PB_OPT_DURATION, P, duration_ns), .min = 1000000ULL,
+	  .max = 86400ULL * 1000000000ULL, .def_help = "use --loops", .arg = "DURATION",
+	  .help = "round trips for this long per repetition instead of --loops" },
+	{ PB_OPT("placement", '\0', PB_OPT_WORDS, P, place_words), .words = pb_place_words,
+	  .def = "any", .arg = "LIST",
+	  .help = "CPU pairs: any, same, smt, core, llc, numa, all" },
+	{ PB_OPT("cpu", 'c', PB_OPT_CPUS, P, cpus), .def_help = "from --placement", .arg = "A,B",
+	  .help = "pin party A and party B (one CPU: both on it)" },
+	{ PB_OPT("wait", '\0', PB_OPT_WORDS, P, wait_words), .words = pb_lat_wait_words,
+	  .def = "block", .arg = "LIST", .help = "how to wait: block, poll, spin, all" },
+	{ PB_OPT("counters", '\0', PB_OPT_WORD, P, counters), .words = pb_lat_counter_words,
+	  .def = "auto", .arg = "WORD",
+	  .help = "context switch and migration counters: auto, perf (perf_event_open), rusage" },
+	{ PB_OPT("interval", '\0', PB_OPT_DURATION, P, interval_ns), .min = 1000000ULL,
+	  .max = 86400ULL * 1000000000ULL, .def_help = "none", .arg = "DURATION",
+	  .help = "also p50 and p99 per interval of this length" },
+	{ PB_OPT("dir", 'd', PB_OPT_DIR, P, dir), .arg = "DIR", .help = "directory for FIFOs" },
+	PB_OPT_REPEAT(P, repeat, "measured repetitions"),
+	PB_OPT_WARMUP(P, warmup),
+	PB_OPT_TIMEOUT(P, timeout_ns),
+	PB_OPT_END
+};
+
+const struct pb_cmd pb_cmd_latency = {
+	.name = NAME, .opts = options, .formats = formats, .params_size = sizeof(struct lat_params),
+	.check = check_params, .exec = exec_params,
+	.summary = "round-trip latency percentiles per CPU placement, with scheduler counters",
+};

@@ -1,0 +1,443 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The latency command's library: the log-linear histogram (bucket error,
+ * percentiles against an exact sorted list, merge) and the topology parser
+ * with its placement choices, fed fake sysfs trees.  Nothing here is timed.
+ */
+#include <config.h>
+
+#include <check.h>
+#include <errno.h>
+#include <ftw.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "histogram.h"
+#include "topology.h"
+
+/* A deterministic generator (xorshift64*), so a failure can be replayed. */
+static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
+
+static uint64_t rnd(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545f4914f6cdd1dULL;
+}
+
+/* Log-uniform values from 1 to 2^40: every bucket scale gets its share. */
+static uint64_t rnd_value(void)
+{
+	unsigned bits = (unsigned)(rnd() % 40) + 1;
+
+	return (rnd() & ((1ULL << bits) - 1)) | 1;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+START_TEST(bucket_bounds_hold_their_values)
+{
+	/* Every value lands in a bucket whose bounds hold it, and the bucket is
+	 * narrower than 1% of its lowest value (exact below 256). */
+	for (int i = 0; i < 200000; i++) {
+		uint64_t v = i < 1000 ? (uint64_t)i : rnd_value() << (rnd() % 24);
+		size_t b = pb_hist_index(v);
+		uint64_t lo = pb_hist_lowest(b), hi = pb_hist_highest(b);
+
+		ck_assert_uint_lt(b, PB_HIST_BUCKETS);
+		ck_assert_uint_le(lo, v);
+		ck_assert_uint_ge(hi, v);
+		if (lo < 256)
+			ck_assert_uint_eq(lo, hi);
+		else
+			ck_assert((double)(hi - lo + 1) / (double)lo <= 0.01);
+	}
+	/* The extremes fit, and buckets tile the range without gaps. */
+	ck_assert_uint_eq(pb_hist_index(UINT64_MAX), PB_HIST_BUCKETS - 1);
+	ck_assert_uint_eq(pb_hist_highest(PB_HIST_BUCKETS - 1), UINT64_MAX);
+	for (size_t b = 1; b < PB_HIST_BUCKETS; b++)
+		ck_assert_uint_eq(pb_hist_lowest(b), pb_hist_highest(b - 1) + 1);
+}
+END_TEST
+
+START_TEST(percentiles_match_a_sorted_list)
+{
+	static const double pcts[] = { 0.1, 1, 25, 50, 90, 99, 99.9, 99.99, 100 };
+	enum { N = 100003 };
+	uint64_t *v = malloc(N * sizeof(*v));
+	struct pb_hist h;
+	long double sum = 0;
+
+	ck_assert_ptr_nonnull(v);
+	ck_assert_int_eq(pb_hist_init(&h), 0);
+	for (size_t i = 0; i < N; i++) {
+		/* A latency-like shape: a body near 5 us and a long tail. */
+		v[i] = rnd() % 8 ? 4000 + rnd() % 2000 : rnd_value();
+		pb_hist_record(&h, v[i]);
+		sum += v[i];
+	}
+	qsort(v, N, sizeof(*v), cmp_u64);
+	ck_assert_uint_eq(h.count, N);
+	ck_assert_uint_eq(h.min, v[0]);
+	ck_assert_uint_eq(h.max, v[N - 1]);
+	ck_assert(fabs(pb_hist_mean(&h) - (double)(sum / N)) < 1e-6 * (double)(sum / N));
+	for (size_t i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++) {
+		size_t rank = (size_t)ceil(pcts[i] / 100 * N);
+		uint64_t exact = v[rank - 1], got = pb_hist_percentile(&h, pcts[i]);
+
+		ck_assert_msg(fabs((double)got - (double)exact) <= 0.01 * (double)exact,
+			      "p%g: %llu, exact %llu", pcts[i], (unsigned long long)got,
+			      (unsigned long long)exact);
+	}
+	pb_hist_free(&h);
+	free(v);
+}
+END_TEST
+
+START_TEST(small_values_are_exact)
+{
+	struct pb_hist h;
+
+	ck_assert_int_eq(pb_hist_init(&h), 0);
+	for (uint64_t i = 1; i <= 100; i++)
+		pb_hist_record(&h, i);
+	ck_assert_uint_eq(pb_hist_percentile(&h, 50), 50);
+	ck_assert_uint_eq(pb_hist_percentile(&h, 99), 99);
+	ck_assert_uint_eq(pb_hist_percentile(&h, 99.5), 100);   /* nearest rank rounds up */
+	ck_assert_uint_eq(pb_hist_percentile(&h, 100), 100);
+	ck_assert_double_eq_tol(pb_hist_mean(&h), 50.5, 1e-9);
+	ck_assert_double_eq_tol(pb_hist_stddev(&h), 29.011491975882016, 1e-9);
+	pb_hist_reset(&h);
+	ck_assert_uint_eq(h.count, 0);
+	ck_assert_uint_eq(pb_hist_percentile(&h, 50), 0);
+	pb_hist_free(&h);
+}
+END_TEST
+
+START_TEST(merge_equals_recording_everything)
+{
+	struct pb_hist a, b, all;
+
+	ck_assert_int_eq(pb_hist_init(&a), 0);
+	ck_assert_int_eq(pb_hist_init(&b), 0);
+	ck_assert_int_eq(pb_hist_init(&all), 0);
+	for (int i = 0; i < 50000; i++) {
+		uint64_t v = rnd_value();
+
+		pb_hist_record(i % 3 ? &a : &b, v);
+		pb_hist_record(&all, v);
+	}
+	pb_hist_merge(&a, &b);
+	ck_assert_uint_eq(a.count, all.count);
+	ck_assert_uint_eq(a.min, all.min);
+	ck_assert_uint_eq(a.max, all.max);
+	ck_assert_int_eq(memcmp(a.counts, all.counts, PB_HIST_BUCKETS * sizeof(*a.counts)), 0);
+	ck_assert_uint_eq(pb_hist_percentile(&a, 99.9), pb_hist_percentile(&all, 99.9));
+	ck_assert_double_eq_tol(pb_hist_mean(&a), pb_hist_mean(&all), 1e-6);
+	/* Into an empty histogram: a copy, minimum included. */
+	pb_hist_reset(&b);
+	pb_hist_merge(&b, &all);
+	ck_assert_uint_eq(b.min, all.min);
+	ck_assert_uint_eq(b.count, all.count);
+	/* Merging an empty histogram changes nothing, min included. */
+	pb_hist_reset(&b);
+	pb_hist_merge(&a, &b);
+	ck_assert_uint_eq(a.min, all.min);
+	ck_assert_uint_eq(a.count, all.count);
+	pb_hist_free(&a);
+	pb_hist_free(&b);
+	pb_hist_free(&all);
+}
+END_TEST
+
+/* ------------------------------------------------------------ fake sysfs */
+
+static char root[256];
+
+static void put(const char *rel, const char *text)
+{
+	char path[512], dir[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (char *s = path + strlen(root) + 1; (s = strchr(s, '/')); s++) {
+		snprintf(dir, sizeof(dir), "%.*s", (int)(s - path), path);
+		mkdir(dir, 0755);
+	}
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "%s\n", text);
+	fclose(f);
+}
+
+/* CPU with its SMT siblings, L1 private, L3 shared with L3, NUMA node (-1: none). */
+static void cpu(int c, const char *siblings, const char *l3, int node)
+{
+	char rel[128];
+
+	snprintf(rel, sizeof(rel), "cpu%d/topology/thread_siblings_list", c);
+	put(rel, siblings);
+	snprintf(rel, sizeof(rel), "cpu%d/topology/physical_package_id", c);
+	put(rel, "0");
+	snprintf(rel, sizeof(rel), "cpu%d/cache/index0/level", c);
+	put(rel, "1");
+	snprintf(rel, sizeof(rel), "cpu%d/cache/index0/shared_cpu_list", c);
+	put(rel, siblings);
+	if (l3) {
+		snprintf(rel, sizeof(rel), "cpu%d/cache/index3/level", c);
+		put(rel, "3");
+		snprintf(rel, sizeof(rel), "cpu%d/cache/index3/shared_cpu_list", c);
+		put(rel, l3);
+	}
+	if (node >= 0) {
+		snprintf(rel, sizeof(rel), "cpu%d/node%d/.keep", c, node);
+		put(rel, "");
+	}
+}
+
+static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(p);
+}
+
+static void tree_setup(void)
+{
+	snprintf(root, sizeof(root), "%s/pbtopo.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	ck_assert_ptr_nonnull(mkdtemp(root));
+}
+
+static void tree_teardown(void)
+{
+	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int pick(const struct pb_topo *t, enum pb_place p, int *a, int *b, char *why)
+{
+	return pb_topo_pick(t, p, a, b, why, 256);
+}
+
+START_TEST(one_cpu)
+{
+	struct pb_topo t;
+	char why[256];
+	int a, b;
+
+	cpu(0, "0", "0", 0);
+	put("online", "0");
+	ck_assert_int_eq(pb_topo_read(root, NULL, &t), 0);
+	ck_assert_uint_eq(t.n, 1);
+	ck_assert_int_eq(pick(&t, PB_PLACE_ANY, &a, &b, why), 0);
+	ck_assert_int_eq(a, -1);
+	ck_assert_int_eq(pick(&t, PB_PLACE_SAME, &a, &b, why), 0);
+	ck_assert_int_eq(a, 0);
+	ck_assert_int_eq(b, 0);
+	for (enum pb_place p = PB_PLACE_SMT; p <= PB_PLACE_NUMA; p++) {
+		ck_assert_int_eq(pick(&t, p, &a, &b, why), 1);
+		ck_assert_ptr_nonnull(strstr(why, "only one usable CPU"));
+	}
+}
+END_TEST
+
+START_TEST(smt_pairs)
+{
+	struct pb_topo t;
+	char why[256];
+	int a, b;
+
+	cpu(0, "0,2", "0-3", 0);
+	cpu(1, "1,3", "0-3", 0);
+	cpu(2, "0,2", "0-3", 0);
+	cpu(3, "1,3", "0-3", 0);
+	put("online", "0-3");
+	ck_assert_int_eq(pb_topo_read(root, NULL, &t), 0);
+	ck_assert_uint_eq(t.n, 4);
+	ck_assert_int_eq(pick(&t, PB_PLACE_SMT, &a, &b, why), 0);
+	ck_assert_int_eq(a, 0);
+	ck_assert_int_eq(b, 2);
+	ck_assert_int_eq(pick(&t, PB_PLACE_CORE, &a, &b, why), 0);
+	ck_assert_int_eq(a, 0);
+	ck_assert_int_eq(b, 1);
+	ck_assert_int_eq(pick(&t, PB_PLACE_LLC, &a, &b, why), 1);
+	ck_assert_ptr_nonnull(strstr(why, "share one last-level cache (L3)"));
+	ck_assert_int_eq(pick(&t, PB_PLACE_NUMA, &a, &b, why), 1);
+	ck_assert_ptr_nonnull(strstr(why, "NUMA node 0"));
+}
+END_TEST
+
+START_TEST(core_is_never_an_smt_pair)
+{
+	struct pb_topo t;
+	char why[256];
+	int a, b;
+
+	cpu(0, "0-1", "0-3", 0);
+	cpu(1, "0-1", "0-3", 0);
+	cpu(2, "2-3", "0-3", 0);
+	cpu(3, "2-3", "0-3", 0);
+	put("online", "0-3");
+	ck_assert_int_eq(pb_topo_read(root, NULL, &t), 0);
+	ck_assert_int_eq(pick(&t, PB_PLACE_SMT, &a, &b, why), 0);
+	ck_assert_int_eq(a, 0);
+	ck_assert_int_eq(b, 1);
+	ck_assert_int_eq(pick(&t, PB_PLACE_CORE, &a, &b, why), 0);
+	ck_assert_int_eq(a, 0);
+	ck_assert_int_eq(b, 2);
+	/* One core with two threads: no pair of cores at all. */
+	put("online", "0-1");
+	ck_assert_int_eq(pb_topo_read(root, NULL, &t), 0);
+	ck_assert_int_eq(pick(&t, PB_PLACE_CORE, &a, &b, why), 1);
+	ck_assert_ptr_nonnull(strstr(why, "different cores"));
+}
+END_TEST
+
+START_TEST(two_llcs)
+{
+	struct pb_topo t;
+	char why[256];
+	int a, b;
+
+	cpu(0, "0", "0-1", 0);
+	cpu(1, "1", "0-1", 0);
+	cpu(2, "2", "2-3", 0);
+	cpu(3, "3", "2-3", 0);
+	ck_assert_int_eq(pb_topo_read(root, NULL, &t), 0);   /* no online file: all */
+	ck_assert_uint_eq(t.n, 4);
+	ck_assert_int_eq(pick(&t, PB_PLACE_SMT, &a, &b, why), 1);
+	ck_assert_ptr_nonnull(strstr(why, "SMT siblings"));
+	ck_assert_int_eq(pick(&t, PB_PLACE_CORE, &a, &b, why), 0);
+	ck_assert_int_eq(a, 0);
+	ck_assert_int_eq(b, 1);
+	ck_assert_int_eq(pick(&t, PB_PLACE_LLC, &a, &b, why), 0);
+	ck_assert_int_eq(a, 0);
+	ck_assert_int_eq(b, 2);
+	ck_assert_int_eq(pick(&t, PB_PLACE_NUMA, &a, &b, why), 1);
+}
+END_TEST
+
+START_TEST(two_numa_nodes)
+{
+	struct pb_topo t;
+	char why[256];
+	int a, b;
+
+	cpu(0, "0", "0-1", 0);
+	cpu(1, "1", "0-1", 0);
+	cpu(2, "2", "2-3", 1);
+	cpu(3, "3", "2-3", 1);
+	put("online", "0-3");
+	ck_assert_int_eq(pb_topo_read(root, NULL, &t), 0);
+	ck_assert_int_eq(pick(&t, PB_PLACE_NUMA, &a, &b, why), 0);
+	ck_assert_int_eq(a, 0);
+	ck_assert_int_eq(b, 2);
+	ck_assert_int_eq(t.cpu[3].node, 1);
+}
+END_TEST
+
+START_TEST(offline_cpus_do_not_count)
+{
+	struct pb_topo t;
+	char why[256];
+	int a, b;
+
+	cpu(0, "0", "0-3", 0);
+	cpu(1, "1", "0-3", 0);
+	cpu(2, "2", "0-3", 0);
+	cpu(3, "3", "0-3", 0);
+	put("online", "0,3");
+	ck_assert_int_eq(pb_topo_read(root, NULL, &t), 0);
+	ck_assert_uint_eq(t.n, 2);
+	ck_assert_int_eq(pick(&t, PB_PLACE_CORE, &a, &b, why), 0);
+	ck_assert_int_eq(a, 0);
+	ck_assert_int_eq(b, 3);
+}
+END_TEST
+
+START_TEST(cpuset_of_one_cpu)
+{
+	struct pb_topo t;
+	cpu_set_t allowed;
+	char why[256];
+	int a, b;
+
+	cpu(0, "0,1", "0-1", 0);
+	cpu(1, "0,1", "0-1", 0);
+	put("online", "0-1");
+	CPU_ZERO(&allowed);
+	CPU_SET(1, &allowed);
+	ck_assert_int_eq(pb_topo_read(root, &allowed, &t), 0);
+	ck_assert_uint_eq(t.n, 1);
+	ck_assert_int_eq(pick(&t, PB_PLACE_SAME, &a, &b, why), 0);
+	ck_assert_int_eq(a, 1);
+	ck_assert_int_eq(b, 1);
+	ck_assert_int_eq(pick(&t, PB_PLACE_SMT, &a, &b, why), 1);
+	ck_assert_ptr_nonnull(strstr(why, "only one usable CPU (1"));
+	ck_assert_int_eq(a, -1);
+}
+END_TEST
+
+START_TEST(no_cache_or_node_information)
+{
+	struct pb_topo t;
+	char why[256];
+	int a, b;
+
+	cpu(0, "0", NULL, -1);
+	cpu(1, "1", NULL, -1);
+	/* Only private L1 caches: no two cores share a last-level cache. */
+	ck_assert_int_eq(pb_topo_read(root, NULL, &t), 0);
+	ck_assert_int_eq(t.cpu[0].llc_level, 1);
+	ck_assert_int_eq(pick(&t, PB_PLACE_CORE, &a, &b, why), 1);
+	ck_assert_ptr_nonnull(strstr(why, "different cores sharing"));
+	ck_assert_int_eq(pick(&t, PB_PLACE_NUMA, &a, &b, why), 1);
+	ck_assert_ptr_nonnull(strstr(why, "no NUMA topology"));
+	/* A root that does not exist is an error, not an empty machine. */
+	ck_assert_int_lt(pb_topo_read("/nonexistent/pipebench", NULL, &t), 0);
+}
+END_TEST
+
+static Suite *latency_suite(void)
+{
+	Suite *s = suite_create("latency");
+	TCase *h = tcase_create("histogram"), *t = tcase_create("topology");
+
+	tcase_add_test(h, bucket_bounds_hold_their_values);
+	tcase_add_test(h, percentiles_match_a_sorted_list);
+	tcase_add_test(h, small_values_are_exact);
+	tcase_add_test(h, merge_equals_recording_everything);
+	suite_add_tcase(s, h);
+	tcase_add_checked_fixture(t, tree_setup, tree_teardown);
+	tcase_add_test(t, one_cpu);
+	tcase_add_test(t, smt_pairs);
+	tcase_add_test(t, core_is_never_an_smt_pair);
+	tcase_add_test(t, two_llcs);
+	tcase_add_test(t, two_numa_nodes);
+	tcase_add_test(t, offline_cpus_do_not_count);
+	tcase_add_test(t, cpuset_of_one_cpu);
+	tcase_add_test(t, no_cache_or_node_information);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(latency_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,224 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# pipebench latency: options, usage errors, JSON and CSV shape, relations
+# the numbers must obey (never their size: no timed tests), placements this
+# machine cannot provide skipped with a reason, a dying party, signals and
+# --timeout leaving nothing behind.  TAP.
+set -u
+PB=${PIPEBENCH:?}
+JSONQ=${TESTS_BUILDDIR:-tests}/jsonq
+T=$(mktemp -d "${TMPDIR:-/tmp}/pb-lat-test.XXXXXX") || exit 99
+trap 'rm -rf "$T"' EXIT
+mkdir "$T/tmp"
+TMPDIR=$T/tmp
+export TMPDIR
+n=0
+fails=0
+
+ok() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		fails=$((fails + 1))
+	fi
+}
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+q() { "$JSONQ" "$1" "$2" 2>/dev/null; }
+is() {
+	if [ "$2" = "$3" ]; then ok 0 "$1"; else ok 1 "$1 (got '$2', want '$3')"; fi
+}
+empty_tmp() { [ -z "$(ls -A "$TMPDIR")" ]; }
+
+# --- text
+"$PB" latency -n 200 -r 2 -w 0 >"$T/out" 2>"$T/err"
+is "small run exits 0" "$?" 0
+grep -q '^clock       CLOCK_MONOTONIC, [0-9]* ns per read' "$T/out"; ok $? "text states the clock's read cost"
+grep -Eq '^counters    (perf_event_open|getrusage)' "$T/out"; ok $? "text says where the counters come from"
+grep -q '^anon  *1 B any  *block any ' "$T/out"; ok $? "one line for anon, 1 B, any, block"
+[ ! -s "$T/err" ]; ok $? "nothing on stderr"
+
+# --- JSON: every repetition, relations between the figures
+"$PB" latency -k all -n 300 -r 2 -w 1 --placement same -f json -o "$T/j" 2>"$T/err"
+is "json run exits 0" "$?" 0
+"$JSONQ" "$T/j" >/dev/null 2>&1; ok $? "json is one valid document"
+is "command" "$(q "$T/j" .command)" latency
+is "three results (anon, fifo, socketpair)" "$(q "$T/j" '.results#')" 3
+is "result kinds in order" "$(q "$T/j" '.results[0].kind') $(q "$T/j" '.results[1].kind') $(q "$T/j" '.results[2].kind')" "anon fifo socketpair"
+src=$(q "$T/j" .counters.source)
+case $src in perf_event | rusage+sched) ok 0 "counters.source names the source" ;; *) ok 1 "counters.source (got '$src')" ;; esac
+q "$T/j" .clock.read_ns | grep -Eq '^[0-9]+$'; ok $? "clock.read_ns is an integer"
+cpu=$(q "$T/j" '.results[0].asked_cpus')
+case $cpu in [0-9]*,[0-9]*) ok 0 "same: an explicit pair asked" ;; *) ok 1 "same: asked_cpus '$cpu'" ;; esac
+is "same: both parties on one CPU" "${cpu%,*}" "${cpu#*,}"
+is "same: party A ran where asked" "$(q "$T/j" '.results[0].repetitions[0].cpus_a')" "${cpu%,*}"
+is "same: party B ran where asked" "$(q "$T/j" '.results[0].repetitions[0].cpus_b')" "${cpu#*,}"
+for r in 0 1 2; do
+	is "result $r: repetitions = --repeat" "$(q "$T/j" ".results[$r].repetitions#")" 2
+	for i in 0 1; do
+		R=".results[$r].repetitions[$i]"
+		is "result $r rep $i: round trips = --loops" "$(q "$T/j" "$R.round_trips")" 300
+		set -- $(for k in rtt_min_ns rtt_p50_ns rtt_p90_ns rtt_p99_ns rtt_p99_9_ns rtt_p99_99_ns rtt_max_ns; do q "$T/j" "$R.$k"; done)
+		[ $# -eq 7 ] && [ "$1" -le "$2" ] && [ "$2" -le "$3" ] && [ "$3" -le "$4" ] &&
+			[ "$4" -le "$5" ] && [ "$5" -le "$6" ] && [ "$6" -le "$7" ]
+		ok $? "result $r rep $i: min <= p50 <= p90 <= p99 <= p99.9 <= p99.99 <= max ($*)"
+		sum=$(q "$T/j" "$R.histogram" | tr -d '[] \n' | awk -F, '{ for (i = 3; i <= NF; i += 3) s += $i } END { print s + 0 }')
+		is "result $r rep $i: histogram counts add up to the round trips" "$sum" 300
+	done
+	is "result $r: summary counts every repetition" "$(q "$T/j" ".results[$r].summary.round_trips")" 600
+done
+is "fifo/anon ratio labelled" "$(q "$T/j" '.results[1].ratio_label')" fifo/anon
+q "$T/j" '.results[0].repetitions[0].voluntary_ctxsw_per_round_trip' | grep -Eq '^[0-9.e+-]+$'
+ok $? "voluntary context switches per round trip are counted"
+empty_tmp; ok $? "nothing left in TMPDIR after FIFOs"
+"$PB" compare "$T/j" "$T/j" >"$T/cmp" 2>&1
+is "compare reads latency documents (a run against itself: no regression)" "$?" 0
+grep -q 'rtt_p99_ns' "$T/cmp"; ok $? "compare shows the percentiles"
+
+# --- placements: every one measured or skipped with a reason
+"$PB" latency -n 50 -r 1 -w 0 --placement all -f json -o "$T/p" 2>/dev/null
+rc=$?
+is "--placement all exits 0" "$rc" 0
+is "six placements" "$(q "$T/p" '.results#')" 6
+bad=0
+for i in 0 1 2 3 4 5; do
+	st=$(q "$T/p" ".results[$i].status")
+	case $st in
+	ok) [ "$(q "$T/p" ".results[$i].repetitions[0].round_trips")" = 50 ] || bad=1 ;;
+	skip) [ -n "$(q "$T/p" ".results[$i].reason")" ] || bad=1 ;;
+	*) bad=1 ;;
+	esac
+done
+ok $bad "each placement measured, or skipped with a reason"
+is "any and same always run" "$(q "$T/p" '.results[0].status') $(q "$T/p" '.results[1].status')" "ok ok"
+nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
+if [ "$nodes" -lt 2 ]; then
+	is "numa skipped on a machine with one node" "$(q "$T/p" '.results[5].status')" skip
+	"$PB" latency -n 10 -r 1 -w 0 --placement numa >"$T/out" 2>"$T/err"
+	is "only impossible placements: exit 4" "$?" 4
+	[ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 'NUMA' "$T/err"
+	ok $? "exit 4 with one line giving the reason"
+else
+	skip "numa skipped" "this machine has $nodes NUMA nodes"
+	skip "exit 4" "this machine has $nodes NUMA nodes"
+	skip "exit 4 reason" "this machine has $nodes NUMA nodes"
+fi
+
+# --- options: threads, --cpu, --duration, --interval, waits, sizes
+"$PB" latency -T -n 100 -r 1 -w 0 -f json -o "$T/t" 2>/dev/null
+is "threads exits 0" "$?" 0
+is "thread mode recorded" "$(q "$T/t" '.results[0].mode')" thread
+"$PB" latency -c 0 -n 100 -r 1 -w 0 -f json -o "$T/c0" 2>/dev/null
+is "--cpu 0 exits 0" "$?" 0
+is "--cpu 0: both parties on CPU 0" "$(q "$T/c0" '.results[0].asked_cpus') $(q "$T/c0" '.results[0].repetitions[0].cpus_a') $(q "$T/c0" '.results[0].repetitions[0].cpus_b')" "0,0 0 0"
+"$PB" latency --duration 100ms --interval 20ms -r 1 -w 0 -f json -o "$T/d" 2>/dev/null
+is "--duration with --interval exits 0" "$?" 0
+rt=$(q "$T/d" '.results[0].repetitions[0].round_trips')
+[ "${rt:-0}" -gt 0 ]; ok $? "--duration: some round trips ($rt)"
+ni=$(q "$T/d" '.results[0].repetitions[0].intervals#')
+[ "${ni:-0}" -ge 1 ] && [ "${ni:-0}" -le 6 ]; ok $? "--interval: 1 to 6 intervals in 100 ms ($ni)"
+"$PB" latency --wait all -s 1,4K -n 50 -r 1 -w 0 -f json -o "$T/w" 2>/dev/null
+is "--wait all with two sizes exits 0" "$?" 0
+is "sizes x waits results" "$(q "$T/w" '.results#')" 6
+is "wait words in order" "$(q "$T/w" '.results[0].wait') $(q "$T/w" '.results[1].wait') $(q "$T/w" '.results[2].wait')" "block poll spin"
+is "second size" "$(q "$T/w" '.results[3].size_bytes')" 4096
+
+"$PB" latency -n 50 -r 1 -w 0 --counters rusage -f json -o "$T/r" 2>/dev/null
+is "--counters rusage exits 0" "$?" 0
+is "--counters rusage: source recorded" "$(q "$T/r" .counters.source)" rusage+sched
+is "--counters rusage: no perf total" "$(q "$T/r" '.results[0].repetitions[0].context_switches_per_round_trip')" null
+"$PB" latency -n 50 -r 1 -w 0 --counters perf -f json -o "$T/pf" 2>"$T/err"
+case $? in
+0) is "--counters perf: source recorded" "$(q "$T/pf" .counters.source)" perf_event ;;
+3) grep -q 'perf_event_open' "$T/err"; ok $? "--counters perf refused: exit 3 saying why" ;;
+*) ok 1 "--counters perf exits 0 or 3" ;;
+esac
+
+# --- CSV: one row per repetition
+"$PB" latency -n 50 -r 3 -w 0 -f csv >"$T/csv" 2>/dev/null
+is "csv exits 0" "$?" 0
+is "csv rows = repetitions + header" "$(wc -l <"$T/csv" | tr -d ' ')" 4
+head -1 "$T/csv" | grep -q '^kind,size_bytes,placement,wait,mode,asked_cpus,repetition,round_trips,'
+ok $? "csv header"
+awk -F, 'NR > 1 && $8 != 50 { bad = 1 } END { exit bad }' "$T/csv"; ok $? "csv round_trips = --loops"
+
+# --- usage errors: exit 2, one line naming the problem, nothing on stdout
+usage() {
+	what=$1; shift
+	"$PB" latency "$@" >"$T/out" 2>"$T/err"
+	is "$* exits 2" "$?" 2
+	[ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q -- "$what" "$T/err"
+	ok $? "$* gives one line naming $what"
+}
+usage --loops --loops 0
+usage --duration --loops 5 --duration 1s
+usage --placement --placement nearby
+usage --wait --wait nap
+usage --cpu --cpu 0 --placement same
+usage --size --size 0
+usage --size --size 2M
+usage --interval --interval 2s --duration 1s
+usage --duration --duration 10us
+usage --kind --kind tcp
+usage --counters --counters papi
+usage --repeat --repeat 0
+usage extra extra
+empty_tmp; ok $? "usage errors leave nothing in TMPDIR"
+
+# --- a party that dies, signals and the watchdog: nothing survives
+survivors() { ps -e -o sid= -o pid= | awk -v s="$1" '$1 == s' | wc -l | tr -d ' '; }
+child_of() {
+	i=0
+	while [ "$i" -lt 200 ]; do
+		c=$(ps -o pid= --ppid "$1" 2>/dev/null | head -1 | tr -d ' ')
+		[ -n "$c" ] && { echo "$c"; return 0; }
+		sleep 0.05
+		i=$((i + 1))
+	done
+	return 1
+}
+start() {
+	rm -f "$T/pid"
+	setsid -f -w sh -c 'echo $$ >"$1"; shift; exec "$@"' sh "$T/pid" "$@" >/dev/null 2>"$T/err" &
+	bg=$!
+	i=0
+	while [ ! -s "$T/pid" ] && [ "$i" -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+	pid=$(cat "$T/pid" 2>/dev/null)
+}
+if command -v setsid >/dev/null 2>&1 && command -v ps >/dev/null 2>&1; then
+	start "$PB" latency -k fifo -n 1000000000 -r 1 -w 0 -t 60s
+	b=$(child_of "$pid"); ok $? "party B started"
+	kill -KILL "$b"
+	wait "$bg"
+	is "party B killed: exit 3" "$?" 3
+	grep -q 'party B.*signal 9' "$T/err"; ok $? "the error names party B and the signal"
+	is "party B killed: one line" "$(wc -l <"$T/err" | tr -d ' ')" 1
+	empty_tmp; ok $? "party B killed: nothing left in TMPDIR"
+
+	start "$PB" latency -k fifo -n 1000000000 -r 1 -w 0 -t 60s
+	child_of "$pid" >/dev/null; ok $? "run started"
+	kill -TERM "$pid"
+	wait "$bg"
+	is "SIGTERM mid-run exits 143" "$?" 143
+	is "no process of the session survives SIGTERM" "$(survivors "$pid")" 0
+	empty_tmp; ok $? "SIGTERM: nothing left in TMPDIR"
+
+	start "$PB" latency -k fifo -n 1000000000 -r 1 -w 0 -t 0.5s
+	wait "$bg"
+	is "--timeout exits 3" "$?" 3
+	grep -q 'timed out' "$T/err"; ok $? "--timeout says it timed out"
+	is "no process of the session survives the watchdog" "$(survivors "$pid")" 0
+	empty_tmp; ok $? "--timeout: nothing left in TMPDIR"
+
+	start "$PB" latency -T --wait spin -n 1000000000 -r 1 -w 0 -t 60s
+	sleep 0.3
+	kill -INT "$pid"
+	wait "$bg"
+	is "SIGINT in thread mode, spinning, exits 130" "$?" 130
+else
+	for t in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do skip "signal test $t" "setsid or ps missing"; done
+fi
+
+echo "1..$n"
+[ "$fails" -eq 0 ]
