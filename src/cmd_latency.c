@@ -93,6 +93,7 @@ struct lat_run {
 	struct pb_topo topo;
 	char tmpdir[2][4096];
 	uint64_t clock_cost;
+	uint64_t watchdog_ns;       /* --timeout, or the default stall bound */
 	enum pb_lat_source source;
 	char source_why[256];
 	struct pb_hist scratch;
@@ -247,9 +248,13 @@ static int run_one(struct lat_run *run, struct lat_cell *c, bool keep)
 
 	pb_hist_reset(&res.hist);
 	r = pb_lat_run(&o, &res, why, sizeof(why));
-	if (r == -ETIMEDOUT || pb_watchdog_fired())
+	if ((r == -ETIMEDOUT || pb_watchdog_fired()) && p->timeout_ns)
 		set_error(run, PB_EXIT_ERROR, "--timeout: timed out after %g s",
 			  (double)p->timeout_ns / 1e9);
+	else if (r == -ETIMEDOUT || pb_watchdog_fired())
+		set_error(run, PB_EXIT_ERROR, "watchdog: no result after %g s, the bound for "
+			  "this run without --timeout (a lost wakeup or a stopped party?)",
+			  (double)run->watchdog_ns / 1e9);
 	else if (r)
 		set_error(run, PB_EXIT_ERROR, "%s %s %s: %s", pb_kind_names[c->kind],
 			  place_name(run, c), pb_lat_wait_words[c->wait], why);
@@ -257,6 +262,24 @@ static int run_one(struct lat_run *run, struct lat_cell *c, bool keep)
 		set_error(run, PB_EXIT_ERROR, "out of memory");
 	free(res.iv);
 	return r;
+}
+
+/*
+ * Blocking ping-pong can hang on a broken kernel (a lost wakeup), so a run
+ * without --timeout still has a watchdog: 10 s plus 10 ms per round trip (or
+ * three times --duration plus 10 s) per repetition, a bound no working
+ * kernel comes near, even spinning on one CPU.
+ */
+static uint64_t default_watchdog_ns(const struct lat_run *run)
+{
+	const struct lat_params *p = run->p;
+	uint64_t runs = (uint64_t)run->ncells * (p->repeat + p->warmup);
+	uint64_t per_run = p->loops ? p->loops * 10000000ULL : 3 * p->duration_ns;
+	uint64_t ns = 10000000000ULL;
+
+	if (!runs || per_run > (UINT64_MAX / 2 - ns) / runs)
+		return UINT64_MAX / 2;
+	return ns + runs * per_run;
 }
 
 /* Sizes, placements and waits outer; repetitions interleaved across kinds. */
@@ -697,6 +720,8 @@ static void emit_json(const struct lat_run *run, const struct pb_sysinfo *si, FI
 	char usable[256];
 
 	json_object_object_add(doc, "params", params_json(run->p));
+	/* the watchdog actually armed: --timeout, or the default bound */
+	pb_json_add_int(doc, "watchdog_ns", (int64_t)run->watchdog_ns);
 	pb_json_add_str(ck, "id", "CLOCK_MONOTONIC");
 	pb_json_add_int(ck, "read_ns", (int64_t)run->clock_cost);
 	json_object_object_add(doc, "clock", ck);
@@ -794,8 +819,9 @@ static int exec_params(struct pb_cli *cli, void *params)
 	if (pb_lat_counters_probe(p->counters, &run.source, run.source_why,
 				  sizeof(run.source_why)) && !run.status)
 		set_error(&run, PB_EXIT_ERROR, "%s", run.source_why);
-	if (p->timeout_ns)
-		pb_watchdog_arm((double)p->timeout_ns / 1e9, "--timeout");
+	run.watchdog_ns = p->timeout_ns ? p->timeout_ns : default_watchdog_ns(&run);
+	pb_watchdog_arm((double)run.watchdog_ns / 1e9,
+			p->timeout_ns ? "--timeout" : "watchdog (no --timeout given)");
 	pb_progress_start(&run.pg, NAME, pb_cli_progress(cli), 0);
 	if (!run.status)
 		measure(&run);
@@ -849,7 +875,9 @@ static const struct pb_opt options[] = {
 	{ PB_OPT("dir", 'd', PB_OPT_DIR, P, dir), .arg = "DIR", .help = "directory for FIFOs" },
 	PB_OPT_REPEAT(P, repeat, "measured repetitions"),
 	PB_OPT_WARMUP(P, warmup),
-	PB_OPT_TIMEOUT(P, timeout_ns),
+	{ PB_OPT("timeout", 't', PB_OPT_DURATION, P, timeout_ns), .min = 1,
+	  .max = 86400ULL * 1000000000ULL, .def_help = "a watchdog from the run's size",
+	  .arg = "DURATION", .help = "give up with exit 3 after this long, e.g. 90s" },
 	PB_OPT_END
 };
 

@@ -33,6 +33,8 @@ empty_tmp() { [ -z "$(ls -A "$TMPDIR")" ]; }
 
 # --- text
 "$PB" latency -n 200 -r 2 -w 0 >"$T/out" 2>"$T/err"
+is "small run exits 0 (with --timeout too)" "$("$PB" latency -n 50 -r 1 -w 0 -t 5s -f json |
+	"$JSONQ" - .watchdog_ns)" 5000000000
 is "small run exits 0" "$?" 0
 grep -q '^clock       CLOCK_MONOTONIC, [0-9]* ns per read' "$T/out"; ok $? "text states the clock's read cost"
 grep -Eq '^counters    (perf_event_open|getrusage)' "$T/out"; ok $? "text says where the counters come from"
@@ -42,6 +44,10 @@ grep -q '^anon  *1 B any  *block any ' "$T/out"; ok $? "one line for anon, 1 B, 
 # --- JSON: every repetition, relations between the figures
 "$PB" latency -k all -n 300 -r 2 -w 1 --placement same -f json -o "$T/j" 2>"$T/err"
 is "json run exits 0" "$?" 0
+# without --timeout the default watchdog is armed: 10 s + 10 ms per round
+# trip of every repetition (3 kinds x (2 + 1) runs x 300 round trips)
+is "default watchdog armed and recorded" "$(q "$T/j" .watchdog_ns)" \
+	"$((10000000000 + 3 * 3 * 300 * 10000000))"
 "$JSONQ" "$T/j" >/dev/null 2>&1; ok $? "json is one valid document"
 is "command" "$(q "$T/j" .command)" latency
 is "three results (anon, fifo, socketpair)" "$(q "$T/j" '.results#')" 3
