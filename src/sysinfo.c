@@ -8,16 +8,13 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "sysinfo.h"
 #include "units.h"
-
-#ifndef PB_STATIC_BUILD
-#define PB_STATIC_BUILD 0
-#endif
 
 int pb_read_long_file(const char *path, long *out)
 {
@@ -446,7 +443,8 @@ struct json_object *pb_run_json(void)
 
 	o = json_object_new_object();
 	add_str(o, "version", PACKAGE_VERSION);
-	json_object_object_add(o, "static", json_object_new_boolean(PB_STATIC_BUILD));
+	/* No program interpreter (ld.so): linked statically. */
+	json_object_object_add(o, "static", json_object_new_boolean(getauxval(AT_BASE) == 0));
 	{
 		struct json_object *a = json_object_new_array();
 

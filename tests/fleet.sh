@@ -9,7 +9,7 @@
 tap_tmpdir
 D="$TEST_TMP"
 
-plan 47
+plan 49
 
 # run_ok FILE CMD: the run object of FILE is complete and typed.
 run_ok() {
@@ -97,4 +97,17 @@ grep -q '^<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=exit-status RESULT=fail>$' "$D/l.ou
 is "$rc/$(head -1 "$D/l.file")" "0/<LAVA_SIGNAL_TESTSET START conformance>" "--output FILE gets the signals"
 run "$P" compare "$D/tp.json" "$D/tp.json" --format lava
 is "$rc" 2 "compare has no lava format (usage error)"
+# run.pipebench.static says how the binary was linked; the static build
+# (tests/pipebench-static, or --enable-static-binary) has no interpreter.
+if ldd "$P" >/dev/null 2>&1; then want=false; else want=true; fi
+is "$("$JSONQ" "$D/ts.json" .run.pipebench.static)" "$want" "run.pipebench.static is $want for this build"
+S="$TESTS_BUILDDIR/pipebench-static"
+if [ -x "$S" ]; then
+	"$S" timestamps --dir "$D" --format json --output "$D/st.json"; rc=$?
+	v=$("$JSONQ" "$D/st.json" .run.pipebench.static 2>&1)
+	ldd "$S" >/dev/null 2>&1; l=$?
+	is "$rc/$v/$l" "0/true/1" "the static build runs, says static, and ldd finds no libraries"
+else
+	ok 0 "the static build # SKIP no static build here (no .a files, or a sanitizer build)"
+fi
 ok "$(tmp_empty; echo $?)" "nothing left behind"

@@ -40,6 +40,10 @@ $PY -c 'import yaml' 2>/dev/null || skip_all "$PY has no yaml module"
 work=$(mktemp -d "${TMPDIR:-/tmp}/pb-lava.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 trap 'rm -rf "$work"; exit 130' INT TERM HUP
+# The static build when there is one (configure found the .a files): one
+# file in the guest, no shared libraries shipped.
+static=${TESTS_BUILDDIR:-$(dirname "$PB")/../tests}/pipebench-static
+if [ -x "$static" ]; then PB=$static; fi
 root=$work/root
 guest_root "$root" || skip_all "cannot copy $PB or busybox into the guest"
 guest_applets "$root"
@@ -167,7 +171,7 @@ job = {
 yaml.safe_dump(job, open(1, "w"), sort_keys=False)
 EOI
 
-echo "1..9"
+echo "1..10"
 start=$(date +%s)
 timeout -k 5 150 /usr/bin/lava-run --job-id "pipebench-test-$$" --output-dir "$work/out" \
 	--device "$work/device.yaml" --dispatcher "$work/dispatcher.yaml" "$work/job.yaml" \
@@ -245,5 +249,11 @@ check "throughput: ns per system call with UNITS=ns" \
 	eval '[ "$(cases 0_pipebench | grep -Ec "^(anon|fifo)-(100|4096)B-syscall pass [0-9.]+ ns$")" = 4 ]'
 check "every test set ends with exit-status pass" \
 	eval '[ "$(cases 0_pipebench | grep -c "^exit-status pass ")" = 3 ]'
+if [ "$PB" = "$static" ]; then
+	check "the guest ran the static build, with no shared library shipped" \
+		eval '[ -z "$(find "$root" -name "*.so*" | grep -v busybox)" ]'
+else
+	n=$((n + 1)); echo "ok $n - the guest ran the static build # SKIP no static build (configure found no .a files or sanitizers)"
+fi
 cases 0_pipebench | grep -Ev '^[A-Z]+-[0-9]+ ' | sed 's/^/# /'
 exit 0
