@@ -9,7 +9,7 @@
 tap_tmpdir
 D="$TEST_TMP"
 
-plan 49
+plan 59
 
 # run_ok FILE CMD: the run object of FILE is complete and typed.
 run_ok() {
@@ -110,4 +110,42 @@ if [ -x "$S" ]; then
 else
 	ok 0 "the static build # SKIP no static build here (no .a files, or a sanitizer build)"
 fi
+# compare for a fleet: 20 documents labelled host/kernel from `run`.
+"$P" conformance --only WR-01,WR-02 --format json --output "$D/f0.json"
+host=$("$JSONQ" "$D/f0.json" .run.hostname)
+i=1
+while [ $i -le 19 ]; do
+	b=$(printf 'board%02d' $i)
+	sed -e "s/\"hostname\": \"[^\"]*\"/\"hostname\": \"$b\"/" "$D/f0.json" > "$D/f$i.json"
+	case $i in
+	5) sed -i 's/"euid": [0-9]*/"euid": 4242/' "$D/f$i.json" ;;
+	7|8) awk '!done && /"status": "pass"/ { sub(/"pass"/, "\"fail\""); done = 1 } { print }' \
+		"$D/f$i.json" > "$D/t.json" && mv "$D/t.json" "$D/f$i.json" ;;
+	esac
+	i=$((i + 1))
+done
+set -- "$D/f0.json"
+i=1; while [ $i -le 19 ]; do set -- "$@" "$D/f$i.json"; i=$((i + 1)); done
+"$P" compare "$@" >"$D/fleet.txt" 2>"$D/fleet.err"; rc=$?
+is "$rc" 1 "compare of 20 documents: exit 1 when one regresses"
+w=$(awk '{ if (length > m) m = length } END { print m + 0 }' "$D/fleet.txt")
+[ "$w" -lt 200 ]; ok $? "20 documents stay readable: longest line $w characters"
+grep -q "^ 19 board19/$(uname -r) " "$D/fleet.txt"; ok $? "columns are labelled host/kernel from run, whole"
+grep -Eq '^ +ok +ok( +ok){5} +FAIL! +FAIL!( +ok){11} +WR-01 status$' "$D/fleet.txt"; ok $? "the verdict grid: WR-01 fails in documents 7 and 8 only"
+grep -q 'different users (euid)' "$D/fleet.txt" && grep -q "^  board05/$(uname -r) 4242$" "$D/fleet.txt"
+ok $? "the header flags the document run under another user"
+"$P" compare --format markdown "$@" >"$D/fleet.md"; rc=$?
+grep -q "^| WR-01 status | pass | pass | pass | pass | pass | pass | pass | fail \*\*!\*\* |" "$D/fleet.md"
+ok $? "markdown: a verdict grid row per changed check (exit $rc)"
+"$P" compare --format csv "$D/f0.json" "$D/f7.json" >"$D/fleet.csv"
+is "$(sed -n 3p "$D/fleet.csv")" "verdict,,WR-01,status,1,board07/$(uname -r),$D/f7.json,,,,!,fail,board07,$(uname -r)" \
+	"csv: a row per verdict and document, with the document's host and kernel"
+"$P" compare --format json --label old,new "$D/f0.json" "$D/f8.json" >"$D/fleet.json"
+is "$("$JSONQ" "$D/fleet.json" .inputs[0].label .inputs[1].label .verdict_grid[0].verdicts[1] | tr '\n' ' ')" \
+	"old new fail " "--label names the columns; the grid is in JSON"
+"$P" compare --format json "$D/f0.json" "$D/f5.json" | "$JSONQ" - .documents_differ_in[0] >"$D/t.out"
+is "$(cat "$D/t.out")" "run.user.euid" "JSON says which run members differ"
+run "$P" compare --label a,b,c "$D/f0.json" "$D/f1.json"
+is "$rc/$(nlines "$err")" "2/1" "more labels than documents: usage error, one line"
+rm -f "$D"/f*.json "$D/fleet."* "$D/t.out"
 ok "$(tmp_empty; echo $?)" "nothing left behind"
