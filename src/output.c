@@ -708,6 +708,9 @@ static void lava_conformance(struct pb_lava *l, struct json_object *doc)
 		const char *id = jstr(c, "id"), *kind = jstr(c, "kind");
 		bool twice = false;
 
+		if (!jget(c, "status"))
+			continue;        /* a listing (--list), not a result */
+
 		for (size_t j = 0; kind && j < n && !twice; j++) {
 			const char *other = jstr(json_object_array_get_idx(a, j), "id");
 
