@@ -14,7 +14,9 @@
 
 #include "cleanup.h"
 #include "cli.h"
+#include "sysinfo.h"
 #include "msg.h"
+#include "output.h"
 #include "units.h"
 
 const char *const pb_kind_words[] = { "anon", "fifo", "socketpair", "all", NULL };
@@ -349,6 +351,12 @@ int pb_cli_parse(struct pb_cli *cli, const struct pb_cmd *cmd, int argc,
 	    convert_all(cli, cmd, 0, cli->ncmd))
 		return PB_EXIT_USAGE;
 	cli->common.format_name = cmd->formats[cli->common.format];
+	/* --format lava: the command builds its JSON document, which one
+	 * emitter turns into LAVA signals when it is written (output.h). */
+	pb_out_set_lava(strcmp(cli->common.format_name, "lava") == 0);
+	for (unsigned i = 0; cmd->formats[i] && strcmp(cli->common.format_name, "lava") == 0; i++)
+		if (strcmp(cmd->formats[i], "json") == 0)
+			cli->common.format = i;
 	return PB_CLI_CONTINUE;
 }
 
@@ -482,6 +490,7 @@ int pb_cmd_run(const struct pb_cmd *cmd, int argc, const char **argv)
 		pb_cli_list_operands(cmd, stdout);
 		return PB_EXIT_OK;
 	}
+	pb_run_mark_start();
 	params = calloc(1, cmd->params_size ? cmd->params_size : 1);
 	if (!params) {
 		pb_err(cmd->name, "out of memory");

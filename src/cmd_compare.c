@@ -27,10 +27,13 @@
 #include "units.h"
 
 #define NAME "compare"
-#define MAX_NEW 16
+/* A fleet: BASE and up to 63 NEW documents (the text stays readable: past
+ * three NEW it is a block per metric and a line per document). */
+#define MAX_NEW 63
+#define FLEET_FROM 4
 
-static const char *const formats[] = { "text", "json", NULL };
-enum { FMT_TEXT, FMT_JSON };
+static const char *const formats[] = { "text", "json", "csv", "markdown", NULL };
+enum { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_MARKDOWN };
 
 struct cmp_input {
 	const char *path;
@@ -51,6 +54,9 @@ struct cmp_run {
 	char base_failed[512];
 	char ignore[4096];       /* union of differing params: left out of identities */
 	struct json_object *warnings;
+	const char *label_opt;   /* --label */
+	char *labels[MAX_NEW + 1]; /* column labels, BASE first (make_labels) */
+	size_t label_w;          /* the longest label */
 };
 
 /* A document measured on a machine busier than it has CPUs: say so. */
@@ -310,13 +316,6 @@ static bool printed_before(const struct cmp_run *run, size_t k, const struct pb_
 	return false;
 }
 
-static const char *base_name(const char *path)
-{
-	const char *s = strrchr(path, '/');
-
-	return s ? s + 1 : path;
-}
-
 static void emit_row(const struct cmp_run *run, const struct pb_cmp_metric *row, FILE *fp)
 {
 	char cell[96];
@@ -342,11 +341,597 @@ static void emit_row(const struct cmp_run *run, const struct pb_cmp_metric *row,
 		row->label, row->metric);
 }
 
+/* ------------------------------------------------------------ fleet */
+
+/* Member PATH ("a.b") of O as a string (numbers and lists as JSON), or NULL. */
+static const char *jpath(struct json_object *o, const char *path)
+{
+	char key[64];
+
+	while (o && *path) {
+		size_t n = strcspn(path, ".");
+
+		snprintf(key, sizeof(key), "%.*s", (int)n, path);
+		if (!json_object_is_type(o, json_type_object) ||
+		    !json_object_object_get_ex(o, key, &o))
+			return NULL;
+		path += n + (path[n] == '.');
+	}
+	if (!o)
+		return NULL;
+	return json_object_is_type(o, json_type_string) ? json_object_get_string(o) :
+	       json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+}
+
+static struct json_object *doc_at(const struct cmp_run *run, size_t i)
+{
+	return i ? run->in[i - 1].doc : run->base;
+}
+
+static const char *path_at(const struct cmp_run *run, size_t i)
+{
+	return i ? run->in[i - 1].path : run->base_path;
+}
+
+/* The document's host and kernel: from `run`, else `system` (older documents). */
+static const char *doc_host(struct json_object *doc)
+{
+	const char *h = jpath(doc, "run.hostname");
+
+	return h ? h : jpath(doc, "system.hostname") ? jpath(doc, "system.hostname") : "?";
+}
+
+static const char *doc_release(struct json_object *doc)
+{
+	const char *k = jpath(doc, "run.kernel.release");
+
+	return k ? k : doc_kernel(doc);
+}
+
+/*
+ * Column labels, BASE first: --label's comma-separated words in order, else
+ * HOST/KERNEL from the document's `run`; a label given twice gets "#N" (its
+ * position) so that no two columns look alike.  -1 after a usage error.
+ */
+static int make_labels(struct cmp_run *run)
+{
+	size_t n = run->nin + 1, given = 0;
+	const char *p = run->label_opt;
+	char buf[512];
+
+	while (p && *p) {
+		size_t len = strcspn(p, ",");
+
+		if (given == n) {
+			pb_usage_err(NAME, "--label: %zu labels for %zu documents", given + 1, n);
+			return -1;
+		}
+		if (len)
+			run->labels[given] = strndup(p, len);
+		given++;
+		p += len + (p[len] == ',');
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (run->labels[i])
+			continue;
+		snprintf(buf, sizeof(buf), "%s/%s", doc_host(doc_at(run, i)),
+			 doc_release(doc_at(run, i)));
+		run->labels[i] = strdup(buf);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!run->labels[i])
+			return -ENOMEM;
+	/* Every label that is not unique, all of them. */
+	{
+		bool dup[MAX_NEW + 1] = { false };
+
+		for (size_t i = 0; i < n; i++)
+			for (size_t j = 0; j < n; j++)
+				dup[i] |= j != i && strcmp(run->labels[i], run->labels[j]) == 0;
+		for (size_t i = 0; i < n; i++) {
+			if (!dup[i])
+				continue;
+			snprintf(buf, sizeof(buf), "%s#%zu", run->labels[i], i);
+			free(run->labels[i]);
+			run->labels[i] = strdup(buf);
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t len = run->labels[i] ? strlen(run->labels[i]) : 0;
+
+		if (!len)
+			return -ENOMEM;
+		if (len > run->label_w)
+			run->label_w = len;
+	}
+	return 0;
+}
+
+/* What makes coverage and numbers differ between documents: the user, the
+ * capabilities and pipebench's version. */
+static const struct {
+	const char *what, *path, *alt;
+} fleet_keys[] = {
+	{ "users (euid)", "run.user.euid", NULL },
+	{ "capabilities", "run.user.capabilities", "system.capabilities" },
+	{ "pipebench versions", "run.pipebench.version", "version" },
+};
+#define NFLEET_KEYS (sizeof(fleet_keys) / sizeof(fleet_keys[0]))
+
+static const char *fleet_value(const struct cmp_run *run, size_t i, size_t key)
+{
+	const char *v = jpath(doc_at(run, i), fleet_keys[key].path);
+
+	if (!v && fleet_keys[key].alt)
+		v = jpath(doc_at(run, i), fleet_keys[key].alt);
+	return v ? v : "unknown";
+}
+
+static bool fleet_differs(const struct cmp_run *run, size_t key)
+{
+	for (size_t i = 1; i <= run->nin; i++)
+		if (strcmp(fleet_value(run, 0, key), fleet_value(run, i, key)) != 0)
+			return true;
+	return false;
+}
+
+/* Capabilities of document I against BASE's: "-CAP_X +CAP_Y", at most a few. */
+static void caps_diff(const struct cmp_run *run, size_t i, char *buf, size_t len)
+{
+	struct json_object *b = json_tokener_parse(fleet_value(run, 0, 1));
+	struct json_object *d = json_tokener_parse(fleet_value(run, i, 1));
+	size_t off = 0, shown = 0, more = 0;
+
+	buf[0] = '\0';
+	if (!json_object_is_type(b, json_type_array) || !json_object_is_type(d, json_type_array)) {
+		snprintf(buf, len, "%s", fleet_value(run, i, 1));
+	} else if (json_object_array_length(d) == 0) {
+		snprintf(buf, len, "none (base has %zu)", json_object_array_length(b));
+	} else {
+		for (int side = 0; side < 2; side++) {
+			struct json_object *from = side ? d : b, *other = side ? b : d;
+
+			for (size_t k = 0; k < json_object_array_length(from); k++) {
+				const char *c = json_object_get_string(json_object_array_get_idx(from, k));
+				bool in = false;
+
+				for (size_t j = 0; j < json_object_array_length(other) && !in; j++)
+					in = !strcmp(c, json_object_get_string(
+						json_object_array_get_idx(other, j)));
+				if (in)
+					continue;
+				if (shown++ < 4 && off < len)
+					off += (size_t)snprintf(buf + off, len - off, "%s%c%s",
+								off ? " " : "", side ? '+' : '-', c);
+				else
+					more++;
+			}
+		}
+		if (more && off < len)
+			snprintf(buf + off, len - off, " and %zu more", more);
+	}
+	json_object_put(b);
+	json_object_put(d);
+}
+
+/* A note per way the documents differ, naming the documents that differ from BASE. */
+static void fleet_notes_text(const struct cmp_run *run, FILE *fp)
+{
+	char buf[512];
+
+	for (size_t key = 0; key < NFLEET_KEYS; key++) {
+		if (!fleet_differs(run, key))
+			continue;
+		fprintf(fp, "note: the documents ran under different %s, so coverage and numbers "
+			"differ; base %s has %s, these differ:\n", fleet_keys[key].what,
+			run->labels[0], key == 1 ? "its own set" : fleet_value(run, 0, key));
+		for (size_t i = 1; i <= run->nin; i++) {
+			if (!strcmp(fleet_value(run, 0, key), fleet_value(run, i, key)))
+				continue;
+			if (key == 1)
+				caps_diff(run, i, buf, sizeof(buf));
+			else
+				snprintf(buf, sizeof(buf), "%s", fleet_value(run, i, key));
+			fprintf(fp, "  %-*s %s\n", (int)run->label_w, run->labels[i], buf);
+		}
+	}
+}
+
+/* The verdict rows: every (part, label, key) that changed in some NEW. */
+struct grid_row {
+	const struct pb_cmp_verdict *first;
+};
+
+static bool same_verdict(const struct pb_cmp_verdict *a, const struct pb_cmp_verdict *b)
+{
+	return !strcmp(a->label, b->label) && !strcmp(a->key, b->key) &&
+	       ((!a->part && !b->part) || (a->part && b->part && !strcmp(a->part, b->part)));
+}
+
+static size_t grid_rows(const struct cmp_run *run, const struct pb_cmp_verdict **rows, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < run->nin; k++)
+		for (size_t i = 0; i < run->in[k].res.nv; i++) {
+			const struct pb_cmp_verdict *v = &run->in[k].res.v[i];
+			bool seen = false;
+
+			for (size_t j = 0; j < n && !seen; j++)
+				seen = same_verdict(rows[j], v);
+			if (!seen && n < max)
+				rows[n++] = v;
+		}
+	return n;
+}
+
+/* The verdict of ROW in document I (0: BASE); *REG when it is a regression. */
+static const char *grid_cell(const struct cmp_run *run, const struct pb_cmp_verdict *row, size_t i,
+			     bool *reg)
+{
+	*reg = false;
+	if (i == 0)
+		return row->base;
+	for (size_t j = 0; j < run->in[i - 1].res.nv; j++) {
+		const struct pb_cmp_verdict *v = &run->in[i - 1].res.v[j];
+
+		if (same_verdict(v, row)) {
+			*reg = v->regression;
+			return v->cur;
+		}
+	}
+	return row->base;        /* unchanged in that document */
+}
+
+static const char *short_verdict(const char *v)
+{
+	static const char *const map[][2] = {
+		{ "pass", "ok" }, { "fail", "FAIL" }, { "error", "ERR" }, { "skip", "skip" },
+		{ "known-deviation", "kdev" }, { "info", "info" }, { "updated", "upd" },
+		{ "frozen", "frzn" },
+	};
+
+	if (!v)
+		return "-";
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (strcmp(v, map[i][0]) == 0)
+			return map[i][1];
+	return v;
+}
+
+#define MAX_GRID 4096
+
+static void grid_text(const struct cmp_run *run, FILE *fp)
+{
+	const struct pb_cmp_verdict **rows = calloc(MAX_GRID, sizeof(*rows));
+	size_t n = rows ? grid_rows(run, rows, MAX_GRID) : 0, w = 4;
+
+	if (!n) {
+		free(rows);
+		return;
+	}
+	for (size_t r = 0; r < n; r++)
+		for (size_t i = 0; i <= run->nin; i++) {
+			bool reg;
+			size_t len = strlen(short_verdict(grid_cell(run, rows[r], i, &reg)));
+
+			if (len > w)
+				w = len;
+		}
+	fprintf(fp, "\nverdicts that changed, checks x documents (ok pass, kdev known-deviation, "
+		"ERR error, upd updated, frzn frozen, - absent, ! regression):\n  ");
+	for (size_t i = 0; i <= run->nin; i++)
+		fprintf(fp, " %*zu ", (int)w, i);
+	fputc('\n', fp);
+	for (size_t r = 0; r < n; r++) {
+		fputs("  ", fp);
+		for (size_t i = 0; i <= run->nin; i++) {
+			bool reg;
+			const char *c = short_verdict(grid_cell(run, rows[r], i, &reg));
+
+			fprintf(fp, " %*s%c", (int)w, c, reg ? '!' : ' ');
+		}
+		fprintf(fp, "  %s%s%s %s\n", rows[r]->part ? rows[r]->part : "",
+			rows[r]->part ? ": " : "", rows[r]->label, rows[r]->key);
+	}
+	free(rows);
+}
+
+/* Every metric row once: the first input that has it. */
+static void each_row(const struct cmp_run *run,
+		     void (*fn)(const struct cmp_run *, const struct pb_cmp_metric *, void *),
+		     void *arg)
+{
+	for (size_t k = 0; k < run->nin; k++)
+		for (size_t i = 0; i < run->in[k].res.nm; i++)
+			if (!printed_before(run, k, &run->in[k].res.m[i]))
+				fn(run, &run->in[k].res.m[i], arg);
+}
+
+/* The fleet layout: a block per metric, a line per document, labels whole. */
+static void block_row(const struct cmp_run *run, const struct pb_cmp_metric *row, void *arg)
+{
+	FILE *fp = arg;
+	char cell[96];
+
+	fprintf(fp, "\n%s%s%s %s (%s)\n", row->part ? row->part : "", row->part ? ": " : "",
+		row->label, row->metric, pb_cmp_dir_name(row->dir));
+	fmt_mean_rsd(&row->base, cell, sizeof(cell));
+	fprintf(fp, "  %-*s %s  base\n", (int)run->label_w, run->labels[0], cell);
+	for (size_t k = 0; k < run->nin; k++) {
+		const struct pb_cmp_metric *m = find_row(&run->in[k].res, row);
+		char chg[32];
+
+		if (!m) {
+			fprintf(fp, "  %-*s %18s\n", (int)run->label_w, run->labels[k + 1], "-");
+			continue;
+		}
+		if (isfinite(m->change_pct))
+			snprintf(chg, sizeof(chg), "%+.1f%%", m->change_pct);
+		else
+			snprintf(chg, sizeof(chg), "n/a");
+		fmt_mean_rsd(&m->cur, cell, sizeof(cell));
+		fprintf(fp, "  %-*s %s  %9s %c\n", (int)run->label_w, run->labels[k + 1], cell, chg,
+			marker(m));
+	}
+}
+
+static void fleet_header_text(const struct cmp_run *run, FILE *fp)
+{
+	fprintf(fp, "documents (%zu; column N below is document N):\n", run->nin + 1);
+	for (size_t i = 0; i <= run->nin; i++)
+		fprintf(fp, "%3zu %-*s %s%s\n", i, (int)run->label_w, run->labels[i], path_at(run, i),
+			i ? "" : " (base)");
+	fleet_notes_text(run, fp);
+}
+
+/* Markdown: the documents, the metrics (a column per document) and the grid. */
+static void md_cell(FILE *fp, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', fp);
+		fputc(*s == '\n' ? ' ' : *s, fp);
+	}
+}
+
+static void md_row(const struct cmp_run *run, const struct pb_cmp_metric *row, void *arg)
+{
+	FILE *fp = arg;
+	char num[48];
+
+	fputs("| ", fp);
+	if (row->part) {
+		md_cell(fp, row->part);
+		fputs(": ", fp);
+	}
+	md_cell(fp, row->label);
+	fprintf(fp, " | %s |", row->metric);
+	fmt_num(row->base.mean, num, sizeof(num));
+	fprintf(fp, " %s ~%.0f%% |", num, row->base.rsd * 100);
+	for (size_t k = 0; k < run->nin; k++) {
+		const struct pb_cmp_metric *m = find_row(&run->in[k].res, row);
+
+		if (!m) {
+			fputs(" - |", fp);
+			continue;
+		}
+		fmt_num(m->cur.mean, num, sizeof(num));
+		fprintf(fp, " %s ~%.0f%%", num, m->cur.rsd * 100);
+		if (isfinite(m->change_pct)) {
+			char mk = marker(m);
+
+			fprintf(fp, " (%+.1f%%", m->change_pct);
+			if (mk != ' ')
+				fprintf(fp, " %s%c", mk == '*' ? "\\" : "", mk);
+			fputc(')', fp);
+		}
+		fputs(" |", fp);
+	}
+	fputc('\n', fp);
+}
+
+static void emit_markdown(const struct cmp_run *run, FILE *fp)
+{
+	const struct pb_cmp_verdict **rows = calloc(MAX_GRID, sizeof(*rows));
+	size_t n = rows ? grid_rows(run, rows, MAX_GRID) : 0;
+
+	fprintf(fp, "## Documents\n\n| # | label | file | command | kernel | euid | capabilities | pipebench |\n"
+		"|---|---|---|---|---|---|---|---|\n");
+	for (size_t i = 0; i <= run->nin; i++) {
+		fprintf(fp, "| %zu%s | ", i, i ? "" : " (base)");
+		md_cell(fp, run->labels[i]);
+		fputs(" | ", fp);
+		md_cell(fp, path_at(run, i));
+		fprintf(fp, " | %s | %s | %s | ", doc_command(doc_at(run, i)),
+			doc_release(doc_at(run, i)), fleet_value(run, i, 0));
+		/* The base's capabilities counted, the others' as a difference. */
+		if (i == 0 || !strcmp(fleet_value(run, 0, 1), fleet_value(run, i, 1))) {
+			struct json_object *a = json_tokener_parse(fleet_value(run, i, 1));
+
+			if (json_object_is_type(a, json_type_array))
+				fprintf(fp, "%s%zu", i ? "same: " : "", json_object_array_length(a));
+			else
+				md_cell(fp, fleet_value(run, i, 1));
+			json_object_put(a);
+		} else {
+			char buf[512];
+
+			caps_diff(run, i, buf, sizeof(buf));
+			md_cell(fp, buf);
+		}
+		fprintf(fp, " | %s |\n", fleet_value(run, i, 2));
+	}
+	for (size_t key = 0; key < NFLEET_KEYS; key++)
+		if (fleet_differs(run, key))
+			fprintf(fp, "\n**Note:** the documents ran under different %s, so coverage "
+				"and numbers differ.\n", fleet_keys[key].what);
+	fprintf(fp, "\n## Metrics\n\nmean ~ rsd (%%change, `!` regression, `*` significant, "
+		"`~` not comparable, `?` too few repetitions)\n\n| result | metric |");
+	for (size_t i = 0; i <= run->nin; i++) {
+		fputc(' ', fp);
+		md_cell(fp, run->labels[i]);
+		fputs(" |", fp);
+	}
+	fputs("\n|---|---|", fp);
+	for (size_t i = 0; i <= run->nin; i++)
+		fputs("---|", fp);
+	fputc('\n', fp);
+	each_row(run, md_row, fp);
+	if (n) {
+		fputs("\n## Verdicts that changed\n\n| check |", fp);
+		for (size_t i = 0; i <= run->nin; i++) {
+			fputc(' ', fp);
+			md_cell(fp, run->labels[i]);
+			fputs(" |", fp);
+		}
+		fputs("\n|---|", fp);
+		for (size_t i = 0; i <= run->nin; i++)
+			fputs("---|", fp);
+		fputc('\n', fp);
+		for (size_t r = 0; r < n; r++) {
+			fputs("| ", fp);
+			if (rows[r]->part) {
+				md_cell(fp, rows[r]->part);
+				fputs(": ", fp);
+			}
+			md_cell(fp, rows[r]->label);
+			fprintf(fp, " %s |", rows[r]->key);
+			for (size_t i = 0; i <= run->nin; i++) {
+				bool reg;
+				const char *c = grid_cell(run, rows[r], i, &reg);
+
+				fprintf(fp, " %s%s |", c ? c : "-", reg ? " **!**" : "");
+			}
+			fputc('\n', fp);
+		}
+	}
+	free(rows);
+}
+
+/* CSV: one row per metric and document, then one per changed verdict and
+ * document; host and kernel are the document's. */
+struct csv_arg {
+	struct pb_csv *c;
+};
+
+static void csv_doc_end(const struct cmp_run *run, struct pb_csv *c, size_t i)
+{
+	c->host = doc_host(doc_at(run, i));
+	c->kernel = doc_release(doc_at(run, i));
+	pb_csv_row_end(c);
+}
+
+static void csv_row(const struct cmp_run *run, const struct pb_cmp_metric *row, void *arg)
+{
+	struct pb_csv *c = ((struct csv_arg *)arg)->c;
+
+	for (size_t i = 0; i <= run->nin; i++) {
+		const struct pb_cmp_metric *m = i ? find_row(&run->in[i - 1].res, row) : row;
+		char mk[2] = { 0, 0 };
+
+		if (!m)
+			continue;
+		pb_csv_str(c, "metric");
+		pb_csv_str(c, row->part);
+		pb_csv_str(c, row->label);
+		pb_csv_str(c, row->metric);
+		pb_csv_int(c, (int64_t)i);
+		pb_csv_str(c, run->labels[i]);
+		pb_csv_str(c, path_at(run, i));
+		pb_csv_double(c, i ? m->cur.mean : m->base.mean);
+		pb_csv_double(c, i ? m->cur.rsd : m->base.rsd);
+		pb_csv_double(c, i ? m->change_pct : NAN);
+		mk[0] = i ? marker(m) : ' ';
+		pb_csv_str(c, mk[0] == ' ' ? "" : mk);
+		pb_csv_str(c, "");
+		csv_doc_end(run, c, i);
+	}
+}
+
+static void emit_csv(const struct cmp_run *run, FILE *fp)
+{
+	static const char *const cols[] = {
+		"type", "part", "result", "metric", "document", "label", "file", "mean", "rsd",
+		"change_pct", "marker", "verdict", NULL,
+	};
+	const struct pb_cmp_verdict **rows = calloc(MAX_GRID, sizeof(*rows));
+	size_t n = rows ? grid_rows(run, rows, MAX_GRID) : 0;
+	struct pb_sysinfo si;
+	struct pb_csv c;
+	struct csv_arg a = { &c };
+
+	pb_sysinfo_collect(&si);
+	pb_csv_begin(&c, fp, &si);
+	pb_csv_header(&c, cols);
+	each_row(run, csv_row, &a);
+	for (size_t r = 0; r < n; r++)
+		for (size_t i = 0; i <= run->nin; i++) {
+			bool reg;
+			const char *v = grid_cell(run, rows[r], i, &reg);
+
+			pb_csv_str(&c, "verdict");
+			pb_csv_str(&c, rows[r]->part);
+			pb_csv_str(&c, rows[r]->label);
+			pb_csv_str(&c, rows[r]->key);
+			pb_csv_int(&c, (int64_t)i);
+			pb_csv_str(&c, run->labels[i]);
+			pb_csv_str(&c, path_at(run, i));
+			pb_csv_str(&c, "");
+			pb_csv_str(&c, "");
+			pb_csv_str(&c, "");
+			pb_csv_str(&c, reg ? "!" : "");
+			pb_csv_str(&c, v ? v : "");
+			csv_doc_end(run, &c, i);
+		}
+	free(rows);
+}
+
+/* The JSON members of the fleet view: labels, differences, the grid. */
+static void fleet_json(const struct cmp_run *run, struct json_object *doc)
+{
+	const struct pb_cmp_verdict **rows = calloc(MAX_GRID, sizeof(*rows));
+	size_t n = rows ? grid_rows(run, rows, MAX_GRID) : 0;
+	struct json_object *inputs, *diff = json_object_new_array(), *grid = json_object_new_array();
+
+	if (json_object_object_get_ex(doc, "inputs", &inputs))
+		for (size_t i = 0; i <= run->nin && i < json_object_array_length(inputs); i++) {
+			struct json_object *o = json_object_array_get_idx(inputs, i);
+
+			pb_json_add_str(o, "label", run->labels[i]);
+			pb_json_add_str(o, "host", doc_host(doc_at(run, i)));
+		}
+	for (size_t key = 0; key < NFLEET_KEYS; key++)
+		if (fleet_differs(run, key))
+			json_object_array_add(diff, json_object_new_string(fleet_keys[key].path));
+	json_object_object_add(doc, "documents_differ_in", diff);
+	for (size_t r = 0; r < n; r++) {
+		struct json_object *o = json_object_new_object(), *cells = json_object_new_array();
+
+		pb_json_add_str(o, "part", rows[r]->part);
+		pb_json_add_str(o, "id", rows[r]->label);
+		pb_json_add_str(o, "key", rows[r]->key);
+		for (size_t i = 0; i <= run->nin; i++) {
+			bool reg;
+			const char *v = grid_cell(run, rows[r], i, &reg);
+
+			json_object_array_add(cells, v ? json_object_new_string(v) : NULL);
+		}
+		json_object_object_add(o, "verdicts", cells);
+		json_object_array_add(grid, o);
+	}
+	json_object_object_add(doc, "verdict_grid", grid);
+	free(rows);
+}
+
 static void emit_text(const struct cmp_run *run, FILE *fp)
 {
 	size_t metrics = 0, sig = 0, regs = 0, vregs = 0, vchanges = 0, only_b = 0, only_n = 0;
 	size_t lost = 0;
+	bool fleet = run->nin >= FLEET_FROM;
 
+	if (fleet)
+		fleet_header_text(run, fp);
 	fprintf(fp, "base   %s: %s, Linux %s\n", run->base_path, doc_command(run->base),
 		doc_kernel(run->base));
 	for (size_t k = 0; k < run->nin; k++)
@@ -354,18 +939,23 @@ static void emit_text(const struct cmp_run *run, FILE *fp)
 			doc_command(run->in[k].doc), doc_kernel(run->in[k].doc),
 			run->in[k].ndiffer ? "; parameters differ: " : "",
 			run->in[k].ndiffer ? run->in[k].differ : "");
-	fprintf(fp, "\n%18s", "base");
-	for (size_t k = 0; k < run->nin; k++)
-		fprintf(fp, "  %32.32s", base_name(run->in[k].path));
-	fprintf(fp, "\n%18s", "mean ~ rsd");
-	for (size_t k = 0; k < run->nin; k++)
-		fprintf(fp, "  %9s   %18s", "%change", "mean ~ rsd");
-	fputc('\n', fp);
+	if (!fleet) {
+		fleet_notes_text(run, fp);
+		fprintf(fp, "\n%18s", "base");
+		for (size_t k = 0; k < run->nin; k++)
+			fprintf(fp, "  %32s", run->labels[k + 1]);
+		fprintf(fp, "\n%18s", "mean ~ rsd");
+		for (size_t k = 0; k < run->nin; k++)
+			fprintf(fp, "  %9s   %18s", "%change", "mean ~ rsd");
+		fputc('\n', fp);
+	} else {
+		each_row(run, block_row, fp);
+	}
 	for (size_t k = 0; k < run->nin; k++) {
 		const struct pb_cmp_result *r = &run->in[k].res;
 
 		for (size_t i = 0; i < r->nm; i++)
-			if (!printed_before(run, k, &r->m[i]))
+			if (!fleet && !printed_before(run, k, &r->m[i]))
 				emit_row(run, &r->m[i], fp);
 		metrics += r->nm;
 		for (size_t i = 0; i < r->nm; i++) {
@@ -387,6 +977,10 @@ static void emit_text(const struct cmp_run *run, FILE *fp)
 
 		if (!r->nv)
 			continue;
+		for (size_t i = 0; fleet && i < r->nv; i++)
+			vregs += r->v[i].regression;
+		if (fleet)
+			continue;
 		fprintf(fp, "\nverdict changes in %s (%zu unchanged):\n", run->in[k].path,
 			r->verdicts_same);
 		for (size_t i = 0; i < r->nv; i++) {
@@ -398,6 +992,8 @@ static void emit_text(const struct cmp_run *run, FILE *fp)
 				v->base ? v->base : "(absent)", v->cur ? v->cur : "(absent)");
 		}
 	}
+	if (run->nin > 1)
+		grid_text(run, fp);
 	for (size_t k = 0; k < run->nin; k++) {
 		const struct pb_cmp_result *r = &run->in[k].res;
 
@@ -544,6 +1140,7 @@ static void emit_json(const struct cmp_run *run, int status, FILE *fp)
 		json_object_array_add(inputs, o);
 	}
 	json_object_object_add(doc, "inputs", inputs);
+	fleet_json(run, doc);
 
 	res = json_object_new_array();
 	vc = json_object_new_array();
@@ -593,6 +1190,11 @@ static int execute(struct pb_cli *cli, struct cmp_run *run)
 
 	if (load_all(run))
 		return PB_EXIT_USAGE;
+	switch (make_labels(run)) {
+	case 0: break;
+	case -1: return PB_EXIT_USAGE;
+	default: pb_err(NAME, "out of memory"); return PB_EXIT_ERROR;
+	}
 	for (size_t k = 0; k < run->nin; k++) {
 		struct cmp_input *in = &run->in[k];
 
@@ -620,10 +1222,12 @@ static int execute(struct pb_cli *cli, struct cmp_run *run)
 		pb_err(NAME, "cannot allocate output buffer");
 		return PB_EXIT_ERROR;
 	}
-	if (cli->common.format == FMT_JSON)
-		emit_json(run, status, out.fp);
-	else
-		emit_text(run, out.fp);
+	switch (cli->common.format) {
+	case FMT_JSON: emit_json(run, status, out.fp); break;
+	case FMT_CSV: emit_csv(run, out.fp); break;
+	case FMT_MARKDOWN: emit_markdown(run, out.fp); break;
+	default: emit_text(run, out.fp); break;
+	}
 	if (pb_out_finish(&out, NAME, cli->common.output))
 		status = PB_EXIT_ERROR;
 	return status;
@@ -637,11 +1241,14 @@ static void teardown(struct cmp_run *run)
 		pb_cmp_result_free(&run->in[k].res);
 	}
 	json_object_put(run->warnings);
+	for (size_t i = 0; i <= MAX_NEW; i++)
+		free(run->labels[i]);
 }
 
 struct cmp_params {
 	double threshold;
 	int force, allow_partial, strict;
+	const char *label;
 };
 
 static int exec_params(struct pb_cli *cli, void *params)
@@ -663,6 +1270,7 @@ static int exec_params(struct pb_cli *cli, void *params)
 	run.force = p->force;
 	run.allow_partial = p->allow_partial;
 	run.strict = p->strict;
+	run.label_opt = p->label;
 	run.warnings = json_object_new_array();
 	rc = execute(cli, &run);
 	teardown(&run);
@@ -683,6 +1291,9 @@ static const struct pb_opt options[] = {
 	{ PB_OPT("strict", '\0', PB_OPT_FLAG, P, strict),
 	  .help = "exit 1 when coverage is lost: a result measured in BASE is skipped or "
 	  "absent in a NEW" },
+	{ PB_OPT("label", '\0', PB_OPT_STRING, P, label), .arg = "LIST",
+	  .help = "column labels, comma-separated, BASE first (default: host/kernel from each "
+	  "document's run)" },
 	PB_OPT_END
 };
 

@@ -27,7 +27,7 @@
 #define NAME "conformance"
 #define MAX_CHECKS 256
 
-static const char *const formats[] = { "text", "json", "tap", "junit", NULL };
+static const char *const formats[] = { "text", "json", "tap", "junit", "lava", NULL };
 enum { FMT_TEXT, FMT_JSON, FMT_TAP, FMT_JUNIT };
 /* What params.kind says in JSON; --kind takes pb_kind_words. */
 static const char *const kind_words[] = { "anon", "fifo", "all", NULL };

@@ -27,7 +27,7 @@
 #define NAME "messaging"
 #define MAX_SIZE (1ULL << 20)
 
-static const char *const formats[] = { "text", "json", "csv", NULL };
+static const char *const formats[] = { "text", "json", "csv", "lava", NULL };
 enum { FMT_TEXT, FMT_JSON, FMT_CSV };
 
 struct ms_params {

@@ -38,7 +38,7 @@
 #define NAME "o_noatime"
 #define MAX_CHUNK (64ULL << 20)
 
-static const char *const formats[] = { "text", "json", NULL };
+static const char *const formats[] = { "text", "json", "lava", NULL };
 enum { FMT_TEXT, FMT_JSON };
 static const char *const expect_words[] = { "supported", "unsupported", NULL };
 

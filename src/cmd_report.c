@@ -42,7 +42,7 @@
 #define MAX_STDERR 4096u        /* what is kept of a part's standard error */
 #define INTR_GRACE_S 10         /* an interrupted part's time to write its document */
 
-static const char *const formats[] = { "text", "json", NULL };
+static const char *const formats[] = { "text", "json", "lava", NULL };
 
 struct part {
 	const char *name;      /* key under `parts` */
@@ -537,6 +537,22 @@ static void limit_text(int res, char *buf, size_t len)
 			 (unsigned long long)rl.rlim_max);
 }
 
+/* {"soft": N, "hard": N}, null for unlimited; null when unknown. */
+static struct json_object *limit_json(int res)
+{
+	struct json_object *o;
+	struct rlimit rl;
+
+	if (getrlimit(res, &rl) != 0)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "soft", rl.rlim_cur == RLIM_INFINITY ? NULL :
+			       json_object_new_int64((int64_t)rl.rlim_cur));
+	json_object_object_add(o, "hard", rl.rlim_max == RLIM_INFINITY ? NULL :
+			       json_object_new_int64((int64_t)rl.rlim_max));
+	return o;
+}
+
 static void emit_text(const struct report *rep, const struct pb_sysinfo *si, FILE *fp)
 {
 	char b1[64], b2[64], caps[160];
@@ -603,12 +619,17 @@ static void emit_json(struct report *rep, const struct pb_sysinfo *si, FILE *fp)
 	json_object_object_add(params, "quick", json_object_new_boolean(rep->quick));
 	pb_json_add_str(params, "dir", rep->dir ? rep->dir : pb_tmpdir_base());
 	json_object_object_add(doc, "params", params);
-	cap_names(b, sizeof(b));
-	pb_json_add_str(json_object_object_get(doc, "system"), "capabilities", b);
-	limit_text(RLIMIT_NOFILE, b, sizeof(b));
-	pb_json_add_str(json_object_object_get(doc, "system"), "rlimit_nofile", b);
-	limit_text(RLIMIT_NPROC, b, sizeof(b));
-	pb_json_add_str(json_object_object_get(doc, "system"), "rlimit_nproc", b);
+	/* Structured, not prose: the effective capabilities as a list, the
+	 * limits as numbers (null: unlimited). */
+	{
+		struct json_object *sys = json_object_object_get(doc, "system");
+		unsigned long long caps;
+
+		json_object_object_add(sys, "capabilities",
+				       pb_sysinfo_cap_eff(&caps) ? pb_caps_json(caps) : NULL);
+		json_object_object_add(sys, "rlimit_nofile", limit_json(RLIMIT_NOFILE));
+		json_object_object_add(sys, "rlimit_nproc", limit_json(RLIMIT_NPROC));
+	}
 	for (size_t i = 0; i < NPARTS; i++) {
 		struct part_run *pr = &rep->runs[i];
 		struct json_object *r;

@@ -30,7 +30,7 @@
 #define MAX_CHUNK (64ULL << 20)
 #define NAME "throughput"
 
-static const char *const formats[] = { "text", "json", "csv", "seed", NULL };
+static const char *const formats[] = { "text", "json", "csv", "seed", "lava", NULL };
 enum { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_SEED };
 
 struct tp_params {

@@ -27,7 +27,7 @@
 
 #define NAME "timestamps"
 
-static const char *const formats[] = { "text", "json", "tap", NULL };
+static const char *const formats[] = { "text", "json", "tap", "lava", NULL };
 enum { FMT_TEXT, FMT_JSON, FMT_TAP };
 
 enum { K_ANON, K_FIFO, K_COUNT };

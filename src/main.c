@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "cmd.h"
 #include "msg.h"
+#include "sysinfo.h"
 
 static void usage(FILE *fp)
 {
@@ -64,6 +65,7 @@ int main(int argc, char **argv)
 	/* CRE-03 re-executes this binary to see which fds survived execve. */
 	if (probe >= 0)
 		return probe;
+	pb_run_set_argv(argc, (const char *const *)av);
 	setlocale(LC_ALL, "");
 	/* Numbers in output must not depend on the locale's decimal point. */
 	setlocale(LC_NUMERIC, "C");

@@ -147,6 +147,9 @@ static int finish_file(const struct pb_out *out, const char *cmd, const char *pa
 	return r;
 }
 
+static bool out_lava;
+static void out_to_lava(struct pb_out *out);
+
 int pb_out_finish(struct pb_out *out, const char *cmd, const char *path)
 {
 	int r;
@@ -159,6 +162,8 @@ int pb_out_finish(struct pb_out *out, const char *cmd, const char *path)
 		return r;
 	}
 	out->fp = NULL;
+	if (out_lava)
+		out_to_lava(out);
 	if (path) {
 		r = finish_file(out, cmd, path);
 	} else {
@@ -197,6 +202,9 @@ void pb_doc_add_error(struct json_object *doc, const char *msg)
 
 void pb_doc_write(struct json_object *doc, int exit_status, FILE *fp)
 {
+	/* When, where and as whom: built now, so `end` is the document's end. */
+	if (!json_object_object_get_ex(doc, "run", NULL))
+		json_object_object_add(doc, "run", pb_run_json());
 	json_object_object_add(doc, "exit_status", json_object_new_int(exit_status));
 	fputs(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
 					     JSON_C_TO_STRING_SPACED |
@@ -503,4 +511,389 @@ void pb_progress_end(struct pb_progress *p)
 {
 	if (p->on)
 		fputs("\r\033[K", p->fp);
+}
+
+/* ---- LAVA test-shell signals ----------------------------------------- */
+
+void pb_out_set_lava(bool on)
+{
+	out_lava = on;
+}
+
+void pb_lava_name(char *dst, size_t len, const char *src)
+{
+	size_t i = 0;
+
+	if (!len)
+		return;
+	for (; src && *src && i + 1 < len; src++, i++) {
+		unsigned char c = (unsigned char)*src;
+
+		dst[i] = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+			 c == '_' || c == '.' || c == '-' ? (char)c : '_';
+	}
+	dst[i] = '\0';
+}
+
+void pb_lava_number(double v, char *buf, size_t len)
+{
+	char *dot, *e;
+
+	int dec = 9;
+
+	/* LAVA stores a decimal: no exponent; about ten significant digits
+	 * (nine decimals at most, for small values). */
+	if (fabs(v) >= 1)
+		dec = 9 - (int)floor(log10(fabs(v)));
+	snprintf(buf, len, "%.*f", dec < 0 ? 0 : dec > 9 ? 9 : dec, v);
+	dot = strchr(buf, '.');
+	if (!dot)
+		return;
+	for (e = buf + strlen(buf); e > dot + 1 && e[-1] == '0'; e--)
+		;
+	if (e == dot + 1)
+		e = dot;
+	*e = '\0';
+	if (strcmp(buf, "-0") == 0)
+		snprintf(buf, len, "0");
+}
+
+void pb_lava_end(struct pb_lava *l)
+{
+	if (l->open)
+		fputs("<LAVA_SIGNAL_TESTSET STOP>\n", l->fp);
+	l->open = false;
+}
+
+void pb_lava_begin(struct pb_lava *l, FILE *fp, const char *set)
+{
+	char name[128];
+
+	if (l->fp == fp)
+		pb_lava_end(l);
+	l->fp = fp;
+	pb_lava_name(name, sizeof(name), set);
+	fprintf(fp, "<LAVA_SIGNAL_TESTSET START %s>\n", name);
+	l->open = true;
+}
+
+static void lava_case_v(struct pb_lava *l, const char *result, const char *num, const char *units,
+			const char *fmt, va_list ap)
+{
+	char raw[256], name[256];
+
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	pb_lava_name(name, sizeof(name), raw);
+	fprintf(l->fp, "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=%s RESULT=%s", name, result);
+	if (num) {
+		pb_lava_name(raw, sizeof(raw), units);
+		/* A unit keeps its '/' (B/s): LAVA splits on spaces only. */
+		for (size_t i = 0; units[i] && i < sizeof(raw) - 1; i++)
+			if (units[i] == '/')
+				raw[i] = '/';
+		fprintf(l->fp, " MEASUREMENT=%s UNITS=%s", num, raw);
+	}
+	fputs(">\n", l->fp);
+}
+
+void pb_lava_case(struct pb_lava *l, const char *result, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	lava_case_v(l, result, NULL, NULL, fmt, ap);
+	va_end(ap);
+}
+
+void pb_lava_measure(struct pb_lava *l, double v, const char *units, const char *fmt, ...)
+{
+	char num[64];
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (isfinite(v)) {
+		pb_lava_number(v, num, sizeof(num));
+		lava_case_v(l, "pass", num, units, fmt, ap);
+	} else {
+		lava_case_v(l, "unknown", NULL, NULL, fmt, ap);
+	}
+	va_end(ap);
+}
+
+const char *pb_lava_result(const char *verdict)
+{
+	static const char *const map[][2] = {
+		{ "pass", "pass" }, { "fail", "fail" }, { "skip", "skip" },
+		{ "known-deviation", "pass" }, { "info", "pass" },
+	};
+
+	for (size_t i = 0; verdict && i < sizeof(map) / sizeof(map[0]); i++)
+		if (strcmp(verdict, map[i][0]) == 0)
+			return map[i][1];
+	return "unknown";
+}
+
+const char *pb_lava_exit_result(int status)
+{
+	switch (status) {
+	case 0: return "pass";
+	case 1: return "fail";
+	case 4: return "skip";
+	default: return "unknown";
+	}
+}
+
+/* Member PATH ("a.b.c") of O, or NULL. */
+static struct json_object *jget(struct json_object *o, const char *path)
+{
+	char key[64];
+
+	while (o && *path) {
+		size_t n = strcspn(path, ".");
+
+		snprintf(key, sizeof(key), "%.*s", (int)n, path);
+		if (!json_object_is_type(o, json_type_object) ||
+		    !json_object_object_get_ex(o, key, &o))
+			return NULL;
+		path += n + (path[n] == '.');
+	}
+	return o;
+}
+
+static const char *jstr(struct json_object *o, const char *path)
+{
+	struct json_object *v = jget(o, path);
+
+	return json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+}
+
+static double jnum(struct json_object *o, const char *path)
+{
+	struct json_object *v = jget(o, path);
+
+	return json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int) ?
+	       json_object_get_double(v) : NAN;
+}
+
+static long long jint(struct json_object *o, const char *path, long long dflt)
+{
+	struct json_object *v = jget(o, path);
+
+	return json_object_is_type(v, json_type_int) ? json_object_get_int64(v) : dflt;
+}
+
+static size_t jlen(struct json_object *a)
+{
+	return json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+}
+
+/* --expect: a case only when expectations were given. */
+static void lava_expectations(struct pb_lava *l, struct json_object *doc)
+{
+	struct json_object *e = jget(doc, "summary.expectations_hold");
+
+	if (json_object_is_type(e, json_type_boolean))
+		pb_lava_case(l, json_object_get_boolean(e) ? "pass" : "fail", "expectations");
+}
+
+/* Conformance: one case per check, named by its ID (ID.KIND when the
+ * document holds the check for several kinds). */
+static void lava_conformance(struct pb_lava *l, struct json_object *doc)
+{
+	struct json_object *a = jget(doc, "checks");
+	size_t n = jlen(a);
+
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *c = json_object_array_get_idx(a, i);
+		const char *id = jstr(c, "id"), *kind = jstr(c, "kind");
+		bool twice = false;
+
+		if (!jget(c, "status"))
+			continue;        /* a listing (--list), not a result */
+
+		for (size_t j = 0; kind && j < n && !twice; j++) {
+			const char *other = jstr(json_object_array_get_idx(a, j), "id");
+
+			twice = j != i && other && id && strcmp(other, id) == 0;
+		}
+		if (twice)
+			pb_lava_case(l, pb_lava_result(jstr(c, "status")), "%s.%s", id, kind);
+		else
+			pb_lava_case(l, pb_lava_result(jstr(c, "status")), "%s", id ? id : "?");
+	}
+	a = jget(doc, "not_run");
+	for (size_t i = 0; i < jlen(a); i++) {
+		struct json_object *c = json_object_array_get_idx(a, i);
+		const char *id = json_object_is_type(c, json_type_string) ?
+				 json_object_get_string(c) : jstr(c, "id");
+
+		pb_lava_case(l, "unknown", "%s", id ? id : "?");
+	}
+}
+
+/* Timestamps: the observed verdict is the case name, KIND.VERDICT. */
+static void lava_timestamps(struct pb_lava *l, struct json_object *doc)
+{
+	static const char *const kinds[] = { "anon", "fifo" };
+
+	for (size_t i = 0; i < 2; i++) {
+		const char *v = jstr(jget(doc, "summary"), kinds[i]);
+
+		if (v)
+			pb_lava_case(l, "pass", "%s.%s", kinds[i], v);
+	}
+	lava_expectations(l, doc);
+}
+
+static void lava_o_noatime(struct pb_lava *l, struct json_object *doc)
+{
+	struct json_object *acc = jget(doc, "pipe2_o_noatime.accepted"), *a = jget(doc, "timestamps");
+
+	if (json_object_is_type(acc, json_type_boolean))
+		pb_lava_case(l, "pass", "pipe2_o_noatime.%s",
+			     json_object_get_boolean(acc) ? "accepted" : "rejected");
+	for (size_t i = 0; i < jlen(a); i++) {
+		struct json_object *t = json_object_array_get_idx(a, i);
+		const char *kind = jstr(t, "kind"), *v = jstr(t, "verdict");
+
+		if (kind && v)
+			pb_lava_case(l, "pass", "timestamps.%s.%s", kind, v);
+	}
+	if (isfinite(jnum(doc, "summary.tt_ratio_median")))
+		pb_lava_measure(l, jnum(doc, "summary.tt_ratio_median"), "ratio", "tt-ratio");
+	lava_expectations(l, doc);
+}
+
+/* Throughput: KIND-SIZEB-rate (B/s) and KIND-SIZEB-syscall (ns per call). */
+static void lava_throughput(struct pb_lava *l, struct json_object *doc)
+{
+	struct json_object *a = jget(doc, "results");
+
+	for (size_t i = 0; i < jlen(a); i++) {
+		struct json_object *r = json_object_array_get_idx(a, i);
+		const char *kind = jstr(r, "kind");
+		long long size = jint(r, "size_bytes", -1);
+
+		pb_lava_measure(l, jnum(r, "summary.rate_bytes_per_s"), "B/s", "%s-%lldB-rate",
+				kind ? kind : "?", size);
+		pb_lava_measure(l, jnum(r, "summary.ns_per_syscall"), "ns", "%s-%lldB-syscall",
+				kind ? kind : "?", size);
+	}
+}
+
+/* Messaging: KIND-MODE-gGROUPS-fFDS-SIZEB-rate (messages/s) and -elapsed (ns). */
+static void lava_messaging(struct pb_lava *l, struct json_object *doc)
+{
+	struct json_object *a = jget(doc, "results");
+
+	for (size_t i = 0; i < jlen(a); i++) {
+		struct json_object *r = json_object_array_get_idx(a, i);
+		char name[160];
+
+		snprintf(name, sizeof(name), "%s-%s-g%lld-f%lld-%lldB", jstr(r, "kind") ?
+			 jstr(r, "kind") : "?", jstr(r, "mode") ? jstr(r, "mode") : "?",
+			 jint(r, "groups", 0), jint(r, "fds", 0), jint(r, "size_bytes", 0));
+		pb_lava_measure(l, jnum(r, "summary.rate_messages_per_s.median"), "msg/s", "%s-rate",
+				name);
+		pb_lava_measure(l, jnum(r, "summary.elapsed_ns.median"), "ns", "%s-elapsed", name);
+	}
+}
+
+static void lava_report(struct pb_lava *l, struct json_object *doc);
+
+/* The commands whose results become cases; a new command adds a row. */
+static const struct {
+	const char *command;
+	void (*cases)(struct pb_lava *l, struct json_object *doc);
+} lava_cmds[] = {
+	{ "conformance", lava_conformance }, { "timestamps", lava_timestamps },
+	{ "o_noatime", lava_o_noatime }, { "throughput", lava_throughput },
+	{ "messaging", lava_messaging }, { "report", lava_report },
+};
+
+/* One test set SET for DOC: its cases, then exit-status. */
+static void lava_set(struct pb_lava *l, FILE *fp, const char *set, struct json_object *doc)
+{
+	const char *cmd = jstr(doc, "command");
+
+	pb_lava_begin(l, fp, set);
+	for (size_t i = 0; cmd && i < sizeof(lava_cmds) / sizeof(lava_cmds[0]); i++)
+		if (strcmp(cmd, lava_cmds[i].command) == 0 && lava_cmds[i].cases != lava_report)
+			lava_cmds[i].cases(l, doc);
+	pb_lava_case(l, pb_lava_exit_result((int)jint(doc, "exit_status", 3)), "exit-status");
+	pb_lava_end(l);
+}
+
+/* Report: one test set per part (named by the part), then `report`. */
+static void lava_report(struct pb_lava *l, struct json_object *doc)
+{
+	struct json_object *parts = jget(doc, "parts");
+
+	if (json_object_is_type(parts, json_type_object)) {
+		json_object_object_foreach(parts, name, part) {
+			if (json_object_is_type(part, json_type_object)) {
+				lava_set(l, l->fp, name, part);
+				continue;
+			}
+			pb_lava_begin(l, l->fp, name);
+			pb_lava_case(l, "unknown", "exit-status");
+			pb_lava_end(l);
+		}
+	}
+	pb_lava_begin(l, l->fp, "report");
+	if (json_object_is_type(parts, json_type_object)) {
+		json_object_object_foreach(parts, name, part) {
+			(void)part;
+			char path[128];
+
+			snprintf(path, sizeof(path), "part_runs.%s.exit_status", name);
+			pb_lava_case(l, pb_lava_exit_result((int)jint(doc, path, 3)), "%s", name);
+		}
+	}
+	if (jget(doc, "summary.copy_ceiling")) {
+		pb_lava_measure(l, jnum(doc, "summary.copy_ceiling.memcpy_bytes_per_s"), "B/s",
+				"memcpy-rate");
+		pb_lava_measure(l, jnum(doc, "summary.copy_ceiling.pipe_fraction_of_ceiling"), "ratio",
+				"pipe-64k-fraction-of-ceiling");
+	}
+}
+
+void pb_lava_doc(struct json_object *doc, FILE *fp)
+{
+	struct pb_lava l = { .fp = NULL, .open = false };
+	const char *cmd = jstr(doc, "command");
+
+	if (cmd && strcmp(cmd, "report") == 0) {
+		l.fp = fp;
+		lava_report(&l, doc);
+		pb_lava_case(&l, pb_lava_exit_result((int)jint(doc, "exit_status", 3)), "exit-status");
+		pb_lava_end(&l);
+		return;
+	}
+	lava_set(&l, fp, cmd ? cmd : "pipebench", doc);
+}
+
+/* The collected JSON document as LAVA signals, in place of OUT's buffer.
+ * Anything that is not one JSON document is left as it is. */
+static void out_to_lava(struct pb_out *out)
+{
+	struct json_object *doc = out->buf ? json_tokener_parse(out->buf) : NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	if (!doc)
+		return;
+	fp = open_memstream(&buf, &len);
+	if (fp) {
+		pb_lava_doc(doc, fp);
+		if (fclose(fp) == 0) {
+			free(out->buf);
+			out->buf = buf;
+			out->len = len;
+		} else {
+			free(buf);
+		}
+	}
+	json_object_put(doc);
 }

@@ -171,4 +171,41 @@ void pb_progress_end(struct pb_progress *p);
  */
 int pb_format_eta(double seconds, char *buf, size_t len);
 
+/*
+ * LAVA test-shell signals (man page, --format lava): the dispatcher reads
+ * them from the console.  `--format lava` is the command's JSON document
+ * turned into signals by pb_lava_doc() when pb_out_finish() writes it, so a
+ * command only lists the word (pb_cli_parse makes it build JSON); a new
+ * command's results get cases by adding a row to the table in output.c.
+ * Case and set names keep only [A-Za-z0-9_.-] (anything else becomes '_').
+ */
+struct pb_lava {
+	FILE *fp;
+	bool open;           /* a test set is open */
+};
+
+/* "<LAVA_SIGNAL_TESTSET START SET>" (closing the open one). */
+void pb_lava_begin(struct pb_lava *l, FILE *fp, const char *set);
+/* A case with RESULT pass, fail, skip or unknown; the name is printf'd. */
+void pb_lava_case(struct pb_lava *l, const char *result, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* A measurement case (RESULT=pass, or unknown when V is not finite). */
+void pb_lava_measure(struct pb_lava *l, double v, const char *units, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* "<LAVA_SIGNAL_TESTSET STOP>" when a set is open. */
+void pb_lava_end(struct pb_lava *l);
+/* A verdict word as a LAVA result: pass, fail, skip; known-deviation and
+ * info are pass; error and anything else unknown (LAVA has no error). */
+const char *pb_lava_result(const char *verdict);
+/* An exit status as a LAVA result: 0 pass, 1 fail, 4 skip, else unknown. */
+const char *pb_lava_exit_result(int status);
+/* SRC with every character outside [A-Za-z0-9_.-] replaced by '_'. */
+void pb_lava_name(char *dst, size_t len, const char *src);
+/* A plain decimal number (no exponent, no trailing zeros) into BUF. */
+void pb_lava_number(double v, char *buf, size_t len);
+/* The test sets of one pipebench JSON document (report: one per part). */
+void pb_lava_doc(struct json_object *doc, FILE *fp);
+/* Make pb_out_finish() write its JSON document as LAVA signals. */
+void pb_out_set_lava(bool on);
+
 #endif

@@ -5,6 +5,7 @@
 
 #include <sched.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 struct json_object;
 
@@ -37,5 +38,33 @@ bool pb_sysinfo_has_cap(int cap);
 
 /* The `system` object of the JSON document. */
 struct json_object *pb_sysinfo_json(const struct pb_sysinfo *si);
+
+/*
+ * The `run` object every JSON document carries (man page OUTPUT): when,
+ * where and as whom it ran.  main() records the exact argv once;
+ * pb_cmd_run() marks the start of each command (a report part, forked,
+ * marks its own).  pb_run_json() is built when called: that is the end.
+ */
+void pb_run_set_argv(int argc, const char *const *argv);
+void pb_run_mark_start(void);
+struct json_object *pb_run_json(void);
+
+/* The names of the capabilities set in MASK (CAP_CHOWN ...; an unknown bit
+ * as "cap_N"), as a JSON array in bit order. */
+struct json_object *pb_caps_json(unsigned long long mask);
+
+/* The effective capability set (CapEff of /proc/self/status); false when unknown. */
+bool pb_sysinfo_cap_eff(unsigned long long *mask);
+
+/* Format the realtime instant NS (nanoseconds since the epoch) as RFC 3339
+ * UTC with milliseconds ("2026-11-30T23:09:40.123Z"). */
+void pb_format_rfc3339(long long ns, char *buf, size_t len);
+
+/*
+ * Parse an os-release file's KEY=value line into VAL: the value unquoted
+ * (double or single quotes, backslash escapes in double quotes).  Returns
+ * true when LINE sets KEY.
+ */
+bool pb_os_release_value(const char *line, const char *key, char *val, size_t len);
 
 #endif

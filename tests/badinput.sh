@@ -41,7 +41,7 @@ messaging|--timeout|1x
 messaging|--format|seed
 compare|--threshold|abc
 compare|--threshold|-5
-compare|--format|csv
+compare|--format|tap
 compare|FILE|$TEST_TMP/missing.json
 compare|FILE|$TEST_TMP/junk.json
 compare|FILE|$TEST_TMP/other.json

@@ -377,8 +377,163 @@ START_TEST(finish_reports_file_limit)
 }
 END_TEST
 
+/* ---- the run object and the LAVA emitter ---- */
+
+START_TEST(os_release_values)
+{
+	char v[32];
+
+	ck_assert(pb_os_release_value("ID=debian\n", "ID", v, sizeof(v)));
+	ck_assert_str_eq(v, "debian");
+	ck_assert(!pb_os_release_value("ID_LIKE=debian\n", "ID", v, sizeof(v)));
+	ck_assert(!pb_os_release_value("VERSION_ID=12\n", "ID", v, sizeof(v)));
+	ck_assert(pb_os_release_value("PRETTY_NAME=\"Debian \\\"x\\\" 12\"\n", "PRETTY_NAME", v,
+				      sizeof(v)));
+	ck_assert_str_eq(v, "Debian \"x\" 12");
+	ck_assert(pb_os_release_value("VERSION_ID='3.18'\n", "VERSION_ID", v, sizeof(v)));
+	ck_assert_str_eq(v, "3.18");
+	ck_assert(pb_os_release_value("ID=abcdefghij\n", "ID", v, 4));
+	ck_assert_str_eq(v, "abc");
+}
+END_TEST
+
+START_TEST(rfc3339_utc)
+{
+	char b[40];
+
+	pb_format_rfc3339(0, b, sizeof(b));
+	ck_assert_str_eq(b, "1970-01-01T00:00:00.000Z");
+	pb_format_rfc3339(1796080406305093676LL, b, sizeof(b));
+	ck_assert_str_eq(b, "2026-11-30T23:13:26.305Z");
+}
+END_TEST
+
+START_TEST(caps_list)
+{
+	struct json_object *a = pb_caps_json((1ULL << 0) | (1ULL << 24) | (1ULL << 40) | (1ULL << 63));
+
+	ck_assert_int_eq(json_object_array_length(a), 4);
+	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(a, 0)), "CAP_CHOWN");
+	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(a, 1)), "CAP_SYS_RESOURCE");
+	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(a, 2)),
+			 "CAP_CHECKPOINT_RESTORE");
+	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(a, 3)), "cap_63");
+	json_object_put(a);
+}
+END_TEST
+
+START_TEST(run_object_types)
+{
+	const char *argv[] = { "pipebench", "timestamps", "--format", "json" };
+	struct json_object *run, *v;
+
+	pb_run_set_argv(4, argv);
+	run = pb_run_json();
+	ck_assert(json_object_object_get_ex(run, "start", &v));
+	ck_assert_int_eq(strlen(json_object_get_string(v)), 24);
+	ck_assert(json_object_get_string(v)[23] == 'Z');
+	ck_assert(json_object_object_get_ex(json_object_object_get(run, "user"), "capabilities", &v));
+	ck_assert(v == NULL || json_object_is_type(v, json_type_array));
+	ck_assert(json_object_is_type(json_object_object_get(json_object_object_get(run, "user"),
+							     "euid"), json_type_int));
+	v = json_object_object_get(json_object_object_get(run, "pipebench"), "argv");
+	ck_assert_int_eq(json_object_array_length(v), 4);
+	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(v, 3)), "json");
+	ck_assert(json_object_is_type(json_object_object_get(json_object_object_get(run, "pipebench"),
+							     "static"), json_type_boolean));
+	json_object_put(run);
+}
+END_TEST
+
+START_TEST(lava_names_numbers_results)
+{
+	char b[64];
+
+	pb_lava_name(b, sizeof(b), "WR-01 [fifo] a/b=c>");
+	ck_assert_str_eq(b, "WR-01__fifo__a_b_c_");
+	pb_lava_number(1.5e9, b, sizeof(b));
+	ck_assert_str_eq(b, "1500000000");
+	pb_lava_number(0.000125, b, sizeof(b));
+	ck_assert_str_eq(b, "0.000125");
+	pb_lava_number(203.25, b, sizeof(b));
+	ck_assert_str_eq(b, "203.25");
+	pb_lava_number(42, b, sizeof(b));
+	ck_assert_str_eq(b, "42");
+	ck_assert_str_eq(pb_lava_result("known-deviation"), "pass");
+	ck_assert_str_eq(pb_lava_result("info"), "pass");
+	ck_assert_str_eq(pb_lava_result("error"), "unknown");
+	ck_assert_str_eq(pb_lava_result("fail"), "fail");
+	ck_assert_str_eq(pb_lava_result("skip"), "skip");
+	ck_assert_str_eq(pb_lava_result(NULL), "unknown");
+	ck_assert_str_eq(pb_lava_exit_result(1), "fail");
+	ck_assert_str_eq(pb_lava_exit_result(3), "unknown");
+	ck_assert_str_eq(pb_lava_exit_result(4), "skip");
+}
+END_TEST
+
+static void lava_doc_fn(FILE *fp, const void *arg)
+{
+	struct json_object *doc = json_tokener_parse(arg);
+
+	pb_lava_doc(doc, fp);
+	json_object_put(doc);
+}
+
+START_TEST(lava_documents)
+{
+	char *s = capture(lava_doc_fn,
+		"{\"command\":\"conformance\",\"exit_status\":3,\"checks\":["
+		"{\"id\":\"WR-01\",\"kind\":\"anon\",\"status\":\"pass\"},"
+		"{\"id\":\"WR-01\",\"kind\":\"fifo\",\"status\":\"fail\"},"
+		"{\"id\":\"MD-04\",\"kind\":null,\"status\":\"known-deviation\"},"
+		"{\"id\":\"FD-01\",\"kind\":\"anon\",\"status\":\"error\"}]}");
+
+	ck_assert_str_eq(s, "<LAVA_SIGNAL_TESTSET START conformance>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=WR-01.anon RESULT=pass>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=WR-01.fifo RESULT=fail>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=MD-04 RESULT=pass>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=FD-01 RESULT=unknown>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=exit-status RESULT=unknown>\n"
+			 "<LAVA_SIGNAL_TESTSET STOP>\n");
+	free(s);
+	s = capture(lava_doc_fn,
+		"{\"command\":\"throughput\",\"exit_status\":0,\"results\":["
+		"{\"kind\":\"fifo\",\"size_bytes\":100,\"summary\":{\"rate_bytes_per_s\":2.5e8,"
+		"\"ns_per_syscall\":null}}]}");
+	ck_assert_str_eq(s, "<LAVA_SIGNAL_TESTSET START throughput>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=fifo-100B-rate RESULT=pass "
+			 "MEASUREMENT=250000000 UNITS=B/s>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=fifo-100B-syscall RESULT=unknown>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=exit-status RESULT=pass>\n"
+			 "<LAVA_SIGNAL_TESTSET STOP>\n");
+	free(s);
+	s = capture(lava_doc_fn,
+		"{\"command\":\"report\",\"exit_status\":1,\"parts\":{"
+		"\"timestamps\":{\"command\":\"timestamps\",\"exit_status\":1,\"summary\":"
+		"{\"anon\":\"updated\",\"fifo\":null,\"expectations_hold\":false}},"
+		"\"messaging\":null},\"part_runs\":{\"timestamps\":{\"exit_status\":1},"
+		"\"messaging\":{\"exit_status\":null}}}");
+	ck_assert_str_eq(s, "<LAVA_SIGNAL_TESTSET START timestamps>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=anon.updated RESULT=pass>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=expectations RESULT=fail>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=exit-status RESULT=fail>\n"
+			 "<LAVA_SIGNAL_TESTSET STOP>\n"
+			 "<LAVA_SIGNAL_TESTSET START messaging>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=exit-status RESULT=unknown>\n"
+			 "<LAVA_SIGNAL_TESTSET STOP>\n"
+			 "<LAVA_SIGNAL_TESTSET START report>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=timestamps RESULT=fail>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=messaging RESULT=unknown>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=exit-status RESULT=fail>\n"
+			 "<LAVA_SIGNAL_TESTSET STOP>\n");
+	free(s);
+}
+END_TEST
+
 PB_CHECK_SUITE_MAIN("output",
 	PB_TCASE("emitters", csv_quoting, document_shape, stats_shape, csv_rows, tap_escaping,
 		 tap_yaml, eta_format, progress_line),
+	PB_TCASE("fleet", os_release_values, rfc3339_utc, caps_list, run_object_types,
+		 lava_names_numbers_results, lava_documents),
 	PB_TCASE("destination", finish_to_file, finish_reports_full_device,
 		 finish_reports_file_limit))

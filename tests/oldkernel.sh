@@ -22,23 +22,8 @@ skip_all() {
 	exit 0
 }
 
-# Version of a kernel image from its file name: vmlinuz-6.1.0-57-amd64 -> 6 1
-ver_of() {
-	basename "$1" | sed -n 's/^vmlinuz-\([0-9][0-9]*\)\.\([0-9][0-9]*\).*/\1 \2/p'
-}
-
-pre_615() {
-	set -- $1
-	[ -n "$1" ] && { [ "$1" -lt 6 ] || { [ "$1" -eq 6 ] && [ "$2" -lt 15 ]; }; }
-}
-
-kernel=${PB_OLDKERNEL:-}
-if [ -z "$kernel" ]; then
-	for k in /boot/vmlinuz-*; do
-		[ -r "$k" ] || continue
-		pre_615 "$(ver_of "$k")" && kernel=$k
-	done
-fi
+. "${TESTS_SRCDIR:-$(dirname "$0")}/guest.sh"
+guest_find_kernel
 qemu=$(command -v qemu-system-x86_64 2>/dev/null)
 busybox=$(command -v busybox 2>/dev/null)
 [ "$(uname -m)" = x86_64 ] || skip_all "host is $(uname -m), the test boots an x86_64 kernel"
@@ -53,21 +38,8 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/pb-oldkernel.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 trap 'rm -rf "$work"; exit 130' INT TERM HUP
 root=$work/root
-mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev" "$root/tmp" "$root/fifo" "$root/fifo2"
-
-# A binary and every shared library ldd names, at the same paths.
-copy_with_libs() {
-	cp "$1" "$root/bin/$2" || return 1
-	ldd "$1" 2>/dev/null | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^\//) print $i }' |
-	while read -r lib; do
-		[ -e "$lib" ] || continue
-		mkdir -p "$root$(dirname "$lib")"
-		cp -L "$lib" "$root$lib"
-	done
-}
-copy_with_libs "$PB" pipebench || skip_all "cannot copy $PB"
-copy_with_libs "$busybox" busybox || skip_all "cannot copy $busybox"
-ln -s busybox "$root/bin/sh"
+guest_root "$root" || skip_all "cannot copy $PB or busybox into the guest"
+mkdir -p "$root/fifo" "$root/fifo2"
 
 cat > "$root/init" <<'EOF'
 #!/bin/busybox sh
@@ -107,7 +79,7 @@ $B sync
 $B poweroff -f
 EOF
 chmod 755 "$root/init"
-(cd "$root" && find . | cpio -o -H newc --quiet) > "$work/initramfs.cpio" ||
+guest_cpio "$root" "$work/initramfs.cpio" ||
 	skip_all "cpio failed"
 
 boot() { # accel, seconds, extra kernel arguments; console to $work/console
