@@ -32,7 +32,7 @@
 #define MAX_SIZE (1ULL << 20)
 #define SYSFS_CPU "/sys/devices/system/cpu"
 
-static const char *const formats[] = { "text", "json", "csv", NULL };
+static const char *const formats[] = { "text", "json", "csv", "lava", NULL };
 enum { FMT_TEXT, FMT_JSON, FMT_CSV };
 
 static const double pcts[] = { 50, 90, 99, 99.9, 99.99 };

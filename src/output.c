@@ -799,6 +799,30 @@ static void lava_messaging(struct pb_lava *l, struct json_object *doc)
 	}
 }
 
+/* Latency: KIND-SIZEB-PLACEMENT-WAIT-p50 / -p99 (ns) and -rate (round trips/s);
+ * a placement the machine cannot provide is a skip case. */
+static void lava_latency(struct pb_lava *l, struct json_object *doc)
+{
+	struct json_object *a = jget(doc, "results");
+
+	for (size_t i = 0; i < jlen(a); i++) {
+		struct json_object *r = json_object_array_get_idx(a, i);
+		const char *st = jstr(r, "status");
+		char name[160];
+
+		snprintf(name, sizeof(name), "%s-%lldB-%s-%s", jstr(r, "kind") ? jstr(r, "kind") : "?",
+			 jint(r, "size_bytes", 0), jstr(r, "placement") ? jstr(r, "placement") : "?",
+			 jstr(r, "wait") ? jstr(r, "wait") : "?");
+		if (st && strcmp(st, "ok") != 0) {
+			pb_lava_case(l, "skip", "%s", name);
+			continue;
+		}
+		pb_lava_measure(l, jnum(r, "summary.rtt_p50_ns"), "ns", "%s-p50", name);
+		pb_lava_measure(l, jnum(r, "summary.rtt_p99_ns"), "ns", "%s-p99", name);
+		pb_lava_measure(l, jnum(r, "summary.round_trips_per_s"), "rt/s", "%s-rate", name);
+	}
+}
+
 static void lava_report(struct pb_lava *l, struct json_object *doc);
 
 /* The commands whose results become cases; a new command adds a row. */
@@ -809,6 +833,7 @@ static const struct {
 	{ "conformance", lava_conformance }, { "timestamps", lava_timestamps },
 	{ "o_noatime", lava_o_noatime }, { "throughput", lava_throughput },
 	{ "messaging", lava_messaging }, { "report", lava_report },
+	{ "latency", lava_latency },
 };
 
 /* One test set SET for DOC: its cases, then exit-status. */

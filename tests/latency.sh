@@ -226,5 +226,17 @@ else
 	for t in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do skip "signal test $t" "setsid or ps missing"; done
 fi
 
+# --- LAVA: measurements with units, an impossible placement is a skip case
+"$PB" latency -n 100 -r 1 -w 0 --placement same,numa -f lava >"$T/lava" 2>"$T/err"
+is "lava run exits 0" "$?" 0
+grep -Eq '^<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=anon-1B-same-block-p50 RESULT=pass MEASUREMENT=[0-9]+ UNITS=ns>$' "$T/lava"
+ok $? "lava: p50 of the same-CPU placement is a measurement in ns"
+grep -Eq '^<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=anon-1B-numa-block RESULT=skip>$' "$T/lava" ||
+	grep -q 'TEST_CASE_ID=anon-1B-numa-block-p50' "$T/lava"
+ok $? "lava: the numa placement is a skip case (or measured on a NUMA machine)"
+[ "$(sed -n 1p "$T/lava")" = "<LAVA_SIGNAL_TESTSET START latency>" ] &&
+	[ "$(tail -n 1 "$T/lava")" = "<LAVA_SIGNAL_TESTSET STOP>" ]
+ok $? "lava: one test set, started and stopped"
+
 echo "1..$n"
 [ "$fails" -eq 0 ]
