@@ -44,6 +44,13 @@
 
 static const char *const formats[] = { "text", "json", "lava", NULL };
 
+struct report;
+
+/* A part's lines in the text report, from its document. */
+typedef void part_text_fn(FILE *fp, const struct report *rep, struct json_object *doc);
+static part_text_fn text_timestamps, text_o_noatime, text_conformance, text_throughput,
+	text_throughput_64k, text_messaging, text_latency;
+
 struct part {
 	const char *name;      /* key under `parts` */
 	const char *title;     /* shown in progress and text */
@@ -51,23 +58,27 @@ struct part {
 	const char *quick;     /* arguments with --quick (NULL: same) */
 	unsigned timeout_s;
 	bool wants_dir;        /* pass --dir */
+	part_text_fn *text;    /* its renderer */
 };
 
 /* The report's parts, in order.  Loops are chosen so the whole report takes
  * about 30 s on a 2-CPU machine (about 10 s with --quick). */
 static const struct part parts[] = {
-	{ "timestamps", "timestamps", "timestamps", NULL, 30, true },
+	{ "timestamps", "timestamps", "timestamps", NULL, 30, true, text_timestamps },
 	{ "o_noatime", "O_NOATIME", "o_noatime --loops 1000 --repeat 3",
-	  "o_noatime --loops 300 --repeat 3", 60, true },
-	{ "conformance", "conformance", "conformance", NULL, 300, false },
+	  "o_noatime --loops 300 --repeat 3", 60, true, text_o_noatime },
+	{ "conformance", "conformance", "conformance", NULL, 300, false, text_conformance },
 	{ "throughput", "throughput", "throughput --kind anon,fifo --size 100,4K --loops 2000 --repeat 5",
-	  "throughput --kind anon,fifo --size 100,4K --loops 600 --repeat 3", 120, true },
+	  "throughput --kind anon,fifo --size 100,4K --loops 600 --repeat 3", 120, true,
+	  text_throughput },
 	{ "throughput_64k", "64 KiB throughput", "throughput --kind anon --size 64K --loops 20000 --repeat 5",
-	  "throughput --kind anon --size 64K --loops 5000 --repeat 3", 60, false },
+	  "throughput --kind anon --size 64K --loops 5000 --repeat 3", 60, false,
+	  text_throughput_64k },
 	{ "messaging", "messaging", "messaging --groups 2 --loops 200 --repeat 3",
-	  "messaging --groups 2 --loops 50 --repeat 3", 60, false },
+	  "messaging --groups 2 --loops 50 --repeat 3", 60, false, text_messaging },
 	{ "latency", "latency", "latency --kind anon --placement same,core --loops 10000 --repeat 3",
-	  "latency --kind anon --placement same,core --loops 3000 --repeat 3", 60, false },
+	  "latency --kind anon --placement same,core --loops 3000 --repeat 3", 60, false,
+	  text_latency },
 };
 #define NPARTS (sizeof(parts) / sizeof(parts[0]))
 
@@ -380,8 +391,9 @@ static void text_part_failed(FILE *fp, const char *title, const struct part_run 
 	fprintf(fp, "%-16s not measured: %s\n", title, pr->error[0] ? pr->error : "no result");
 }
 
-static void text_timestamps(FILE *fp, struct json_object *doc)
+static void text_timestamps(FILE *fp, const struct report *rep, struct json_object *doc)
 {
+	(void)rep;
 	struct json_object *res = get(doc, "results");
 
 	for (size_t i = 0; res && i < json_object_array_length(res); i++) {
@@ -394,8 +406,9 @@ static void text_timestamps(FILE *fp, struct json_object *doc)
 	}
 }
 
-static void text_o_noatime(FILE *fp, struct json_object *doc)
+static void text_o_noatime(FILE *fp, const struct report *rep, struct json_object *doc)
 {
+	(void)rep;
 	struct json_object *acc = get(doc, "pipe2_o_noatime.accepted");
 	double ratio = getd(doc, "summary.tt_ratio_median");
 
@@ -408,8 +421,9 @@ static void text_o_noatime(FILE *fp, struct json_object *doc)
 			100 * getd(doc, "summary.tt_ratio_spread"));
 }
 
-static void text_conformance(FILE *fp, struct json_object *doc)
+static void text_conformance(FILE *fp, const struct report *rep, struct json_object *doc)
 {
+	(void)rep;
 	struct json_object *checks = get(doc, "checks");
 	unsigned counts[8] = { 0 };
 	static const char *const words[] = { "pass", "fail", "known-deviation", "info", "skip",
@@ -435,7 +449,7 @@ static void text_conformance(FILE *fp, struct json_object *doc)
 	}
 }
 
-static void text_throughput(FILE *fp, const char *label, struct json_object *doc)
+static void throughput_lines(FILE *fp, const char *label, struct json_object *doc)
 {
 	struct json_object *res = get(doc, "results");
 
@@ -454,8 +468,21 @@ static void text_throughput(FILE *fp, const char *label, struct json_object *doc
 	}
 }
 
-static void text_messaging(FILE *fp, struct json_object *doc)
+static void text_throughput(FILE *fp, const struct report *rep, struct json_object *doc)
 {
+	(void)rep;
+	throughput_lines(fp, "throughput", doc);
+}
+
+/* Under the throughput part's lines when both ran: no label of its own. */
+static void text_throughput_64k(FILE *fp, const struct report *rep, struct json_object *doc)
+{
+	throughput_lines(fp, rep->selected & 8 ? "" : "throughput", doc);
+}
+
+static void text_messaging(FILE *fp, const struct report *rep, struct json_object *doc)
+{
+	(void)rep;
 	struct json_object *r = get(doc, "results");
 
 	r = r ? json_object_array_get_idx(r, 0) : NULL;
@@ -467,8 +494,9 @@ static void text_messaging(FILE *fp, struct json_object *doc)
 }
 
 /* The anonymous pipe's round trip on one CPU and across CPUs: p50 and p99. */
-static void text_latency(FILE *fp, struct json_object *doc)
+static void text_latency(FILE *fp, const struct report *rep, struct json_object *doc)
 {
+	(void)rep;
 	struct json_object *res = get(doc, "results");
 
 	for (size_t i = 0; res && i < json_object_array_length(res); i++) {
@@ -585,15 +613,7 @@ static void emit_text(const struct report *rep, const struct pb_sysinfo *si, FIL
 			text_part_failed(fp, parts[i].title, pr);
 			continue;
 		}
-		switch (i) {
-		case 0: text_timestamps(fp, pr->doc); break;
-		case 1: text_o_noatime(fp, pr->doc); break;
-		case 2: text_conformance(fp, pr->doc); break;
-		case 3: text_throughput(fp, "throughput", pr->doc); break;
-		case 4: text_throughput(fp, rep->selected & 8 ? "" : "throughput", pr->doc); break;
-		case 5: text_messaging(fp, pr->doc); break;
-		case 6: text_latency(fp, pr->doc); break;
-		}
+		parts[i].text(fp, rep, pr->doc);
 	}
 	if ((rep->selected & (1u << 4)) && !rep->intr)
 		text_ceiling(fp, rep);
