@@ -346,17 +346,7 @@ static void emit_row(const struct cmp_run *run, const struct pb_cmp_metric *row,
 /* Member PATH ("a.b") of O as a string (numbers and lists as JSON), or NULL. */
 static const char *jpath(struct json_object *o, const char *path)
 {
-	char key[64];
-
-	while (o && *path) {
-		size_t n = strcspn(path, ".");
-
-		snprintf(key, sizeof(key), "%.*s", (int)n, path);
-		if (!json_object_is_type(o, json_type_object) ||
-		    !json_object_object_get_ex(o, key, &o))
-			return NULL;
-		path += n + (path[n] == '.');
-	}
+	o = pb_json_get(o, path);
 	if (!o)
 		return NULL;
 	return json_object_is_type(o, json_type_string) ? json_object_get_string(o) :
@@ -731,6 +721,22 @@ static void md_row(const struct cmp_run *run, const struct pb_cmp_metric *row, v
 	fputc('\n', fp);
 }
 
+
+/* The rest of a markdown table header: a column per document, then the
+ * separator row starting with LEAD. */
+static void md_label_header(FILE *fp, const struct cmp_run *run, const char *lead)
+{
+	for (size_t i = 0; i <= run->nin; i++) {
+		fputc(' ', fp);
+		md_cell(fp, run->labels[i]);
+		fputs(" |", fp);
+	}
+	fprintf(fp, "\n%s", lead);
+	for (size_t i = 0; i <= run->nin; i++)
+		fputs("---|", fp);
+	fputc('\n', fp);
+}
+
 static void emit_markdown(const struct cmp_run *run, FILE *fp)
 {
 	const struct pb_cmp_verdict **rows = calloc(MAX_GRID, sizeof(*rows));
@@ -768,27 +774,11 @@ static void emit_markdown(const struct cmp_run *run, FILE *fp)
 				"and numbers differ.\n", fleet_keys[key].what);
 	fprintf(fp, "\n## Metrics\n\nmean ~ rsd (%%change, `!` regression, `*` significant, "
 		"`~` not comparable, `?` too few repetitions)\n\n| result | metric |");
-	for (size_t i = 0; i <= run->nin; i++) {
-		fputc(' ', fp);
-		md_cell(fp, run->labels[i]);
-		fputs(" |", fp);
-	}
-	fputs("\n|---|---|", fp);
-	for (size_t i = 0; i <= run->nin; i++)
-		fputs("---|", fp);
-	fputc('\n', fp);
+	md_label_header(fp, run, "|---|---|");
 	each_row(run, md_row, fp);
 	if (n) {
 		fputs("\n## Verdicts that changed\n\n| check |", fp);
-		for (size_t i = 0; i <= run->nin; i++) {
-			fputc(' ', fp);
-			md_cell(fp, run->labels[i]);
-			fputs(" |", fp);
-		}
-		fputs("\n|---|", fp);
-		for (size_t i = 0; i <= run->nin; i++)
-			fputs("---|", fp);
-		fputc('\n', fp);
+		md_label_header(fp, run, "|---|");
 		for (size_t r = 0; r < n; r++) {
 			fputs("| ", fp);
 			if (rows[r]->part) {

@@ -643,8 +643,7 @@ const char *pb_lava_exit_result(int status)
 	}
 }
 
-/* Member PATH ("a.b.c") of O, or NULL. */
-static struct json_object *jget(struct json_object *o, const char *path)
+struct json_object *pb_json_get(struct json_object *o, const char *path)
 {
 	char key[64];
 
@@ -662,14 +661,14 @@ static struct json_object *jget(struct json_object *o, const char *path)
 
 static const char *jstr(struct json_object *o, const char *path)
 {
-	struct json_object *v = jget(o, path);
+	struct json_object *v = pb_json_get(o, path);
 
 	return json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
 }
 
 static double jnum(struct json_object *o, const char *path)
 {
-	struct json_object *v = jget(o, path);
+	struct json_object *v = pb_json_get(o, path);
 
 	return json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int) ?
 	       json_object_get_double(v) : NAN;
@@ -677,7 +676,7 @@ static double jnum(struct json_object *o, const char *path)
 
 static long long jint(struct json_object *o, const char *path, long long dflt)
 {
-	struct json_object *v = jget(o, path);
+	struct json_object *v = pb_json_get(o, path);
 
 	return json_object_is_type(v, json_type_int) ? json_object_get_int64(v) : dflt;
 }
@@ -690,7 +689,7 @@ static size_t jlen(struct json_object *a)
 /* --expect: a case only when expectations were given. */
 static void lava_expectations(struct pb_lava *l, struct json_object *doc)
 {
-	struct json_object *e = jget(doc, "summary.expectations_hold");
+	struct json_object *e = pb_json_get(doc, "summary.expectations_hold");
 
 	if (json_object_is_type(e, json_type_boolean))
 		pb_lava_case(l, json_object_get_boolean(e) ? "pass" : "fail", "expectations");
@@ -700,7 +699,7 @@ static void lava_expectations(struct pb_lava *l, struct json_object *doc)
  * document holds the check for several kinds). */
 static void lava_conformance(struct pb_lava *l, struct json_object *doc)
 {
-	struct json_object *a = jget(doc, "checks");
+	struct json_object *a = pb_json_get(doc, "checks");
 	size_t n = jlen(a);
 
 	for (size_t i = 0; i < n; i++) {
@@ -708,7 +707,7 @@ static void lava_conformance(struct pb_lava *l, struct json_object *doc)
 		const char *id = jstr(c, "id"), *kind = jstr(c, "kind");
 		bool twice = false;
 
-		if (!jget(c, "status"))
+		if (!pb_json_get(c, "status"))
 			continue;        /* a listing (--list), not a result */
 
 		for (size_t j = 0; kind && j < n && !twice; j++) {
@@ -721,7 +720,7 @@ static void lava_conformance(struct pb_lava *l, struct json_object *doc)
 		else
 			pb_lava_case(l, pb_lava_result(jstr(c, "status")), "%s", id ? id : "?");
 	}
-	a = jget(doc, "not_run");
+	a = pb_json_get(doc, "not_run");
 	for (size_t i = 0; i < jlen(a); i++) {
 		struct json_object *c = json_object_array_get_idx(a, i);
 		const char *id = json_object_is_type(c, json_type_string) ?
@@ -737,7 +736,7 @@ static void lava_timestamps(struct pb_lava *l, struct json_object *doc)
 	static const char *const kinds[] = { "anon", "fifo" };
 
 	for (size_t i = 0; i < 2; i++) {
-		const char *v = jstr(jget(doc, "summary"), kinds[i]);
+		const char *v = jstr(pb_json_get(doc, "summary"), kinds[i]);
 
 		if (v)
 			pb_lava_case(l, "pass", "%s.%s", kinds[i], v);
@@ -747,7 +746,7 @@ static void lava_timestamps(struct pb_lava *l, struct json_object *doc)
 
 static void lava_o_noatime(struct pb_lava *l, struct json_object *doc)
 {
-	struct json_object *acc = jget(doc, "pipe2_o_noatime.accepted"), *a = jget(doc, "timestamps");
+	struct json_object *acc = pb_json_get(doc, "pipe2_o_noatime.accepted"), *a = pb_json_get(doc, "timestamps");
 
 	if (json_object_is_type(acc, json_type_boolean))
 		pb_lava_case(l, "pass", "pipe2_o_noatime.%s",
@@ -767,7 +766,7 @@ static void lava_o_noatime(struct pb_lava *l, struct json_object *doc)
 /* Throughput: KIND-SIZEB-rate (B/s) and KIND-SIZEB-syscall (ns per call). */
 static void lava_throughput(struct pb_lava *l, struct json_object *doc)
 {
-	struct json_object *a = jget(doc, "results");
+	struct json_object *a = pb_json_get(doc, "results");
 
 	for (size_t i = 0; i < jlen(a); i++) {
 		struct json_object *r = json_object_array_get_idx(a, i);
@@ -784,7 +783,7 @@ static void lava_throughput(struct pb_lava *l, struct json_object *doc)
 /* Messaging: KIND-MODE-gGROUPS-fFDS-SIZEB-rate (messages/s) and -elapsed (ns). */
 static void lava_messaging(struct pb_lava *l, struct json_object *doc)
 {
-	struct json_object *a = jget(doc, "results");
+	struct json_object *a = pb_json_get(doc, "results");
 
 	for (size_t i = 0; i < jlen(a); i++) {
 		struct json_object *r = json_object_array_get_idx(a, i);
@@ -803,7 +802,7 @@ static void lava_messaging(struct pb_lava *l, struct json_object *doc)
  * a placement the machine cannot provide is a skip case. */
 static void lava_latency(struct pb_lava *l, struct json_object *doc)
 {
-	struct json_object *a = jget(doc, "results");
+	struct json_object *a = pb_json_get(doc, "results");
 
 	for (size_t i = 0; i < jlen(a); i++) {
 		struct json_object *r = json_object_array_get_idx(a, i);
@@ -852,7 +851,7 @@ static void lava_set(struct pb_lava *l, FILE *fp, const char *set, struct json_o
 /* Report: one test set per part (named by the part), then `report`. */
 static void lava_report(struct pb_lava *l, struct json_object *doc)
 {
-	struct json_object *parts = jget(doc, "parts");
+	struct json_object *parts = pb_json_get(doc, "parts");
 
 	if (json_object_is_type(parts, json_type_object)) {
 		json_object_object_foreach(parts, name, part) {
@@ -875,7 +874,7 @@ static void lava_report(struct pb_lava *l, struct json_object *doc)
 			pb_lava_case(l, pb_lava_exit_result((int)jint(doc, path, 3)), "%s", name);
 		}
 	}
-	if (jget(doc, "summary.copy_ceiling")) {
+	if (pb_json_get(doc, "summary.copy_ceiling")) {
 		pb_lava_measure(l, jnum(doc, "summary.copy_ceiling.memcpy_bytes_per_s"), "B/s",
 				"memcpy-rate");
 		pb_lava_measure(l, jnum(doc, "summary.copy_ceiling.pipe_fraction_of_ceiling"), "ratio",

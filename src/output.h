@@ -62,6 +62,8 @@ void pb_doc_finish(struct json_object *doc, struct json_object *summary, const c
 void pb_json_add_int(struct json_object *o, const char *key, int64_t v);
 void pb_json_add_double(struct json_object *o, const char *key, double v);
 void pb_json_add_str(struct json_object *o, const char *key, const char *v);
+/* Member PATH ("a.b.c", keys of nested objects) of O, or NULL. */
+struct json_object *pb_json_get(struct json_object *o, const char *path);
 
 /*
  * Record a command's outcome: STATUS into *STATUS_OUT and the printf
