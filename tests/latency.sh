@@ -5,30 +5,10 @@
 # machine cannot provide skipped with a reason, a dying party, signals and
 # --timeout leaving nothing behind.  TAP.
 set -u
-PB=${PIPEBENCH:?}
-JSONQ=${TESTS_BUILDDIR:-tests}/jsonq
-T=$(mktemp -d "${TMPDIR:-/tmp}/pb-lat-test.XXXXXX") || exit 99
-trap 'rm -rf "$T"' EXIT
+. "${TESTS_SRCDIR:-$(dirname "$0")}/tap_late.sh"
 mkdir "$T/tmp"
 TMPDIR=$T/tmp
 export TMPDIR
-n=0
-fails=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fails=$((fails + 1))
-	fi
-}
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-q() { "$JSONQ" "$1" "$2" 2>/dev/null; }
-is() {
-	if [ "$2" = "$3" ]; then ok 0 "$1"; else ok 1 "$1 (got '$2', want '$3')"; fi
-}
 empty_tmp() { [ -z "$(ls -A "$TMPDIR")" ]; }
 
 # --- text
@@ -238,5 +218,4 @@ ok $? "lava: the numa placement is a skip case (or measured on a NUMA machine)"
 	[ "$(tail -n 1 "$T/lava")" = "<LAVA_SIGNAL_TESTSET STOP>" ]
 ok $? "lava: one test set, started and stopped"
 
-echo "1..$n"
-[ "$fails" -eq 0 ]
+tap_late_end

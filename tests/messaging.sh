@@ -3,29 +3,7 @@
 # pipebench messaging: exit codes, JSON and CSV shape, usage errors, resource
 # errors, and that a signal or the watchdog leaves no worker behind.  TAP.
 set -u
-PB=${PIPEBENCH:?}
-JSONQ=${TESTS_BUILDDIR:-tests}/jsonq
-T=$(mktemp -d "${TMPDIR:-/tmp}/pb-msg-test.XXXXXX") || exit 99
-trap 'rm -rf "$T"' EXIT
-n=0
-fails=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fails=$((fails + 1))
-	fi
-}
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-# q FILE PATH: value at PATH in the JSON document FILE
-q() { "$JSONQ" "$1" "$2" 2>/dev/null; }
-# is WHAT GOT WANT
-is() {
-	if [ "$2" = "$3" ]; then ok 0 "$1"; else ok 1 "$1 (got '$2', want '$3')"; fi
-}
+. "${TESTS_SRCDIR:-$(dirname "$0")}/tap_late.sh"
 
 SMALL="-g 1 --fds 2 -n 10"
 
@@ -183,5 +161,4 @@ else
 	done
 fi
 
-echo "1..$n"
-[ "$fails" -eq 0 ]
+tap_late_end
