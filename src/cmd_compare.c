@@ -279,6 +279,17 @@ static void fmt_mean_rsd(const struct pb_stats *s, char *buf, size_t len)
 	snprintf(buf, len, "%12s ~%3.0f%%", num, s->rsd * 100);
 }
 
+/* A NEW metric's %change ("+3.2%", "n/a") and its "mean ~ rsd" cell. */
+static void fmt_change(const struct pb_cmp_metric *m, char *chg, size_t chg_len, char *cell,
+		       size_t cell_len)
+{
+	if (isfinite(m->change_pct))
+		snprintf(chg, chg_len, "%+.1f%%", m->change_pct);
+	else
+		snprintf(chg, chg_len, "n/a");
+	fmt_mean_rsd(&m->cur, cell, cell_len);
+}
+
 static char marker(const struct pb_cmp_metric *m)
 {
 	if (m->regression)
@@ -330,11 +341,7 @@ static void emit_row(const struct cmp_run *run, const struct pb_cmp_metric *row,
 			fprintf(fp, "  %9s   %18s", "-", "-");
 			continue;
 		}
-		if (isfinite(m->change_pct))
-			snprintf(chg, sizeof(chg), "%+.1f%%", m->change_pct);
-		else
-			snprintf(chg, sizeof(chg), "n/a");
-		fmt_mean_rsd(&m->cur, cell, sizeof(cell));
+		fmt_change(m, chg, sizeof(chg), cell, sizeof(cell));
 		fprintf(fp, "  %9s %c %s", chg, marker(m), cell);
 	}
 	fprintf(fp, "  %s%s%s %s\n", row->part ? row->part : "", row->part ? ": " : "",
@@ -656,11 +663,7 @@ static void block_row(const struct cmp_run *run, const struct pb_cmp_metric *row
 			fprintf(fp, "  %-*s %18s\n", (int)run->label_w, run->labels[k + 1], "-");
 			continue;
 		}
-		if (isfinite(m->change_pct))
-			snprintf(chg, sizeof(chg), "%+.1f%%", m->change_pct);
-		else
-			snprintf(chg, sizeof(chg), "n/a");
-		fmt_mean_rsd(&m->cur, cell, sizeof(cell));
+		fmt_change(m, chg, sizeof(chg), cell, sizeof(cell));
 		fprintf(fp, "  %-*s %s  %9s %c\n", (int)run->label_w, run->labels[k + 1], cell, chg,
 			marker(m));
 	}
