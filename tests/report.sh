@@ -18,8 +18,16 @@ for p in timestamps o_noatime conformance throughput throughput_64k messaging la
 	is "$("$JSONQ" "$J" ".parts.$p.command" ".part_runs.$p.exit_status" | tr '\n' ' ')" \
 		"${p%_64k} 0 " "part $p: its own document, exit 0"
 done
-f=$("$JSONQ" "$J" .summary.copy_ceiling.pipe_fraction_of_ceiling)
-awk -v f="$f" 'BEGIN { exit !(f > 0 && f < 1.5) }'; ok $? "64 KiB throughput as a fraction of the copy ceiling ($f)"
+# The fraction is derived from the figures beside it (the two are measured
+# at different times, and a sanitizer build slows memcpy but not the kernel,
+# so its size is not asserted): pipe rate / (memcpy rate / 2), the pipe rate
+# being the 64 KiB part's own summary.
+set -- $("$JSONQ" "$J" .summary.copy_ceiling.pipe_fraction_of_ceiling \
+	.summary.copy_ceiling.memcpy_bytes_per_s .summary.copy_ceiling.pipe_ceiling_bytes_per_s \
+	.summary.copy_ceiling.pipe_64k_bytes_per_s .parts.throughput_64k.results[0].summary.rate_bytes_per_s)
+awk -v f="$1" -v m="$2" -v c="$3" -v p="$4" -v r="$5" 'function rel(a, w) { d = a - w; if (d < 0) d = -d; return d / w }
+	BEGIN { exit !(f > 0 && rel(c, m / 2) < 1e-9 && rel(p, r) < 1e-9 && rel(f, p / c) < 1e-9) }'
+ok $? "64 KiB throughput as a fraction of the copy ceiling ($1) agrees with the rates it comes from"
 "$PIPEBENCH" compare "$J" "$J" >/dev/null 2>&1; is "$?" 0 "compare reads a report against itself"
 "$PIPEBENCH" report --quick --parts latency >"$TEST_TMP/text" 2>/dev/null
 grep -Eq '^latency +anon same CPUs [0-9]+,[0-9]+ +p50 [0-9.]+ us, p99 [0-9.]+ us' "$TEST_TMP/text"
