@@ -288,6 +288,13 @@ static const struct tp_cell *rw_of(const struct tp_run *run, const struct tp_cel
 	return &run->cells[idx - idx % n + idx % run->p->nkinds];
 }
 
+/* Only a run with a zero-copy mode shows the mode column: rw alone prints
+ * the seed's table. */
+static bool show_modes(const struct tp_params *p)
+{
+	return p->nmodes > 1 || p->modes[0] != PB_MODE_RW;
+}
+
 /* How each mode moves its bytes, for the text and the JSON. */
 static const char *mode_description(enum pb_mode m)
 {
@@ -365,29 +372,32 @@ static void emit_text(const struct tp_run *run, const struct pb_sysinfo *si, FIL
 				"every write is partial", b1, b2);
 			break;
 		}
-	for (size_t m = 0; m < p->nmodes; m++)
+	for (size_t m = 0; m < p->nmodes && show_modes(p); m++)
 		fprintf(fp, "\n%-11s %s: %s", m ? "" : "modes", pb_mode_words[p->modes[m]],
 			mode_description(p->modes[m]));
-	if (p->nmodes > 1 || p->modes[0] != PB_MODE_RW)
+	if (show_modes(p))
 		fprintf(fp, "\nverify      %s%s", pb_verify_words[p->verify],
 			p->verify == PB_VERIFY_SAMPLE ? " (the bytes of loop 0, every 16th loop and "
 			"the last; rw is not checked)" : p->verify == PB_VERIFY_ALL ?
 			" (the bytes of every loop; rw is not checked)" : "");
 	fputc('\n', fp);
 	pb_budget_text(&run->budget, fp);
-	fprintf(fp, "\n%-10s %-8s %8s %8s %8s %8s %17s %7s %12s %11s %9s %8s %7s %s\n", "kind", "mode",
-		"size", "TW s", "TR s", "TT s", "TT min-max s", "spread", "bytes", "syscalls", "MB/s",
-		"Msys/s", "ns/sys", "time/byte vs first, vs rw");
+	fprintf(fp, "\n%-10s %s%8s %8s %8s %8s %17s %7s %12s %11s %9s %8s %7s %s\n", "kind",
+		show_modes(p) ? "mode     " : "", "size", "TW s", "TR s", "TT s", "TT min-max s", "spread", "bytes", "syscalls", "MB/s",
+		"Msys/s", "ns/sys", show_modes(p) ? "time/byte vs first, vs rw" : "time/byte vs first");
 	for (size_t i = 0; i < run->ncells; i++) {
 		const struct tp_cell *c = &run->cells[i], *f = first_of_row(run, c);
 		const struct tp_cell *rw = rw_of(run, c);
 		char range[40], ratio[96] = "";
 		size_t off = 0;
 
+		char md[16] = "";
+
 		pb_format_size(c->size, b1, sizeof(b1));
+		if (show_modes(p))
+			snprintf(md, sizeof(md), "%-8s ", pb_mode_words[c->mode]);
 		if (c->skip) {
-			fprintf(fp, "%-10s %-8s %8s skip: %s\n", pb_kind_names[c->kind],
-				pb_mode_words[c->mode], b1, c->skip);
+			fprintf(fp, "%-10s %s%8s skip: %s\n", pb_kind_names[c->kind], md, b1, c->skip);
 			continue;
 		}
 		if (!c->nreps)
@@ -400,16 +410,16 @@ static void emit_text(const struct tp_run *run, const struct pb_sysinfo *si, FIL
 		if (rw && rw->nreps && rw->tt.median > 0)
 			snprintf(ratio + off, sizeof(ratio) - off, "%s%s/rw %.2fx", off ? ", " : "",
 				 pb_mode_words[c->mode], cost_ratio(c, rw));
-		fprintf(fp, "%-10s %-8s %8s %8.3f %8.3f %8.3f %17s %6.1f%% %12.0f %11.0f %9.1f %8.3f %7.1f%s%s\n",
-			pb_kind_names[c->kind], pb_mode_words[c->mode], b1, c->tw.median / 1e9, c->tr.median / 1e9,
+		fprintf(fp, "%-10s %s%8s %8.3f %8.3f %8.3f %17s %6.1f%% %12.0f %11.0f %9.1f %8.3f %7.1f%s%s\n",
+			pb_kind_names[c->kind], md, b1, c->tw.median / 1e9, c->tr.median / 1e9,
 			c->tt.median / 1e9, range, c->tt.spread * 100, c->bytes, c->syscalls,
 			rate(c->bytes, c->tt.median) / 1e6, rate(c->syscalls, c->tt.median) / 1e6,
 			c->syscalls > 0 ? c->tt.median / c->syscalls : 0, ratio[0] ? " " : "", ratio);
 	}
 	fprintf(fp, "\nmedians of %llu %s; spread = (max-min)/median of TT; MB = 10^6 bytes; "
-		"time/byte vs first = (TT/bytes) / (TT/bytes of the row's first kind); "
-		"vs rw: the same against the rw loop of the kind and size\n",
-		(unsigned long long)p->repeat, pb_plural(p->repeat, "repetition", "repetitions"));
+		"time/byte vs first = (TT/bytes) / (TT/bytes of the row's first kind)%s\n",
+		(unsigned long long)p->repeat, pb_plural(p->repeat, "repetition", "repetitions"),
+		show_modes(p) ? "; vs rw: the same against the rw loop of the kind and size" : "");
 }
 
 static void emit_seed(const struct tp_run *run, FILE *fp)
