@@ -37,8 +37,8 @@ struct pb_zc {
 	unsigned char *sink;    /* its first size bytes, mapped */
 };
 
-/* Byte I of the pattern (I < PB_ZC_PERIOD): the little-endian bytes of the
- * 32-bit word index, mixed, so a shift by any amount changes bytes. */
+/* Byte I of the pattern (I < PB_ZC_PERIOD): the bytes of a hash of I / 4,
+ * so a shift by any amount changes most bytes. */
 unsigned char pb_zc_pattern(uint64_t i);
 
 /* Allocate Z's buffers for MODE and chunks up to SIZE.  0 or -errno;
