@@ -16,7 +16,7 @@ PIN=""
 ref_tt() { $PIN "$REF" "$1" "$2" | awk '{ print $9 * 1e9 }'; }
 pb_tt() {
 	$PIN "$PB" throughput --repeat 1 --warmup 0 --quiet --loops "$1" --size "$2" --format csv |
-		awk -F, 'NR == 2 { print $7 }'
+		awk -F, 'NR == 2 { print $8 }'
 }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
