@@ -349,6 +349,7 @@ START_TEST(matching_by_mode)
 	pb_cmp_result_free(&r);
 
 	ck_assert_uint_eq(pb_cmp_params_diff(old, rw, diff, sizeof(diff)), 0);
+	ck_assert_uint_eq(pb_cmp_params_diff(rw, old, diff, sizeof(diff)), 0);
 	ck_assert_int_eq(cmp(old, rw, NULL, &r), 0);
 	ck_assert_uint_eq(r.nm, 1);
 	ck_assert_uint_eq(r.only_base + r.only_new, 0);

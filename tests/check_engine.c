@@ -307,13 +307,14 @@ START_TEST(zc_modes_move_and_verify)
 }
 END_TEST
 
-/* A pipe already holding 100 bytes that differ from the pattern at byte 37:
+/* A pipe already holding 200 bytes that differ from the pattern at byte 137
+ * (in the second 100-byte chunk read):
  * what a kernel delivering wrong bytes looks like.  Every mode names the
  * loop and the offset; with --verify off only the byte count catches it. */
 START_TEST(zc_corrupt_bytes_are_reported)
 {
 	for (size_t m = 0; m < 3; m++) {
-		unsigned char bad[100];
+		unsigned char bad[200];
 		struct pb_engine_result r;
 		struct pb_zc z;
 		const char *what;
@@ -322,18 +323,18 @@ START_TEST(zc_corrupt_bytes_are_reported)
 
 		for (size_t i = 0; i < sizeof(bad); i++)
 			bad[i] = pb_zc_pattern(i);
-		bad[37] ^= 0x40;
+		bad[137] ^= 0x40;
 		ck_assert_int_eq(pb_zc_open(&z, zc_modes[m], PB_VERIFY_SAMPLE, 4096, &what), 0);
 		ck_assert_int_eq(pipe2(p, O_NONBLOCK), 0);
 		ck_assert_int_eq(write(p[1], bad, sizeof(bad)), (ssize_t)sizeof(bad));
 		ck_assert_int_eq(pb_zc_run(&z, p[0], p[1], 100, 3, 1 << 24, &r), -EBADMSG);
 		ck_assert_uint_eq(r.bad_loop, 0);
-		ck_assert_uint_eq(r.bad_offset, 37);
+		ck_assert_uint_eq(r.bad_offset, 137);
 		ck_assert_uint_eq(r.bad_pipe, 0);
-		ck_assert_uint_eq(r.bad_expected, pb_zc_pattern(37));
-		ck_assert_uint_eq(r.bad_got, bad[37]);
+		ck_assert_uint_eq(r.bad_expected, pb_zc_pattern(137));
+		ck_assert_uint_eq(r.bad_got, bad[137]);
 		pb_engine_strerror(-EBADMSG, &r, 0, msg, sizeof(msg));
-		ck_assert_ptr_nonnull(strstr(msg, "loop 0, byte 37"));
+		ck_assert_ptr_nonnull(strstr(msg, "loop 0, byte 137"));
 		ck_assert_ptr_nonnull(strstr(msg, "corrupted"));
 		close(p[0]), close(p[1]);
 		pb_zc_close(&z);

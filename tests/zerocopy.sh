@@ -8,7 +8,7 @@ tap_tmpdir
 PB="$PIPEBENCH throughput --loops 20 --warmup 0"
 J="$TEST_TMP/out.json"
 
-plan 32
+plan 34
 
 # Each mode on an anonymous pipe and a FIFO, every loop checked.
 for mode in vmsplice splice tee; do
@@ -53,6 +53,13 @@ ok $? "text: fifo splice row with its kind ratio and its mode/rw ratio"
 printf '%s\n' "$out" | grep -q '^modes .*rw: ' && printf '%s\n' "$out" | grep -q 'into a second memfd'
 ok $? "text: says how each mode moves bytes (splice into a memfd)"
 printf '%s\n' "$out" | grep -q '^verify  *sample'; ok $? "text: the verify setting"
+
+# The mode/rw ratio belongs to the other modes, never to rw itself.
+run $PB --mode rw,splice --repeat 1 --format json
+printf '%s' "$out" | "$JSONQ" - .results[0].cost_ratio_to_rw >/dev/null 2>&1
+is "$?" 2 "json: rw has no cost_ratio_to_rw"
+r=$(printf '%s' "$out" | "$JSONQ" - .results[1].cost_ratio_to_rw)
+awk -v r="$r" 'BEGIN { exit !(r > 0) }'; ok $? "json: splice has its cost_ratio_to_rw ($r)"
 
 # socketpair: rw only; the others are skip with the reason.
 run $PB --mode rw,splice --kind anon,socketpair --repeat 1 --format json
