@@ -386,15 +386,13 @@ bool pb_cmp_run_failed(struct json_object *doc, char *why, size_t len)
 
 /* ------------------------------------------------------------ params */
 
-/* Settings that do not change what is measured: how often, how long, and
- * which checks were selected (verdicts are matched by ID anyway). */
 /*
  * Identity members and parameters added after documents were written, with
  * what an older document means by leaving them out: throughput's --mode
  * (a result without "mode" measured the rw loop) and --verify.
  */
 static const struct { const char *key, *value; } added_later[] = {
-	{ "mode", "\"rw\"" }, { "modes", "[ \"rw\" ]" }, { "verify", "\"sample\"" },
+	{ "mode", "\"rw\"" }, { "verify", "\"sample\"" },
 };
 
 /* Whether V, present on one side only under KEY, is what its absence means. */
@@ -411,8 +409,11 @@ static bool is_added_later_default(const char *key, struct json_object *v)
 	return false;
 }
 
+/* Settings that do not change what is measured: how often, how long, and
+ * which checks or throughput modes were selected (verdicts are matched by
+ * ID, results by mode, anyway). */
 static const char *const ignored_params[] = { "repeat", "warmup", "timeout_ns", "only",
-					      "skip", NULL };
+					      "skip", "modes", NULL };
 
 static void append(char *buf, size_t len, size_t *off, const char *part, const char *key)
 {
