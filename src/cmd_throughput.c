@@ -306,7 +306,8 @@ static const char *mode_description(enum pb_mode m)
 		return "writer vmsplice(2)s user pages into the pipe, reader read(2)s";
 	case PB_MODE_SPLICE:
 		return "writer splice(2)s from a memfd into the pipe, reader splice(2)s from the "
-		       "pipe into a second memfd (not /dev/null: its bytes are checked)";
+		       "pipe into the memfd past the source (not /dev/null: its bytes are "
+		       "checked)";
 	case PB_MODE_TEE:
 		return "writer write(2)s, tee(2) duplicates the pipe into a second pipe, reader "
 		       "read(2)s both";

@@ -33,8 +33,9 @@ struct pb_zc {
 	unsigned char *src;     /* PERIOD + size bytes of pattern: source and expectation */
 	unsigned char *dst;     /* size bytes: where read() lands */
 	int src_fd;             /* splice: memfd holding src */
-	int sink_fd;            /* splice: memfd the reader splices into */
-	unsigned char *sink;    /* its first size bytes, mapped */
+	int sink_fd;            /* splice: where the reader splices: src_fd again */
+	size_t sink_off;        /* at this offset, past the source */
+	unsigned char *sink;    /* those size bytes, mapped */
 };
 
 /* Byte I of the pattern (I < PB_ZC_PERIOD): the bytes of a hash of I / 4,

@@ -50,7 +50,7 @@ run $PB --mode all --kind anon,fifo --repeat 1
 is "$rc" 0 "--mode all: exit 0"
 printf '%s\n' "$out" | grep -Eq '^fifo +splice +100 B .* fifo/anon [0-9.]+x, splice/rw [0-9.]+x$'
 ok $? "text: fifo splice row with its kind ratio and its mode/rw ratio"
-printf '%s\n' "$out" | grep -q '^modes .*rw: ' && printf '%s\n' "$out" | grep -q 'into a second memfd'
+printf '%s\n' "$out" | grep -q '^modes .*rw: ' && printf '%s\n' "$out" | grep -q 'into the memfd past the source'
 ok $? "text: says how each mode moves bytes (splice into a memfd)"
 printf '%s\n' "$out" | grep -q '^verify  *sample'; ok $? "text: the verify setting"
 
