@@ -54,6 +54,13 @@ int pb_bench_fill_drain(struct pb_bench *b, const char *label, enum pb_kind kind
 			const struct pb_endpoint_opts *eo, void *buf, uint64_t size,
 			uint64_t loops, struct pb_engine_result *res)
 {
+	return pb_bench_fill_drain_zc(b, label, kind, eo, NULL, buf, size, loops, res);
+}
+
+int pb_bench_fill_drain_zc(struct pb_bench *b, const char *label, enum pb_kind kind,
+			   const struct pb_endpoint_opts *eo, const struct pb_zc *zc, void *buf,
+			   uint64_t size, uint64_t loops, struct pb_engine_result *res)
+{
 	struct pb_endpoint ep;
 	const char *what = NULL;
 	uint64_t limit;
@@ -69,7 +76,10 @@ int pb_bench_fill_drain(struct pb_bench *b, const char *label, enum pb_kind kind
 		return r;
 	}
 	limit = pb_engine_fill_limit(ep.pipe_size, size);
-	r = pb_engine_run(ep.rfd, ep.wfd, buf, size, loops, limit, res);
+	if (zc && zc->mode != PB_MODE_RW)
+		r = pb_zc_run(zc, ep.rfd, ep.wfd, (size_t)size, loops, limit, res);
+	else
+		r = pb_engine_run(ep.rfd, ep.wfd, buf, size, loops, limit, res);
 	pb_endpoint_close(&ep);
 	if (r == -ETIMEDOUT) {
 		PB_SET_ERROR(b, PB_EXIT_ERROR, "--timeout: timed out after %g s",

@@ -18,6 +18,7 @@
 #include "engine.h"
 #include "output.h"
 #include "sysinfo.h"
+#include "zerocopy.h"
 
 /* ---------------------------------------------------------------- harness */
 
@@ -62,6 +63,13 @@ int pb_bench_end(struct pb_bench *b, const char *path, bool discard);
 int pb_bench_fill_drain(struct pb_bench *b, const char *label, enum pb_kind kind,
 			const struct pb_endpoint_opts *eo, void *buf, uint64_t size,
 			uint64_t loops, struct pb_engine_result *res);
+
+/* The same with ZC's mode (pb_zc_run) when ZC is not NULL and its mode is
+ * not rw; a kernel that corrupted the bytes (-EBADMSG) is PB_EXIT_ERROR
+ * with the loop and offset named, like the engine's other alarms. */
+int pb_bench_fill_drain_zc(struct pb_bench *b, const char *label, enum pb_kind kind,
+			   const struct pb_endpoint_opts *eo, const struct pb_zc *zc, void *buf,
+			   uint64_t size, uint64_t loops, struct pb_engine_result *res);
 
 /*
  * A result's per-repetition objects REPS (an array) under "repetitions" in

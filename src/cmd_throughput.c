@@ -25,6 +25,7 @@
 #include "stats.h"
 #include "sysinfo.h"
 #include "units.h"
+#include "zerocopy.h"
 
 #define MAX_SIZES 32
 #define MAX_CHUNK (64ULL << 20)
@@ -37,6 +38,10 @@ struct tp_params {
 	unsigned kind_words;         /* --kind, bits of pb_kind_words */
 	enum pb_kind kinds[PB_KIND_COUNT];
 	size_t nkinds;
+	unsigned mode_words;         /* --mode, bits of pb_mode_words */
+	enum pb_mode modes[PB_MODE_COUNT];
+	size_t nmodes;
+	unsigned verify;             /* --verify, enum pb_verify */
 	uint64_t sizes[MAX_SIZES];
 	size_t nsizes;
 	uint64_t loops, repeat, warmup, pipe_size, timeout_ns;
@@ -50,6 +55,8 @@ struct tp_params {
 
 struct tp_cell {
 	enum pb_kind kind;
+	enum pb_mode mode;
+	const char *skip;            /* why this mode cannot run on this kind */
 	uint64_t size;
 	long pipe_size;
 	size_t nreps;
@@ -60,10 +67,12 @@ struct tp_cell {
 
 struct tp_run {
 	const struct tp_params *p;
-	struct tp_cell *cells;      /* nsizes x nkinds, size-major */
+	struct tp_cell *cells;      /* nsizes x nmodes x nkinds, size-major */
 	size_t ncells;
 	char tmpdir[4096];
 	void *buf;
+	uint64_t maxsize;
+	struct pb_zc zc[PB_MODE_COUNT]; /* buffers of each zero-copy mode in use */
 	int cpu_start, cpu_end;
 	uint64_t loops;             /* --loops, or the budget's choice */
 	struct pb_budget budget;
@@ -81,6 +90,9 @@ static int check_params(struct pb_cli *cli, void *params)
 	for (int k = 0; k < PB_KIND_COUNT; k++)
 		if (mask & (1u << k))
 			p->kinds[p->nkinds++] = (enum pb_kind)k;
+	for (int m = 0; m < PB_MODE_COUNT; m++)
+		if (p->mode_words & (1u << m | 1u << PB_MODE_COUNT))
+			p->modes[p->nmodes++] = (enum pb_mode)m;
 	if (CPU_COUNT(&p->cpus) > 0) {
 		p->pinned = 1;
 		pb_format_cpu_list(&p->cpus, p->cpu_list, sizeof(p->cpu_list));
@@ -98,6 +110,12 @@ static bool has_kind(const struct tp_params *p, enum pb_kind k)
 
 #define set_error PB_SET_ERROR
 
+/* Cells per size: every mode of every kind. */
+static size_t ncols(const struct tp_params *p)
+{
+	return p->nmodes * p->nkinds;
+}
+
 /* One repetition of one cell: fresh endpoint, LOOPS loops. */
 static int run_one(struct tp_run *run, const struct tp_cell *cell, uint64_t loops,
 		   struct pb_engine_result *res)
@@ -110,8 +128,15 @@ static int run_one(struct tp_run *run, const struct tp_cell *cell, uint64_t loop
 		.dir = run->tmpdir,
 	};
 
-	return pb_bench_fill_drain(&run->b, pb_kind_names[cell->kind], cell->kind, &eo, run->buf,
-				   cell->size, loops, res);
+	char label[64];
+
+	if (cell->skip)
+		return -EOPNOTSUPP;
+	snprintf(label, sizeof(label), "%s%s%s", pb_kind_names[cell->kind],
+		 cell->mode == PB_MODE_RW ? "" : " ",
+		 cell->mode == PB_MODE_RW ? "" : pb_mode_words[cell->mode]);
+	return pb_bench_fill_drain_zc(&run->b, label, cell->kind, &eo, &run->zc[cell->mode],
+				      run->buf, cell->size, loops, res);
 }
 
 static void progress(struct tp_run *run, const struct tp_cell *cell, const char *phase,
@@ -120,8 +145,9 @@ static void progress(struct tp_run *run, const struct tp_cell *cell, const char 
 	char sz[32];
 
 	pb_format_size(cell->size, sz, sizeof(sz));
-	pb_progress_show(&run->b.pg, "%s %s %s %llu/%llu", pb_kind_names[cell->kind], sz, phase,
-			 (unsigned long long)i, (unsigned long long)n);
+	pb_progress_show(&run->b.pg, "%s %s %s %s %llu/%llu", pb_kind_names[cell->kind],
+			 pb_mode_words[cell->mode], sz, phase, (unsigned long long)i,
+			 (unsigned long long)n);
 }
 
 static int summarize(struct tp_cell *c)
@@ -187,19 +213,26 @@ static void measure(struct tp_run *run)
 			return;
 		run->loops = run->budget.loops;
 	}
-	pb_progress_start(&run->b.pg, NAME, run->b.progress,
-			  p->nsizes * p->nkinds * (p->warmup + p->repeat));
+	size_t runnable = 0;
+
+	for (size_t i = 0; i < run->ncells; i++)
+		runnable += !run->cells[i].skip;
+	pb_progress_start(&run->b.pg, NAME, run->b.progress, runnable * (p->warmup + p->repeat));
 	for (size_t s = 0; s < p->nsizes && !run->b.status; s++) {
-		struct tp_cell *row = &run->cells[s * p->nkinds];
+		struct tp_cell *row = &run->cells[s * ncols(p)];
 		struct pb_engine_result scratch;
 
 		for (uint64_t w = 0; w < p->warmup && !run->b.status; w++)
-			for (size_t k = 0; k < p->nkinds && !run->b.status; k++) {
+			for (size_t k = 0; k < ncols(p) && !run->b.status; k++) {
+				if (row[k].skip)
+					continue;
 				progress(run, &row[k], "warmup", w + 1, p->warmup);
 				run_one(run, &row[k], run->loops, &scratch);
 			}
 		for (uint64_t i = 0; i < p->repeat && !run->b.status; i++)
-			for (size_t k = 0; k < p->nkinds && !run->b.status; k++) {
+			for (size_t k = 0; k < ncols(p) && !run->b.status; k++) {
+				if (row[k].skip)
+					continue;
 				progress(run, &row[k], "repetition", i + 1, p->repeat);
 				if (run_one(run, &row[k], run->loops, &row[k].reps[i]) == 0)
 					row[k].nreps = i + 1;
@@ -245,6 +278,42 @@ static const struct tp_cell *first_of_row(const struct tp_run *run, const struct
 	size_t idx = (size_t)(c - run->cells);
 
 	return &run->cells[idx - idx % run->p->nkinds];
+}
+
+/* The rw cell of C's kind and size, or NULL when rw is not measured or C is
+ * rw itself (the modes are in enum order, so rw comes first). */
+static const struct tp_cell *rw_of(const struct tp_run *run, const struct tp_cell *c)
+{
+	size_t idx = (size_t)(c - run->cells), n = ncols(run->p);
+
+	if (c->mode == PB_MODE_RW || run->p->modes[0] != PB_MODE_RW)
+		return NULL;
+	return &run->cells[idx - idx % n + idx % run->p->nkinds];
+}
+
+/* Only a run with a zero-copy mode shows the mode column: rw alone prints
+ * the seed's table. */
+static bool show_modes(const struct tp_params *p)
+{
+	return p->nmodes > 1 || p->modes[0] != PB_MODE_RW;
+}
+
+/* How each mode moves its bytes, for the text and the JSON. */
+static const char *mode_description(enum pb_mode m)
+{
+	switch (m) {
+	case PB_MODE_VMSPLICE:
+		return "writer vmsplice(2)s user pages into the pipe, reader read(2)s";
+	case PB_MODE_SPLICE:
+		return "writer splice(2)s from a memfd into the pipe, reader splice(2)s from the "
+		       "pipe into the memfd past the source (not /dev/null: its bytes are "
+		       "checked)";
+	case PB_MODE_TEE:
+		return "writer write(2)s, tee(2) duplicates the pipe into a second pipe, reader "
+		       "read(2)s both";
+	default:
+		return "write(2) and read(2), the 2025 mail's loop";
+	}
 }
 
 static void describe_flags(unsigned flags, char *buf, size_t len)
@@ -307,31 +376,54 @@ static void emit_text(const struct tp_run *run, const struct pb_sysinfo *si, FIL
 				"every write is partial", b1, b2);
 			break;
 		}
+	for (size_t m = 0; m < p->nmodes && show_modes(p); m++)
+		fprintf(fp, "\n%-11s %s: %s", m ? "" : "modes", pb_mode_words[p->modes[m]],
+			mode_description(p->modes[m]));
+	if (show_modes(p))
+		fprintf(fp, "\nverify      %s%s", pb_verify_words[p->verify],
+			p->verify == PB_VERIFY_SAMPLE ? " (the bytes of loop 0, every 16th loop and "
+			"the last; rw is not checked)" : p->verify == PB_VERIFY_ALL ?
+			" (the bytes of every loop; rw is not checked)" : "");
 	fputc('\n', fp);
 	pb_budget_text(&run->budget, fp);
-	fprintf(fp, "\n%-10s %8s %8s %8s %8s %17s %7s %12s %11s %9s %8s %7s %s\n", "kind", "size",
-		"TW s", "TR s", "TT s", "TT min-max s", "spread", "bytes", "syscalls", "MB/s",
-		"Msys/s", "ns/sys", "time/byte vs first");
+	fprintf(fp, "\n%-10s %s%8s %8s %8s %8s %17s %7s %12s %11s %9s %8s %7s %s\n", "kind",
+		show_modes(p) ? "mode     " : "", "size", "TW s", "TR s", "TT s", "TT min-max s", "spread", "bytes", "syscalls", "MB/s",
+		"Msys/s", "ns/sys", show_modes(p) ? "time/byte vs first, vs rw" : "time/byte vs first");
 	for (size_t i = 0; i < run->ncells; i++) {
 		const struct tp_cell *c = &run->cells[i], *f = first_of_row(run, c);
-		char range[40], ratio[48] = "";
+		const struct tp_cell *rw = rw_of(run, c);
+		char range[40], ratio[96] = "";
+		size_t off = 0;
 
+		char md[16] = "";
+
+		pb_format_size(c->size, b1, sizeof(b1));
+		if (show_modes(p))
+			snprintf(md, sizeof(md), "%-8s ", pb_mode_words[c->mode]);
+		if (c->skip) {
+			fprintf(fp, "%-10s %s%8s skip: %s\n", pb_kind_names[c->kind], md, b1, c->skip);
+			continue;
+		}
 		if (!c->nreps)
 			continue;
-		pb_format_size(c->size, b1, sizeof(b1));
 		snprintf(range, sizeof(range), "%.3f-%.3f", c->tt.min / 1e9, c->tt.max / 1e9);
 		if (f != c && f->nreps && f->tt.median > 0)
-			snprintf(ratio, sizeof(ratio), "%s/%s %.2fx", pb_kind_names[c->kind],
-				 pb_kind_names[f->kind], cost_ratio(c, f));
-		fprintf(fp, "%-10s %8s %8.3f %8.3f %8.3f %17s %6.1f%% %12.0f %11.0f %9.1f %8.3f %7.1f%s%s\n",
-			pb_kind_names[c->kind], b1, c->tw.median / 1e9, c->tr.median / 1e9,
+			off += (size_t)snprintf(ratio, sizeof(ratio), "%s/%s %.2fx",
+						pb_kind_names[c->kind], pb_kind_names[f->kind],
+						cost_ratio(c, f));
+		if (rw && rw->nreps && rw->tt.median > 0)
+			snprintf(ratio + off, sizeof(ratio) - off, "%s%s/rw %.2fx", off ? ", " : "",
+				 pb_mode_words[c->mode], cost_ratio(c, rw));
+		fprintf(fp, "%-10s %s%8s %8.3f %8.3f %8.3f %17s %6.1f%% %12.0f %11.0f %9.1f %8.3f %7.1f%s%s\n",
+			pb_kind_names[c->kind], md, b1, c->tw.median / 1e9, c->tr.median / 1e9,
 			c->tt.median / 1e9, range, c->tt.spread * 100, c->bytes, c->syscalls,
 			rate(c->bytes, c->tt.median) / 1e6, rate(c->syscalls, c->tt.median) / 1e6,
 			c->syscalls > 0 ? c->tt.median / c->syscalls : 0, ratio[0] ? " " : "", ratio);
 	}
 	fprintf(fp, "\nmedians of %llu %s; spread = (max-min)/median of TT; MB = 10^6 bytes; "
-		"time/byte vs first = (TT/bytes) / (TT/bytes of the row's first kind)\n",
-		(unsigned long long)p->repeat, pb_plural(p->repeat, "repetition", "repetitions"));
+		"time/byte vs first = (TT/bytes) / (TT/bytes of the row's first kind)%s\n",
+		(unsigned long long)p->repeat, pb_plural(p->repeat, "repetition", "repetitions"),
+		show_modes(p) ? "; vs rw: the same against the rw loop of the kind and size" : "");
 }
 
 static void emit_seed(const struct tp_run *run, FILE *fp)
@@ -342,8 +434,13 @@ static void emit_seed(const struct tp_run *run, FILE *fp)
 		/* One kind and size: exactly the mail's lines.  Several: a comment
 		 * line names each block. */
 		pb_format_size(run->cells[i].size, sz, sizeof(sz));
+		if (run->cells[i].skip)
+			continue;
 		if (run->ncells > 1)
-			fprintf(fp, "# %s %s\n", pb_kind_names[run->cells[i].kind], sz);
+			fprintf(fp, "# %s %s%s%s\n", pb_kind_names[run->cells[i].kind], sz,
+				run->cells[i].mode == PB_MODE_RW ? "" : " ",
+				run->cells[i].mode == PB_MODE_RW ? "" :
+				pb_mode_words[run->cells[i].mode]);
 		for (size_t r = 0; r < run->cells[i].nreps; r++) {
 			const struct pb_engine_result *e = &run->cells[i].reps[r];
 			uint64_t tt = e->tw_ns + e->tr_ns;
@@ -364,9 +461,9 @@ static void emit_seed(const struct tp_run *run, FILE *fp)
 static void emit_csv(const struct tp_run *run, const struct pb_sysinfo *si, FILE *fp)
 {
 	static const char *const cols[] = {
-		"kind", "size_bytes", "pipe_size_bytes", "repetition", "tw_ns", "tr_ns", "tt_ns",
-		"bytes", "write_calls", "read_calls", "syscalls", "rate_bytes_per_s",
-		"ns_per_syscall", NULL
+		"kind", "mode", "size_bytes", "pipe_size_bytes", "repetition", "tw_ns", "tr_ns",
+		"tt_ns", "bytes", "write_calls", "read_calls", "syscalls", "rate_bytes_per_s",
+		"ns_per_syscall", "verified_loops", NULL
 	};
 	struct pb_csv csv;
 
@@ -379,6 +476,7 @@ static void emit_csv(const struct tp_run *run, const struct pb_sysinfo *si, FILE
 			const struct pb_engine_result *e = &c->reps[r];
 
 			pb_csv_str(&csv, pb_kind_names[c->kind]);
+			pb_csv_str(&csv, pb_mode_words[c->mode]);
 			pb_csv_int(&csv, (int64_t)c->size);
 			if (c->pipe_size > 0)
 				pb_csv_int(&csv, c->pipe_size);
@@ -394,6 +492,7 @@ static void emit_csv(const struct tp_run *run, const struct pb_sysinfo *si, FILE
 			pb_csv_int(&csv, (int64_t)(e->write_calls + e->read_calls));
 			pb_csv_double(&csv, rep_rate(e));
 			pb_csv_double(&csv, rep_ns_per_syscall(e));
+			pb_csv_int(&csv, (int64_t)e->verified_loops);
 			pb_csv_row_end(&csv);
 		}
 	}
@@ -408,6 +507,11 @@ static struct json_object *params_json(const struct tp_run *run)
 	for (size_t k = 0; k < p->nkinds; k++)
 		json_object_array_add(a, json_object_new_string(pb_kind_names[p->kinds[k]]));
 	json_object_object_add(o, "kinds", a);
+	a = json_object_new_array();
+	for (size_t m = 0; m < p->nmodes; m++)
+		json_object_array_add(a, json_object_new_string(pb_mode_words[p->modes[m]]));
+	json_object_object_add(o, "modes", a);
+	pb_json_add_str(o, "verify", pb_verify_words[p->verify]);
 	a = json_object_new_array();
 	for (size_t s = 0; s < p->nsizes; s++)
 		json_object_array_add(a, json_object_new_int64((int64_t)p->sizes[s]));
@@ -429,12 +533,22 @@ static struct json_object *params_json(const struct tp_run *run)
 static struct json_object *cell_json(const struct tp_run *run, const struct tp_cell *c)
 {
 	struct json_object *o = json_object_new_object(), *reps = json_object_new_array(), *sum;
-	const struct tp_cell *f = first_of_row(run, c);
+	const struct tp_cell *f = first_of_row(run, c), *rw = rw_of(run, c);
 
 	pb_json_add_str(o, "kind", pb_kind_names[c->kind]);
+	pb_json_add_str(o, "mode", pb_mode_words[c->mode]);
 	pb_json_add_int(o, "size_bytes", (int64_t)c->size);
 	json_object_object_add(o, "pipe_size_bytes",
 			       c->pipe_size > 0 ? json_object_new_int64(c->pipe_size) : NULL);
+	if (c->skip) {
+		/* No repetitions: compare judges the status. */
+		json_object_put(reps);
+		pb_json_add_str(o, "status", "skip");
+		pb_json_add_str(o, "reason", c->skip);
+		return o;
+	}
+	pb_json_add_str(o, "status", "ok");
+	pb_json_add_str(o, "mode_description", mode_description(c->mode));
 	for (size_t r = 0; r < c->nreps; r++) {
 		const struct pb_engine_result *e = &c->reps[r];
 		struct json_object *x = json_object_new_object();
@@ -450,6 +564,7 @@ static struct json_object *cell_json(const struct tp_run *run, const struct tp_c
 		 * when two runs moved different amounts. */
 		pb_json_add_double(x, "rate_bytes_per_s", rep_rate(e));
 		pb_json_add_double(x, "ns_per_syscall", rep_ns_per_syscall(e));
+		pb_json_add_int(x, "verified_loops", (int64_t)e->verified_loops);
 		json_object_array_add(reps, x);
 	}
 	sum = pb_bench_json_reps(o, reps, c->nreps);
@@ -474,6 +589,10 @@ static struct json_object *cell_json(const struct tp_run *run, const struct tp_c
 	} else {
 		json_object_object_add(o, "cost_ratio_to_first", NULL);
 	}
+	if (rw && rw->nreps && rw->tt.median > 0)
+		pb_json_add_double(o, "cost_ratio_to_rw", cost_ratio(c, rw));
+	else if (c->mode != PB_MODE_RW)
+		json_object_object_add(o, "cost_ratio_to_rw", NULL);
 	return o;
 }
 
@@ -501,17 +620,19 @@ static int setup(struct tp_run *run)
 	const struct tp_params *p = run->p;
 	uint64_t maxsize = 0;
 
-	run->ncells = p->nsizes * p->nkinds;
+	run->ncells = p->nsizes * ncols(p);
 	run->cells = calloc(run->ncells, sizeof(*run->cells));
 	if (!run->cells)
 		return -ENOMEM;
 	for (size_t s = 0; s < p->nsizes; s++) {
 		if (p->sizes[s] > maxsize)
 			maxsize = p->sizes[s];
-		for (size_t k = 0; k < p->nkinds; k++) {
-			struct tp_cell *c = &run->cells[s * p->nkinds + k];
+		for (size_t k = 0; k < ncols(p); k++) {
+			struct tp_cell *c = &run->cells[s * ncols(p) + k];
 
-			c->kind = p->kinds[k];
+			c->kind = p->kinds[k % p->nkinds];
+			c->mode = p->modes[k / p->nkinds];
+			c->skip = pb_zc_unsupported(c->mode, c->kind);
 			c->size = p->sizes[s];
 			c->reps = calloc(p->repeat, sizeof(*c->reps));
 			if (!c->reps)
@@ -523,6 +644,43 @@ static int setup(struct tp_run *run)
 	if (posix_memalign(&run->buf, (size_t)sysconf(_SC_PAGESIZE), maxsize))
 		return -ENOMEM;
 	memset(run->buf, 'p', maxsize);
+	for (int m = 0; m < PB_MODE_COUNT; m++)
+		run->zc[m].src_fd = run->zc[m].sink_fd = -1;
+	run->maxsize = maxsize;
+	return 0;
+}
+
+/* The zero-copy modes' buffers; exit 4 when no cell can run. */
+static int setup_modes(struct tp_run *run)
+{
+	const struct tp_params *p = run->p;
+	const char *why = NULL;
+	size_t ok = 0;
+
+	for (size_t m = 0; m < p->nmodes; m++) {
+		const char *what;
+		int r;
+
+		if (p->modes[m] == PB_MODE_RW)
+			continue;
+		r = pb_zc_open(&run->zc[p->modes[m]], p->modes[m], (enum pb_verify)p->verify,
+			       (size_t)run->maxsize, &what);
+		if (r) {
+			set_error(&run->b, PB_EXIT_ERROR, "--mode %s: %s: %s",
+				  pb_mode_words[p->modes[m]], what, strerror(-r));
+			return r;
+		}
+	}
+	for (size_t i = 0; i < run->ncells; i++) {
+		if (!run->cells[i].skip)
+			ok++;
+		else
+			why = run->cells[i].skip;
+	}
+	if (!ok) {
+		set_error(&run->b, PB_EXIT_NA, "nothing applies: %s", why);
+		return -EOPNOTSUPP;
+	}
 	return 0;
 }
 
@@ -558,7 +716,9 @@ static int probe_kinds(struct tp_run *run)
 			return r;
 		}
 		for (size_t s = 0; s < run->p->nsizes; s++)
-			run->cells[s * run->p->nkinds + k].pipe_size = ep.pipe_size;
+			for (size_t m = 0; m < run->p->nmodes; m++)
+				run->cells[s * ncols(run->p) + m * run->p->nkinds + k].pipe_size =
+					ep.pipe_size;
 		pb_endpoint_close(&ep);
 	}
 	return 0;
@@ -570,6 +730,9 @@ static void teardown(struct tp_run *run)
 		free(run->cells[i].reps);
 	free(run->cells);
 	free(run->buf);
+	for (int m = 0; m < PB_MODE_COUNT; m++)
+		if (run->zc[m].src)
+			pb_zc_close(&run->zc[m]);
 	if (run->tmpdir[0])
 		pb_tmpdir_remove(run->tmpdir);
 }
@@ -585,6 +748,8 @@ static int execute(struct pb_cli *cli, void *params)
 		return r;
 	if (setup(&run))
 		set_error(&run.b, PB_EXIT_ERROR, "out of memory");
+	if (!run.b.status)
+		setup_modes(&run);
 	/* A failed pin goes into the document like any other error. */
 	if (!run.b.status && p->pinned && sched_setaffinity(0, sizeof(p->cpus), &p->cpus) != 0)
 		set_error(&run.b, PB_EXIT_ERROR, "--cpu %s: cannot pin: %s", p->cpu_list,
@@ -622,6 +787,12 @@ static int execute(struct pb_cli *cli, void *params)
 static const struct pb_opt options[] = {
 	{ PB_OPT("kind", 'k', PB_OPT_WORDS, P, kind_words), .words = pb_kind_words,
 	  .def = "anon", .arg = "LIST", .help = "pipe kinds" },
+	{ PB_OPT("mode", '\0', PB_OPT_WORDS, P, mode_words), .words = pb_mode_words,
+	  .def = "rw", .arg = "LIST",
+	  .help = "how the bytes move (rw: write/read)" },
+	{ PB_OPT("verify", '\0', PB_OPT_WORD, P, verify), .words = pb_verify_words,
+	  .def = "sample", .arg = "WHAT",
+	  .help = "which loops of the zero-copy modes have their bytes checked" },
 	{ PB_OPT("dir", 'd', PB_OPT_DIR, P, dir), .arg = "DIR", .help = "directory for FIFOs" },
 	{ PB_OPT("loops", 'n', PB_OPT_COUNT, P, loops), .min = 1, .max = PB_BUDGET_MAX_LOOPS,
 	  .def = "3000", .arg = "N", .help = "fill/drain loops per repetition" },

@@ -386,10 +386,34 @@ bool pb_cmp_run_failed(struct json_object *doc, char *why, size_t len)
 
 /* ------------------------------------------------------------ params */
 
+/*
+ * Identity members and parameters added after documents were written, with
+ * what an older document means by leaving them out: throughput's --mode
+ * (a result without "mode" measured the rw loop) and --verify.
+ */
+static const struct { const char *key, *value; } added_later[] = {
+	{ "mode", "\"rw\"" }, { "verify", "\"sample\"" },
+};
+
+/* Whether V, present on one side only under KEY, is what its absence means. */
+static bool is_added_later_default(const char *key, struct json_object *v)
+{
+	for (size_t i = 0; i < sizeof(added_later) / sizeof(added_later[0]); i++)
+		if (strcmp(added_later[i].key, key) == 0) {
+			struct json_object *d = json_tokener_parse(added_later[i].value);
+			bool eq = d && json_object_equal(d, v);
+
+			json_object_put(d);
+			return eq;
+		}
+	return false;
+}
+
 /* Settings that do not change what is measured: how often, how long, and
- * which checks were selected (verdicts are matched by ID anyway). */
+ * which checks or throughput modes were selected (verdicts are matched by
+ * ID, results by mode, anyway). */
 static const char *const ignored_params[] = { "repeat", "warmup", "timeout_ns", "only",
-					      "skip", NULL };
+					      "skip", "modes", NULL };
 
 static void append(char *buf, size_t len, size_t *off, const char *part, const char *key)
 {
@@ -423,14 +447,16 @@ static size_t params_diff(struct json_object *a, struct json_object *b, const ch
 
 		if (in_words(ignored_params, ka))
 			continue;
+		if (!json_object_object_get_ex(pb, ka, &vb) && is_added_later_default(ka, va))
+			continue;
 		if (!json_object_object_get_ex(pb, ka, &vb) || !json_object_equal(va, vb)) {
 			append(buf, len, off, part, ka);
 			n++;
 		}
 	}
 	json_object_object_foreach(pb, kb, vb2) {
-		(void)vb2;
-		if (in_words(ignored_params, kb) || json_object_object_get_ex(pa, kb, NULL))
+		if (in_words(ignored_params, kb) || json_object_object_get_ex(pa, kb, NULL) ||
+		    is_added_later_default(kb, vb2))
 			continue;
 		append(buf, len, off, part, kb);
 		n++;
@@ -608,10 +634,31 @@ static int collect(struct side *s, struct json_object *doc, const char *part,
 	return 0;
 }
 
+/* Every member of A is B's, or missing from B with the value its absence
+ * means (added_later). */
+static bool ids_cover(struct json_object *a, struct json_object *b)
+{
+	json_object_object_foreach(a, k, va) {
+		struct json_object *vb;
+
+		if (json_object_object_get_ex(b, k, &vb) ? !json_object_equal(va, vb) :
+		    !is_added_later_default(k, va))
+			return false;
+	}
+	return true;
+}
+
+/* The same result: the same identity, an older document's missing members
+ * taken as their added_later values (mode rw). */
+static bool ids_match(struct json_object *a, struct json_object *b)
+{
+	return json_object_equal(a, b) || (ids_cover(a, b) && ids_cover(b, a));
+}
+
 static struct entry *find_match(struct side *s, const struct entry *want)
 {
 	for (size_t i = 0; i < s->n; i++)
-		if (!s->e[i].used && json_object_equal(s->e[i].ids, want->ids))
+		if (!s->e[i].used && ids_match(s->e[i].ids, want->ids))
 			return &s->e[i];
 	return NULL;
 }

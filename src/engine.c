@@ -79,9 +79,15 @@ void pb_engine_strerror(int r, const struct pb_engine_result *res, uint64_t fill
 		snprintf(buf, len, "a write phase passed %llu bytes without EAGAIN: the buffer "
 			 "never filled", (unsigned long long)fill_limit);
 	else if (r == -EPROTO)
-		snprintf(buf, len, "loop %llu: write() returned 0 instead of -1 with EAGAIN: the "
+		snprintf(buf, len, "loop %llu: %s() returned 0 instead of -1 with EAGAIN: the "
 			 "kernel accepted nothing without saying the pipe was full",
-			 (unsigned long long)res->bad_loop);
+			 (unsigned long long)res->bad_loop,
+			 res->failed_call ? res->failed_call : "write");
+	else if (r == -EBADMSG)
+		snprintf(buf, len, "loop %llu, byte %llu%s: received 0x%02x where 0x%02x was sent: "
+			 "the kernel corrupted data", (unsigned long long)res->bad_loop,
+			 (unsigned long long)res->bad_offset,
+			 res->bad_pipe ? " of the tee copy" : "", res->bad_got, res->bad_expected);
 	else if (r == -ETIMEDOUT)
 		snprintf(buf, len, "--timeout: timed out");
 	else

@@ -18,7 +18,13 @@ struct pb_engine_result {
 	uint64_t loops_done;
 	/* On -EIO: the loop and counts where written and read bytes differed. */
 	uint64_t bad_loop, bad_written, bad_read;
-	const char *failed_call;      /* "write" or "read" on a syscall error */
+	/* On -EBADMSG (zero-copy modes): byte BAD_OFFSET of loop BAD_LOOP's
+	 * stream (from pipe BAD_PIPE: 0 the measured one, 1 tee's copy) was
+	 * BAD_GOT where BAD_EXPECTED was sent. */
+	uint64_t bad_offset;
+	unsigned bad_pipe, bad_expected, bad_got;
+	uint64_t verified_loops;      /* loops whose bytes were checked */
+	const char *failed_call;      /* "write", "read", "vmsplice", "splice", "tee" */
 };
 
 /*

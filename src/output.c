@@ -763,20 +763,28 @@ static void lava_o_noatime(struct pb_lava *l, struct json_object *doc)
 	lava_expectations(l, doc);
 }
 
-/* Throughput: KIND-SIZEB-rate (B/s) and KIND-SIZEB-syscall (ns per call). */
+/* Throughput: KIND[-MODE]-SIZEB-rate (B/s) and -syscall (ns per call); a mode
+ * other than rw is named, and a skipped kind x mode is a skip case. */
 static void lava_throughput(struct pb_lava *l, struct json_object *doc)
 {
 	struct json_object *a = pb_json_get(doc, "results");
 
 	for (size_t i = 0; i < jlen(a); i++) {
 		struct json_object *r = json_object_array_get_idx(a, i);
-		const char *kind = jstr(r, "kind");
+		const char *kind = jstr(r, "kind"), *mode = jstr(r, "mode"), *st = jstr(r, "status");
 		long long size = jint(r, "size_bytes", -1);
+		char name[128];
 
-		pb_lava_measure(l, jnum(r, "summary.rate_bytes_per_s"), "B/s", "%s-%lldB-rate",
-				kind ? kind : "?", size);
-		pb_lava_measure(l, jnum(r, "summary.ns_per_syscall"), "ns", "%s-%lldB-syscall",
-				kind ? kind : "?", size);
+		/* KIND[-MODE]-SIZEB: rw (or a document without modes) keeps the old names. */
+		snprintf(name, sizeof(name), "%s%s%s-%lldB", kind ? kind : "?",
+			 mode && strcmp(mode, "rw") != 0 ? "-" : "",
+			 mode && strcmp(mode, "rw") != 0 ? mode : "", size);
+		if (st && strcmp(st, "skip") == 0) {
+			pb_lava_case(l, "skip", "%s-rate", name);
+			continue;
+		}
+		pb_lava_measure(l, jnum(r, "summary.rate_bytes_per_s"), "B/s", "%s-rate", name);
+		pb_lava_measure(l, jnum(r, "summary.ns_per_syscall"), "ns", "%s-syscall", name);
 	}
 }
 

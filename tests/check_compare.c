@@ -312,6 +312,67 @@ START_TEST(matching_by_identity)
 }
 END_TEST
 
+/* throughput --mode: results match by mode; a document from before --mode
+ * (no "mode", no "modes") measured rw and matches rw only. */
+START_TEST(matching_by_mode)
+{
+	struct json_object *a = parse(DOC("throughput", "{\"modes\":[\"rw\",\"splice\"]}",
+		"\"results\":["
+		"{\"kind\":\"anon\",\"mode\":\"rw\",\"repetitions\":[{\"tt_ns\":100},{\"tt_ns\":110}]},"
+		"{\"kind\":\"anon\",\"mode\":\"splice\",\"repetitions\":[{\"tt_ns\":50},{\"tt_ns\":55}]}]"));
+	struct json_object *b = parse(DOC("throughput", "{\"modes\":[\"rw\",\"splice\"]}",
+		"\"results\":["
+		"{\"kind\":\"anon\",\"mode\":\"splice\",\"repetitions\":[{\"tt_ns\":50},{\"tt_ns\":55}]},"
+		"{\"kind\":\"anon\",\"mode\":\"rw\",\"repetitions\":[{\"tt_ns\":200},{\"tt_ns\":220}]}]"));
+	struct json_object *old = parse(DOC("throughput", "{\"loops\":3}",
+		"\"results\":[{\"kind\":\"anon\",\"repetitions\":[{\"tt_ns\":100},{\"tt_ns\":110}]}]"));
+	struct json_object *rw = parse(DOC("throughput",
+		"{\"loops\":3,\"modes\":[\"rw\"],\"verify\":\"sample\"}",
+		"\"results\":[{\"kind\":\"anon\",\"mode\":\"rw\","
+		"\"repetitions\":[{\"tt_ns\":100},{\"tt_ns\":110}]}]"));
+	struct json_object *sp = parse(DOC("throughput", "{\"loops\":3,\"modes\":[\"splice\"]}",
+		"\"results\":[{\"kind\":\"anon\",\"mode\":\"splice\","
+		"\"repetitions\":[{\"tt_ns\":100},{\"tt_ns\":110}]}]"));
+	const struct pb_cmp_metric *m;
+	struct pb_cmp_result r;
+	char diff[128];
+
+	ck_assert_int_eq(cmp(a, b, NULL, &r), 0);
+	ck_assert_uint_eq(r.nm, 2);
+	ck_assert_uint_eq(r.only_base + r.only_new, 0);
+	m = find_metric(&r, "kind=anon mode=rw", "tt_ns");
+	ck_assert_ptr_nonnull(m);
+	ck_assert_double_eq_tol(m->change_pct, 100, 1e-9);
+	m = find_metric(&r, "kind=anon mode=splice", "tt_ns");
+	ck_assert_ptr_nonnull(m);
+	ck_assert_double_eq_tol(m->change_pct, 0, 1e-9);
+	pb_cmp_result_free(&r);
+
+	ck_assert_uint_eq(pb_cmp_params_diff(old, rw, diff, sizeof(diff)), 0);
+	ck_assert_uint_eq(pb_cmp_params_diff(rw, old, diff, sizeof(diff)), 0);
+	ck_assert_int_eq(cmp(old, rw, NULL, &r), 0);
+	ck_assert_uint_eq(r.nm, 1);
+	ck_assert_uint_eq(r.only_base + r.only_new, 0);
+	pb_cmp_result_free(&r);
+	ck_assert_int_eq(cmp(rw, old, NULL, &r), 0);
+	ck_assert_uint_eq(r.nm, 1);
+	pb_cmp_result_free(&r);
+
+	/* Which modes ran is a selection, like --only: results match by mode. */
+	ck_assert_uint_eq(pb_cmp_params_diff(old, sp, diff, sizeof(diff)), 0);
+	ck_assert_int_eq(cmp(old, sp, NULL, &r), 0);
+	ck_assert_uint_eq(r.nm, 0);
+	ck_assert_uint_eq(r.only_base, 1);
+	ck_assert_uint_eq(r.only_new, 1);
+	pb_cmp_result_free(&r);
+	json_object_put(a);
+	json_object_put(b);
+	json_object_put(old);
+	json_object_put(rw);
+	json_object_put(sp);
+}
+END_TEST
+
 START_TEST(ignored_members_rematch)
 {
 	struct json_object *a = parse(DOC("throughput", "{\"pipe_size_bytes\":null}",
@@ -953,7 +1014,7 @@ PB_CHECK_SUITE_MAIN("compare",
 	PB_TCASE("significance", welch_flags_clear_shift, welch_ignores_noise,
 		 too_few_repetitions_is_na, constant_samples, zero_base_mean, regression_rule,
 		 significance_boundary, verdict_regression_rule),
-	PB_TCASE("matching", matching_by_identity, ignored_members_rematch, params_diff_lists_keys,
+	PB_TCASE("matching", matching_by_identity, matching_by_mode, ignored_members_rematch, params_diff_lists_keys,
 		 incompatible_documents),
 	PB_TCASE("verdicts", verdict_diffs, result_verdicts_and_report_parts),
 	PB_TCASE("partial", run_failed_reasons, coverage_lost_checks, coverage_lost_results,

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -18,6 +19,7 @@
 #include "clock.h"
 #include "endpoint.h"
 #include "engine.h"
+#include "zerocopy.h"
 
 static char buf[65536];
 
@@ -264,10 +266,151 @@ START_TEST(write_error_is_reported)
 }
 END_TEST
 
+/* ---- zero-copy modes ---- */
+
+static const enum pb_mode zc_modes[] = { PB_MODE_VMSPLICE, PB_MODE_SPLICE, PB_MODE_TEE };
+
+/* Every mode moves whole loops on a pipe and a FIFO, and checks every loop. */
+START_TEST(zc_modes_move_and_verify)
+{
+	char dir[4096];
+
+	ck_assert_int_eq(pb_tmpdir_make(NULL, dir, sizeof(dir)), 0);
+	for (size_t m = 0; m < 3; m++)
+		for (int k = 0; k < 2; k++) {
+			struct pb_endpoint_opts o = { .nonblock = true, .dir = dir };
+			struct pb_endpoint ep;
+			struct pb_engine_result r;
+			struct pb_zc z;
+			const char *what;
+
+			ck_assert_int_eq(pb_zc_open(&z, zc_modes[m], PB_VERIFY_ALL, 4096, &what), 0);
+			ck_assert_int_eq(pb_endpoint_open(&ep, (enum pb_kind)k, &o, NULL), 0);
+			for (size_t size = 100; size <= 4096; size += 3996) {
+				ck_assert_int_eq(pb_zc_run(&z, ep.rfd, ep.wfd, size, 7, 1 << 24, &r), 0);
+				ck_assert_uint_eq(r.loops_done, 7);
+				ck_assert_uint_eq(r.verified_loops, 7);
+				ck_assert_uint_eq(r.bytes_written, r.bytes_read);
+				ck_assert_uint_gt(r.bytes_written, 0);
+				/* tee moves every byte twice: the pipe's and its copy. */
+				if (zc_modes[m] == PB_MODE_TEE)
+					ck_assert_uint_eq(r.bytes_written % 2, 0);
+				if (size == 4096 && zc_modes[m] == PB_MODE_TEE)
+					ck_assert_uint_eq(r.bytes_written, 2 * 7 * (uint64_t)ep.pipe_size);
+				else if (size == 4096)
+					ck_assert_uint_eq(r.bytes_written, 7 * (uint64_t)ep.pipe_size);
+			}
+			pb_endpoint_close(&ep);
+			pb_zc_close(&z);
+		}
+	pb_tmpdir_remove(dir);
+}
+END_TEST
+
+/* A pipe already holding 200 bytes that differ from the pattern at byte 137
+ * (in the second 100-byte chunk read):
+ * what a kernel delivering wrong bytes looks like.  Every mode names the
+ * loop and the offset; with --verify off only the byte count catches it. */
+START_TEST(zc_corrupt_bytes_are_reported)
+{
+	for (size_t m = 0; m < 3; m++) {
+		unsigned char bad[200];
+		struct pb_engine_result r;
+		struct pb_zc z;
+		const char *what;
+		char msg[256];
+		int p[2];
+
+		for (size_t i = 0; i < sizeof(bad); i++)
+			bad[i] = pb_zc_pattern(i);
+		bad[137] ^= 0x40;
+		ck_assert_int_eq(pb_zc_open(&z, zc_modes[m], PB_VERIFY_SAMPLE, 4096, &what), 0);
+		ck_assert_int_eq(pipe2(p, O_NONBLOCK), 0);
+		ck_assert_int_eq(write(p[1], bad, sizeof(bad)), (ssize_t)sizeof(bad));
+		ck_assert_int_eq(pb_zc_run(&z, p[0], p[1], 100, 3, 1 << 24, &r), -EBADMSG);
+		ck_assert_uint_eq(r.bad_loop, 0);
+		ck_assert_uint_eq(r.bad_offset, 137);
+		ck_assert_uint_eq(r.bad_pipe, 0);
+		ck_assert_uint_eq(r.bad_expected, pb_zc_pattern(137));
+		ck_assert_uint_eq(r.bad_got, bad[137]);
+		pb_engine_strerror(-EBADMSG, &r, 0, msg, sizeof(msg));
+		ck_assert_ptr_nonnull(strstr(msg, "loop 0, byte 137"));
+		ck_assert_ptr_nonnull(strstr(msg, "corrupted"));
+		close(p[0]), close(p[1]);
+		pb_zc_close(&z);
+
+		ck_assert_int_eq(pb_zc_open(&z, zc_modes[m], PB_VERIFY_OFF, 4096, &what), 0);
+		ck_assert_int_eq(pipe2(p, O_NONBLOCK), 0);
+		ck_assert_int_eq(write(p[1], bad, sizeof(bad)), (ssize_t)sizeof(bad));
+		ck_assert_int_eq(pb_zc_run(&z, p[0], p[1], 100, 3, 1 << 24, &r), -EIO);
+		ck_assert_uint_eq(r.verified_loops, 0);
+		close(p[0]), close(p[1]);
+		pb_zc_close(&z);
+	}
+}
+END_TEST
+
+/* The pattern changes under any shift a lost or repeated chunk causes. */
+START_TEST(zc_pattern_detects_shifts)
+{
+	static const uint64_t shifts[] = { 1, 4, 100, 4096, 65536 };
+
+	for (size_t s = 0; s < sizeof(shifts) / sizeof(shifts[0]); s++) {
+		unsigned same = 0;
+
+		for (uint64_t i = 0; i < 8192; i++)
+			same += pb_zc_pattern(i) == pb_zc_pattern(i + shifts[s]);
+		ck_assert_uint_lt(same, 8192 / 8);
+	}
+}
+END_TEST
+
+START_TEST(zc_sample_and_support)
+{
+	ck_assert(pb_zc_verify_loop(PB_VERIFY_SAMPLE, 0, 100));
+	ck_assert(!pb_zc_verify_loop(PB_VERIFY_SAMPLE, 1, 100));
+	ck_assert(pb_zc_verify_loop(PB_VERIFY_SAMPLE, PB_ZC_SAMPLE, 100));
+	ck_assert(!pb_zc_verify_loop(PB_VERIFY_SAMPLE, 98, 100));
+	ck_assert(pb_zc_verify_loop(PB_VERIFY_SAMPLE, 99, 100));
+	ck_assert(pb_zc_verify_loop(PB_VERIFY_ALL, 1, 100));
+	ck_assert(!pb_zc_verify_loop(PB_VERIFY_OFF, 0, 100));
+	for (int m = 0; m < PB_MODE_COUNT; m++) {
+		ck_assert_ptr_null(pb_zc_unsupported((enum pb_mode)m, PB_KIND_ANON));
+		ck_assert_ptr_null(pb_zc_unsupported((enum pb_mode)m, PB_KIND_FIFO));
+		if (m == PB_MODE_RW)
+			ck_assert_ptr_null(pb_zc_unsupported((enum pb_mode)m, PB_KIND_SOCKETPAIR));
+		else
+			ck_assert_ptr_nonnull(pb_zc_unsupported((enum pb_mode)m,
+								PB_KIND_SOCKETPAIR));
+	}
+}
+END_TEST
+
+/* A failing call is named: vmsplice into a socket, and chunks larger than
+ * the buffers. */
+START_TEST(zc_errors_are_named)
+{
+	struct pb_engine_result r;
+	struct pb_zc z;
+	const char *what;
+	int p[2];
+
+	ck_assert_int_eq(pb_zc_open(&z, PB_MODE_VMSPLICE, PB_VERIFY_ALL, 4096, &what), 0);
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, p), 0);
+	ck_assert_int_lt(pb_zc_run(&z, p[0], p[1], 100, 1, 1 << 24, &r), 0);
+	ck_assert_str_eq(r.failed_call, "vmsplice");
+	ck_assert_int_eq(pb_zc_run(&z, p[0], p[1], 8192, 1, 1 << 24, &r), -EINVAL);
+	close(p[0]), close(p[1]);
+	pb_zc_close(&z);
+}
+END_TEST
+
 PB_CHECK_SUITE_MAIN("engine",
 	PB_TCASE("loop", anon_counts_balance, kinds_all_open, pipe_size_is_applied,
 		 phase_times_nest_in_the_call),
 	PB_TCASE("failures", never_full_is_overflow, invented_data_is_mismatch,
 		 more_out_than_in_is_mismatch, loop_moving_nothing_is_mismatch,
 		 lost_data_is_mismatch, fill_limit_is_exact, bad_descriptor_errors_are_reported,
-		 watchdog_stops_the_loop, write_error_is_reported))
+		 watchdog_stops_the_loop, write_error_is_reported),
+	PB_TCASE("zerocopy", zc_modes_move_and_verify, zc_corrupt_bytes_are_reported,
+		 zc_pattern_detects_shifts, zc_sample_and_support, zc_errors_are_named))

@@ -188,7 +188,7 @@ if "$PB" throughput --format json --loops 50 --repeat 3 --warmup 0 -o "$T/r1.jso
    "$PB" throughput --format json --loops 50 --repeat 3 --warmup 0 -o "$T/r2.json"; then
 	run --threshold 100000 "$T/r1.json" "$T/r2.json"
 	check "real throughput A/A with a huge threshold: exit 0" [ "$rc" = 0 ]
-	check "real throughput: tt_ns row" grep -q 'kind=anon size_bytes=100 .*tt_ns$' "$T/out"
+	check "real throughput: tt_ns row" grep -q 'kind=anon mode=rw size_bytes=100 .*tt_ns$' "$T/out"
 	# A document against itself, default threshold: nothing can differ.
 	run "$T/r1.json" "$T/r1.json"
 	check "real throughput against itself, default threshold: exit 0, no regression" \
@@ -203,7 +203,7 @@ if "$PB" throughput --format json --loops 50 --repeat 3 --warmup 0 -o "$T/r1.jso
 		"$T/r1.json" >"$T/slow.json"
 	run "$T/r1.json" "$T/slow.json"
 	check "real throughput with every time 10 runs longer: exit 1, tt_ns >= +1000% is a regression" \
-		sh -c '[ "$0" = 1 ] && grep -Eq "\+[0-9]{4,}\.[0-9]% !.*kind=anon size_bytes=100 .*tt_ns$" "$1"' \
+		sh -c '[ "$0" = 1 ] && grep -Eq "\+[0-9]{4,}\.[0-9]% !.*kind=anon mode=rw size_bytes=100 .*tt_ns$" "$1"' \
 		"$rc" "$T/out"
 else
 	not_ok "real throughput runs"
@@ -277,7 +277,7 @@ check "--allow-partial: exit 0" [ "$rc" = 0 ]
 check "--allow-partial: a warning names the failed run" \
 	grep -q '^pipebench compare: warning: .*to.json: the run failed (exit status 3' "$T/err"
 check "--allow-partial: the result without repetitions is coverage lost" \
-	grep -q '^- kind=anon size_bytes=100 pipe_size_bytes=65536: no repetitions in NEW$' "$T/out"
+	grep -q '^- kind=anon mode=rw size_bytes=100 pipe_size_bytes=65536: no repetitions in NEW$' "$T/out"
 check "--allow-partial: counted in the summary" grep -q '^0 comparisons, .*; 1 coverage lost' "$T/out"
 run --threshold 100000 --allow-partial --strict "$T/r1.json" "$T/to.json"
 check "--allow-partial --strict: lost coverage fails (exit 1)" [ "$rc" = 1 ]

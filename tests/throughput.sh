@@ -47,7 +47,7 @@ ok $? "system and placement recorded"
 run $PB --repeat 2 --kind anon,socketpair --format csv
 is "$rc" 0 "csv run exits 0"
 is "$(nlines "$out")" 5 "csv: header + 2 kinds x 2 repetitions"
-printf '%s\n' "$out" | head -1 | grep -q '^kind,size_bytes,pipe_size_bytes,repetition,tw_ns,tr_ns,tt_ns,'
+printf '%s\n' "$out" | head -1 | grep -q '^kind,mode,size_bytes,pipe_size_bytes,repetition,tw_ns,tr_ns,tt_ns,'
 ok $? "csv header"
 
 run $PB --repeat 3 --format seed
@@ -134,7 +134,7 @@ is "$(printf '%s' "$out" | "$JSONQ" - .results[1].summary.tw_ns.n .results[1].su
    "3 3 " "statistics count their repetitions (n)"
 repkeys=$(printf '%s' "$out" | "$JSONQ" - .results[0].repetitions[0] | keys)
 run $PB --kind anon,socketpair --size 100,1K --repeat 2 --format csv
-is "$(printf '%s\n' "$out" | head -1)" "kind,size_bytes,pipe_size_bytes,repetition,$repkeys,host,kernel" \
+is "$(printf '%s\n' "$out" | head -1)" "kind,mode,size_bytes,pipe_size_bytes,repetition,$repkeys,host,kernel" \
    "csv header: the result's identity, the JSON repetition fields, host, kernel"
 is "$(printf '%s\n' "$out" | grep -c '^kind,')" 1 "csv: the header once, with a row per repetition"
 host=$(uname -n) kernel=$(uname -r)
@@ -142,7 +142,7 @@ printf '%s\n' "$out" | awk -F, -v h="$host" -v k="$kernel" \
 	'NR > 1 { n++; if ($(NF - 1) != h || $NF != k) bad = 1 } END { exit bad || n != 8 }'
 ok $? "csv: every row's host and kernel are uname -n ($host) and uname -r ($kernel)"
 printf '%s\n' "$out" | awk -F, 'function rel(a, w) { d = a - w; if (d < 0) d = -d; return d / w }
-	NR > 1 { if ($7 != $5 + $6 || $11 != $9 + $10 || rel($12, $8 * 1e9 / $7) > 1e-12 ||
-		rel($13, $7 / $11) > 1e-12 || ($1 == "socketpair") != ($3 == "")) bad = 1 }
+	NR > 1 { if ($8 != $6 + $7 || $12 != $10 + $11 || rel($13, $9 * 1e9 / $8) > 1e-12 ||
+		rel($14, $8 / $12) > 1e-12 || ($1 == "socketpair") != ($4 == "") || $2 != "rw") bad = 1 }
 	END { exit bad }'
 ok $? "csv: rate_bytes_per_s and ns_per_syscall as in JSON; no pipe size for a socketpair"
