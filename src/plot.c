@@ -385,8 +385,29 @@ static int chart_sweep(struct plot *p, FILE *fp)
 	snprintf(title, sizeof(title), "pipebench throughput: %s by message size (%s)", p->metric,
 		 p->labels[0]);
 	header(p, PB_PLOT_SWEEP, fp, 900, 560, title);
-	fputs("set logscale x 2\nset format x \"%.0b %BB\"\nset xlabel \"message size (bytes)\"\n"
-	      "set ylabel ", fp);
+	fputs("set logscale x 2\nset xlabel \"message size (bytes)\"\nset xtics (", fp);
+	{
+		/* A tic at each size measured, labelled as --size takes it. */
+		double seen[64];
+		size_t nseen = 0;
+
+		for (size_t i = 0; i < jlen(rs) && nseen < 64; i++) {
+			double sz = jnum(jget(json_object_array_get_idx(rs, i), "size_bytes"));
+			bool dup = false;
+			char t[32];
+
+			for (size_t k = 0; k < nseen; k++)
+				dup |= seen[k] == sz;
+			if (!isfinite(sz) || sz <= 0 || dup)
+				continue;
+			seen[nseen] = sz;
+			pb_format_size((uint64_t)sz, t, sizeof(t));
+			fputs(nseen++ ? ", " : "", fp);
+			q(fp, t);
+			num(fp, sz);
+		}
+	}
+	fputs(")\nset ylabel ", fp);
 	q(fp, ylabel);
 	fputs("\nset yrange [0:*]\nset offsets graph 0.04, graph 0.04, 0, 0\n"
 	      "set key outside right top vertical\n", fp);

@@ -9,6 +9,7 @@
 tap_tmpdir
 D="$TEST_TMP"
 P="$PIPEBENCH"
+JSONQ=${TESTS_BUILDDIR:?}/jsonq
 # Documents live beside TMPDIR so that "nothing left behind" is checkable.
 W="$TEST_TMP/w"
 mkdir "$W"
