@@ -665,13 +665,14 @@ static int chart_change(struct plot *p, FILE *fp)
 		for (size_t i = 0; i < jlen(rs); i++) {
 			struct json_object *r = json_object_array_get_idx(rs, i);
 			const char *m = jstr(r, "metric"), *id = jstr(r, "id"), *part = jstr(r, "part");
+			const char *nf = jlen(news) > 1 ? jstr(r, "new_file") : NULL;
 			char lab[160];
 
 			if (!isfinite(jnum(jget(r, "change_pct"))) || !m ||
 			    (p->o->metric && strcmp(m, p->o->metric)))
 				continue;
-			snprintf(lab, sizeof(lab), "%s%s%s%s%s %s", jlen(news) > 1 ? jstr(r, "new_file") : "",
-				 jlen(news) > 1 ? ": " : "", part ? part : "", part ? ": " : "",
+			snprintf(lab, sizeof(lab), "%s%s%s%s%s %s", nf ? nf : "",
+				 nf ? ": " : "", part ? part : "", part ? ": " : "",
 				 id ? id : "?", m);
 			if (nr == MAX_ITEMS)
 				return fail(p, "%s: too many comparisons", p->paths[0]);

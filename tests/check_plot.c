@@ -73,6 +73,8 @@ START_TEST(sweep_lines_per_kind_and_mode)
 	ck_assert_ptr_nonnull(strstr(script, "\n 1024 2 1 3\n 4096 4 4 4\n"));
 	ck_assert_ptr_nonnull(strstr(script, "set logscale x 2"));
 	ck_assert_ptr_nonnull(strstr(script, "\"1 KiB\" 1024"));
+	/* One document: its host and kernel, no position mark. */
+	ck_assert_ptr_nonnull(strstr(script, "(h1 6.1)\"\n"));
 }
 END_TEST
 
