@@ -56,8 +56,8 @@ ok $? "latency document"
 "$P" compare --force --allow-partial -f json -o "$W/cmp.json" "$W/tp1.json" "$W/tp2.json" >/dev/null
 [ -s "$W/cmp.json" ]; ok $? "compare document"
 "$P" timestamps -q -f json -o "$W/ts.json"; [ -s "$W/ts.json" ]; ok $? "timestamps document"
-# A throughput result with a mode (zero-copy modes): one line per kind x mode.
-sed 's/"kind": "fifo",/"kind": "fifo", "mode": "splice",/' "$W/sweep.json" >"$W/mode.json"
+# Throughput results with zero-copy modes: one line per kind x mode.
+"$P" throughput -q -k anon,fifo --mode rw,splice -s 64,4K -n 30 -r 2 -w 0 -f json -o "$W/mode.json"
 
 # ---- options
 "$P" plot --list-options | cut -f1,2 | tr '\t' ' ' | grep -E '^--(title|metric) -$|^--timeout -t$' | wc -l |
