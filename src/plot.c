@@ -322,6 +322,19 @@ static void result_label(struct json_object *res, const bool *show, bool tp, cha
 }
 
 /* Index of LABEL in NAMES (adding it), or -1 when full. */
+/* Result I of RS, when it was measured and has METRIC: its span in S and
+ * its series label in LAB. */
+static bool result_point(struct json_object *rs, size_t i, const char *metric, const bool *show,
+			 bool tp, struct span *s, char *lab, size_t len)
+{
+	struct json_object *r = json_object_array_get_idx(rs, i);
+
+	if (!measured(r) || !metric_span(r, metric, s))
+		return false;
+	result_label(r, show, tp, lab, len);
+	return true;
+}
+
 static int intern(char (*names)[160], size_t *n, const char *label)
 {
 	for (size_t i = 0; i < *n; i++)
@@ -369,13 +382,11 @@ static int chart_sweep(struct plot *p, FILE *fp)
 
 	varying(p, true, show, "size_bytes");
 	for (size_t i = 0; i < jlen(rs); i++) {
-		struct json_object *r = json_object_array_get_idx(rs, i);
 		char lab[160];
 		struct span s;
 
-		if (!measured(r) || !metric_span(r, p->metric, &s))
+		if (!result_point(rs, i, p->metric, show, true, &s, lab, sizeof(lab)))
 			continue;
-		result_label(r, show, true, lab, sizeof(lab));
 		if (intern(names, &ns, lab) < 0)
 			return fail(p, "%s: too many series", p->paths[0]);
 		npts++;
@@ -551,13 +562,11 @@ static int chart_bars(struct plot *p, FILE *fp)
 		size_t found = 0;
 
 		for (size_t i = 0; i < jlen(rs); i++) {
-			struct json_object *r = json_object_array_get_idx(rs, i);
 			char lab[160];
 			struct span s;
 
-			if (!measured(r) || !metric_span(r, p->metric, &s))
+			if (!result_point(rs, i, p->metric, show, tp, &s, lab, sizeof(lab)))
 				continue;
-			result_label(r, show, tp, lab, sizeof(lab));
 			if (intern(names, &nc, lab) < 0)
 				return fail(p, "%s: too many results", p->paths[d]);
 			found++;
@@ -590,14 +599,12 @@ static int chart_bars(struct plot *p, FILE *fp)
 
 		fprintf(fp, "$b%zu << EOD\n", d);
 		for (size_t i = 0; i < jlen(rs); i++) {
-			struct json_object *r = json_object_array_get_idx(rs, i);
 			char lab[160];
 			struct span s;
 			int c;
 
-			if (!measured(r) || !metric_span(r, p->metric, &s))
+			if (!result_point(rs, i, p->metric, show, tp, &s, lab, sizeof(lab)))
 				continue;
-			result_label(r, show, tp, lab, sizeof(lab));
 			c = intern(names, &nc, lab);
 			num(fp, c + ((double)d - (double)(p->n - 1) / 2) * w);
 			num(fp, s.med * scale);
