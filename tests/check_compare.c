@@ -365,6 +365,12 @@ START_TEST(matching_by_mode)
 	ck_assert_uint_eq(r.only_base, 1);
 	ck_assert_uint_eq(r.only_new, 1);
 	pb_cmp_result_free(&r);
+	/* and the other way round: matching needs each side to cover the other */
+	ck_assert_int_eq(cmp(sp, old, NULL, &r), 0);
+	ck_assert_uint_eq(r.nm, 0);
+	ck_assert_uint_eq(r.only_base, 1);
+	ck_assert_uint_eq(r.only_new, 1);
+	pb_cmp_result_free(&r);
 	json_object_put(a);
 	json_object_put(b);
 	json_object_put(old);
