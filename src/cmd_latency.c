@@ -162,10 +162,7 @@ static int check_params(struct pb_cli *cli, void *params)
 
 static bool has_kind(const struct lat_params *p, enum pb_kind k)
 {
-	for (size_t i = 0; i < p->nkinds; i++)
-		if (p->kinds[i] == k)
-			return true;
-	return false;
+	return pb_kind_listed(p->kinds, p->nkinds, k);
 }
 
 static const char *place_name(const struct lat_run *run, const struct lat_cell *c)

@@ -102,10 +102,7 @@ static int check_params(struct pb_cli *cli, void *params)
 
 static bool has_kind(const struct tp_params *p, enum pb_kind k)
 {
-	for (size_t i = 0; i < p->nkinds; i++)
-		if (p->kinds[i] == k)
-			return true;
-	return false;
+	return pb_kind_listed(p->kinds, p->nkinds, k);
 }
 
 #define set_error PB_SET_ERROR

@@ -13,6 +13,14 @@
 #include "endpoint.h"
 
 const char *const pb_kind_names[] = { "anon", "fifo", "socketpair", NULL };
+
+bool pb_kind_listed(const enum pb_kind *kinds, size_t n, enum pb_kind k)
+{
+	for (size_t i = 0; i < n; i++)
+		if (kinds[i] == k)
+			return true;
+	return false;
+}
 const char *const pb_flag_names[] = { "direct", "noatime", NULL };
 
 int pb_endpoint_pipe2_flags(unsigned flags)

@@ -20,6 +20,9 @@ enum pb_kind {
 /* Kind names in enum order, NULL-terminated ("anon", "fifo", "socketpair"). */
 extern const char *const pb_kind_names[];
 
+/* Whether K is among the N kinds of KINDS (a command's --kind list). */
+bool pb_kind_listed(const enum pb_kind *kinds, size_t n, enum pb_kind k);
+
 /* pipebench's flag words for pipe2 (bit i = pb_flag_names[i]). */
 enum { PB_FLAG_DIRECT = 1u << 0, PB_FLAG_NOATIME = 1u << 1 };
 extern const char *const pb_flag_names[];

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output.h"
 #include "plot.h"
 #include "units.h"
 
@@ -67,15 +68,7 @@ static struct json_object *jget(struct json_object *o, const char *key)
 /* Member PATH ("a.b") of O as a string, or NULL when absent or not a string. */
 static const char *jstr(struct json_object *o, const char *path)
 {
-	char key[64];
-
-	while (o && *path) {
-		size_t len = strcspn(path, ".");
-
-		snprintf(key, sizeof(key), "%.*s", (int)len, path);
-		o = jget(o, key);
-		path += len + (path[len] == '.');
-	}
+	o = pb_json_get(o, path);
 	return o && json_object_is_type(o, json_type_string) ? json_object_get_string(o) : NULL;
 }
 
