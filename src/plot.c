@@ -618,11 +618,37 @@ static int chart_bars(struct plot *p, FILE *fp)
 	return 0;
 }
 
+/* One class of boxes a chart draws as one series: its key title and colour. */
+struct series_class {
+	const char *name, *color;
+};
+
+/*
+ * The plot line of a chart that wrote one data block $<var>K per class K:
+ * one boxxyerror series per class that has data, in class order.
+ */
+static void plot_classes(FILE *fp, const char *var, const char *using,
+			 const struct series_class *cls, const bool *has, size_t n)
+{
+	const char *sep = "";
+
+	fputs("plot ", fp);
+	for (size_t k = 0; k < n; k++) {
+		if (!has[k])
+			continue;
+		fprintf(fp, "%s$%s%zu using %s with boxxyerror lc rgb \"%s\" title ", sep, var, k,
+			using, cls[k].color);
+		q(fp, cls[k].name);
+		sep = ", \\\n     ";
+	}
+	fputc('\n', fp);
+}
+
 /* A compare document: %change per metric, significant ones marked. */
 static int chart_change(struct plot *p, FILE *fp)
 {
 	static char names[MAX_ITEMS][160];
-	static const struct { const char *title, *color; } cls[] = {
+	static const struct series_class cls[] = {
 		{ "significant, regression", "#d62728" },
 		{ "significant", "#1f77b4" },
 		{ "not significant", "#b0b0b0" },
@@ -630,6 +656,7 @@ static int chart_change(struct plot *p, FILE *fp)
 	struct json_object *rs = jget(p->docs[0], "results");
 	struct json_object *news = jget(jget(p->docs[0], "params"), "new");
 	size_t nr = 0, longest = 0;
+	bool has[3];
 	char title[512];
 	const char *base = jstr(p->docs[0], "params.base");
 
@@ -657,7 +684,7 @@ static int chart_change(struct plot *p, FILE *fp)
 				num(fp, fabs(chg) / 2);
 				fputc('\n', fp);
 			}
-			if (any)
+			if ((has[k] = any))
 				fputs("EOD\n", fp);
 		}
 		if (pass)
@@ -696,27 +723,7 @@ static int chart_change(struct plot *p, FILE *fp)
 		fprintf(fp, "set yrange [%g:-0.6]\n", (double)nr - 0.4);
 		tics(fp, "y", names, nr, " noenhanced");
 	}
-	fputs("plot ", fp);
-	for (int k = 0, first = 1; k < 3; k++) {
-		bool any = false;
-
-		for (size_t i = 0; i < jlen(rs) && !any; i++) {
-			struct json_object *r = json_object_array_get_idx(rs, i);
-			const char *m = jstr(r, "metric");
-			bool sig = json_object_get_boolean(jget(r, "significant"));
-			bool reg = json_object_get_boolean(jget(r, "regression"));
-
-			any = isfinite(jnum(jget(r, "change_pct"))) && m &&
-			      !(p->o->metric && strcmp(m, p->o->metric)) && (reg ? 0 : sig ? 1 : 2) == k;
-		}
-		if (!any)
-			continue;
-		fprintf(fp, "%s$g%d using 1:2:3:(0.38) with boxxyerror lc rgb \"%s\" title ",
-			first ? "" : ", \\\n     ", k, cls[k].color);
-		q(fp, cls[k].title);
-		first = 0;
-	}
-	fputc('\n', fp);
+	plot_classes(fp, "g", "1:2:3:(0.38)", cls, has, 3);
 	return 0;
 }
 
@@ -724,11 +731,12 @@ static int chart_change(struct plot *p, FILE *fp)
 static int chart_grid(struct plot *p, FILE *fp)
 {
 	static char names[MAX_ITEMS][160];
-	static const struct { const char *status, *color; } st[] = {
+	static const struct series_class st[] = {
 		{ "pass", "#2ca02c" }, { "fail", "#d62728" }, { "error", "#9467bd" },
 		{ "known-deviation", "#ff7f0e" }, { "info", "#17becf" }, { "skip", "#b0b0b0" },
 	};
 	size_t nck = 0;
+	bool has[sizeof(st) / sizeof(st[0])];
 	char title[256];
 
 	for (size_t d = 0; d < p->n; d++) {
@@ -766,7 +774,7 @@ static int chart_grid(struct plot *p, FILE *fp)
 				struct json_object *c = json_object_array_get_idx(cs, i);
 				const char *id = jstr(c, "id"), *s = jstr(c, "status");
 
-				if (!id || !s || strcmp(s, st[k].status))
+				if (!id || !s || strcmp(s, st[k].name))
 					continue;
 				if (!rows++)
 					fprintf(fp, "$v%zu << EOD\n", k);
@@ -775,31 +783,10 @@ static int chart_grid(struct plot *p, FILE *fp)
 				fputc('\n', fp);
 			}
 		}
-		if (rows)
+		if ((has[k] = rows > 0))
 			fputs("EOD\n", fp);
 	}
-	fputs("plot ", fp);
-	for (size_t k = 0, first = 1; k < sizeof(st) / sizeof(st[0]); k++) {
-		bool any = false;
-
-		for (size_t d = 0; d < p->n && !any; d++) {
-			struct json_object *cs = jget(p->docs[d], "checks");
-
-			for (size_t i = 0; i < jlen(cs) && !any; i++) {
-				const char *s = jstr(json_object_array_get_idx(cs, i), "status");
-
-				any = s && !strcmp(s, st[k].status) &&
-				      jstr(json_object_array_get_idx(cs, i), "id");
-			}
-		}
-		if (!any)
-			continue;
-		fprintf(fp, "%s$v%zu using 1:2:(0.46):(0.42) with boxxyerror lc rgb \"%s\" title ",
-			first ? "" : ", \\\n     ", k, st[k].color);
-		q(fp, st[k].status);
-		first = 0;
-	}
-	fputc('\n', fp);
+	plot_classes(fp, "v", "1:2:(0.46):(0.42)", st, has, sizeof(st) / sizeof(st[0]));
 	return 0;
 }
 
