@@ -62,6 +62,24 @@ static int guarded_open(const struct pb_sysops *s, const char *path, int flags, 
 	return fd;
 }
 
+/*
+ * guarded_open() of a step that must succeed: on failure the check fails
+ * with "WHAT: ERRNO" (" (blocked)" when the watchdog had to interrupt it),
+ * CLOSE_ON_FAIL (unless -1) is closed and -1 returned.
+ */
+static int open_or_fail(struct pb_check_ctx *ctx, const char *path, int flags, const char *what,
+			int close_on_fail)
+{
+	int e, fd = guarded_open(ctx->sys, path, flags, GUARD_MS, &e);
+
+	if (fd >= 0)
+		return fd;
+	pb_check_fail(ctx, "%s: %s%s", what, pb_checkproc_errname(e), e == EINTR ? " (blocked)" : "");
+	if (close_on_fail >= 0)
+		ctx->sys->close(close_on_fail);
+	return -1;
+}
+
 /* mknod(S_IFIFO|0600) at PATH, in a directory anyone may write; 0 or errno. */
 static int mknod_fifo(const struct pb_sysops *s, const char *path)
 {
@@ -210,18 +228,13 @@ static void fifo03(struct pb_check_ctx *ctx)
 			      pb_checkproc_errname(e));
 		return;
 	}
-	rfd = guarded_open(s, path, O_RDONLY | O_NONBLOCK, GUARD_MS, &e);
-	if (rfd < 0) {
-		pb_check_fail(ctx, "reader open O_RDONLY|O_NONBLOCK: %s", pb_checkproc_errname(e));
+	rfd = open_or_fail(ctx, path, O_RDONLY | O_NONBLOCK, "reader open O_RDONLY|O_NONBLOCK", -1);
+	if (rfd < 0)
 		return;
-	}
-	fd = guarded_open(s, path, O_WRONLY | O_NONBLOCK, GUARD_MS, &e);
+	fd = open_or_fail(ctx, path, O_WRONLY | O_NONBLOCK, "O_WRONLY|O_NONBLOCK with a reader", rfd);
+	if (fd < 0)
+		return;
 	s->close(rfd);
-	if (fd < 0) {
-		pb_check_fail(ctx, "O_WRONLY|O_NONBLOCK with a reader: %s",
-			      pb_checkproc_errname(e));
-		return;
-	}
 	s->close(fd);
 	pb_check_set(ctx, PB_PASS, "ENXIO without a reader, success with one");
 }
@@ -312,30 +325,22 @@ static void fifo06(struct pb_check_ctx *ctx)
 {
 	const struct pb_sysops *s = ctx->sys;
 	char path[4200], buf[8];
-	int fd, nfd, wfd, e;
+	int fd, nfd, wfd;
 	ssize_t n;
 
 	if (!make_fifo(ctx, "f.fifo", path, sizeof(path)))
 		return;
-	fd = guarded_open(s, path, O_RDWR, GUARD_MS, &e);
-	if (fd < 0) {
-		pb_check_fail(ctx, "blocking O_RDWR: %s%s", pb_checkproc_errname(e),
-			      e == EINTR ? " (blocked)" : "");
+	fd = open_or_fail(ctx, path, O_RDWR, "blocking O_RDWR", -1);
+	if (fd < 0)
 		return;
-	}
-	nfd = guarded_open(s, path, O_RDWR | O_NONBLOCK, GUARD_MS, &e);
-	if (nfd < 0) {
-		pb_check_fail(ctx, "O_RDWR|O_NONBLOCK: %s", pb_checkproc_errname(e));
-		s->close(fd);
+	nfd = open_or_fail(ctx, path, O_RDWR | O_NONBLOCK, "O_RDWR|O_NONBLOCK", fd);
+	if (nfd < 0)
 		return;
-	}
 	s->close(nfd);
 	/* The O_RDWR opener counts as a reader. */
-	wfd = guarded_open(s, path, O_WRONLY | O_NONBLOCK, GUARD_MS, &e);
-	if (wfd < 0)
-		pb_check_fail(ctx, "O_WRONLY|O_NONBLOCK with only an O_RDWR opener: %s",
-			      pb_checkproc_errname(e));
-	else
+	wfd = open_or_fail(ctx, path, O_WRONLY | O_NONBLOCK,
+			   "O_WRONLY|O_NONBLOCK with only an O_RDWR opener", -1);
+	if (wfd >= 0)
 		s->close(wfd);
 	n = s->write(fd, "xyz", 3);
 	if (n == 3) {
@@ -365,11 +370,9 @@ static void fifo07(struct pb_check_ctx *ctx)
 
 	if (!make_fifo(ctx, "f.fifo", path, sizeof(path)))
 		return;
-	rfd = guarded_open(s, path, O_RDONLY | O_NONBLOCK, GUARD_MS, &e);
-	if (rfd < 0) {
-		pb_check_fail(ctx, "reader open: %s", pb_checkproc_errname(e));
+	rfd = open_or_fail(ctx, path, O_RDONLY | O_NONBLOCK, "reader open", -1);
+	if (rfd < 0)
 		return;
-	}
 	errno = 0;
 	n = s->read(rfd, buf, sizeof(buf));
 	e = errno;
@@ -379,12 +382,9 @@ static void fifo07(struct pb_check_ctx *ctx)
 		s->close(rfd);
 		return;
 	}
-	wfd = guarded_open(s, path, O_WRONLY | O_NONBLOCK, GUARD_MS, &e);
-	if (wfd < 0) {
-		pb_check_fail(ctx, "writer open: %s", pb_checkproc_errname(e));
-		s->close(rfd);
+	wfd = open_or_fail(ctx, path, O_WRONLY | O_NONBLOCK, "writer open", rfd);
+	if (wfd < 0)
 		return;
-	}
 	errno = 0;
 	n = s->read(rfd, buf, sizeof(buf));
 	e = errno;
@@ -420,14 +420,10 @@ static void fifo08(struct pb_check_ctx *ctx)
 
 	if (!make_fifo(ctx, "f.fifo", path, sizeof(path)))
 		return;
-	rfd = guarded_open(s, path, O_RDONLY | O_NONBLOCK, GUARD_MS, &e);
-	wfd = rfd < 0 ? -1 : guarded_open(s, path, O_WRONLY | O_NONBLOCK, GUARD_MS, &e);
-	if (wfd < 0) {
-		pb_check_fail(ctx, "open: %s", pb_checkproc_errname(e));
-		if (rfd >= 0)
-			s->close(rfd);
+	rfd = open_or_fail(ctx, path, O_RDONLY | O_NONBLOCK, "open", -1);
+	wfd = rfd < 0 ? -1 : open_or_fail(ctx, path, O_WRONLY | O_NONBLOCK, "open", rfd);
+	if (wfd < 0)
 		return;
-	}
 	n = s->write(wfd, "hello", 5);
 	if (n != 5)
 		pb_check_fail(ctx, "write of 5 bytes returned %zd", n);
