@@ -339,6 +339,30 @@ static int intern(char (*names)[160], size_t *n, const char *label)
 	return (int)(*n)++;
 }
 
+/*
+ * The series label of every point of document D that has the metric, added
+ * to NAMES (*N of them): how many points, or fail()'s -EINVAL when there
+ * are more distinct labels than a chart holds; WHAT names them in that error.
+ */
+static long intern_points(struct plot *p, size_t d, const bool *show, bool tp,
+			  char (*names)[160], size_t *n, const char *what)
+{
+	struct json_object *rs = results_of(p->docs[d]);
+	long pts = 0;
+
+	for (size_t i = 0; i < jlen(rs); i++) {
+		char lab[160];
+		struct span s;
+
+		if (!result_point(rs, i, p->metric, show, tp, &s, lab, sizeof(lab)))
+			continue;
+		if (intern(names, n, lab) < 0)
+			return fail(p, "%s: too many %s", p->paths[d], what);
+		pts++;
+	}
+	return pts;
+}
+
 /* ------------------------------------------------------------ script */
 
 static void header(struct plot *p, enum pb_plot_chart c, FILE *fp, int w, int h,
@@ -368,22 +392,16 @@ static int chart_sweep(struct plot *p, FILE *fp)
 {
 	struct json_object *rs = results_of(p->docs[0]);
 	static char names[MAX_ITEMS][160];
-	size_t ns = 0, npts = 0;
+	size_t ns = 0;
+	long npts;
 	bool show[16];
 	char ylabel[128], title[512];
 	double scale = scale_of(p->metric, ylabel, sizeof(ylabel));
 
 	varying(p, true, show, "size_bytes");
-	for (size_t i = 0; i < jlen(rs); i++) {
-		char lab[160];
-		struct span s;
-
-		if (!result_point(rs, i, p->metric, show, true, &s, lab, sizeof(lab)))
-			continue;
-		if (intern(names, &ns, lab) < 0)
-			return fail(p, "%s: too many series", p->paths[0]);
-		npts++;
-	}
+	npts = intern_points(p, 0, show, true, names, &ns, "series");
+	if (npts < 0)
+		return (int)npts;
 	if (!npts)
 		return fail(p, "%s: no result has %s", p->paths[0], p->metric);
 	snprintf(title, sizeof(title), "pipebench throughput: %s by message size (%s)", p->metric,
@@ -455,6 +473,20 @@ static int chart_sweep(struct plot *p, FILE *fp)
 	return 0;
 }
 
+/* The histogram of a measured latency result with round trips in it (their
+ * number in *TOTAL), or NULL. */
+static struct json_object *cdf_histogram(struct json_object *r, double *total)
+{
+	struct json_object *h = jget(jget(r, "summary"), "histogram");
+
+	*total = 0;
+	if (!measured(r) || !jlen(h))
+		return NULL;
+	for (size_t b = 0; b < jlen(h); b++)
+		*total += jnum(json_object_array_get_idx(json_object_array_get_idx(h, b), 2));
+	return *total > 0 ? h : NULL;
+}
+
 /* One latency document: CDF of the round-trip time from the histogram buckets. */
 static int chart_cdf(struct plot *p, FILE *fp)
 {
@@ -467,14 +499,10 @@ static int chart_cdf(struct plot *p, FILE *fp)
 	snprintf(title, sizeof(title), "pipebench latency: round-trip time CDF (%s)", p->labels[0]);
 	for (size_t i = 0; i < jlen(rs); i++) {
 		struct json_object *r = json_object_array_get_idx(rs, i);
-		struct json_object *h = jget(jget(r, "summary"), "histogram");
-		double total = 0, cum = 0;
+		double total, cum = 0;
+		struct json_object *h = cdf_histogram(r, &total);
 
-		if (!measured(r) || !jlen(h))
-			continue;
-		for (size_t b = 0; b < jlen(h); b++)
-			total += jnum(json_object_array_get_idx(json_object_array_get_idx(h, b), 2));
-		if (!(total > 0))
+		if (!h)
 			continue;
 		if (!nser++) {
 			header(p, PB_PLOT_CDF, fp, 900, 560, title);
@@ -510,15 +538,10 @@ static int chart_cdf(struct plot *p, FILE *fp)
 	nser = 0;
 	for (size_t i = 0; i < jlen(rs); i++) {
 		struct json_object *r = json_object_array_get_idx(rs, i);
-		struct json_object *h = jget(jget(r, "summary"), "histogram");
 		char lab[160];
-		double total = 0;
+		double total;
 
-		if (!measured(r) || !jlen(h))
-			continue;
-		for (size_t b = 0; b < jlen(h); b++)
-			total += jnum(json_object_array_get_idx(json_object_array_get_idx(h, b), 2));
-		if (!(total > 0))
+		if (!cdf_histogram(r, &total))
 			continue;
 		result_label(r, show, false, lab, sizeof(lab));
 		fprintf(fp, "%s$c%zu using 1:2 with steps lw 2 title ", nser++ ? ", \\\n     " : "", i);
@@ -551,19 +574,10 @@ static int chart_bars(struct plot *p, FILE *fp)
 
 	varying(p, tp, show, NULL);
 	for (size_t d = 0; d < p->n; d++) {
-		struct json_object *rs = results_of(p->docs[d]);
-		size_t found = 0;
+		long found = intern_points(p, d, show, tp, names, &nc, "results");
 
-		for (size_t i = 0; i < jlen(rs); i++) {
-			char lab[160];
-			struct span s;
-
-			if (!result_point(rs, i, p->metric, show, tp, &s, lab, sizeof(lab)))
-				continue;
-			if (intern(names, &nc, lab) < 0)
-				return fail(p, "%s: too many results", p->paths[d]);
-			found++;
-		}
+		if (found < 0)
+			return (int)found;
 		if (!found) {
 			char have[512];
 

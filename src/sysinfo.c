@@ -98,13 +98,9 @@ static const struct {
 	enum { SI_STR, SI_LONG } type;  /* a string, or a count that is null when unknown (< 0) */
 } si_fields[] = {
 #define SI(key, member, type) { key, offsetof(struct pb_sysinfo, member), type }
-	SI("kernel_release", kernel_release, SI_STR),
-	SI("kernel_version", kernel_version, SI_STR),
-	SI("machine", machine, SI_STR),
-	SI("hostname", hostname, SI_STR),
-	SI("libc", libc, SI_STR),
-	SI("cpus_online", cpus_online, SI_LONG),
-	SI("page_size_bytes", page_size, SI_LONG),
+	SI("kernel_release", kernel_release, SI_STR), SI("kernel_version", kernel_version, SI_STR),
+	SI("machine", machine, SI_STR), SI("hostname", hostname, SI_STR), SI("libc", libc, SI_STR),
+	SI("cpus_online", cpus_online, SI_LONG), SI("page_size_bytes", page_size, SI_LONG),
 	SI("pipe_buf_bytes", pipe_buf, SI_LONG),
 	SI("pipe_default_size_bytes", pipe_default_size, SI_LONG),
 	SI("pipe_max_size_bytes", pipe_max_size, SI_LONG),
