@@ -15,11 +15,13 @@
 /* ---------------------------------------------------------------- harness */
 
 int pb_bench_begin(struct pb_bench *b, const char *name, struct pb_cli *cli,
-		   uint64_t timeout_ns)
+		   uint64_t timeout_ns, uint64_t loops, uint64_t duration_ns)
 {
 	b->name = name;
 	b->progress = pb_cli_progress(cli);
 	b->timeout_ns = timeout_ns;
+	b->loops = duration_ns ? 0 : loops;
+	b->budget = (struct pb_budget){ .duration_ns = duration_ns };
 	pb_sysinfo_collect(&b->si);
 	if (pb_out_open(&b->out)) {
 		pb_err(name, "cannot allocate output buffer");
@@ -252,4 +254,19 @@ int pb_budget_check(const char *cmd, struct pb_cli *cli)
 		return -1;
 	}
 	return 0;
+}
+
+int pb_bench_calibrate(struct pb_bench *b, uint64_t runs, uint64_t max_loops,
+		       pb_budget_round_fn round, void *ctx)
+{
+	int r;
+
+	pb_progress_start(&b->pg, b->name, b->progress, 0);
+	b->budget = (struct pb_budget){ .duration_ns = b->budget.duration_ns, .runs = runs,
+					.max_loops = max_loops };
+	r = pb_budget_calibrate(&b->budget, round, ctx);
+	pb_progress_end(&b->pg);
+	if (!r)
+		b->loops = b->budget.loops;
+	return r;
 }

@@ -22,6 +22,19 @@
 
 /* ---------------------------------------------------------------- harness */
 
+/* A run's --duration budget and what its calibration found (below). */
+struct pb_budget {
+	uint64_t duration_ns;    /* --duration; 0: not given, nothing below is used */
+	uint64_t runs;           /* rounds of the run: measured + warmup */
+	uint64_t max_loops;      /* upper bound of the choice (>= 1) */
+	uint64_t calib_loops;    /* the last calibration round: loops */
+	uint64_t calib_ns;       /* ... and its wall-clock time */
+	uint64_t calib_rounds;   /* calibration rounds made */
+	uint64_t calib_total_ns; /* ... and their time, taken from the budget */
+	uint64_t loops;          /* the choice */
+	uint64_t (*clock)(void); /* NULL: CLOCK_MONOTONIC (tests pass a fake) */
+};
+
 struct pb_bench {
 	const char *name;        /* the command, for messages */
 	struct pb_sysinfo si;
@@ -31,14 +44,18 @@ struct pb_bench {
 	int status;              /* enum pb_exit; PB_SET_ERROR(b, ...) sets it */
 	char error[512];         /* the one-line reason of a non-zero status */
 	uint64_t timeout_ns;     /* --timeout, 0: none */
+	uint64_t loops;          /* --loops, or the budget's choice (0 until it is made) */
+	struct pb_budget budget; /* --duration, and the calibration's findings */
 };
 
 /*
- * Collect the system facts and open the output buffer for command NAME.
+ * Collect the system facts and open the output buffer for command NAME,
+ * with --timeout TIMEOUT_NS, --loops LOOPS and --duration DURATION_NS (a
+ * budget leaves b->loops 0 for pb_bench_calibrate to choose).
  * Returns 0, or PB_EXIT_ERROR with the message printed (nothing to free).
  */
 int pb_bench_begin(struct pb_bench *b, const char *name, struct pb_cli *cli,
-		   uint64_t timeout_ns);
+		   uint64_t timeout_ns, uint64_t loops, uint64_t duration_ns);
 
 /* Arm the --timeout watchdog (when one was given) / disarm it and print
  * the error, if any, as the command's one line on stderr. */
@@ -97,17 +114,6 @@ struct json_object *pb_bench_loops_json(uint64_t loops);
 /* The bounds of a chosen loop count (the --loops row's). */
 #define PB_BUDGET_MAX_LOOPS 1000000000ULL
 
-struct pb_budget {
-	uint64_t duration_ns;    /* --duration; 0: not given, nothing below is used */
-	uint64_t runs;           /* rounds of the run: measured + warmup */
-	uint64_t max_loops;      /* upper bound of the choice (>= 1) */
-	uint64_t calib_loops;    /* the last calibration round: loops */
-	uint64_t calib_ns;       /* ... and its wall-clock time */
-	uint64_t calib_rounds;   /* calibration rounds made */
-	uint64_t calib_total_ns; /* ... and their time, taken from the budget */
-	uint64_t loops;          /* the choice */
-	uint64_t (*clock)(void); /* NULL: CLOCK_MONOTONIC (tests pass a fake) */
-};
 
 /*
  * The choice: floor(DURATION_NS * CALIB_LOOPS / (CALIB_NS * RUNS)), that
@@ -145,6 +151,14 @@ typedef int (*pb_budget_round_fn)(void *ctx, uint64_t loops);
  * stays 0).
  */
 int pb_budget_calibrate(struct pb_budget *b, pb_budget_round_fn round, void *ctx);
+
+/*
+ * pb_budget_calibrate of B's budget for RUNS rounds of at most MAX_LOOPS
+ * loops, the calibration shown as unknown work on the progress line; on
+ * success b->loops is the choice.  Returns ROUND's non-zero result, or 0.
+ */
+int pb_bench_calibrate(struct pb_bench *b, uint64_t runs, uint64_t max_loops,
+		       pb_budget_round_fn round, void *ctx);
 
 /*
  * JSON: the document's "budget", what the calibration found and chose:

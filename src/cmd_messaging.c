@@ -63,7 +63,6 @@ struct ms_run {
 	struct pb_messaging_result *reps;
 	size_t nreps;
 	struct pb_stats stats[M_COUNT];
-	struct pb_budget budget;
 	struct pb_bench b;
 };
 
@@ -179,15 +178,11 @@ static void measure(struct ms_run *run)
 	if (p->duration_ns) {
 		int r;
 
-		pb_progress_start(&run->b.pg, NAME, run->b.progress, 0);
-		run->budget = (struct pb_budget){ .duration_ns = p->duration_ns,
-						  .runs = p->repeat + p->warmup,
-						  .max_loops = max_loops(&run->w) };
-		r = pb_budget_calibrate(&run->budget, calibration_round, run);
-		pb_progress_end(&run->b.pg);
+		r = pb_bench_calibrate(&run->b, p->repeat + p->warmup, max_loops(&run->w),
+				       calibration_round, run);
 		if (r)
 			return;
-		run->w.loops = run->budget.loops;
+		run->w.loops = run->b.loops;
 	}
 	pb_progress_start(&run->b.pg, NAME, run->b.progress, p->warmup + p->repeat);
 	for (uint64_t w = 0; w < p->warmup && !run->b.status; w++) {
@@ -247,7 +242,7 @@ static void emit_text(const struct ms_run *run, const struct pb_sysinfo *si, FIL
 	fprintf(fp, "settings    %llu %s (+%llu warmup)\n", (unsigned long long)p->repeat,
 		pb_plural(p->repeat, "repetition", "repetitions"),
 		(unsigned long long)p->warmup);
-	pb_budget_text(&run->budget, fp);
+	pb_budget_text(&run->b.budget, fp);
 	fputc('\n', fp);
 	if (!run->nreps)
 		return;
@@ -328,7 +323,7 @@ static struct json_object *params_json(const struct ms_run *run)
 	struct json_object *o = json_object_new_object();
 
 	add_workload(o, run);
-	json_object_object_add(o, "duration_ns", pb_budget_duration_json(&run->budget));
+	json_object_object_add(o, "duration_ns", pb_budget_duration_json(&run->b.budget));
 	pb_json_add_int(o, "workers", (int64_t)pb_messaging_workers(&p->w));
 	pb_json_add_int(o, "repeat", (int64_t)p->repeat);
 	pb_json_add_int(o, "warmup", (int64_t)p->warmup);
@@ -369,7 +364,7 @@ static void emit_json(const struct ms_run *run, const struct pb_sysinfo *si, FIL
 	struct json_object *sum = json_object_new_object();
 
 	json_object_object_add(doc, "params", params_json(run));
-	json_object_object_add(doc, "budget", pb_budget_json(&run->budget));
+	json_object_object_add(doc, "budget", pb_budget_json(&run->b.budget));
 	json_object_array_add(res, result_json(run));
 	json_object_object_add(doc, "results", res);
 	pb_json_add_int(sum, "results", 1);
@@ -380,15 +375,13 @@ static void emit_json(const struct ms_run *run, const struct pb_sysinfo *si, FIL
 static int execute(struct pb_cli *cli, void *params)
 {
 	const struct ms_params *p = params;
-	struct ms_run run = { .p = p, .w = p->w,
-			      .budget.duration_ns = p->duration_ns };
+	struct ms_run run = { .p = p, .w = p->w };
 	char why[256];
-	int r = pb_bench_begin(&run.b, NAME, cli, p->timeout_ns);
+	int r = pb_bench_begin(&run.b, NAME, cli, p->timeout_ns, p->w.loops, p->duration_ns);
 
 	if (r)
 		return r;
-	if (p->duration_ns)
-		run.w.loops = 0;  /* the calibration chooses */
+	run.w.loops = run.b.loops;  /* 0 with a budget: the calibration chooses */
 	run.reps = calloc(p->repeat, sizeof(*run.reps));
 	if (!run.reps)
 		set_error(&run.b, PB_EXIT_ERROR, "out of memory");

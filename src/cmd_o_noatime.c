@@ -74,8 +74,6 @@ struct on_run {
 	struct pb_ts_mount dir_mount;
 	char tmpdir[4096];
 	void *buf;
-	uint64_t loops;          /* --loops, or the budget's choice */
-	struct pb_budget budget;
 	struct pb_bench b;
 };
 
@@ -130,17 +128,8 @@ static int calibration_round(void *ctx, uint64_t loops)
  * unmeasured one. */
 static int calibrate(struct on_run *run)
 {
-	int r;
-
-	pb_progress_start(&run->b.pg, NAME, run->b.progress, 0);
-	run->budget = (struct pb_budget){ .duration_ns = run->p->duration_ns,
-					  .runs = run->p->repeat + 1,
-					  .max_loops = PB_BUDGET_MAX_LOOPS };
-	r = pb_budget_calibrate(&run->budget, calibration_round, run);
-	pb_progress_end(&run->b.pg);
-	if (!r)
-		run->loops = run->budget.loops;
-	return r;
+	return pb_bench_calibrate(&run->b, run->p->repeat + 1, PB_BUDGET_MAX_LOOPS,
+				  calibration_round, run);
 }
 
 /* One unmeasured A B pair, then REPEAT measured pairs, interleaved A B A B. */
@@ -173,13 +162,13 @@ static void bench(struct on_run *run)
 	pb_progress_start(&run->b.pg, NAME, run->b.progress, 2 * (p->repeat + 1));
 	for (int s = 0; s < 2 && !run->b.status; s++) {
 		pb_progress_show(&run->b.pg, "%s warmup", run->side[s].label);
-		run_side(run, &run->side[s], run->loops, &scratch);
+		run_side(run, &run->side[s], run->b.loops, &scratch);
 	}
 	for (uint64_t i = 0; i < p->repeat && !run->b.status; i++) {
 		for (int s = 0; s < 2 && !run->b.status; s++) {
 			pb_progress_show(&run->b.pg, "%s pair %llu/%llu", run->side[s].label,
 					 (unsigned long long)i + 1, (unsigned long long)p->repeat);
-			if (run_side(run, &run->side[s], run->loops, &run->side[s].reps[i]) == 0)
+			if (run_side(run, &run->side[s], run->b.loops, &run->side[s].reps[i]) == 0)
 				run->side[s].nreps = i + 1;
 		}
 		if (run->b.status)
@@ -277,11 +266,11 @@ static void emit_text(const struct on_run *run, const struct pb_sysinfo *si, FIL
 		fprintf(fp, "\nSUBSTITUTE benchmark (not an O_NOATIME measurement): FIFO against "
 			"anonymous pipe\n  %s\n", run->caveat);
 	fprintf(fp, "  %llu loops of %s, %zu interleaved pairs (A B A B) after one unmeasured "
-		"pair%s%s\n", (unsigned long long)run->loops, sz, run->nratios,
+		"pair%s%s\n", (unsigned long long)run->b.loops, sz, run->nratios,
 		run->accepted ? "" : ", FIFO in ", run->accepted ? "" : p->dir);
-	if (run->budget.duration_ns) {
+	if (run->b.budget.duration_ns) {
 		fputs("  ", fp);
-		pb_budget_text(&run->budget, fp);
+		pb_budget_text(&run->b.budget, fp);
 	}
 	for (int s = 0; s < 2; s++) {
 		const struct on_side *sd = &run->side[s];
@@ -305,15 +294,15 @@ static void emit_json(const struct on_run *run, const struct pb_sysinfo *si, FIL
 	struct json_object *probe = json_object_new_object(), *ts = json_object_new_array();
 	struct json_object *b = NULL, *sum = json_object_new_object();
 
-	json_object_object_add(o, "loops", pb_bench_loops_json(run->loops));
-	json_object_object_add(o, "duration_ns", pb_budget_duration_json(&run->budget));
+	json_object_object_add(o, "loops", pb_bench_loops_json(run->b.loops));
+	json_object_object_add(o, "duration_ns", pb_budget_duration_json(&run->b.budget));
 	pb_json_add_int(o, "size_bytes", (int64_t)p->size);
 	pb_json_add_int(o, "repeat", (int64_t)p->repeat);
 	pb_json_add_str(o, "dir", p->dir);
 	pb_json_add_str(o, "expect", p->expect >= 0 ? expect_words[p->expect] : NULL);
 	pb_json_add_int(o, "timeout_ns", (int64_t)p->timeout_ns);
 	json_object_object_add(doc, "params", o);
-	json_object_object_add(doc, "budget", pb_budget_json(&run->budget));
+	json_object_object_add(doc, "budget", pb_budget_json(&run->b.budget));
 	json_object_object_add(probe, "accepted", json_object_new_boolean(run->accepted));
 	pb_json_add_str(probe, "errno", run->accepted ? NULL : strerrorname_np(run->probe_errno));
 	pb_json_add_str(probe, "error", run->accepted ? NULL : strerror(run->probe_errno));
@@ -401,9 +390,8 @@ static void probe_timestamps(struct on_run *run)
 static int execute(struct pb_cli *cli, void *params)
 {
 	const struct on_params *p = params;
-	struct on_run run = { .p = p, .loops = p->duration_ns ? 0 : p->loops,
-			      .budget.duration_ns = p->duration_ns };
-	int r = pb_bench_begin(&run.b, NAME, cli, p->timeout_ns);
+	struct on_run run = { .p = p };
+	int r = pb_bench_begin(&run.b, NAME, cli, p->timeout_ns, p->loops, p->duration_ns);
 
 	if (r)
 		return r;

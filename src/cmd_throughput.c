@@ -74,8 +74,6 @@ struct tp_run {
 	uint64_t maxsize;
 	struct pb_zc zc[PB_MODE_COUNT]; /* buffers of each zero-copy mode in use */
 	int cpu_start, cpu_end;
-	uint64_t loops;             /* --loops, or the budget's choice */
-	struct pb_budget budget;
 	struct pb_bench b;
 };
 
@@ -200,15 +198,10 @@ static void measure(struct tp_run *run)
 
 	if (p->duration_ns) {
 		/* The calibration counts as unknown work on the progress line. */
-		pb_progress_start(&run->b.pg, NAME, run->b.progress, 0);
-		run->budget = (struct pb_budget){ .duration_ns = p->duration_ns,
-						  .runs = p->repeat + p->warmup,
-						  .max_loops = PB_BUDGET_MAX_LOOPS };
-		r = pb_budget_calibrate(&run->budget, calibration_round, run);
-		pb_progress_end(&run->b.pg);
+		r = pb_bench_calibrate(&run->b, p->repeat + p->warmup, PB_BUDGET_MAX_LOOPS,
+				       calibration_round, run);
 		if (r)
 			return;
-		run->loops = run->budget.loops;
 	}
 	size_t runnable = 0;
 
@@ -224,14 +217,14 @@ static void measure(struct tp_run *run)
 				if (row[k].skip)
 					continue;
 				progress(run, &row[k], "warmup", w + 1, p->warmup);
-				run_one(run, &row[k], run->loops, &scratch);
+				run_one(run, &row[k], run->b.loops, &scratch);
 			}
 		for (uint64_t i = 0; i < p->repeat && !run->b.status; i++)
 			for (size_t k = 0; k < ncols(p) && !run->b.status; k++) {
 				if (row[k].skip)
 					continue;
 				progress(run, &row[k], "repetition", i + 1, p->repeat);
-				if (run_one(run, &row[k], run->loops, &row[k].reps[i]) == 0)
+				if (run_one(run, &row[k], run->b.loops, &row[k].reps[i]) == 0)
 					row[k].nreps = i + 1;
 			}
 	}
@@ -359,7 +352,7 @@ static void emit_text(const struct tp_run *run, const struct pb_sysinfo *si, FIL
 		fprintf(fp, " %s %s%s", pb_kind_names[c->kind], b2, k + 1 < p->nkinds ? ";" : "");
 	}
 	fprintf(fp, "\nsettings    %llu loops, %llu %s (+%llu warmup), flags %s%s",
-		(unsigned long long)run->loops, (unsigned long long)p->repeat,
+		(unsigned long long)run->b.loops, (unsigned long long)p->repeat,
 		pb_plural(p->repeat, "repetition", "repetitions"),
 		(unsigned long long)p->warmup, fl,
 		p->flags && has_kind(p, PB_KIND_SOCKETPAIR) ? " (not applied to socketpair)" : "");
@@ -382,7 +375,7 @@ static void emit_text(const struct tp_run *run, const struct pb_sysinfo *si, FIL
 			"the last; rw is not checked)" : p->verify == PB_VERIFY_ALL ?
 			" (the bytes of every loop; rw is not checked)" : "");
 	fputc('\n', fp);
-	pb_budget_text(&run->budget, fp);
+	pb_budget_text(&run->b.budget, fp);
 	fprintf(fp, "\n%-10s %s%8s %8s %8s %8s %17s %7s %12s %11s %9s %8s %7s %s\n", "kind",
 		show_modes(p) ? "mode     " : "", "size", "TW s", "TR s", "TT s", "TT min-max s", "spread", "bytes", "syscalls", "MB/s",
 		"Msys/s", "ns/sys", show_modes(p) ? "time/byte vs first, vs rw" : "time/byte vs first");
@@ -513,8 +506,8 @@ static struct json_object *params_json(const struct tp_run *run)
 	for (size_t s = 0; s < p->nsizes; s++)
 		json_object_array_add(a, json_object_new_int64((int64_t)p->sizes[s]));
 	json_object_object_add(o, "sizes_bytes", a);
-	json_object_object_add(o, "loops", pb_bench_loops_json(run->loops));
-	json_object_object_add(o, "duration_ns", pb_budget_duration_json(&run->budget));
+	json_object_object_add(o, "loops", pb_bench_loops_json(run->b.loops));
+	json_object_object_add(o, "duration_ns", pb_budget_duration_json(&run->b.budget));
 	pb_json_add_int(o, "repeat", (int64_t)p->repeat);
 	pb_json_add_int(o, "warmup", (int64_t)p->warmup);
 	json_object_object_add(o, "pipe_size_bytes",
@@ -599,7 +592,7 @@ static void emit_json(const struct tp_run *run, const struct pb_sysinfo *si, FIL
 	struct json_object *pl = json_object_new_object(), *sum = json_object_new_object();
 
 	json_object_object_add(doc, "params", params_json(run));
-	json_object_object_add(doc, "budget", pb_budget_json(&run->budget));
+	json_object_object_add(doc, "budget", pb_budget_json(&run->b.budget));
 	json_object_object_add(pl, "pinned", json_object_new_boolean(run->p->pinned));
 	pb_json_add_str(pl, "cpus", run->p->pinned ? run->p->cpu_list : si->allowed_list);
 	pb_json_add_int(pl, "cpu_at_start", run->cpu_start);
@@ -737,9 +730,8 @@ static void teardown(struct tp_run *run)
 static int execute(struct pb_cli *cli, void *params)
 {
 	const struct tp_params *p = params;
-	struct tp_run run = { .p = p, .loops = p->duration_ns ? 0 : p->loops,
-			      .budget.duration_ns = p->duration_ns };
-	int r = pb_bench_begin(&run.b, NAME, cli, p->timeout_ns);
+	struct tp_run run = { .p = p };
+	int r = pb_bench_begin(&run.b, NAME, cli, p->timeout_ns, p->loops, p->duration_ns);
 
 	if (r)
 		return r;
