@@ -797,7 +797,6 @@ static int exec_params(struct pb_cli *cli, void *params)
 	struct pb_sysinfo si;
 	struct pb_out out;
 	size_t measured = 0;
-	int r;
 
 	pb_sysinfo_collect(&si);
 	if (pb_out_open(&out)) {
@@ -807,11 +806,7 @@ static int exec_params(struct pb_cli *cli, void *params)
 	if (setup(&run))
 		set_error(&run, PB_EXIT_ERROR, "out of memory");
 	for (int i = 0; i < 2 && !run.status && has_kind(p, PB_KIND_FIFO); i++)
-		if ((r = pb_tmpdir_make(p->dir, run.tmpdir[i], sizeof(run.tmpdir[i]))) != 0) {
-			run.tmpdir[i][0] = '\0';
-			set_error(&run, PB_EXIT_ERROR, "cannot make a directory in %s: %s", p->dir,
-				  strerror(-r));
-		}
+		PB_TMPDIR_MAKE(&run, p->dir, run.tmpdir[i]);
 	run.clock_cost = pb_lat_clock_cost();
 	if (pb_lat_counters_probe(p->counters, &run.source, run.source_why,
 				  sizeof(run.source_why)) && !run.status)

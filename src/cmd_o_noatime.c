@@ -406,12 +406,7 @@ static int execute(struct pb_cli *cli, void *params)
 		run.side[0] = (struct on_side){ .kind = PB_KIND_ANON, .label = "anon" };
 		run.side[1] = (struct on_side){ .kind = PB_KIND_FIFO, .label = "fifo" };
 	}
-	r = pb_tmpdir_make(p->dir, run.tmpdir, sizeof(run.tmpdir));
-	if (r) {
-		run.tmpdir[0] = '\0';
-		set_error(&run.b, PB_EXIT_ERROR, "cannot make a directory in %s: %s", p->dir,
-			  strerror(-r));
-	}
+	PB_TMPDIR_MAKE(&run.b, p->dir, run.tmpdir);
 	pb_bench_arm(&run.b);
 	if (!run.b.status) {
 		probe_timestamps(&run);

@@ -743,12 +743,8 @@ static int execute(struct pb_cli *cli, void *params)
 	if (!run.b.status && p->pinned && sched_setaffinity(0, sizeof(p->cpus), &p->cpus) != 0)
 		set_error(&run.b, PB_EXIT_ERROR, "--cpu %s: cannot pin: %s", p->cpu_list,
 			  strerror(errno));
-	if (!run.b.status && has_kind(p, PB_KIND_FIFO) &&
-	    (r = pb_tmpdir_make(p->dir, run.tmpdir, sizeof(run.tmpdir))) != 0) {
-		run.tmpdir[0] = '\0';
-		set_error(&run.b, PB_EXIT_ERROR, "cannot make a directory in %s: %s", p->dir,
-			  strerror(-r));
-	}
+	if (!run.b.status && has_kind(p, PB_KIND_FIFO))
+		PB_TMPDIR_MAKE(&run.b, p->dir, run.tmpdir);
 	if (!run.b.status)
 		probe_kinds(&run);
 	pb_bench_arm(&run.b);

@@ -403,7 +403,6 @@ static int exec_params(struct pb_cli *cli, void *params)
 	struct pb_ts_opts o = { .repeat = (unsigned)p->repeat, .ops = PB_TS_OPS_ALL };
 	struct pb_sysinfo si;
 	struct pb_out out;
-	int r;
 
 	pb_sysinfo_collect(&si);
 	run.coarse_res_ns = pb_ts_coarse_res_ns();
@@ -414,13 +413,7 @@ static int exec_params(struct pb_cli *cli, void *params)
 	pb_ts_mount_describe(p->dir, -1, &run.dir_mount);
 	run.t[K_ANON].kind = PB_KIND_ANON;
 	run.t[K_FIFO].kind = PB_KIND_FIFO;
-	r = pb_tmpdir_make(p->dir, run.tmpdir, sizeof(run.tmpdir));
-	if (r) {
-		run.tmpdir[0] = '\0';
-		snprintf(run.error, sizeof(run.error), "cannot make a directory in %s: %s", p->dir,
-			 strerror(-r));
-		run.status = PB_EXIT_ERROR;
-	} else {
+	if (PB_TMPDIR_MAKE(&run, p->dir, run.tmpdir) == 0) {
 		o.dir = run.tmpdir;
 		/* Bounded anyway (one bounded wait per repetition); this is a backstop. */
 		pb_watchdog_arm(30.0 + (double)p->repeat, "probe");

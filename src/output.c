@@ -248,6 +248,19 @@ void pb_status_set(int *status_out, char *buf, size_t len, int status, const cha
 	*status_out = status;
 }
 
+int pb_tmpdir_make_or_error(const char *base, char *out, size_t len, int *status, char *error,
+			    size_t errlen, int st)
+{
+	int r = pb_tmpdir_make(base, out, len);
+
+	if (r) {
+		out[0] = '\0';
+		pb_status_set(status, error, errlen, st, "cannot make a directory in %s: %s",
+			      base, strerror(-r));
+	}
+	return r;
+}
+
 void pb_csv_field(FILE *fp, const char *s)
 {
 	if (!strpbrk(s, ",\"\n\r")) {

@@ -76,6 +76,19 @@ void pb_status_set(int *status_out, char *buf, size_t len, int status, const cha
 	pb_status_set(&(run)->status, (run)->error, sizeof((run)->error), (st), __VA_ARGS__)
 
 /*
+ * pb_tmpdir_make(BASE) into OUT (LEN bytes).  When it fails, OUT is
+ * emptied and the run's status set to ST (PB_EXIT_ERROR) with "cannot make
+ * a directory in BASE: why".  Returns pb_tmpdir_make's result.  Commands
+ * call it as PB_TMPDIR_MAKE(run, base, out) with the same run as
+ * PB_SET_ERROR.
+ */
+int pb_tmpdir_make_or_error(const char *base, char *out, size_t len, int *status, char *error,
+			    size_t errlen, int st);
+#define PB_TMPDIR_MAKE(run, base, out) \
+	pb_tmpdir_make_or_error((base), (out), sizeof(out), &(run)->status, (run)->error, \
+				sizeof((run)->error), PB_EXIT_ERROR)
+
+/*
  * The emitter kit (man page OUTPUT): every command writes its
  * statistics, TAP, CSV and progress line through these, so that one shape
  * and one set of escaping rules hold everywhere.
