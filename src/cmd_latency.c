@@ -290,22 +290,20 @@ static void measure(struct lat_run *run)
 
 		if (row[0].skip)
 			continue;
-		for (uint64_t w = 0; w < p->warmup && !run->status; w++)
+		/* The warmup rounds, unmeasured, then the measured repetitions. */
+		for (uint64_t i = 0; i < p->warmup + p->repeat && !run->status; i++) {
+			bool measured = i >= p->warmup;
+
 			for (size_t k = 0; k < nk && !run->status; k++) {
-				pb_progress_show(&run->pg, "%s %s %s warmup %llu/%llu",
+				pb_progress_show(&run->pg, "%s %s %s %s %llu/%llu",
 						 pb_kind_names[row[k].kind], place_name(run, &row[k]),
 						 pb_lat_wait_words[row[k].wait],
-						 (unsigned long long)w + 1, (unsigned long long)p->warmup);
-				run_one(run, &row[k], false);
+						 measured ? "repetition" : "warmup",
+						 (unsigned long long)(measured ? i - p->warmup : i) + 1,
+						 (unsigned long long)(measured ? p->repeat : p->warmup));
+				run_one(run, &row[k], measured);
 			}
-		for (uint64_t i = 0; i < p->repeat && !run->status; i++)
-			for (size_t k = 0; k < nk && !run->status; k++) {
-				pb_progress_show(&run->pg, "%s %s %s repetition %llu/%llu",
-						 pb_kind_names[row[k].kind], place_name(run, &row[k]),
-						 pb_lat_wait_words[row[k].wait],
-						 (unsigned long long)i + 1, (unsigned long long)p->repeat);
-				run_one(run, &row[k], true);
-			}
+		}
 	}
 }
 

@@ -217,26 +217,23 @@ int pb_topo_pick(const struct pb_topo *t, enum pb_place p, int *a, int *b, char 
 			 "mask)", t->cpu[0].cpu);
 		return 1;
 	}
+	if ((p == PB_PLACE_CORE || p == PB_PLACE_LLC) && any_unknown(t, true)) {
+		snprintf(why, len, "the kernel gives no cache topology "
+			 "(cpu*/cache/index*/shared_cpu_list)");
+		return 1;
+	}
 	switch (p) {
 	case PB_PLACE_SMT:
 		snprintf(why, len, "no two of the %zu usable CPUs are SMT siblings (one thread "
 			 "per core)", n);
 		break;
 	case PB_PLACE_CORE:
-		if (any_unknown(t, true))
-			snprintf(why, len, "the kernel gives no cache topology "
-				 "(cpu*/cache/index*/shared_cpu_list)");
-		else
-			snprintf(why, len, "no two of the %zu usable CPUs are on different cores "
-				 "sharing a last-level cache", n);
+		snprintf(why, len, "no two of the %zu usable CPUs are on different cores "
+			 "sharing a last-level cache", n);
 		break;
 	case PB_PLACE_LLC:
-		if (any_unknown(t, true))
-			snprintf(why, len, "the kernel gives no cache topology "
-				 "(cpu*/cache/index*/shared_cpu_list)");
-		else
-			snprintf(why, len, "all %zu usable CPUs share one last-level cache (L%d)", n,
-				 t->cpu[0].llc_level);
+		snprintf(why, len, "all %zu usable CPUs share one last-level cache (L%d)", n,
+			 t->cpu[0].llc_level);
 		break;
 	case PB_PLACE_NUMA:
 		if (any_unknown(t, false))
