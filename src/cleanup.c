@@ -269,6 +269,32 @@ pid_t pb_cleanup_fork(void)
 	return pid;
 }
 
+static bool path_slot_used(int i)
+{
+	return paths[i].used;
+}
+
+static bool child_slot_used(int i)
+{
+	return children[i] != 0;
+}
+
+/*
+ * With signals blocked: the first of MAX slots that USED says is free, the
+ * high-water mark *HW (what the handler walks) raised past it; -1 when
+ * every slot is taken.
+ */
+static int take_slot(int max, int *hw, bool (*used)(int))
+{
+	for (int i = 0; i < max; i++)
+		if (!used(i)) {
+			if (i >= *hw)
+				*hw = i + 1;
+			return i;
+		}
+	return -1;
+}
+
 int pb_cleanup_add_path(const char *path, int is_dir)
 {
 	sigset_t old;
@@ -277,16 +303,14 @@ int pb_cleanup_add_path(const char *path, int is_dir)
 	if (strlen(path) >= PATH_MAX)
 		return -ENAMETOOLONG;
 	block(&old);
-	for (int i = 0; i < MAX_PATHS; i++)
-		if (!paths[i].used) {
-			strcpy(paths[i].path, path);
-			paths[i].is_dir = is_dir;
-			paths[i].used = 1;
-			if (i >= paths_hw)
-				paths_hw = i + 1;
-			r = 0;
-			break;
-		}
+	int i = take_slot(MAX_PATHS, &paths_hw, path_slot_used);
+
+	if (i >= 0) {
+		strcpy(paths[i].path, path);
+		paths[i].is_dir = is_dir;
+		paths[i].used = 1;
+		r = 0;
+	}
 	unblock(&old);
 	return r;
 }
@@ -310,14 +334,12 @@ int pb_cleanup_add_child(pid_t pid)
 	int r = -ENOSPC;
 
 	block(&old);
-	for (int i = 0; i < MAX_CHILDREN; i++)
-		if (children[i] == 0) {
-			children[i] = pid;
-			if (i >= children_hw)
-				children_hw = i + 1;
-			r = 0;
-			break;
-		}
+	int i = take_slot(MAX_CHILDREN, &children_hw, child_slot_used);
+
+	if (i >= 0) {
+		children[i] = pid;
+		r = 0;
+	}
 	unblock(&old);
 	return r;
 }
