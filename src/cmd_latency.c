@@ -675,24 +675,13 @@ static struct json_object *cell_json(const struct lat_run *run, const struct lat
 
 static struct json_object *params_json(const struct lat_params *p)
 {
-	struct json_object *o = json_object_new_object(), *a;
+	struct json_object *o = json_object_new_object();
 
-	a = json_object_new_array();
-	for (size_t k = 0; k < p->nkinds; k++)
-		json_object_array_add(a, json_object_new_string(pb_kind_names[p->kinds[k]]));
-	json_object_object_add(o, "kinds", a);
-	a = json_object_new_array();
-	for (size_t s = 0; s < p->nsizes; s++)
-		json_object_array_add(a, json_object_new_int64((int64_t)p->sizes[s]));
-	json_object_object_add(o, "sizes_bytes", a);
-	a = json_object_new_array();
-	for (size_t k = 0; k < p->nplaces && !p->pinned; k++)
-		json_object_array_add(a, json_object_new_string(pb_place_words[p->places[k]]));
-	json_object_object_add(o, "placements", a);
-	a = json_object_new_array();
-	for (size_t k = 0; k < p->nwaits; k++)
-		json_object_array_add(a, json_object_new_string(pb_lat_wait_words[p->waits[k]]));
-	json_object_object_add(o, "waits", a);
+	json_object_object_add(o, "kinds", PB_JSON_WORDS(pb_kind_names, p->kinds, p->nkinds));
+	json_object_object_add(o, "sizes_bytes", pb_json_u64_array(p->sizes, p->nsizes));
+	json_object_object_add(o, "placements", PB_JSON_WORDS(pb_place_words, p->places,
+							       p->pinned ? 0 : p->nplaces));
+	json_object_object_add(o, "waits", PB_JSON_WORDS(pb_lat_wait_words, p->waits, p->nwaits));
 	pb_json_add_str(o, "mode", p->threads ? "thread" : "process");
 	pb_json_add_int(o, "loops", (int64_t)p->loops);
 	pb_json_add_int(o, "duration_ns", (int64_t)p->duration_ns);

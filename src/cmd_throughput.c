@@ -491,21 +491,13 @@ static void emit_csv(const struct tp_run *run, const struct pb_sysinfo *si, FILE
 static struct json_object *params_json(const struct tp_run *run)
 {
 	const struct tp_params *p = run->p;
-	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
+	struct json_object *o = json_object_new_object();
 	char fl[64];
 
-	for (size_t k = 0; k < p->nkinds; k++)
-		json_object_array_add(a, json_object_new_string(pb_kind_names[p->kinds[k]]));
-	json_object_object_add(o, "kinds", a);
-	a = json_object_new_array();
-	for (size_t m = 0; m < p->nmodes; m++)
-		json_object_array_add(a, json_object_new_string(pb_mode_words[p->modes[m]]));
-	json_object_object_add(o, "modes", a);
+	json_object_object_add(o, "kinds", PB_JSON_WORDS(pb_kind_names, p->kinds, p->nkinds));
+	json_object_object_add(o, "modes", PB_JSON_WORDS(pb_mode_words, p->modes, p->nmodes));
 	pb_json_add_str(o, "verify", pb_verify_words[p->verify]);
-	a = json_object_new_array();
-	for (size_t s = 0; s < p->nsizes; s++)
-		json_object_array_add(a, json_object_new_int64((int64_t)p->sizes[s]));
-	json_object_object_add(o, "sizes_bytes", a);
+	json_object_object_add(o, "sizes_bytes", pb_json_u64_array(p->sizes, p->nsizes));
 	json_object_object_add(o, "loops", pb_bench_loops_json(run->b.loops));
 	json_object_object_add(o, "duration_ns", pb_budget_duration_json(&run->b.budget));
 	pb_json_add_int(o, "repeat", (int64_t)p->repeat);

@@ -233,6 +233,15 @@ void pb_json_add_double(struct json_object *o, const char *key, double v)
 	json_object_object_add(o, key, isfinite(v) ? json_object_new_double(v) : NULL);
 }
 
+struct json_object *pb_json_u64_array(const uint64_t *v, size_t n)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_int64((int64_t)v[i]));
+	return a;
+}
+
 void pb_json_add_str(struct json_object *o, const char *key, const char *v)
 {
 	json_object_object_add(o, key, v ? json_object_new_string(v) : NULL);

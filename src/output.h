@@ -62,6 +62,17 @@ void pb_doc_finish(struct json_object *doc, struct json_object *summary, const c
 void pb_json_add_int(struct json_object *o, const char *key, int64_t v);
 void pb_json_add_double(struct json_object *o, const char *key, double v);
 void pb_json_add_str(struct json_object *o, const char *key, const char *v);
+
+/* A new JSON array of the N sizes V (the params' "sizes_bytes"). */
+struct json_object *pb_json_u64_array(const uint64_t *v, size_t n);
+
+/* A new JSON array of the words WORDS[IDX[0]] .. WORDS[IDX[N - 1]]: an
+ * option's list of enum values (kinds, modes, placements) by name. */
+#define PB_JSON_WORDS(words, idx, n) __extension__ ({ \
+	struct json_object *pb_a_ = json_object_new_array(); \
+	for (size_t pb_i_ = 0; pb_i_ < (size_t)(n); pb_i_++) \
+		json_object_array_add(pb_a_, json_object_new_string((words)[(idx)[pb_i_]])); \
+	pb_a_; })
 /* Member PATH ("a.b.c", keys of nested objects) of O, or NULL. */
 struct json_object *pb_json_get(struct json_object *o, const char *path);
 
