@@ -391,19 +391,32 @@ static void text_part_failed(FILE *fp, const char *title, const struct part_run 
 	fprintf(fp, "%-16s not measured: %s\n", title, pr->error[0] ? pr->error : "no result");
 }
 
+/* One line of a result R, LABEL in the first column; false: nothing written. */
+typedef bool (*result_line_fn)(FILE *fp, const char *label, struct json_object *r);
+
+/* The lines of DOC's results, LABEL on the first one written. */
+static void result_lines(FILE *fp, const char *label, struct json_object *doc,
+			 result_line_fn line)
+{
+	struct json_object *res = get(doc, "results");
+
+	for (size_t i = 0, n = 0; res && i < json_object_array_length(res); i++)
+		if (line(fp, n ? "" : label, json_object_array_get_idx(res, i)))
+			n++;
+}
+
+static bool timestamps_line(FILE *fp, const char *label, struct json_object *r)
+{
+	fprintf(fp, "%-16s %s: %s (%s)\n", label,
+		strcmp(gets(r, "kind", "?"), "anon") ? "FIFOs" : "anonymous pipes",
+		gets(r, "verdict", "?"), gets(r, "verdict_detail", ""));
+	return true;
+}
+
 static void text_timestamps(FILE *fp, const struct report *rep, struct json_object *doc)
 {
 	(void)rep;
-	struct json_object *res = get(doc, "results");
-
-	for (size_t i = 0; res && i < json_object_array_length(res); i++) {
-		struct json_object *r = json_object_array_get_idx(res, i);
-		const char *kind = gets(r, "kind", "?");
-
-		fprintf(fp, "%-16s %s: %s (%s)\n", i ? "" : "timestamps",
-			strcmp(kind, "anon") ? "FIFOs" : "anonymous pipes", gets(r, "verdict", "?"),
-			gets(r, "verdict_detail", ""));
-	}
+	result_lines(fp, "timestamps", doc, timestamps_line);
 }
 
 static void text_o_noatime(FILE *fp, const struct report *rep, struct json_object *doc)
@@ -449,37 +462,33 @@ static void text_conformance(FILE *fp, const struct report *rep, struct json_obj
 	}
 }
 
-static void throughput_lines(FILE *fp, const char *label, struct json_object *doc)
+static bool throughput_line(FILE *fp, const char *label, struct json_object *r)
 {
-	struct json_object *res = get(doc, "results");
+	char sz[32], ratio[64] = "";
 
-	for (size_t i = 0; res && i < json_object_array_length(res); i++) {
-		struct json_object *r = json_object_array_get_idx(res, i);
-		char sz[32], ratio[64] = "";
-
-		if (strcmp(gets(r, "mode", "rw"), "rw") != 0)
-			continue; /* the zero-copy modes go with the copy ceiling */
-		pb_format_size((uint64_t)getd(r, "size_bytes"), sz, sizeof(sz));
-		if (get(r, "ratio_label") && getd(r, "cost_ratio_to_first") > 0)
-			snprintf(ratio, sizeof(ratio), "  %s %.2fx", gets(r, "ratio_label", ""),
-				 getd(r, "cost_ratio_to_first"));
-		fprintf(fp, "%-16s %-5s %7s  %9.1f MB/s  %6.1f ns/syscall  spread %4.1f%%%s\n",
-			i ? "" : label, gets(r, "kind", "?"), sz,
-			getd(r, "summary.rate_bytes_per_s") / 1e6, getd(r, "summary.ns_per_syscall"),
-			getd(r, "summary.tt_ns.spread") * 100, ratio);
-	}
+	if (strcmp(gets(r, "mode", "rw"), "rw") != 0)
+		return false; /* the zero-copy modes go with the copy ceiling */
+	pb_format_size((uint64_t)getd(r, "size_bytes"), sz, sizeof(sz));
+	if (get(r, "ratio_label") && getd(r, "cost_ratio_to_first") > 0)
+		snprintf(ratio, sizeof(ratio), "  %s %.2fx", gets(r, "ratio_label", ""),
+			 getd(r, "cost_ratio_to_first"));
+	fprintf(fp, "%-16s %-5s %7s  %9.1f MB/s  %6.1f ns/syscall  spread %4.1f%%%s\n",
+		label, gets(r, "kind", "?"), sz,
+		getd(r, "summary.rate_bytes_per_s") / 1e6, getd(r, "summary.ns_per_syscall"),
+		getd(r, "summary.tt_ns.spread") * 100, ratio);
+	return true;
 }
 
 static void text_throughput(FILE *fp, const struct report *rep, struct json_object *doc)
 {
 	(void)rep;
-	throughput_lines(fp, "throughput", doc);
+	result_lines(fp, "throughput", doc, throughput_line);
 }
 
 /* Under the throughput part's lines when both ran: no label of its own. */
 static void text_throughput_64k(FILE *fp, const struct report *rep, struct json_object *doc)
 {
-	throughput_lines(fp, rep->selected & 8 ? "" : "throughput", doc);
+	result_lines(fp, rep->selected & 8 ? "" : "throughput", doc, throughput_line);
 }
 
 static void text_messaging(FILE *fp, const struct report *rep, struct json_object *doc)
@@ -496,23 +505,23 @@ static void text_messaging(FILE *fp, const struct report *rep, struct json_objec
 }
 
 /* The anonymous pipe's round trip on one CPU and across CPUs: p50 and p99. */
+static bool latency_line(FILE *fp, const char *label, struct json_object *r)
+{
+	const char *place = gets(r, "placement", "?");
+
+	if (!strcmp(gets(r, "status", ""), "skip"))
+		fprintf(fp, "%-16s anon %-4s skip: %s\n", label, place, gets(r, "reason", "?"));
+	else
+		fprintf(fp, "%-16s anon %-4s CPUs %-5s p50 %.2f us, p99 %.2f us round trip\n",
+			label, place, gets(r, "asked_cpus", "?"),
+			getd(r, "summary.rtt_p50_ns") / 1e3, getd(r, "summary.rtt_p99_ns") / 1e3);
+	return true;
+}
+
 static void text_latency(FILE *fp, const struct report *rep, struct json_object *doc)
 {
 	(void)rep;
-	struct json_object *res = get(doc, "results");
-
-	for (size_t i = 0; res && i < json_object_array_length(res); i++) {
-		struct json_object *r = json_object_array_get_idx(res, i);
-		const char *place = gets(r, "placement", "?");
-
-		if (!strcmp(gets(r, "status", ""), "skip"))
-			fprintf(fp, "%-16s anon %-4s skip: %s\n", i ? "" : "latency", place,
-				gets(r, "reason", "?"));
-		else
-			fprintf(fp, "%-16s anon %-4s CPUs %-5s p50 %.2f us, p99 %.2f us round trip\n",
-				i ? "" : "latency", place, gets(r, "asked_cpus", "?"),
-				getd(r, "summary.rtt_p50_ns") / 1e3, getd(r, "summary.rtt_p99_ns") / 1e3);
-	}
+	result_lines(fp, "latency", doc, latency_line);
 }
 
 /* 64 KiB pipe rate against memcpy: each byte is copied twice through a pipe. */
