@@ -30,14 +30,7 @@ if ! "$PERF" bench sched pipe -l 10 >/dev/null 2>&1; then
 	exit 0
 fi
 
-now_ns() { date +%s%N; }
-time_ns() {
-	t0=$(now_ns)
-	"$@" >/dev/null 2>&1 || return 1
-	t1=$(now_ns)
-	echo $((t1 - t0))
-}
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+. "${0%/*}/lib.sh"
 
 PBARGS="latency --kind anon --placement any --size 4 --loops $LOOPS --repeat 1 --warmup 0 --quiet"
 status=0

@@ -20,17 +20,7 @@ if ! command -v "$HB" >/dev/null 2>&1; then
 	exit 0
 fi
 
-now_ns() { date +%s%N; }
-
-# time_ns CMD...: whole-process wall time in nanoseconds; fails if CMD fails.
-time_ns() {
-	t0=$(now_ns)
-	"$@" >/dev/null 2>&1 || return 1
-	t1=$(now_ns)
-	echo $((t1 - t0))
-}
-
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+. "${0%/*}/lib.sh"
 
 pb_failed() { echo "bench-messaging: pipebench messaging $* failed"; exit 1; }
 hb_failed() { echo "bench-messaging: hackbench -p $* failed"; exit 1; }

@@ -25,7 +25,7 @@ pb_tt() {
 	$PIN "$PB" throughput --repeat 1 --warmup 0 --quiet --loops "$1" --size "$2" \
 		${3:+--mode "$3" --verify off} --format csv | awk -F, 'NR == 2 { print $8 }'
 }
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+. "${0%/*}/lib.sh"
 
 status=0
 echo "pairs interleaved; ${PIN:-not pinned}"
