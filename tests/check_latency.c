@@ -253,45 +253,6 @@ struct topo_case {
 	struct topo_pick picks[6];
 };
 
-static const struct topo_case one_cpu_machine = {
-	{ { "0", "0", 0 } }, "0", -1, 1,
-	{ { true, PB_PLACE_ANY, 0, -1, ANY_CPU, NULL }, PAIR(SAME, 0, 0),
-	  NONE(SMT, "only one usable CPU"), NONE(CORE, "only one usable CPU"),
-	  NONE(LLC, "only one usable CPU"), NONE(NUMA, "only one usable CPU") },
-};
-static const struct topo_case smt_pairs_machine = {
-	{ { "0,2", "0-3", 0 }, { "1,3", "0-3", 0 }, { "0,2", "0-3", 0 }, { "1,3", "0-3", 0 } },
-	"0-3", -1, 4,
-	{ PAIR(SMT, 0, 2), PAIR(CORE, 0, 1), NONE(LLC, "share one last-level cache (L3)"),
-	  NONE(NUMA, "NUMA node 0") },
-};
-static const struct topo_case two_cores_machine = {
-	{ { "0-1", "0-3", 0 }, { "0-1", "0-3", 0 }, { "2-3", "0-3", 0 }, { "2-3", "0-3", 0 } },
-	"0-3", -1, 0, { PAIR(SMT, 0, 1), PAIR(CORE, 0, 2) },
-};
-static const struct topo_case two_llcs_machine = {
-	{ { "0", "0-1", 0 }, { "1", "0-1", 0 }, { "2", "2-3", 0 }, { "3", "2-3", 0 } },
-	NULL, -1, 4,
-	{ NONE(SMT, "SMT siblings"), PAIR(CORE, 0, 1), PAIR(LLC, 0, 2), NONE(NUMA, NULL) },
-};
-static const struct topo_case two_numa_nodes_machine = {
-	{ { "0", "0-1", 0 }, { "1", "0-1", 0 }, { "2", "2-3", 1 }, { "3", "2-3", 1 } },
-	"0-3", -1, 0, { PAIR(NUMA, 0, 2) },
-};
-static const struct topo_case offline_cpus_machine = {
-	{ { "0", "0-3", 0 }, { "1", "0-3", 0 }, { "2", "0-3", 0 }, { "3", "0-3", 0 } },
-	"0,3", -1, 2, { PAIR(CORE, 0, 3) },
-};
-static const struct topo_case cpuset_machine = {
-	{ { "0,1", "0-1", 0 }, { "0,1", "0-1", 0 } }, "0-1", 1, 1,
-	{ PAIR(SAME, 1, 1), { true, PB_PLACE_SMT, 1, -1, ANY_CPU, "only one usable CPU (1" } },
-};
-static const struct topo_case no_cache_machine = {
-	{ { "0", NULL, -1 }, { "1", NULL, -1 } }, NULL, -1, 0,
-	/* Only private L1 caches: no two cores share a last-level cache. */
-	{ NONE(CORE, "different cores sharing"), NONE(NUMA, "no NUMA topology") },
-};
-
 static void want_picks(const struct pb_topo *t, const struct topo_pick *p, size_t n)
 {
 	for (const struct topo_pick *end = p + n; p < end && p->set; p++) {
@@ -328,21 +289,30 @@ static void topo_case(const struct topo_case *m, struct pb_topo *t)
 	want_picks(t, m->picks, sizeof(m->picks) / sizeof(m->picks[0]));
 }
 
-START_TEST(one_cpu)
-{
-	struct pb_topo t;
+/* A test that is its machine's table and nothing else. */
+#define TOPO_TEST(name, machine) \
+	START_TEST(name) { struct pb_topo t; topo_case(&(machine), &t); } END_TEST
 
-	topo_case(&one_cpu_machine, &t);
-}
-END_TEST
+static const struct topo_case one_cpu_machine = {
+	{ { "0", "0", 0 } }, "0", -1, 1,
+	{ { true, PB_PLACE_ANY, 0, -1, ANY_CPU, NULL }, PAIR(SAME, 0, 0),
+	  NONE(SMT, "only one usable CPU"), NONE(CORE, "only one usable CPU"),
+	  NONE(LLC, "only one usable CPU"), NONE(NUMA, "only one usable CPU") },
+};
+TOPO_TEST(one_cpu, one_cpu_machine)
 
-START_TEST(smt_pairs)
-{
-	struct pb_topo t;
+static const struct topo_case smt_pairs_machine = {
+	{ { "0,2", "0-3", 0 }, { "1,3", "0-3", 0 }, { "0,2", "0-3", 0 }, { "1,3", "0-3", 0 } },
+	"0-3", -1, 4,
+	{ PAIR(SMT, 0, 2), PAIR(CORE, 0, 1), NONE(LLC, "share one last-level cache (L3)"),
+	  NONE(NUMA, "NUMA node 0") },
+};
+TOPO_TEST(smt_pairs, smt_pairs_machine)
 
-	topo_case(&smt_pairs_machine, &t);
-}
-END_TEST
+static const struct topo_case two_cores_machine = {
+	{ { "0-1", "0-3", 0 }, { "0-1", "0-3", 0 }, { "2-3", "0-3", 0 }, { "2-3", "0-3", 0 } },
+	"0-3", -1, 0, { PAIR(SMT, 0, 1), PAIR(CORE, 0, 2) },
+};
 
 START_TEST(core_is_never_an_smt_pair)
 {
@@ -357,13 +327,17 @@ START_TEST(core_is_never_an_smt_pair)
 }
 END_TEST
 
-START_TEST(two_llcs)
-{
-	struct pb_topo t;
+static const struct topo_case two_llcs_machine = {
+	{ { "0", "0-1", 0 }, { "1", "0-1", 0 }, { "2", "2-3", 0 }, { "3", "2-3", 0 } },
+	NULL, -1, 4,
+	{ NONE(SMT, "SMT siblings"), PAIR(CORE, 0, 1), PAIR(LLC, 0, 2), NONE(NUMA, NULL) },
+};
+TOPO_TEST(two_llcs, two_llcs_machine)
 
-	topo_case(&two_llcs_machine, &t);
-}
-END_TEST
+static const struct topo_case two_numa_nodes_machine = {
+	{ { "0", "0-1", 0 }, { "1", "0-1", 0 }, { "2", "2-3", 1 }, { "3", "2-3", 1 } },
+	"0-3", -1, 0, { PAIR(NUMA, 0, 2) },
+};
 
 START_TEST(two_numa_nodes)
 {
@@ -374,21 +348,23 @@ START_TEST(two_numa_nodes)
 }
 END_TEST
 
-START_TEST(offline_cpus_do_not_count)
-{
-	struct pb_topo t;
+static const struct topo_case offline_cpus_machine = {
+	{ { "0", "0-3", 0 }, { "1", "0-3", 0 }, { "2", "0-3", 0 }, { "3", "0-3", 0 } },
+	"0,3", -1, 2, { PAIR(CORE, 0, 3) },
+};
+TOPO_TEST(offline_cpus_do_not_count, offline_cpus_machine)
 
-	topo_case(&offline_cpus_machine, &t);
-}
-END_TEST
+static const struct topo_case cpuset_machine = {
+	{ { "0,1", "0-1", 0 }, { "0,1", "0-1", 0 } }, "0-1", 1, 1,
+	{ PAIR(SAME, 1, 1), { true, PB_PLACE_SMT, 1, -1, ANY_CPU, "only one usable CPU (1" } },
+};
+TOPO_TEST(cpuset_of_one_cpu, cpuset_machine)
 
-START_TEST(cpuset_of_one_cpu)
-{
-	struct pb_topo t;
-
-	topo_case(&cpuset_machine, &t);
-}
-END_TEST
+static const struct topo_case no_cache_machine = {
+	{ { "0", NULL, -1 }, { "1", NULL, -1 } }, NULL, -1, 0,
+	/* Only private L1 caches: no two cores share a last-level cache. */
+	{ NONE(CORE, "different cores sharing"), NONE(NUMA, "no NUMA topology") },
+};
 
 START_TEST(no_cache_or_node_information)
 {
