@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,23 +14,32 @@
 #include "check_main.h"
 #include "compare.h"
 
+/*
+ * What a test parses and compares belongs to the test case's fixture, which
+ * releases it after the test: the documents parsed and the latest result.
+ */
+static struct json_object *parsed[16];
+static size_t nparsed;
+static struct pb_cmp_result result;
+static bool result_held;
+
+static void release(void)
+{
+	while (nparsed)
+		json_object_put(parsed[--nparsed]);
+	if (result_held)
+		pb_cmp_result_free(&result);
+	result_held = false;
+}
+
 static struct json_object *parse(const char *s)
 {
 	struct json_object *o = json_tokener_parse(s);
 
 	ck_assert_ptr_nonnull(o);
+	ck_assert_uint_lt(nparsed, sizeof(parsed) / sizeof(parsed[0]));
+	parsed[nparsed++] = o;
 	return o;
-}
-
-/* The documents (NULL-terminated) are done with. */
-__attribute__((sentinel)) static void put_docs(struct json_object *doc, ...)
-{
-	va_list ap;
-
-	va_start(ap, doc);
-	for (; doc; doc = va_arg(ap, struct json_object *))
-		json_object_put(doc);
-	va_end(ap);
 }
 
 /* Compare with --threshold 5; IGNORE doubles as the differing params. */
@@ -125,22 +133,17 @@ static void want_counts(const struct pb_cmp_result *r, const char *spec)
 	ck_assert_msg(s[strspn(s, " ")] == '\0', "count spec '%s' not understood", s);
 }
 
-/* Compare A with B (cmp), which succeeds with the counts of SPEC, into R. */
-static void compared(struct json_object *a, struct json_object *b, const char *ignore,
-		     struct pb_cmp_result *r, const char *spec)
+/* The result of comparing A with B (cmp), which succeeds with the counts of SPEC. */
+static const struct pb_cmp_result *compared(struct json_object *a, struct json_object *b,
+					    const char *ignore, const char *spec)
 {
-	ck_assert_int_eq(cmp(a, b, ignore, r), 0);
-	want_counts(r, spec);
-}
-
-/* The same, with nothing more to look at. */
-static void compare_counts(struct json_object *a, struct json_object *b, const char *ignore,
-			   const char *spec)
-{
-	struct pb_cmp_result r;
-
-	compared(a, b, ignore, &r, spec);
-	pb_cmp_result_free(&r);
+	if (result_held)
+		pb_cmp_result_free(&result);
+	result_held = false;
+	ck_assert_int_eq(cmp(a, b, ignore, &result), 0);
+	result_held = true;
+	want_counts(&result, spec);
+	return &result;
 }
 
 /* pb_cmp_metric_eval into M succeeds, and the flags of FLAGS hold. */
@@ -375,21 +378,19 @@ static const char new_tp[] = DOC("throughput", "{\"loops\":200,\"repeat\":5}",
 START_TEST(matching_by_identity)
 {
 	struct json_object *a = parse(base_tp), *b = parse(new_tp);
-	struct pb_cmp_result r;
+	const struct pb_cmp_result *r;
 	const struct pb_cmp_metric *m;
 
-	compared(a, b, NULL, &r, "nm=4 only_base=1 only_new=1 regressions=1"); /* anon and fifo: tt_ns, bytes */
-	m = get_metric(&r, "kind=fifo size_bytes=100 pipe_size_bytes=65536", "tt_ns");
+	r = compared(a, b, NULL, "nm=4 only_base=1 only_new=1 regressions=1"); /* anon and fifo: tt_ns, bytes */
+	m = get_metric(r, "kind=fifo size_bytes=100 pipe_size_bytes=65536", "tt_ns");
 	ck_assert_double_eq_tol(m->change_pct, 10, 1e-9);
 	want_flags(m, "significant regression");
 	ck_assert_int_eq(m->dir, PB_CMP_LOWER);
-	m = get_metric(&r, "kind=anon size_bytes=100 pipe_size_bytes=65536", "tt_ns");
+	m = get_metric(r, "kind=anon size_bytes=100 pipe_size_bytes=65536", "tt_ns");
 	want_flags(m, "!regression");
 	ck_assert_uint_eq(m->base.n, 3);
-	m = get_metric(&r, "kind=anon size_bytes=100 pipe_size_bytes=65536", "bytes");
+	m = get_metric(r, "kind=anon size_bytes=100 pipe_size_bytes=65536", "bytes");
 	ck_assert_int_eq(m->dir, PB_CMP_NEUTRAL);
-	pb_cmp_result_free(&r);
-	put_docs(a, b, NULL);
 }
 END_TEST
 
@@ -415,27 +416,25 @@ START_TEST(matching_by_mode)
 		"\"results\":[{\"kind\":\"anon\",\"mode\":\"splice\","
 		"\"repetitions\":[{\"tt_ns\":100},{\"tt_ns\":110}]}]"));
 	const struct pb_cmp_metric *m;
-	struct pb_cmp_result r;
+	const struct pb_cmp_result *r;
 	char diff[128];
 
-	compared(a, b, NULL, &r, "nm=2 only_base=0 only_new=0");
-	m = get_metric(&r, "kind=anon mode=rw", "tt_ns");
+	r = compared(a, b, NULL, "nm=2 only_base=0 only_new=0");
+	m = get_metric(r, "kind=anon mode=rw", "tt_ns");
 	ck_assert_double_eq_tol(m->change_pct, 100, 1e-9);
-	m = get_metric(&r, "kind=anon mode=splice", "tt_ns");
+	m = get_metric(r, "kind=anon mode=splice", "tt_ns");
 	ck_assert_double_eq_tol(m->change_pct, 0, 1e-9);
-	pb_cmp_result_free(&r);
 
 	ck_assert_uint_eq(pb_cmp_params_diff(old, rw, diff, sizeof(diff)), 0);
 	ck_assert_uint_eq(pb_cmp_params_diff(rw, old, diff, sizeof(diff)), 0);
-	compare_counts(old, rw, NULL, "nm=1 only_base=0 only_new=0");
-	compare_counts(rw, old, NULL, "nm=1");
+	compared(old, rw, NULL, "nm=1 only_base=0 only_new=0");
+	compared(rw, old, NULL, "nm=1");
 
 	/* Which modes ran is a selection, like --only: results match by mode. */
 	ck_assert_uint_eq(pb_cmp_params_diff(old, sp, diff, sizeof(diff)), 0);
-	compare_counts(old, sp, NULL, "nm=0 only_base=1 only_new=1");
+	compared(old, sp, NULL, "nm=0 only_base=1 only_new=1");
 	/* and the other way round: matching needs each side to cover the other */
-	compare_counts(sp, old, NULL, "nm=0 only_base=1 only_new=1");
-	put_docs(a, b, old, rw, sp, NULL);
+	compared(sp, old, NULL, "nm=0 only_base=1 only_new=1");
 }
 END_TEST
 
@@ -447,18 +446,16 @@ START_TEST(ignored_members_rematch)
 	struct json_object *b = parse(DOC("throughput", "{\"pipe_size_bytes\":8192}",
 		"\"results\":[{\"kind\":\"anon\",\"pipe_size_bytes\":8192,"
 		"\"repetitions\":[{\"tt_ns\":10},{\"tt_ns\":11}]}]"));
-	struct pb_cmp_result r;
+	const struct pb_cmp_result *r;
 	char diff[128];
 
 	ck_assert_uint_eq(pb_cmp_params_diff(a, b, diff, sizeof(diff)), 1);
 	ck_assert_str_eq(diff, "pipe_size_bytes");
-	compare_counts(a, b, NULL, "nm=0 only_base=1");
-	compared(a, b, diff, &r, "nm=1");
-	ck_assert_str_eq(r.m[0].label, "kind=anon");
-	ck_assert(r.m[0].change_pct < -80);
-	want_flags(&r.m[0], "!regression");
-	pb_cmp_result_free(&r);
-	put_docs(a, b, NULL);
+	compared(a, b, NULL, "nm=0 only_base=1");
+	r = compared(a, b, diff, "nm=1");
+	ck_assert_str_eq(r->m[0].label, "kind=anon");
+	ck_assert(r->m[0].change_pct < -80);
+	want_flags(&r->m[0], "!regression");
 }
 END_TEST
 
@@ -476,7 +473,6 @@ START_TEST(params_diff_lists_keys)
 	ck_assert_str_eq(diff, "loops,mode,fds");
 	ck_assert_uint_eq(pb_cmp_params_diff(a, a, diff, sizeof(diff)), 0);
 	ck_assert_str_eq(diff, "");
-	put_docs(a, b, NULL);
 }
 END_TEST
 
@@ -496,25 +492,23 @@ START_TEST(verdict_diffs)
 		"{\"id\":\"CRE-01\",\"status\":\"fail\",\"detail\":\"took 4 ms\",\"duration_ns\":4},"
 		"{\"id\":\"CRE-03\",\"status\":\"pass\"},"
 		"{\"id\":\"CRE-05\",\"status\":\"error\"}]"));
-	struct pb_cmp_result r;
+	const struct pb_cmp_result *r;
 	const struct pb_cmp_verdict *v;
 
-	compared(a, b, NULL, &r, "nm=0 nv=4 verdicts_same=1 regressions=2");
-	v = get_verdict(&r, "CRE-01");
+	r = compared(a, b, NULL, "nm=0 nv=4 verdicts_same=1 regressions=2");
+	v = get_verdict(r, "CRE-01");
 	ck_assert_str_eq(v->key, "status");
 	ck_assert_str_eq(v->base, "pass");
 	ck_assert_str_eq(v->cur, "fail");
 	ck_assert(v->regression);
-	ck_assert(!get_verdict(&r, "CRE-03")->regression);
-	v = get_verdict(&r, "CRE-04");
+	ck_assert(!get_verdict(r, "CRE-03")->regression);
+	v = get_verdict(r, "CRE-04");
 	ck_assert_ptr_null(v->cur);
 	ck_assert(!v->regression);
-	v = get_verdict(&r, "CRE-05");
+	v = get_verdict(r, "CRE-05");
 	ck_assert_ptr_null(v->base);
 	ck_assert(v->regression);
-	ck_assert_ptr_null(find_verdict(&r, "CRE-02"));
-	pb_cmp_result_free(&r);
-	put_docs(a, b, NULL);
+	ck_assert_ptr_null(find_verdict(r, "CRE-02"));
 }
 END_TEST
 
@@ -540,7 +534,7 @@ START_TEST(result_verdicts_and_report_parts)
 		"}"));
 	struct json_object *c = parse(DOC("report", "{}",
 		"\"parts\":{\"timestamps\":" DOC("conformance", "{}", "\"checks\":[]") "}"));
-	struct pb_cmp_result r;
+	const struct pb_cmp_result *r;
 	char diff[128], err[256];
 
 	ck_assert_int_eq(pb_cmp_compatible(a, b, err, sizeof(err)), 0);
@@ -548,18 +542,16 @@ START_TEST(result_verdicts_and_report_parts)
 	ck_assert_ptr_nonnull(strstr(err, "timestamps"));
 	ck_assert_uint_eq(pb_cmp_params_diff(a, b, diff, sizeof(diff)), 1);
 	ck_assert_str_eq(diff, "throughput.loops");
-	compared(a, b, diff, &r, "nv=1 verdicts_same=1 nm=1");
-	ck_assert_str_eq(r.v[0].part, "timestamps");
-	ck_assert_str_eq(r.v[0].label, "kind=fifo");
-	ck_assert_str_eq(r.v[0].key, "verdict");
-	ck_assert_str_eq(r.v[0].base, "updated");
-	ck_assert_str_eq(r.v[0].cur, "mixed");
-	ck_assert(!r.v[0].regression);
-	ck_assert_str_eq(r.m[0].part, "throughput");
-	ck_assert_int_eq(r.m[0].dir, PB_CMP_HIGHER);
-	want_flags(&r.m[0], "regression");
-	pb_cmp_result_free(&r);
-	put_docs(a, b, c, NULL);
+	r = compared(a, b, diff, "nv=1 verdicts_same=1 nm=1");
+	ck_assert_str_eq(r->v[0].part, "timestamps");
+	ck_assert_str_eq(r->v[0].label, "kind=fifo");
+	ck_assert_str_eq(r->v[0].key, "verdict");
+	ck_assert_str_eq(r->v[0].base, "updated");
+	ck_assert_str_eq(r->v[0].cur, "mixed");
+	ck_assert(!r->v[0].regression);
+	ck_assert_str_eq(r->m[0].part, "throughput");
+	ck_assert_int_eq(r->m[0].dir, PB_CMP_HIGHER);
+	want_flags(&r->m[0], "regression");
 }
 END_TEST
 
@@ -576,7 +568,6 @@ START_TEST(incompatible_documents)
 	ck_assert_ptr_nonnull(strstr(err, "messaging"));
 	ck_assert_int_eq(pb_cmp_compatible(a, c, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "schema_version"));
-	put_docs(a, b, c, NULL);
 }
 END_TEST
 
@@ -620,7 +611,6 @@ START_TEST(run_failed_reasons)
 			      "case %zu: %s", i, why);
 		if (cases[i].failed)
 			ck_assert_str_eq(why, cases[i].want);
-		json_object_put(d);
 	}
 }
 END_TEST
@@ -661,19 +651,17 @@ START_TEST(coverage_lost_checks)
 		"{\"id\":\"LX-03\",\"status\":\"skip\"},"
 		"{\"id\":\"CRE-01\",\"status\":\"pass\"},"
 		"{\"id\":\"CRE-02\",\"status\":\"skip\"}]"));
-	struct pb_cmp_result r;
+	const struct pb_cmp_result *r;
 
 	/* coverage is not a regression */
-	compared(a, b, NULL, &r, "nlost=3 regressions=0 base_results=5 new_results=4 matched=3");
-	ck_assert_ptr_nonnull(want_lost(&r, "FIFO-01", "skip in NEW: needs root")->ids);
-	want_lost(&r, "LX-03", "skip in NEW");
-	want_lost(&r, "LX-05", "absent in NEW");
-	ck_assert_ptr_null(find_lost(&r, "LX-04"));  /* skipped in BASE too */
-	ck_assert_ptr_null(find_lost(&r, "CRE-02")); /* new in NEW */
-	pb_cmp_result_free(&r);
+	r = compared(a, b, NULL, "nlost=3 regressions=0 base_results=5 new_results=4 matched=3");
+	ck_assert_ptr_nonnull(want_lost(r, "FIFO-01", "skip in NEW: needs root")->ids);
+	want_lost(r, "LX-03", "skip in NEW");
+	want_lost(r, "LX-05", "absent in NEW");
+	ck_assert_ptr_null(find_lost(r, "LX-04"));  /* skipped in BASE too */
+	ck_assert_ptr_null(find_lost(r, "CRE-02")); /* new in NEW */
 	/* Nothing lost the other way round but LX-04 was not covered anyway. */
-	compare_counts(b, a, NULL, "nlost=0");
-	put_docs(a, b, NULL);
+	compared(b, a, NULL, "nlost=0");
 }
 END_TEST
 
@@ -692,15 +680,13 @@ START_TEST(coverage_lost_results)
 		"\"results\":["
 		"{\"kind\":\"anon\",\"repetitions\":[],\"summary\":null},"
 		"{\"kind\":\"fifo\",\"repetitions\":[{\"tt_ns\":100},{\"tt_ns\":101}]}]"));
-	struct pb_cmp_result r;
+	const struct pb_cmp_result *r;
 
-	compared(a, b, NULL, &r, "nlost=3 nm=1 matched=1 paired=2");
-	want_lost(&r, "kind=anon", "no repetitions in NEW");
-	want_lost(&r, "kind=fifo", "not measured in NEW: tw_ns");
-	want_lost(&r, "kind=socketpair", "absent in NEW");
-	ck_assert_ptr_null(find_lost(&r, "kind=vmsplice"));
-	pb_cmp_result_free(&r);
-	put_docs(a, b, NULL);
+	r = compared(a, b, NULL, "nlost=3 nm=1 matched=1 paired=2");
+	want_lost(r, "kind=anon", "no repetitions in NEW");
+	want_lost(r, "kind=fifo", "not measured in NEW: tw_ns");
+	want_lost(r, "kind=socketpair", "absent in NEW");
+	ck_assert_ptr_null(find_lost(r, "kind=vmsplice"));
 }
 END_TEST
 
@@ -724,14 +710,14 @@ START_TEST(coverage_lost_verdicts_and_parts)
 		"              \"verdict_detail\":\"clock too coarse\"}]") ","
 		" \"throughput\":null},"
 		"\"part_runs\":{\"throughput\":{\"exit_status\":null,\"error\":\"timed out after 120 s\"}}"));
-	struct pb_cmp_result r;
+	const struct pb_cmp_result *r;
 	const struct pb_cmp_lost *l;
 
-	compared(a, b, NULL, &r, "nlost=3 base_results=4 new_results=2");
-	l = want_lost(&r, "kind=fifo", "undetermined in NEW: clock too coarse");
+	r = compared(a, b, NULL, "nlost=3 base_results=4 new_results=2");
+	l = want_lost(r, "kind=fifo", "undetermined in NEW: clock too coarse");
 	ck_assert_str_eq(l->part, "timestamps");
-	for (size_t i = 0; i < r.nlost; i++) {
-		l = &r.lost[i];
+	for (size_t i = 0; i < r->nlost; i++) {
+		l = &r->lost[i];
 		if (!strcmp(l->part, "throughput")) {
 			ck_assert_str_eq(l->label, "(all results)");
 			ck_assert_ptr_null(l->ids);
@@ -742,8 +728,6 @@ START_TEST(coverage_lost_verdicts_and_parts)
 			ck_assert_str_eq(l->part, "timestamps");
 		}
 	}
-	pb_cmp_result_free(&r);
-	put_docs(a, b, NULL);
 }
 END_TEST
 
@@ -755,10 +739,9 @@ START_TEST(nothing_in_common)
 		"\"results\":[{\"kind\":\"fifo\",\"repetitions\":[{\"tt_ns\":1},{\"tt_ns\":2}]}]"));
 	struct json_object *e = parse(DOC("throughput", "{}", "\"results\":[]"));
 
-	compare_counts(a, b, NULL, "matched=0 paired=0 base_results=1 new_results=1 nlost=1");
-	compare_counts(a, e, NULL, "matched=0 new_results=0");
-	compare_counts(a, a, NULL, "matched=1 nlost=0");
-	put_docs(a, b, e, NULL);
+	compared(a, b, NULL, "matched=0 paired=0 base_results=1 new_results=1 nlost=1");
+	compared(a, e, NULL, "matched=0 new_results=0");
+	compared(a, a, NULL, "matched=1 nlost=0");
 }
 END_TEST
 
@@ -802,42 +785,37 @@ static const char work3[] = DOC("throughput", "{\"loops\":200}",
 START_TEST(different_work_compared_per_unit)
 {
 	struct json_object *a = parse(work1), *b = parse(work2), *c = parse(work3);
-	struct pb_cmp_result r;
+	const struct pb_cmp_result *r;
 	const struct pb_cmp_metric *m;
 	const char *k = "kind=anon";
 	char diff[64];
 
 	ck_assert_uint_eq(pb_cmp_params_diff(a, b, diff, sizeof(diff)), 1);
-	compared(a, b, diff, &r, "regressions=0 not_comparable=1");
-	m = get_metric(&r, k, "tt_ns");
+	r = compared(a, b, diff, "regressions=0 not_comparable=1");
+	m = get_metric(r, k, "tt_ns");
 	ck_assert_double_eq_tol(m->change_pct, 100, 1e-9);
 	want_flags(m, "significant !comparable !regression");
-	want_flags(get_metric(&r, k, "rate_bytes_per_s"), "comparable !regression");
-	m = get_metric(&r, k, "tt_ns_per_byte");
+	want_flags(get_metric(r, k, "rate_bytes_per_s"), "comparable !regression");
+	m = get_metric(r, k, "tt_ns_per_byte");
 	want_flags(m, "derived comparable !regression");
 	ck_assert_int_eq(m->dir, PB_CMP_LOWER);
 	ck_assert_double_eq_tol(m->base.mean, 10, 1e-9);
 	ck_assert_double_eq_tol(m->change_pct, 0, 1e-9);
-	pb_cmp_result_free(&r);
 
-	compared(a, c, diff, &r, "regressions=1");
-	want_flags(get_metric(&r, k, "tt_ns"), "!regression");
-	m = get_metric(&r, k, "tt_ns_per_byte");
+	r = compared(a, c, diff, "regressions=1");
+	want_flags(get_metric(r, k, "tt_ns"), "!regression");
+	m = get_metric(r, k, "tt_ns_per_byte");
 	ck_assert_double_eq_tol(m->change_pct, 50, 1e-9);
 	want_flags(m, "regression");
-	pb_cmp_result_free(&r);
 
 	/* Same parameters but a workload count that moved: the same rule. */
-	compared(a, c, NULL, &r, "");
-	want_flags(get_metric(&r, k, "tt_ns"), "!comparable");
-	want_flags(get_metric(&r, k, "tt_ns_per_byte"), "regression");
-	pb_cmp_result_free(&r);
+	r = compared(a, c, NULL, "");
+	want_flags(get_metric(r, k, "tt_ns"), "!comparable");
+	want_flags(get_metric(r, k, "tt_ns_per_byte"), "regression");
 	/* Same work: times are compared as they are, and nothing is derived. */
-	compared(c, c, NULL, &r, "");
-	want_flags(get_metric(&r, k, "tt_ns"), "comparable");
-	ck_assert_ptr_null(find_metric(&r, k, "tt_ns_per_byte"));
-	pb_cmp_result_free(&r);
-	put_docs(a, b, c, NULL);
+	r = compared(c, c, NULL, "");
+	want_flags(get_metric(r, k, "tt_ns"), "comparable");
+	ck_assert_ptr_null(find_metric(r, k, "tt_ns_per_byte"));
 }
 END_TEST
 
@@ -860,14 +838,14 @@ START_TEST(different_work_per_part)
 		"  \"results\":[{\"kind\":\"pipe\",\"repetitions\":"
 		"   [{\"elapsed_ns\":200,\"messages\":10},{\"elapsed_ns\":202,\"messages\":10},"
 		"    {\"elapsed_ns\":198,\"messages\":10}]}]") "}"));
-	struct pb_cmp_result r;
+	const struct pb_cmp_result *r;
 	char diff[64];
 
 	ck_assert_uint_eq(pb_cmp_params_diff(a, b, diff, sizeof(diff)), 1);
 	ck_assert_str_eq(diff, "throughput.loops");
-	compared(a, b, diff, &r, "regressions=2 not_comparable=1");
-	for (size_t i = 0; i < r.nm; i++) {
-		const struct pb_cmp_metric *m = &r.m[i];
+	r = compared(a, b, diff, "regressions=2 not_comparable=1");
+	for (size_t i = 0; i < r->nm; i++) {
+		const struct pb_cmp_metric *m = &r->m[i];
 
 		if (!strcmp(m->metric, "tt_ns"))
 			want_flags(m, "!comparable !regression");
@@ -878,8 +856,6 @@ START_TEST(different_work_per_part)
 		else
 			ck_assert_msg(pb_cmp_is_workload(m->metric), "unexpected %s", m->metric);
 	}
-	pb_cmp_result_free(&r);
-	put_docs(a, b, NULL);
 }
 END_TEST
 
@@ -935,7 +911,7 @@ static const char lat_new[] = DOC("latency", "{\"duration_ns\":1000000}",
 START_TEST(latency_documents)
 {
 	struct json_object *a = parse(lat_base), *b = parse(lat_new);
-	struct pb_cmp_result r;
+	const struct pb_cmp_result *r;
 	const struct pb_cmp_metric *m;
 	const char *k = "kind=anon placement=same asked_cpus=0,0";
 
@@ -947,21 +923,19 @@ START_TEST(latency_documents)
 	ck_assert_int_eq(pb_cmp_direction("round_trips"), PB_CMP_NEUTRAL);
 	ck_assert(!pb_cmp_is_extensive("rtt_p99_ns"));
 	ck_assert(pb_cmp_is_extensive("elapsed_ns"));
-	compared(a, b, NULL, &r, "regressions=4");
-	want_flags(get_metric(&r, k, "rtt_p99_ns"), "comparable regression");
-	want_flags(get_metric(&r, k, "rtt_p50_ns"), "comparable !regression");
-	m = get_metric(&r, k, "round_trips_per_s");
+	r = compared(a, b, NULL, "regressions=4");
+	want_flags(get_metric(r, k, "rtt_p99_ns"), "comparable regression");
+	want_flags(get_metric(r, k, "rtt_p50_ns"), "comparable !regression");
+	m = get_metric(r, k, "round_trips_per_s");
 	ck_assert_int_eq(m->dir, PB_CMP_HIGHER);
 	want_flags(m, "regression");
-	want_flags(get_metric(&r, k, "migrations_per_round_trip"), "regression");
+	want_flags(get_metric(r, k, "migrations_per_round_trip"), "regression");
 	/* Fewer round trips in the same time: the total is not comparable, the
 	 * time per round trip is (and got worse). */
-	want_flags(get_metric(&r, k, "elapsed_ns"), "!comparable !regression");
-	want_flags(get_metric(&r, k, "elapsed_ns_per_round_trip"), "derived regression");
-	pb_cmp_result_free(&r);
+	want_flags(get_metric(r, k, "elapsed_ns"), "!comparable !regression");
+	want_flags(get_metric(r, k, "elapsed_ns_per_round_trip"), "derived regression");
 	/* Against itself: nothing. */
-	compare_counts(a, a, NULL, "regressions=0");
-	put_docs(a, b, NULL);
+	compared(a, a, NULL, "regressions=0");
 }
 END_TEST
 
@@ -994,16 +968,32 @@ START_TEST(loading)
 }
 END_TEST
 
-PB_CHECK_SUITE_MAIN("compare",
-	PB_TCASE("direction", direction_table, metric_keys_are_not_identity),
-	PB_TCASE("significance", welch_flags_clear_shift, welch_ignores_noise,
-		 too_few_repetitions_is_na, constant_samples, zero_base_mean, regression_rule,
-		 significance_boundary, verdict_regression_rule),
-	PB_TCASE("matching", matching_by_identity, matching_by_mode, ignored_members_rematch, params_diff_lists_keys,
-		 incompatible_documents),
-	PB_TCASE("verdicts", verdict_diffs, result_verdicts_and_report_parts),
-	PB_TCASE("partial", run_failed_reasons, coverage_lost_checks, coverage_lost_results,
-		 coverage_lost_verdicts_and_parts, nothing_in_common),
-	PB_TCASE("workloads", extensive_metrics, different_work_compared_per_unit,
-		 different_work_per_part, latency_documents),
-	PB_TCASE("loading", loading))
+static Suite *compare_suite(void)
+{
+	const struct pb_tcase *const tcases[] = {
+		PB_TCASE("direction", direction_table, metric_keys_are_not_identity),
+		PB_TCASE("significance", welch_flags_clear_shift, welch_ignores_noise,
+			 too_few_repetitions_is_na, constant_samples, zero_base_mean, regression_rule,
+			 significance_boundary, verdict_regression_rule),
+		PB_TCASE("matching", matching_by_identity, matching_by_mode, ignored_members_rematch, params_diff_lists_keys,
+			 incompatible_documents),
+		PB_TCASE("verdicts", verdict_diffs, result_verdicts_and_report_parts),
+		PB_TCASE("partial", run_failed_reasons, coverage_lost_checks, coverage_lost_results,
+			 coverage_lost_verdicts_and_parts, nothing_in_common),
+		PB_TCASE("workloads", extensive_metrics, different_work_compared_per_unit,
+			 different_work_per_part, latency_documents),
+		PB_TCASE("loading", loading),
+		NULL
+	};
+	Suite *s = suite_create("compare");
+
+	for (const struct pb_tcase *const *t = tcases; *t; t++) {
+		TCase *tc = pb_test_tcase(*t);
+
+		tcase_add_checked_fixture(tc, NULL, release);
+		suite_add_tcase(s, tc);
+	}
+	return s;
+}
+
+PB_CHECK_MAIN(compare_suite)
