@@ -172,6 +172,16 @@ static const struct pb_cmp_verdict *get_verdict(const struct pb_cmp_result *r, c
 	return v;
 }
 
+/* LABEL's verdict on one SIDE is WANT (NULL: none). */
+static void want_side(const char *label, const char *side, const char *got, const char *want)
+{
+	if (!want)
+		ck_assert_msg(!got, "%s: %s in %s", label, got, side);
+	else
+		ck_assert_msg(got && !strcmp(got, want), "%s: %s in %s, want %s", label,
+			      got ? got : "none", side, want);
+}
+
 /* ------------------------------------------------------------ direction */
 
 START_TEST(direction_table)
@@ -199,15 +209,23 @@ START_TEST(direction_table)
 }
 END_TEST
 
+/* IS holds for each name of YES and for none of NO (space-separated lists). */
+static void want_names(bool (*is)(const char *), const char *what, const char *yes,
+		       const char *no)
+{
+	char name[64];
+	int used;
+
+	for (const char *s = yes; sscanf(s, " %63s%n", name, &used) == 1; s += used)
+		ck_assert_msg(is(name), "%s is not %s", name, what);
+	for (const char *s = no; sscanf(s, " %63s%n", name, &used) == 1; s += used)
+		ck_assert_msg(!is(name), "%s is %s", name, what);
+}
+
 START_TEST(metric_keys_are_not_identity)
 {
-	ck_assert(pb_cmp_is_metric_key("tt_ratio_to_first"));
-	ck_assert(pb_cmp_is_metric_key("duration_ns"));
-	ck_assert(pb_cmp_is_metric_key("bytes"));
-	ck_assert(!pb_cmp_is_metric_key("kind"));
-	ck_assert(!pb_cmp_is_metric_key("size_bytes"));
-	ck_assert(!pb_cmp_is_metric_key("pipe_size_bytes"));
-	ck_assert(!pb_cmp_is_metric_key("groups"));
+	want_names(pb_cmp_is_metric_key, "a metric key", "tt_ratio_to_first duration_ns bytes",
+		   "kind size_bytes pipe_size_bytes groups");
 }
 END_TEST
 
@@ -381,7 +399,8 @@ START_TEST(matching_by_identity)
 	const struct pb_cmp_result *r;
 	const struct pb_cmp_metric *m;
 
-	r = compared(a, b, NULL, "nm=4 only_base=1 only_new=1 regressions=1"); /* anon and fifo: tt_ns, bytes */
+	/* anon and fifo: tt_ns, bytes */
+	r = compared(a, b, NULL, "nm=4 only_base=1 only_new=1 regressions=1");
 	m = get_metric(r, "kind=fifo size_bytes=100 pipe_size_bytes=65536", "tt_ns");
 	ck_assert_double_eq_tol(m->change_pct, 10, 1e-9);
 	want_flags(m, "significant regression");
@@ -442,8 +461,8 @@ START_TEST(ignored_members_rematch)
 {
 	struct json_object *a = parse(DOC("throughput", "{\"pipe_size_bytes\":null}",
 		"\"results\":[{\"kind\":\"anon\",\"pipe_size_bytes\":65536,"
-		"\"repetitions\":[{\"tt_ns\":100},{\"tt_ns\":110}]}]"));
-	struct json_object *b = parse(DOC("throughput", "{\"pipe_size_bytes\":8192}",
+		"\"repetitions\":[{\"tt_ns\":100},{\"tt_ns\":110}]}]")),
+		*b = parse(DOC("throughput", "{\"pipe_size_bytes\":8192}",
 		"\"results\":[{\"kind\":\"anon\",\"pipe_size_bytes\":8192,"
 		"\"repetitions\":[{\"tt_ns\":10},{\"tt_ns\":11}]}]"));
 	const struct pb_cmp_result *r;
@@ -492,23 +511,26 @@ START_TEST(verdict_diffs)
 		"{\"id\":\"CRE-01\",\"status\":\"fail\",\"detail\":\"took 4 ms\",\"duration_ns\":4},"
 		"{\"id\":\"CRE-03\",\"status\":\"pass\"},"
 		"{\"id\":\"CRE-05\",\"status\":\"error\"}]"));
+	static const struct {
+		const char *label, *base, *cur;  /* NULL: absent on that side */
+		bool regression;
+	} want[] = {
+		{ "CRE-01", "pass", "fail", true }, { "CRE-03", "skip", "pass", false },
+		{ "CRE-04", "pass", NULL, false }, { "CRE-05", NULL, "error", true },
+	};
 	const struct pb_cmp_result *r;
-	const struct pb_cmp_verdict *v;
 
 	r = compared(a, b, NULL, "nm=0 nv=4 verdicts_same=1 regressions=2");
-	v = get_verdict(r, "CRE-01");
-	ck_assert_str_eq(v->key, "status");
-	ck_assert_str_eq(v->base, "pass");
-	ck_assert_str_eq(v->cur, "fail");
-	ck_assert(v->regression);
-	ck_assert(!get_verdict(r, "CRE-03")->regression);
-	v = get_verdict(r, "CRE-04");
-	ck_assert_ptr_null(v->cur);
-	ck_assert(!v->regression);
-	v = get_verdict(r, "CRE-05");
-	ck_assert_ptr_null(v->base);
-	ck_assert(v->regression);
+	/* CRE-02 changed its detail only: not a verdict that changed */
 	ck_assert_ptr_null(find_verdict(r, "CRE-02"));
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct pb_cmp_verdict *v = get_verdict(r, want[i].label);
+
+		ck_assert_str_eq(v->key, "status");
+		want_side(want[i].label, "BASE", v->base, want[i].base);
+		want_side(want[i].label, "NEW", v->cur, want[i].cur);
+		ck_assert_msg(v->regression == want[i].regression, "%s", want[i].label);
+	}
 }
 END_TEST
 
@@ -625,12 +647,16 @@ static const struct pb_cmp_lost *find_lost(const struct pb_cmp_result *r, const 
 	return NULL;
 }
 
-/* LABEL's coverage must be lost, and WHY. */
+/* LABEL's coverage is lost, and WHY (NULL: it is not lost). */
 static const struct pb_cmp_lost *want_lost(const struct pb_cmp_result *r, const char *label,
 					   const char *why)
 {
 	const struct pb_cmp_lost *l = find_lost(r, label);
 
+	if (!why) {
+		ck_assert_msg(l == NULL, "%s lost: %s", label, l ? l->why : "");
+		return NULL;
+	}
 	ck_assert_msg(l != NULL, "%s not lost", label);
 	ck_assert_str_eq(l->why, why);
 	return l;
@@ -658,8 +684,8 @@ START_TEST(coverage_lost_checks)
 	ck_assert_ptr_nonnull(want_lost(r, "FIFO-01", "skip in NEW: needs root")->ids);
 	want_lost(r, "LX-03", "skip in NEW");
 	want_lost(r, "LX-05", "absent in NEW");
-	ck_assert_ptr_null(find_lost(r, "LX-04"));  /* skipped in BASE too */
-	ck_assert_ptr_null(find_lost(r, "CRE-02")); /* new in NEW */
+	want_lost(r, "LX-04", NULL);  /* skipped in BASE too */
+	want_lost(r, "CRE-02", NULL); /* new in NEW */
 	/* Nothing lost the other way round but LX-04 was not covered anyway. */
 	compared(b, a, NULL, "nlost=0");
 }
@@ -686,7 +712,7 @@ START_TEST(coverage_lost_results)
 	want_lost(r, "kind=anon", "no repetitions in NEW");
 	want_lost(r, "kind=fifo", "not measured in NEW: tw_ns");
 	want_lost(r, "kind=socketpair", "absent in NEW");
-	ck_assert_ptr_null(find_lost(r, "kind=vmsplice"));
+	want_lost(r, "kind=vmsplice", NULL);
 }
 END_TEST
 
@@ -749,20 +775,9 @@ END_TEST
 
 START_TEST(extensive_metrics)
 {
-	ck_assert(pb_cmp_is_extensive("tt_ns"));
-	ck_assert(pb_cmp_is_extensive("elapsed_ns"));
-	ck_assert(pb_cmp_is_extensive("cpu_user_ns"));
-	ck_assert(pb_cmp_is_extensive("voluntary_ctxsw"));
-	ck_assert(!pb_cmp_is_extensive("ns_per_syscall"));
-	ck_assert(!pb_cmp_is_extensive("syscalls_per_message"));
-	ck_assert(!pb_cmp_is_extensive("rate_bytes_per_s"));
-	ck_assert(!pb_cmp_is_extensive("bytes"));
-	ck_assert(!pb_cmp_is_extensive("tt_ratio"));
-	ck_assert(pb_cmp_is_workload("bytes"));
-	ck_assert(pb_cmp_is_workload("messages"));
-	ck_assert(pb_cmp_is_workload("syscalls"));
-	ck_assert(!pb_cmp_is_workload("tt_ratio"));
-	ck_assert(!pb_cmp_is_workload("tt_ns"));
+	want_names(pb_cmp_is_extensive, "extensive", "tt_ns elapsed_ns cpu_user_ns voluntary_ctxsw",
+		   "ns_per_syscall syscalls_per_message rate_bytes_per_s bytes tt_ratio");
+	want_names(pb_cmp_is_workload, "a workload", "bytes messages syscalls", "tt_ratio tt_ns");
 }
 END_TEST
 
@@ -891,28 +906,25 @@ static int load_text(const char *text, char *err, size_t errlen)
 	"{\"round_trips\":" rt ",\"elapsed_ns\":1000000,\"rtt_p50_ns\":" p50 "," \
 	"\"rtt_p99_ns\":" p99 ",\"round_trips_per_s\":" rate "," \
 	"\"migrations_per_round_trip\":" mig ",\"cpus_a\":\"0\",\"histogram\":[[1,1,1]]}"
-static const char lat_base[] = DOC("latency", "{\"duration_ns\":1000000}",
-	"\"results\":[{\"kind\":\"anon\",\"placement\":\"same\",\"asked_cpus\":\"0,0\","
-	"\"status\":\"ok\",\"repetitions\":["
+/* A latency document: "same" measured with REPS (three LAT_REPs), "numa" skipped. */
+#define LAT_DOC(reps) DOC("latency", "{\"duration_ns\":1000000}", \
+	"\"results\":[{\"kind\":\"anon\",\"placement\":\"same\",\"asked_cpus\":\"0,0\"," \
+	"\"status\":\"ok\",\"repetitions\":[" reps "]}," \
+	"{\"kind\":\"anon\",\"placement\":\"numa\",\"asked_cpus\":\"any\"," \
+	"\"status\":\"skip\",\"reason\":\"one node\"}]")
+static const char lat_base[] = LAT_DOC(
 	LAT_REP("1000", "50", "100", "1e6", "0.01") ","
 	LAT_REP("1001", "51", "101", "1.001e6", "0.011") ","
-	LAT_REP("999", "49", "99", "0.999e6", "0.009") "]},"
-	"{\"kind\":\"anon\",\"placement\":\"numa\",\"asked_cpus\":\"any\","
-	"\"status\":\"skip\",\"reason\":\"one node\"}]");
-static const char lat_new[] = DOC("latency", "{\"duration_ns\":1000000}",
-	"\"results\":[{\"kind\":\"anon\",\"placement\":\"same\",\"asked_cpus\":\"0,0\","
-	"\"status\":\"ok\",\"repetitions\":["
+	LAT_REP("999", "49", "99", "0.999e6", "0.009"));
+static const char lat_new[] = LAT_DOC(
 	LAT_REP("900", "50", "200", "0.9e6", "0.05") ","
 	LAT_REP("901", "51", "201", "0.901e6", "0.051") ","
-	LAT_REP("899", "49", "199", "0.899e6", "0.049") "]},"
-	"{\"kind\":\"anon\",\"placement\":\"numa\",\"asked_cpus\":\"any\","
-	"\"status\":\"skip\",\"reason\":\"one node\"}]");
+	LAT_REP("899", "49", "199", "0.899e6", "0.049"));
 
 START_TEST(latency_documents)
 {
 	struct json_object *a = parse(lat_base), *b = parse(lat_new);
 	const struct pb_cmp_result *r;
-	const struct pb_cmp_metric *m;
 	const char *k = "kind=anon placement=same asked_cpus=0,0";
 
 	ck_assert_int_eq(pb_cmp_direction("rtt_p99_99_ns"), PB_CMP_LOWER);
@@ -921,14 +933,12 @@ START_TEST(latency_documents)
 	ck_assert_int_eq(pb_cmp_direction("context_switches_per_round_trip"), PB_CMP_LOWER);
 	ck_assert_int_eq(pb_cmp_direction("voluntary_ctxsw_per_round_trip"), PB_CMP_LOWER);
 	ck_assert_int_eq(pb_cmp_direction("round_trips"), PB_CMP_NEUTRAL);
-	ck_assert(!pb_cmp_is_extensive("rtt_p99_ns"));
-	ck_assert(pb_cmp_is_extensive("elapsed_ns"));
+	want_names(pb_cmp_is_extensive, "extensive", "elapsed_ns", "rtt_p99_ns");
 	r = compared(a, b, NULL, "regressions=4");
 	want_flags(get_metric(r, k, "rtt_p99_ns"), "comparable regression");
 	want_flags(get_metric(r, k, "rtt_p50_ns"), "comparable !regression");
-	m = get_metric(r, k, "round_trips_per_s");
-	ck_assert_int_eq(m->dir, PB_CMP_HIGHER);
-	want_flags(m, "regression");
+	ck_assert_int_eq(get_metric(r, k, "round_trips_per_s")->dir, PB_CMP_HIGHER);
+	want_flags(get_metric(r, k, "round_trips_per_s"), "regression");
 	want_flags(get_metric(r, k, "migrations_per_round_trip"), "regression");
 	/* Fewer round trips in the same time: the total is not comparable, the
 	 * time per round trip is (and got worse). */
@@ -975,8 +985,8 @@ static Suite *compare_suite(void)
 		PB_TCASE("significance", welch_flags_clear_shift, welch_ignores_noise,
 			 too_few_repetitions_is_na, constant_samples, zero_base_mean, regression_rule,
 			 significance_boundary, verdict_regression_rule),
-		PB_TCASE("matching", matching_by_identity, matching_by_mode, ignored_members_rematch, params_diff_lists_keys,
-			 incompatible_documents),
+		PB_TCASE("matching", matching_by_identity, matching_by_mode, ignored_members_rematch,
+			 params_diff_lists_keys, incompatible_documents),
 		PB_TCASE("verdicts", verdict_diffs, result_verdicts_and_report_parts),
 		PB_TCASE("partial", run_failed_reasons, coverage_lost_checks, coverage_lost_results,
 			 coverage_lost_verdicts_and_parts, nothing_in_common),

@@ -134,8 +134,8 @@ static const char *const cmp =
 START_TEST(compare_change_classes)
 {
 	plots_as(NULL, TEXTS(cmp), PB_PLOT_CHANGE, TEXTS(
-		"$g0 << EOD\n 5 0 5\nEOD", "$g1 << EOD\n -2 1 2\nEOD", "$g2 << EOD\n 0.5 2 0.5\nEOD",
-		"title \"significant, regression\""));
+		"$g0 << EOD\n 5 0 5\nEOD", "$g1 << EOD\n -2 1 2\nEOD",
+		"$g2 << EOD\n 0.5 2 0.5\nEOD", "title \"significant, regression\""));
 	ck_assert_ptr_null(strstr(script, "bytes"));   /* no change, no bar */
 	ck_assert_int_eq(plot_docs("tw_ns", TEXTS(cmp)), 0);
 	ck_assert_ptr_null(strstr(script, "$g0"));

@@ -17,7 +17,8 @@ START_TEST(size_suffixes)
 	uint64_t v;
 
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
-		ck_assert_msg(pb_parse_size(c[i].in, 1, UINT64_MAX, &v) == 0, "%s refused", c[i].in);
+		ck_assert_msg(pb_parse_size(c[i].in, 1, UINT64_MAX, &v) == 0, "%s refused",
+			      c[i].in);
 		ck_assert_msg(v == c[i].want, "%s gave %llu, want %llu", c[i].in,
 			      (unsigned long long)v, (unsigned long long)c[i].want);
 	}
