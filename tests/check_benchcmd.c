@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "benchcmd.h"
+#include "check_main.h"
 #include "cmd.h"
 
 #define MS 1000000ULL
@@ -223,34 +224,10 @@ START_TEST(fill_drain_o_noatime_refused_is_not_applicable)
 }
 END_TEST
 
-static Suite *benchcmd_suite(void)
-{
-	Suite *s = suite_create("benchcmd");
-	TCase *tc = tcase_create("budget");
-
-	tcase_add_test(tc, loops_is_budget_per_run_over_time_per_loop);
-	tcase_add_test(tc, loops_is_bounded);
-	tcase_add_test(tc, target_is_a_slice_of_the_budget);
-	tcase_add_test(tc, calibration_grows_to_the_target_then_chooses);
-	tcase_add_test(tc, calibration_with_fixed_costs_stays_within_budget);
-	tcase_add_test(tc, calibration_stops_at_max_loops);
-	tcase_add_test(tc, calibration_reports_a_failed_round);
-	tcase_add_test(tc, json_records_the_budget);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("fill_drain");
-	tcase_add_test(tc, fill_drain_names_what_failed);
-	tcase_add_test(tc, fill_drain_o_noatime_refused_is_not_applicable);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
-int main(void)
-{
-	SRunner *sr = srunner_create(benchcmd_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+PB_CHECK_SUITE_MAIN("benchcmd",
+	PB_TCASE("budget", loops_is_budget_per_run_over_time_per_loop, loops_is_bounded,
+		 target_is_a_slice_of_the_budget, calibration_grows_to_the_target_then_chooses,
+		 calibration_with_fixed_costs_stays_within_budget, calibration_stops_at_max_loops,
+		 calibration_reports_a_failed_round, json_records_the_budget),
+	PB_TCASE("fill_drain", fill_drain_names_what_failed,
+		 fill_drain_o_noatime_refused_is_not_applicable))

@@ -244,6 +244,11 @@ END_TEST
 
 START_TEST(list_options_from_rows)
 {
+	static const char *const want[] = {
+		"--flag\t-x\tflag\t\n", "--sizes\t-\tsizes\t\n",
+		"--word\t-W\tword\talpha,beta,gamma\n", "--format\t-f\tword\ttext,json\n",
+		"--quiet\t-q\tflag\t\n",
+	};
 	char buf[4096];
 	FILE *fp = tmpfile();
 	size_t n;
@@ -253,11 +258,8 @@ START_TEST(list_options_from_rows)
 	n = fread(buf, 1, sizeof(buf) - 1, fp);
 	buf[n] = '\0';
 	fclose(fp);
-	ck_assert_ptr_nonnull(strstr(buf, "--flag\t-x\tflag\t\n"));
-	ck_assert_ptr_nonnull(strstr(buf, "--sizes\t-\tsizes\t\n"));
-	ck_assert_ptr_nonnull(strstr(buf, "--word\t-W\tword\talpha,beta,gamma\n"));
-	ck_assert_ptr_nonnull(strstr(buf, "--format\t-f\tword\ttext,json\n"));
-	ck_assert_ptr_nonnull(strstr(buf, "--quiet\t-q\tflag\t\n"));
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		ck_assert_msg(strstr(buf, want[i]), "no row '%s' in:\n%s", want[i], buf);
 }
 END_TEST
 

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,11 +14,31 @@
 #include "check_main.h"
 #include "compare.h"
 
+/*
+ * What a test parses and compares belongs to the test case's fixture, which
+ * releases it after the test: the documents parsed and the latest result.
+ */
+static struct json_object *parsed[16];
+static size_t nparsed;
+static struct pb_cmp_result result;
+static bool result_held;
+
+static void release(void)
+{
+	while (nparsed)
+		json_object_put(parsed[--nparsed]);
+	if (result_held)
+		pb_cmp_result_free(&result);
+	result_held = false;
+}
+
 static struct json_object *parse(const char *s)
 {
 	struct json_object *o = json_tokener_parse(s);
 
 	ck_assert_ptr_nonnull(o);
+	ck_assert_uint_lt(nparsed, sizeof(parsed) / sizeof(parsed[0]));
+	parsed[nparsed++] = o;
 	return o;
 }
 
@@ -39,6 +60,100 @@ static const struct pb_cmp_metric *find_metric(const struct pb_cmp_result *r, co
 	return NULL;
 }
 
+/* The metric that must be there. */
+static const struct pb_cmp_metric *get_metric(const struct pb_cmp_result *r, const char *label,
+					      const char *metric)
+{
+	const struct pb_cmp_metric *m = find_metric(r, label, metric);
+
+	ck_assert_msg(m != NULL, "no %s of %s; first label '%s'", metric, label,
+		      r->nm ? r->m[0].label : "");
+	return m;
+}
+
+/* Offsets of the named members of type T that a spec may name. */
+struct member {
+	const char *name;
+	size_t off;
+};
+
+#define MEMBER(T, f) { #f, offsetof(T, f) }
+
+static const struct member *member(const struct member *table, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(table[i].name, name))
+			return &table[i];
+	ck_abort_msg("no member %s", name);
+	return NULL;
+}
+
+/* Each word of SPEC holds for M: "significant" true, "!regression" false. */
+static void want_flags(const struct pb_cmp_metric *m, const char *spec)
+{
+#define FLAG(f) MEMBER(struct pb_cmp_metric, f)
+	static const struct member flags[] = {
+		FLAG(significant), FLAG(regression), FLAG(comparable), FLAG(derived),
+	};
+#undef FLAG
+	char word[32];
+	int used;
+
+	for (const char *s = spec; sscanf(s, " %31s%n", word, &used) == 1; s += used) {
+		bool want = word[0] != '!';
+		const struct member *f = member(flags, sizeof(flags) / sizeof(flags[0]),
+						word + !want);
+
+		ck_assert_msg(*(const bool *)((const char *)m + f->off) == want, "%s %s: not %s",
+			      m->label ? m->label : "", m->metric ? m->metric : "", word);
+	}
+}
+
+/* Each "name=N" of SPEC is a count R has. */
+static void want_counts(const struct pb_cmp_result *r, const char *spec)
+{
+#define COUNT(f) MEMBER(struct pb_cmp_result, f)
+	static const struct member counts[] = {
+		COUNT(nm), COUNT(nv), COUNT(nlost), COUNT(verdicts_same), COUNT(only_base),
+		COUNT(only_new), COUNT(regressions), COUNT(not_comparable),
+		COUNT(base_results), COUNT(new_results), COUNT(matched), COUNT(paired),
+	};
+#undef COUNT
+	char name[32];
+	size_t want;
+	int used = 0;
+	const char *s = spec;
+
+	for (; sscanf(s, " %31[a-z_]=%zu%n", name, &want, &used) == 2; s += used) {
+		const struct member *c = member(counts, sizeof(counts) / sizeof(counts[0]), name);
+		size_t got = *(const size_t *)((const char *)r + c->off);
+
+		ck_assert_msg(got == want, "%s is %zu, want %zu", name, got, want);
+	}
+	ck_assert_msg(s[strspn(s, " ")] == '\0', "count spec '%s' not understood", s);
+}
+
+/* The result of comparing A with B (cmp), which succeeds with the counts of SPEC. */
+static const struct pb_cmp_result *compared(struct json_object *a, struct json_object *b,
+					    const char *ignore, const char *spec)
+{
+	if (result_held)
+		pb_cmp_result_free(&result);
+	result_held = false;
+	ck_assert_int_eq(cmp(a, b, ignore, &result), 0);
+	result_held = true;
+	want_counts(&result, spec);
+	return &result;
+}
+
+/* pb_cmp_metric_eval into M succeeds, and the flags of FLAGS hold. */
+static void eval_as(struct pb_cmp_metric *m, const double *base, size_t nb, const double *cur,
+		    size_t nc, double threshold_pct, const char *flags)
+{
+	ck_assert_int_eq(pb_cmp_metric_eval(m, base, nb, cur, nc, threshold_pct), 0);
+	want_flags(m, flags);
+}
+
 static const struct pb_cmp_verdict *find_verdict(const struct pb_cmp_result *r,
 						 const char *label)
 {
@@ -46,6 +161,25 @@ static const struct pb_cmp_verdict *find_verdict(const struct pb_cmp_result *r,
 		if (!strcmp(r->v[i].label, label))
 			return &r->v[i];
 	return NULL;
+}
+
+/* The verdict that must be there. */
+static const struct pb_cmp_verdict *get_verdict(const struct pb_cmp_result *r, const char *label)
+{
+	const struct pb_cmp_verdict *v = find_verdict(r, label);
+
+	ck_assert_msg(v != NULL, "no verdict of %s", label);
+	return v;
+}
+
+/* LABEL's verdict on one SIDE is WANT (NULL: none). */
+static void want_side(const char *label, const char *side, const char *got, const char *want)
+{
+	if (!want)
+		ck_assert_msg(!got, "%s: %s in %s", label, got, side);
+	else
+		ck_assert_msg(got && !strcmp(got, want), "%s: %s in %s, want %s", label,
+			      got ? got : "none", side, want);
 }
 
 /* ------------------------------------------------------------ direction */
@@ -75,15 +209,23 @@ START_TEST(direction_table)
 }
 END_TEST
 
+/* IS holds for each name of YES and for none of NO (space-separated lists). */
+static void want_names(bool (*is)(const char *), const char *what, const char *yes,
+		       const char *no)
+{
+	char name[64];
+	int used;
+
+	for (const char *s = yes; sscanf(s, " %63s%n", name, &used) == 1; s += used)
+		ck_assert_msg(is(name), "%s is not %s", name, what);
+	for (const char *s = no; sscanf(s, " %63s%n", name, &used) == 1; s += used)
+		ck_assert_msg(!is(name), "%s is %s", name, what);
+}
+
 START_TEST(metric_keys_are_not_identity)
 {
-	ck_assert(pb_cmp_is_metric_key("tt_ratio_to_first"));
-	ck_assert(pb_cmp_is_metric_key("duration_ns"));
-	ck_assert(pb_cmp_is_metric_key("bytes"));
-	ck_assert(!pb_cmp_is_metric_key("kind"));
-	ck_assert(!pb_cmp_is_metric_key("size_bytes"));
-	ck_assert(!pb_cmp_is_metric_key("pipe_size_bytes"));
-	ck_assert(!pb_cmp_is_metric_key("groups"));
+	want_names(pb_cmp_is_metric_key, "a metric key", "tt_ratio_to_first duration_ns bytes",
+		   "kind size_bytes pipe_size_bytes groups");
 }
 END_TEST
 
@@ -94,26 +236,18 @@ START_TEST(welch_flags_clear_shift)
 	const double base[] = { 100, 101, 99, 100, 100 }, slow[] = { 110, 111, 109, 110, 110 };
 	struct pb_cmp_metric m = { .dir = PB_CMP_LOWER };
 
-	ck_assert_int_eq(pb_cmp_metric_eval(&m, base, 5, slow, 5, 5), 0);
+	eval_as(&m, base, 5, slow, 5, 5, "significant regression");
 	ck_assert_double_eq_tol(m.change_pct, 10, 1e-9);
 	ck_assert(m.p >= 0 && m.p < 0.001);
-	ck_assert(m.significant);
-	ck_assert(m.regression);
 	/* Same change, but beyond what the threshold tolerates? No. */
-	ck_assert_int_eq(pb_cmp_metric_eval(&m, base, 5, slow, 5, 15), 0);
-	ck_assert(m.significant);
-	ck_assert(!m.regression);
+	eval_as(&m, base, 5, slow, 5, 15, "significant !regression");
 	/* Higher is better: +10% is an improvement. */
 	m.dir = PB_CMP_HIGHER;
-	ck_assert_int_eq(pb_cmp_metric_eval(&m, base, 5, slow, 5, 5), 0);
-	ck_assert(!m.regression);
-	ck_assert_int_eq(pb_cmp_metric_eval(&m, slow, 5, base, 5, 5), 0);
-	ck_assert(m.regression);
+	eval_as(&m, base, 5, slow, 5, 5, "!regression");
+	eval_as(&m, slow, 5, base, 5, 5, "regression");
 	/* Neutral never regresses. */
 	m.dir = PB_CMP_NEUTRAL;
-	ck_assert_int_eq(pb_cmp_metric_eval(&m, base, 5, slow, 5, 0), 0);
-	ck_assert(m.significant);
-	ck_assert(!m.regression);
+	eval_as(&m, base, 5, slow, 5, 0, "significant !regression");
 }
 END_TEST
 
@@ -122,11 +256,9 @@ START_TEST(welch_ignores_noise)
 	const double a[] = { 100, 120, 80, 110, 90 }, b[] = { 104, 125, 82, 112, 93 };
 	struct pb_cmp_metric m = { .dir = PB_CMP_LOWER };
 
-	ck_assert_int_eq(pb_cmp_metric_eval(&m, a, 5, b, 5, 0), 0);
+	eval_as(&m, a, 5, b, 5, 0, "!significant !regression");
 	ck_assert(m.change_pct > 2);
 	ck_assert(m.p > 0.05);
-	ck_assert(!m.significant);
-	ck_assert(!m.regression);
 }
 END_TEST
 
@@ -135,12 +267,9 @@ START_TEST(too_few_repetitions_is_na)
 	const double one[] = { 100 }, many[] = { 200, 201, 199 };
 	struct pb_cmp_metric m = { .dir = PB_CMP_LOWER };
 
-	ck_assert_int_eq(pb_cmp_metric_eval(&m, one, 1, many, 3, 5), 0);
+	eval_as(&m, one, 1, many, 3, 5, "!significant !regression");
 	ck_assert_double_eq(m.p, -1);
-	ck_assert(!m.significant);
-	ck_assert(!m.regression);
-	ck_assert_int_eq(pb_cmp_metric_eval(&m, many, 3, one, 1, 5), 0);
-	ck_assert(!m.regression);
+	eval_as(&m, many, 3, one, 1, 5, "!regression");
 	ck_assert_int_eq(pb_cmp_metric_eval(&m, one, 0, many, 3, 5), -EINVAL);
 }
 END_TEST
@@ -150,11 +279,8 @@ START_TEST(constant_samples)
 	const double a[] = { 7, 7, 7 }, b[] = { 9, 9, 9 };
 	struct pb_cmp_metric m = { .dir = PB_CMP_LOWER };
 
-	ck_assert_int_eq(pb_cmp_metric_eval(&m, a, 3, a, 3, 0), 0);
-	ck_assert(!m.significant);
-	ck_assert_int_eq(pb_cmp_metric_eval(&m, a, 3, b, 3, 0), 0);
-	ck_assert(m.significant);
-	ck_assert(m.regression);
+	eval_as(&m, a, 3, a, 3, 0, "!significant");
+	eval_as(&m, a, 3, b, 3, 0, "significant regression");
 }
 END_TEST
 
@@ -163,9 +289,8 @@ START_TEST(zero_base_mean)
 	const double z[] = { 0, 0, 0 }, b[] = { 1, 2, 3 };
 	struct pb_cmp_metric m = { .dir = PB_CMP_LOWER };
 
-	ck_assert_int_eq(pb_cmp_metric_eval(&m, z, 3, b, 3, 0), 0);
+	eval_as(&m, z, 3, b, 3, 0, "!regression");
 	ck_assert(isnan(m.change_pct));
-	ck_assert(!m.regression);
 }
 END_TEST
 
@@ -193,48 +318,33 @@ START_TEST(significance_boundary)
 
 	memset(&m, 0, sizeof(m));
 	m.dir = PB_CMP_LOWER;
-	ck_assert_int_eq(pb_cmp_metric_eval(&m, base, 2, near_miss, 2, 5), 0);
+	eval_as(&m, base, 2, near_miss, 2, 5, "!significant !regression");
 	ck_assert_double_eq_tol(m.p, 0.0513, 1e-4);
-	ck_assert(!m.significant);
-	ck_assert(!m.regression);
 	ck_assert_double_eq_tol(m.change_pct, 600, 1e-9);
-	ck_assert_int_eq(pb_cmp_metric_eval(&m, base, 2, near_hit, 2, 5), 0);
+	eval_as(&m, base, 2, near_hit, 2, 5, "significant regression");
 	ck_assert_double_eq_tol(m.p, 0.0483, 1e-4);
-	ck_assert(m.significant);
-	ck_assert(m.regression);
 	/* the same shift on a higher-is-better metric is an improvement */
 	m.dir = PB_CMP_HIGHER;
-	ck_assert_int_eq(pb_cmp_metric_eval(&m, base, 2, near_hit, 2, 5), 0);
-	ck_assert(m.significant);
-	ck_assert(!m.regression);
+	eval_as(&m, base, 2, near_hit, 2, 5, "significant !regression");
 	/* and the regression threshold is exclusive at its edge: +20% at 20 */
 	m.dir = PB_CMP_LOWER;
-	ck_assert_int_eq(pb_cmp_metric_eval(&m, (const double[]){ 100, 100 }, 2,
-					    (const double[]){ 120, 120 }, 2, 20), 0);
-	ck_assert(m.significant);
-	ck_assert(!m.regression);
-	ck_assert_int_eq(pb_cmp_metric_eval(&m, (const double[]){ 100, 100 }, 2,
-					    (const double[]){ 120, 120 }, 2, 19.9), 0);
-	ck_assert(m.regression);
+	eval_as(&m, (const double[]){ 100, 100 }, 2, (const double[]){ 120, 120 }, 2, 20,
+		"significant !regression");
+	eval_as(&m, (const double[]){ 100, 100 }, 2, (const double[]){ 120, 120 }, 2, 19.9,
+		"regression");
 	/* constant and equal: certainly not different */
-	ck_assert_int_eq(pb_cmp_metric_eval(&m, (const double[]){ 100, 100 }, 2,
-					    (const double[]){ 100, 100 }, 2, 0), 0);
+	eval_as(&m, (const double[]){ 100, 100 }, 2, (const double[]){ 100, 100 }, 2, 0,
+		"!significant");
 	ck_assert_double_eq(m.p, 1);
-	ck_assert(!m.significant);
 	/* one repetition against two equal ones: no test, though both
 	 * variances are 0 (the constant-samples rule needs n >= 2 on both) */
-	ck_assert_int_eq(pb_cmp_metric_eval(&m, (const double[]){ 100 }, 1,
-					    (const double[]){ 200, 200 }, 2, 0), 0);
+	eval_as(&m, (const double[]){ 100 }, 1, (const double[]){ 200, 200 }, 2, 0,
+		"!significant !regression");
 	ck_assert_double_eq(m.p, -1);
-	ck_assert(!m.significant);
-	ck_assert(!m.regression);
 	/* one repetition on either side: no test */
-	ck_assert_int_eq(pb_cmp_metric_eval(&m, (const double[]){ 100 }, 1,
-					    (const double[]){ 200, 201 }, 2, 0), 0);
+	eval_as(&m, (const double[]){ 100 }, 1, (const double[]){ 200, 201 }, 2, 0, "!significant");
 	ck_assert_double_eq(m.p, -1);
-	ck_assert(!m.significant);
-	ck_assert_int_eq(pb_cmp_metric_eval(&m, (const double[]){ 200, 201 }, 2,
-					    (const double[]){ 100 }, 1, 0), 0);
+	eval_as(&m, (const double[]){ 200, 201 }, 2, (const double[]){ 100 }, 1, 0, "");
 	ck_assert_double_eq(m.p, -1);
 }
 END_TEST
@@ -286,29 +396,20 @@ static const char new_tp[] = DOC("throughput", "{\"loops\":200,\"repeat\":5}",
 START_TEST(matching_by_identity)
 {
 	struct json_object *a = parse(base_tp), *b = parse(new_tp);
-	struct pb_cmp_result r;
+	const struct pb_cmp_result *r;
 	const struct pb_cmp_metric *m;
 
-	ck_assert_int_eq(cmp(a, b, NULL, &r), 0);
-	ck_assert_uint_eq(r.nm, 4); /* anon and fifo: tt_ns, bytes */
-	ck_assert_uint_eq(r.only_base, 1);
-	ck_assert_uint_eq(r.only_new, 1);
-	m = find_metric(&r, "kind=fifo size_bytes=100 pipe_size_bytes=65536", "tt_ns");
-	ck_assert_ptr_nonnull(m);
+	/* anon and fifo: tt_ns, bytes */
+	r = compared(a, b, NULL, "nm=4 only_base=1 only_new=1 regressions=1");
+	m = get_metric(r, "kind=fifo size_bytes=100 pipe_size_bytes=65536", "tt_ns");
 	ck_assert_double_eq_tol(m->change_pct, 10, 1e-9);
-	ck_assert(m->significant && m->regression);
+	want_flags(m, "significant regression");
 	ck_assert_int_eq(m->dir, PB_CMP_LOWER);
-	m = find_metric(&r, "kind=anon size_bytes=100 pipe_size_bytes=65536", "tt_ns");
-	ck_assert_ptr_nonnull(m);
-	ck_assert(!m->regression);
+	m = get_metric(r, "kind=anon size_bytes=100 pipe_size_bytes=65536", "tt_ns");
+	want_flags(m, "!regression");
 	ck_assert_uint_eq(m->base.n, 3);
-	m = find_metric(&r, "kind=anon size_bytes=100 pipe_size_bytes=65536", "bytes");
-	ck_assert_ptr_nonnull(m);
+	m = get_metric(r, "kind=anon size_bytes=100 pipe_size_bytes=65536", "bytes");
 	ck_assert_int_eq(m->dir, PB_CMP_NEUTRAL);
-	ck_assert_uint_eq(r.regressions, 1);
-	pb_cmp_result_free(&r);
-	json_object_put(a);
-	json_object_put(b);
 }
 END_TEST
 
@@ -334,48 +435,25 @@ START_TEST(matching_by_mode)
 		"\"results\":[{\"kind\":\"anon\",\"mode\":\"splice\","
 		"\"repetitions\":[{\"tt_ns\":100},{\"tt_ns\":110}]}]"));
 	const struct pb_cmp_metric *m;
-	struct pb_cmp_result r;
+	const struct pb_cmp_result *r;
 	char diff[128];
 
-	ck_assert_int_eq(cmp(a, b, NULL, &r), 0);
-	ck_assert_uint_eq(r.nm, 2);
-	ck_assert_uint_eq(r.only_base + r.only_new, 0);
-	m = find_metric(&r, "kind=anon mode=rw", "tt_ns");
-	ck_assert_ptr_nonnull(m);
+	r = compared(a, b, NULL, "nm=2 only_base=0 only_new=0");
+	m = get_metric(r, "kind=anon mode=rw", "tt_ns");
 	ck_assert_double_eq_tol(m->change_pct, 100, 1e-9);
-	m = find_metric(&r, "kind=anon mode=splice", "tt_ns");
-	ck_assert_ptr_nonnull(m);
+	m = get_metric(r, "kind=anon mode=splice", "tt_ns");
 	ck_assert_double_eq_tol(m->change_pct, 0, 1e-9);
-	pb_cmp_result_free(&r);
 
 	ck_assert_uint_eq(pb_cmp_params_diff(old, rw, diff, sizeof(diff)), 0);
 	ck_assert_uint_eq(pb_cmp_params_diff(rw, old, diff, sizeof(diff)), 0);
-	ck_assert_int_eq(cmp(old, rw, NULL, &r), 0);
-	ck_assert_uint_eq(r.nm, 1);
-	ck_assert_uint_eq(r.only_base + r.only_new, 0);
-	pb_cmp_result_free(&r);
-	ck_assert_int_eq(cmp(rw, old, NULL, &r), 0);
-	ck_assert_uint_eq(r.nm, 1);
-	pb_cmp_result_free(&r);
+	compared(old, rw, NULL, "nm=1 only_base=0 only_new=0");
+	compared(rw, old, NULL, "nm=1");
 
 	/* Which modes ran is a selection, like --only: results match by mode. */
 	ck_assert_uint_eq(pb_cmp_params_diff(old, sp, diff, sizeof(diff)), 0);
-	ck_assert_int_eq(cmp(old, sp, NULL, &r), 0);
-	ck_assert_uint_eq(r.nm, 0);
-	ck_assert_uint_eq(r.only_base, 1);
-	ck_assert_uint_eq(r.only_new, 1);
-	pb_cmp_result_free(&r);
+	compared(old, sp, NULL, "nm=0 only_base=1 only_new=1");
 	/* and the other way round: matching needs each side to cover the other */
-	ck_assert_int_eq(cmp(sp, old, NULL, &r), 0);
-	ck_assert_uint_eq(r.nm, 0);
-	ck_assert_uint_eq(r.only_base, 1);
-	ck_assert_uint_eq(r.only_new, 1);
-	pb_cmp_result_free(&r);
-	json_object_put(a);
-	json_object_put(b);
-	json_object_put(old);
-	json_object_put(rw);
-	json_object_put(sp);
+	compared(sp, old, NULL, "nm=0 only_base=1 only_new=1");
 }
 END_TEST
 
@@ -383,27 +461,20 @@ START_TEST(ignored_members_rematch)
 {
 	struct json_object *a = parse(DOC("throughput", "{\"pipe_size_bytes\":null}",
 		"\"results\":[{\"kind\":\"anon\",\"pipe_size_bytes\":65536,"
-		"\"repetitions\":[{\"tt_ns\":100},{\"tt_ns\":110}]}]"));
-	struct json_object *b = parse(DOC("throughput", "{\"pipe_size_bytes\":8192}",
+		"\"repetitions\":[{\"tt_ns\":100},{\"tt_ns\":110}]}]")),
+		*b = parse(DOC("throughput", "{\"pipe_size_bytes\":8192}",
 		"\"results\":[{\"kind\":\"anon\",\"pipe_size_bytes\":8192,"
 		"\"repetitions\":[{\"tt_ns\":10},{\"tt_ns\":11}]}]"));
-	struct pb_cmp_result r;
+	const struct pb_cmp_result *r;
 	char diff[128];
 
 	ck_assert_uint_eq(pb_cmp_params_diff(a, b, diff, sizeof(diff)), 1);
 	ck_assert_str_eq(diff, "pipe_size_bytes");
-	ck_assert_int_eq(cmp(a, b, NULL, &r), 0);
-	ck_assert_uint_eq(r.nm, 0);
-	ck_assert_uint_eq(r.only_base, 1);
-	pb_cmp_result_free(&r);
-	ck_assert_int_eq(cmp(a, b, diff, &r), 0);
-	ck_assert_uint_eq(r.nm, 1);
-	ck_assert_str_eq(r.m[0].label, "kind=anon");
-	ck_assert(r.m[0].change_pct < -80);
-	ck_assert(!r.m[0].regression);
-	pb_cmp_result_free(&r);
-	json_object_put(a);
-	json_object_put(b);
+	compared(a, b, NULL, "nm=0 only_base=1");
+	r = compared(a, b, diff, "nm=1");
+	ck_assert_str_eq(r->m[0].label, "kind=anon");
+	ck_assert(r->m[0].change_pct < -80);
+	want_flags(&r->m[0], "!regression");
 }
 END_TEST
 
@@ -421,8 +492,6 @@ START_TEST(params_diff_lists_keys)
 	ck_assert_str_eq(diff, "loops,mode,fds");
 	ck_assert_uint_eq(pb_cmp_params_diff(a, a, diff, sizeof(diff)), 0);
 	ck_assert_str_eq(diff, "");
-	json_object_put(a);
-	json_object_put(b);
 }
 END_TEST
 
@@ -442,35 +511,26 @@ START_TEST(verdict_diffs)
 		"{\"id\":\"CRE-01\",\"status\":\"fail\",\"detail\":\"took 4 ms\",\"duration_ns\":4},"
 		"{\"id\":\"CRE-03\",\"status\":\"pass\"},"
 		"{\"id\":\"CRE-05\",\"status\":\"error\"}]"));
-	struct pb_cmp_result r;
-	const struct pb_cmp_verdict *v;
+	static const struct {
+		const char *label, *base, *cur;  /* NULL: absent on that side */
+		bool regression;
+	} want[] = {
+		{ "CRE-01", "pass", "fail", true }, { "CRE-03", "skip", "pass", false },
+		{ "CRE-04", "pass", NULL, false }, { "CRE-05", NULL, "error", true },
+	};
+	const struct pb_cmp_result *r;
 
-	ck_assert_int_eq(cmp(a, b, NULL, &r), 0);
-	ck_assert_uint_eq(r.nm, 0);
-	ck_assert_uint_eq(r.nv, 4);
-	ck_assert_uint_eq(r.verdicts_same, 1);
-	v = find_verdict(&r, "CRE-01");
-	ck_assert_ptr_nonnull(v);
-	ck_assert_str_eq(v->key, "status");
-	ck_assert_str_eq(v->base, "pass");
-	ck_assert_str_eq(v->cur, "fail");
-	ck_assert(v->regression);
-	v = find_verdict(&r, "CRE-03");
-	ck_assert_ptr_nonnull(v);
-	ck_assert(!v->regression);
-	v = find_verdict(&r, "CRE-04");
-	ck_assert_ptr_nonnull(v);
-	ck_assert_ptr_null(v->cur);
-	ck_assert(!v->regression);
-	v = find_verdict(&r, "CRE-05");
-	ck_assert_ptr_nonnull(v);
-	ck_assert_ptr_null(v->base);
-	ck_assert(v->regression);
-	ck_assert_ptr_null(find_verdict(&r, "CRE-02"));
-	ck_assert_uint_eq(r.regressions, 2);
-	pb_cmp_result_free(&r);
-	json_object_put(a);
-	json_object_put(b);
+	r = compared(a, b, NULL, "nm=0 nv=4 verdicts_same=1 regressions=2");
+	/* CRE-02 changed its detail only: not a verdict that changed */
+	ck_assert_ptr_null(find_verdict(r, "CRE-02"));
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct pb_cmp_verdict *v = get_verdict(r, want[i].label);
+
+		ck_assert_str_eq(v->key, "status");
+		want_side(want[i].label, "BASE", v->base, want[i].base);
+		want_side(want[i].label, "NEW", v->cur, want[i].cur);
+		ck_assert_msg(v->regression == want[i].regression, "%s", want[i].label);
+	}
 }
 END_TEST
 
@@ -496,7 +556,7 @@ START_TEST(result_verdicts_and_report_parts)
 		"}"));
 	struct json_object *c = parse(DOC("report", "{}",
 		"\"parts\":{\"timestamps\":" DOC("conformance", "{}", "\"checks\":[]") "}"));
-	struct pb_cmp_result r;
+	const struct pb_cmp_result *r;
 	char diff[128], err[256];
 
 	ck_assert_int_eq(pb_cmp_compatible(a, b, err, sizeof(err)), 0);
@@ -504,23 +564,16 @@ START_TEST(result_verdicts_and_report_parts)
 	ck_assert_ptr_nonnull(strstr(err, "timestamps"));
 	ck_assert_uint_eq(pb_cmp_params_diff(a, b, diff, sizeof(diff)), 1);
 	ck_assert_str_eq(diff, "throughput.loops");
-	ck_assert_int_eq(cmp(a, b, diff, &r), 0);
-	ck_assert_uint_eq(r.nv, 1);
-	ck_assert_str_eq(r.v[0].part, "timestamps");
-	ck_assert_str_eq(r.v[0].label, "kind=fifo");
-	ck_assert_str_eq(r.v[0].key, "verdict");
-	ck_assert_str_eq(r.v[0].base, "updated");
-	ck_assert_str_eq(r.v[0].cur, "mixed");
-	ck_assert(!r.v[0].regression);
-	ck_assert_uint_eq(r.verdicts_same, 1);
-	ck_assert_uint_eq(r.nm, 1);
-	ck_assert_str_eq(r.m[0].part, "throughput");
-	ck_assert_int_eq(r.m[0].dir, PB_CMP_HIGHER);
-	ck_assert(r.m[0].regression);
-	pb_cmp_result_free(&r);
-	json_object_put(a);
-	json_object_put(b);
-	json_object_put(c);
+	r = compared(a, b, diff, "nv=1 verdicts_same=1 nm=1");
+	ck_assert_str_eq(r->v[0].part, "timestamps");
+	ck_assert_str_eq(r->v[0].label, "kind=fifo");
+	ck_assert_str_eq(r->v[0].key, "verdict");
+	ck_assert_str_eq(r->v[0].base, "updated");
+	ck_assert_str_eq(r->v[0].cur, "mixed");
+	ck_assert(!r->v[0].regression);
+	ck_assert_str_eq(r->m[0].part, "throughput");
+	ck_assert_int_eq(r->m[0].dir, PB_CMP_HIGHER);
+	want_flags(&r->m[0], "regression");
 }
 END_TEST
 
@@ -537,9 +590,6 @@ START_TEST(incompatible_documents)
 	ck_assert_ptr_nonnull(strstr(err, "messaging"));
 	ck_assert_int_eq(pb_cmp_compatible(a, c, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "schema_version"));
-	json_object_put(a);
-	json_object_put(b);
-	json_object_put(c);
 }
 END_TEST
 
@@ -583,7 +633,6 @@ START_TEST(run_failed_reasons)
 			      "case %zu: %s", i, why);
 		if (cases[i].failed)
 			ck_assert_str_eq(why, cases[i].want);
-		json_object_put(d);
 	}
 }
 END_TEST
@@ -596,6 +645,21 @@ static const struct pb_cmp_lost *find_lost(const struct pb_cmp_result *r, const 
 		if (!strcmp(r->lost[i].label, label))
 			return &r->lost[i];
 	return NULL;
+}
+
+/* LABEL's coverage is lost, and WHY (NULL: it is not lost). */
+static const struct pb_cmp_lost *want_lost(const struct pb_cmp_result *r, const char *label,
+					   const char *why)
+{
+	const struct pb_cmp_lost *l = find_lost(r, label);
+
+	if (!why) {
+		ck_assert_msg(l == NULL, "%s lost: %s", label, l ? l->why : "");
+		return NULL;
+	}
+	ck_assert_msg(l != NULL, "%s not lost", label);
+	ck_assert_str_eq(l->why, why);
+	return l;
 }
 
 START_TEST(coverage_lost_checks)
@@ -613,34 +677,17 @@ START_TEST(coverage_lost_checks)
 		"{\"id\":\"LX-03\",\"status\":\"skip\"},"
 		"{\"id\":\"CRE-01\",\"status\":\"pass\"},"
 		"{\"id\":\"CRE-02\",\"status\":\"skip\"}]"));
-	struct pb_cmp_result r;
-	const struct pb_cmp_lost *l;
+	const struct pb_cmp_result *r;
 
-	ck_assert_int_eq(cmp(a, b, NULL, &r), 0);
-	ck_assert_uint_eq(r.nlost, 3);
-	l = find_lost(&r, "FIFO-01");
-	ck_assert_ptr_nonnull(l);
-	ck_assert_str_eq(l->why, "skip in NEW: needs root");
-	ck_assert_ptr_nonnull(l->ids);
-	l = find_lost(&r, "LX-03");
-	ck_assert_ptr_nonnull(l);
-	ck_assert_str_eq(l->why, "skip in NEW");
-	l = find_lost(&r, "LX-05");
-	ck_assert_ptr_nonnull(l);
-	ck_assert_str_eq(l->why, "absent in NEW");
-	ck_assert_ptr_null(find_lost(&r, "LX-04"));  /* skipped in BASE too */
-	ck_assert_ptr_null(find_lost(&r, "CRE-02")); /* new in NEW */
-	ck_assert_uint_eq(r.regressions, 0);         /* coverage is not a regression */
-	ck_assert_uint_eq(r.base_results, 5);
-	ck_assert_uint_eq(r.new_results, 4);
-	ck_assert_uint_eq(r.matched, 3);
-	pb_cmp_result_free(&r);
+	/* coverage is not a regression */
+	r = compared(a, b, NULL, "nlost=3 regressions=0 base_results=5 new_results=4 matched=3");
+	ck_assert_ptr_nonnull(want_lost(r, "FIFO-01", "skip in NEW: needs root")->ids);
+	want_lost(r, "LX-03", "skip in NEW");
+	want_lost(r, "LX-05", "absent in NEW");
+	want_lost(r, "LX-04", NULL);  /* skipped in BASE too */
+	want_lost(r, "CRE-02", NULL); /* new in NEW */
 	/* Nothing lost the other way round but LX-04 was not covered anyway. */
-	ck_assert_int_eq(cmp(b, a, NULL, &r), 0);
-	ck_assert_uint_eq(r.nlost, 0);
-	pb_cmp_result_free(&r);
-	json_object_put(a);
-	json_object_put(b);
+	compared(b, a, NULL, "nlost=0");
 }
 END_TEST
 
@@ -659,27 +706,13 @@ START_TEST(coverage_lost_results)
 		"\"results\":["
 		"{\"kind\":\"anon\",\"repetitions\":[],\"summary\":null},"
 		"{\"kind\":\"fifo\",\"repetitions\":[{\"tt_ns\":100},{\"tt_ns\":101}]}]"));
-	struct pb_cmp_result r;
-	const struct pb_cmp_lost *l;
+	const struct pb_cmp_result *r;
 
-	ck_assert_int_eq(cmp(a, b, NULL, &r), 0);
-	ck_assert_uint_eq(r.nlost, 3);
-	l = find_lost(&r, "kind=anon");
-	ck_assert_ptr_nonnull(l);
-	ck_assert_str_eq(l->why, "no repetitions in NEW");
-	l = find_lost(&r, "kind=fifo");
-	ck_assert_ptr_nonnull(l);
-	ck_assert_str_eq(l->why, "not measured in NEW: tw_ns");
-	l = find_lost(&r, "kind=socketpair");
-	ck_assert_ptr_nonnull(l);
-	ck_assert_str_eq(l->why, "absent in NEW");
-	ck_assert_ptr_null(find_lost(&r, "kind=vmsplice"));
-	ck_assert_uint_eq(r.nm, 1);
-	ck_assert_uint_eq(r.matched, 1);
-	ck_assert_uint_eq(r.paired, 2);
-	pb_cmp_result_free(&r);
-	json_object_put(a);
-	json_object_put(b);
+	r = compared(a, b, NULL, "nlost=3 nm=1 matched=1 paired=2");
+	want_lost(r, "kind=anon", "no repetitions in NEW");
+	want_lost(r, "kind=fifo", "not measured in NEW: tw_ns");
+	want_lost(r, "kind=socketpair", "absent in NEW");
+	want_lost(r, "kind=vmsplice", NULL);
 }
 END_TEST
 
@@ -703,17 +736,14 @@ START_TEST(coverage_lost_verdicts_and_parts)
 		"              \"verdict_detail\":\"clock too coarse\"}]") ","
 		" \"throughput\":null},"
 		"\"part_runs\":{\"throughput\":{\"exit_status\":null,\"error\":\"timed out after 120 s\"}}"));
-	struct pb_cmp_result r;
+	const struct pb_cmp_result *r;
 	const struct pb_cmp_lost *l;
 
-	ck_assert_int_eq(cmp(a, b, NULL, &r), 0);
-	ck_assert_uint_eq(r.nlost, 3);
-	l = find_lost(&r, "kind=fifo");
-	ck_assert_ptr_nonnull(l);
+	r = compared(a, b, NULL, "nlost=3 base_results=4 new_results=2");
+	l = want_lost(r, "kind=fifo", "undetermined in NEW: clock too coarse");
 	ck_assert_str_eq(l->part, "timestamps");
-	ck_assert_str_eq(l->why, "undetermined in NEW: clock too coarse");
-	for (size_t i = 0; i < r.nlost; i++) {
-		l = &r.lost[i];
+	for (size_t i = 0; i < r->nlost; i++) {
+		l = &r->lost[i];
 		if (!strcmp(l->part, "throughput")) {
 			ck_assert_str_eq(l->label, "(all results)");
 			ck_assert_ptr_null(l->ids);
@@ -724,11 +754,6 @@ START_TEST(coverage_lost_verdicts_and_parts)
 			ck_assert_str_eq(l->part, "timestamps");
 		}
 	}
-	ck_assert_uint_eq(r.base_results, 4);
-	ck_assert_uint_eq(r.new_results, 2);
-	pb_cmp_result_free(&r);
-	json_object_put(a);
-	json_object_put(b);
 }
 END_TEST
 
@@ -739,26 +764,10 @@ START_TEST(nothing_in_common)
 	struct json_object *b = parse(DOC("throughput", "{}",
 		"\"results\":[{\"kind\":\"fifo\",\"repetitions\":[{\"tt_ns\":1},{\"tt_ns\":2}]}]"));
 	struct json_object *e = parse(DOC("throughput", "{}", "\"results\":[]"));
-	struct pb_cmp_result r;
 
-	ck_assert_int_eq(cmp(a, b, NULL, &r), 0);
-	ck_assert_uint_eq(r.matched, 0);
-	ck_assert_uint_eq(r.paired, 0);
-	ck_assert_uint_eq(r.base_results, 1);
-	ck_assert_uint_eq(r.new_results, 1);
-	ck_assert_uint_eq(r.nlost, 1);
-	pb_cmp_result_free(&r);
-	ck_assert_int_eq(cmp(a, e, NULL, &r), 0);
-	ck_assert_uint_eq(r.matched, 0);
-	ck_assert_uint_eq(r.new_results, 0);
-	pb_cmp_result_free(&r);
-	ck_assert_int_eq(cmp(a, a, NULL, &r), 0);
-	ck_assert_uint_eq(r.matched, 1);
-	ck_assert_uint_eq(r.nlost, 0);
-	pb_cmp_result_free(&r);
-	json_object_put(a);
-	json_object_put(b);
-	json_object_put(e);
+	compared(a, b, NULL, "matched=0 paired=0 base_results=1 new_results=1 nlost=1");
+	compared(a, e, NULL, "matched=0 new_results=0");
+	compared(a, a, NULL, "matched=1 nlost=0");
 }
 END_TEST
 
@@ -766,20 +775,9 @@ END_TEST
 
 START_TEST(extensive_metrics)
 {
-	ck_assert(pb_cmp_is_extensive("tt_ns"));
-	ck_assert(pb_cmp_is_extensive("elapsed_ns"));
-	ck_assert(pb_cmp_is_extensive("cpu_user_ns"));
-	ck_assert(pb_cmp_is_extensive("voluntary_ctxsw"));
-	ck_assert(!pb_cmp_is_extensive("ns_per_syscall"));
-	ck_assert(!pb_cmp_is_extensive("syscalls_per_message"));
-	ck_assert(!pb_cmp_is_extensive("rate_bytes_per_s"));
-	ck_assert(!pb_cmp_is_extensive("bytes"));
-	ck_assert(!pb_cmp_is_extensive("tt_ratio"));
-	ck_assert(pb_cmp_is_workload("bytes"));
-	ck_assert(pb_cmp_is_workload("messages"));
-	ck_assert(pb_cmp_is_workload("syscalls"));
-	ck_assert(!pb_cmp_is_workload("tt_ratio"));
-	ck_assert(!pb_cmp_is_workload("tt_ns"));
+	want_names(pb_cmp_is_extensive, "extensive", "tt_ns elapsed_ns cpu_user_ns voluntary_ctxsw",
+		   "ns_per_syscall syscalls_per_message rate_bytes_per_s bytes tt_ratio");
+	want_names(pb_cmp_is_workload, "a workload", "bytes messages syscalls", "tt_ratio tt_ns");
 }
 END_TEST
 
@@ -802,51 +800,37 @@ static const char work3[] = DOC("throughput", "{\"loops\":200}",
 START_TEST(different_work_compared_per_unit)
 {
 	struct json_object *a = parse(work1), *b = parse(work2), *c = parse(work3);
-	struct pb_cmp_result r;
+	const struct pb_cmp_result *r;
 	const struct pb_cmp_metric *m;
 	const char *k = "kind=anon";
 	char diff[64];
 
 	ck_assert_uint_eq(pb_cmp_params_diff(a, b, diff, sizeof(diff)), 1);
-	ck_assert_int_eq(cmp(a, b, diff, &r), 0);
-	m = find_metric(&r, k, "tt_ns");
-	ck_assert_ptr_nonnull(m);
+	r = compared(a, b, diff, "regressions=0 not_comparable=1");
+	m = get_metric(r, k, "tt_ns");
 	ck_assert_double_eq_tol(m->change_pct, 100, 1e-9);
-	ck_assert(m->significant && !m->comparable && !m->regression);
-	m = find_metric(&r, k, "rate_bytes_per_s");
-	ck_assert(m && m->comparable && !m->regression);
-	m = find_metric(&r, k, "tt_ns_per_byte");
-	ck_assert_ptr_nonnull(m);
-	ck_assert(m->derived && m->comparable && !m->regression);
+	want_flags(m, "significant !comparable !regression");
+	want_flags(get_metric(r, k, "rate_bytes_per_s"), "comparable !regression");
+	m = get_metric(r, k, "tt_ns_per_byte");
+	want_flags(m, "derived comparable !regression");
 	ck_assert_int_eq(m->dir, PB_CMP_LOWER);
 	ck_assert_double_eq_tol(m->base.mean, 10, 1e-9);
 	ck_assert_double_eq_tol(m->change_pct, 0, 1e-9);
-	ck_assert_uint_eq(r.regressions, 0);
-	ck_assert_uint_eq(r.not_comparable, 1);
-	pb_cmp_result_free(&r);
 
-	ck_assert_int_eq(cmp(a, c, diff, &r), 0);
-	ck_assert(!find_metric(&r, k, "tt_ns")->regression);
-	m = find_metric(&r, k, "tt_ns_per_byte");
-	ck_assert_ptr_nonnull(m);
+	r = compared(a, c, diff, "regressions=1");
+	want_flags(get_metric(r, k, "tt_ns"), "!regression");
+	m = get_metric(r, k, "tt_ns_per_byte");
 	ck_assert_double_eq_tol(m->change_pct, 50, 1e-9);
-	ck_assert(m->regression);
-	ck_assert_uint_eq(r.regressions, 1);
-	pb_cmp_result_free(&r);
+	want_flags(m, "regression");
 
 	/* Same parameters but a workload count that moved: the same rule. */
-	ck_assert_int_eq(cmp(a, c, NULL, &r), 0);
-	ck_assert(!find_metric(&r, k, "tt_ns")->comparable);
-	ck_assert(find_metric(&r, k, "tt_ns_per_byte")->regression);
-	pb_cmp_result_free(&r);
+	r = compared(a, c, NULL, "");
+	want_flags(get_metric(r, k, "tt_ns"), "!comparable");
+	want_flags(get_metric(r, k, "tt_ns_per_byte"), "regression");
 	/* Same work: times are compared as they are, and nothing is derived. */
-	ck_assert_int_eq(cmp(c, c, NULL, &r), 0);
-	ck_assert(find_metric(&r, k, "tt_ns")->comparable);
-	ck_assert_ptr_null(find_metric(&r, k, "tt_ns_per_byte"));
-	pb_cmp_result_free(&r);
-	json_object_put(a);
-	json_object_put(b);
-	json_object_put(c);
+	r = compared(c, c, NULL, "");
+	want_flags(get_metric(r, k, "tt_ns"), "comparable");
+	ck_assert_ptr_null(find_metric(r, k, "tt_ns_per_byte"));
 }
 END_TEST
 
@@ -869,29 +853,24 @@ START_TEST(different_work_per_part)
 		"  \"results\":[{\"kind\":\"pipe\",\"repetitions\":"
 		"   [{\"elapsed_ns\":200,\"messages\":10},{\"elapsed_ns\":202,\"messages\":10},"
 		"    {\"elapsed_ns\":198,\"messages\":10}]}]") "}"));
-	struct pb_cmp_result r;
+	const struct pb_cmp_result *r;
 	char diff[64];
 
 	ck_assert_uint_eq(pb_cmp_params_diff(a, b, diff, sizeof(diff)), 1);
 	ck_assert_str_eq(diff, "throughput.loops");
-	ck_assert_int_eq(cmp(a, b, diff, &r), 0);
-	for (size_t i = 0; i < r.nm; i++) {
-		const struct pb_cmp_metric *m = &r.m[i];
+	r = compared(a, b, diff, "regressions=2 not_comparable=1");
+	for (size_t i = 0; i < r->nm; i++) {
+		const struct pb_cmp_metric *m = &r->m[i];
 
 		if (!strcmp(m->metric, "tt_ns"))
-			ck_assert(!m->comparable && !m->regression);
+			want_flags(m, "!comparable !regression");
 		else if (!strcmp(m->metric, "tt_ns_per_syscall"))
-			ck_assert(m->derived && m->regression);
+			want_flags(m, "derived regression");
 		else if (!strcmp(m->metric, "elapsed_ns"))
-			ck_assert(m->comparable && m->regression);
+			want_flags(m, "comparable regression");
 		else
 			ck_assert_msg(pb_cmp_is_workload(m->metric), "unexpected %s", m->metric);
 	}
-	ck_assert_uint_eq(r.regressions, 2);
-	ck_assert_uint_eq(r.not_comparable, 1);
-	pb_cmp_result_free(&r);
-	json_object_put(a);
-	json_object_put(b);
 }
 END_TEST
 
@@ -927,28 +906,25 @@ static int load_text(const char *text, char *err, size_t errlen)
 	"{\"round_trips\":" rt ",\"elapsed_ns\":1000000,\"rtt_p50_ns\":" p50 "," \
 	"\"rtt_p99_ns\":" p99 ",\"round_trips_per_s\":" rate "," \
 	"\"migrations_per_round_trip\":" mig ",\"cpus_a\":\"0\",\"histogram\":[[1,1,1]]}"
-static const char lat_base[] = DOC("latency", "{\"duration_ns\":1000000}",
-	"\"results\":[{\"kind\":\"anon\",\"placement\":\"same\",\"asked_cpus\":\"0,0\","
-	"\"status\":\"ok\",\"repetitions\":["
+/* A latency document: "same" measured with REPS (three LAT_REPs), "numa" skipped. */
+#define LAT_DOC(reps) DOC("latency", "{\"duration_ns\":1000000}", \
+	"\"results\":[{\"kind\":\"anon\",\"placement\":\"same\",\"asked_cpus\":\"0,0\"," \
+	"\"status\":\"ok\",\"repetitions\":[" reps "]}," \
+	"{\"kind\":\"anon\",\"placement\":\"numa\",\"asked_cpus\":\"any\"," \
+	"\"status\":\"skip\",\"reason\":\"one node\"}]")
+static const char lat_base[] = LAT_DOC(
 	LAT_REP("1000", "50", "100", "1e6", "0.01") ","
 	LAT_REP("1001", "51", "101", "1.001e6", "0.011") ","
-	LAT_REP("999", "49", "99", "0.999e6", "0.009") "]},"
-	"{\"kind\":\"anon\",\"placement\":\"numa\",\"asked_cpus\":\"any\","
-	"\"status\":\"skip\",\"reason\":\"one node\"}]");
-static const char lat_new[] = DOC("latency", "{\"duration_ns\":1000000}",
-	"\"results\":[{\"kind\":\"anon\",\"placement\":\"same\",\"asked_cpus\":\"0,0\","
-	"\"status\":\"ok\",\"repetitions\":["
+	LAT_REP("999", "49", "99", "0.999e6", "0.009"));
+static const char lat_new[] = LAT_DOC(
 	LAT_REP("900", "50", "200", "0.9e6", "0.05") ","
 	LAT_REP("901", "51", "201", "0.901e6", "0.051") ","
-	LAT_REP("899", "49", "199", "0.899e6", "0.049") "]},"
-	"{\"kind\":\"anon\",\"placement\":\"numa\",\"asked_cpus\":\"any\","
-	"\"status\":\"skip\",\"reason\":\"one node\"}]");
+	LAT_REP("899", "49", "199", "0.899e6", "0.049"));
 
 START_TEST(latency_documents)
 {
 	struct json_object *a = parse(lat_base), *b = parse(lat_new);
-	struct pb_cmp_result r;
-	const struct pb_cmp_metric *m;
+	const struct pb_cmp_result *r;
 	const char *k = "kind=anon placement=same asked_cpus=0,0";
 
 	ck_assert_int_eq(pb_cmp_direction("rtt_p99_99_ns"), PB_CMP_LOWER);
@@ -957,32 +933,19 @@ START_TEST(latency_documents)
 	ck_assert_int_eq(pb_cmp_direction("context_switches_per_round_trip"), PB_CMP_LOWER);
 	ck_assert_int_eq(pb_cmp_direction("voluntary_ctxsw_per_round_trip"), PB_CMP_LOWER);
 	ck_assert_int_eq(pb_cmp_direction("round_trips"), PB_CMP_NEUTRAL);
-	ck_assert(!pb_cmp_is_extensive("rtt_p99_ns"));
-	ck_assert(pb_cmp_is_extensive("elapsed_ns"));
-	ck_assert_int_eq(cmp(a, b, NULL, &r), 0);
-	m = find_metric(&r, k, "rtt_p99_ns");
-	ck_assert_msg(m != NULL, "no rtt_p99_ns row; first label '%s'", r.nm ? r.m[0].label : "");
-	ck_assert(m->comparable && m->regression);
-	m = find_metric(&r, k, "rtt_p50_ns");
-	ck_assert(m && m->comparable && !m->regression);
-	m = find_metric(&r, k, "round_trips_per_s");
-	ck_assert(m && m->dir == PB_CMP_HIGHER && m->regression);
-	m = find_metric(&r, k, "migrations_per_round_trip");
-	ck_assert(m && m->regression);
+	want_names(pb_cmp_is_extensive, "extensive", "elapsed_ns", "rtt_p99_ns");
+	r = compared(a, b, NULL, "regressions=4");
+	want_flags(get_metric(r, k, "rtt_p99_ns"), "comparable regression");
+	want_flags(get_metric(r, k, "rtt_p50_ns"), "comparable !regression");
+	ck_assert_int_eq(get_metric(r, k, "round_trips_per_s")->dir, PB_CMP_HIGHER);
+	want_flags(get_metric(r, k, "round_trips_per_s"), "regression");
+	want_flags(get_metric(r, k, "migrations_per_round_trip"), "regression");
 	/* Fewer round trips in the same time: the total is not comparable, the
 	 * time per round trip is (and got worse). */
-	m = find_metric(&r, k, "elapsed_ns");
-	ck_assert(m && !m->comparable && !m->regression);
-	m = find_metric(&r, k, "elapsed_ns_per_round_trip");
-	ck_assert(m && m->derived && m->regression);
-	ck_assert_uint_eq(r.regressions, 4);
-	pb_cmp_result_free(&r);
+	want_flags(get_metric(r, k, "elapsed_ns"), "!comparable !regression");
+	want_flags(get_metric(r, k, "elapsed_ns_per_round_trip"), "derived regression");
 	/* Against itself: nothing. */
-	ck_assert_int_eq(cmp(a, a, NULL, &r), 0);
-	ck_assert_uint_eq(r.regressions, 0);
-	pb_cmp_result_free(&r);
-	json_object_put(a);
-	json_object_put(b);
+	compared(a, a, NULL, "regressions=0");
 }
 END_TEST
 
@@ -1015,16 +978,32 @@ START_TEST(loading)
 }
 END_TEST
 
-PB_CHECK_SUITE_MAIN("compare",
-	PB_TCASE("direction", direction_table, metric_keys_are_not_identity),
-	PB_TCASE("significance", welch_flags_clear_shift, welch_ignores_noise,
-		 too_few_repetitions_is_na, constant_samples, zero_base_mean, regression_rule,
-		 significance_boundary, verdict_regression_rule),
-	PB_TCASE("matching", matching_by_identity, matching_by_mode, ignored_members_rematch, params_diff_lists_keys,
-		 incompatible_documents),
-	PB_TCASE("verdicts", verdict_diffs, result_verdicts_and_report_parts),
-	PB_TCASE("partial", run_failed_reasons, coverage_lost_checks, coverage_lost_results,
-		 coverage_lost_verdicts_and_parts, nothing_in_common),
-	PB_TCASE("workloads", extensive_metrics, different_work_compared_per_unit,
-		 different_work_per_part, latency_documents),
-	PB_TCASE("loading", loading))
+static Suite *compare_suite(void)
+{
+	const struct pb_tcase *const tcases[] = {
+		PB_TCASE("direction", direction_table, metric_keys_are_not_identity),
+		PB_TCASE("significance", welch_flags_clear_shift, welch_ignores_noise,
+			 too_few_repetitions_is_na, constant_samples, zero_base_mean, regression_rule,
+			 significance_boundary, verdict_regression_rule),
+		PB_TCASE("matching", matching_by_identity, matching_by_mode, ignored_members_rematch,
+			 params_diff_lists_keys, incompatible_documents),
+		PB_TCASE("verdicts", verdict_diffs, result_verdicts_and_report_parts),
+		PB_TCASE("partial", run_failed_reasons, coverage_lost_checks, coverage_lost_results,
+			 coverage_lost_verdicts_and_parts, nothing_in_common),
+		PB_TCASE("workloads", extensive_metrics, different_work_compared_per_unit,
+			 different_work_per_part, latency_documents),
+		PB_TCASE("loading", loading),
+		NULL
+	};
+	Suite *s = suite_create("compare");
+
+	for (const struct pb_tcase *const *t = tcases; *t; t++) {
+		TCase *tc = pb_test_tcase(*t);
+
+		tcase_add_checked_fixture(tc, NULL, release);
+		suite_add_tcase(s, tc);
+	}
+	return s;
+}
+
+PB_CHECK_MAIN(compare_suite)

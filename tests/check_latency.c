@@ -8,6 +8,8 @@
 
 #include <check.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <ftw.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check_main.h"
 #include "histogram.h"
 #include "topology.h"
 
@@ -224,185 +227,151 @@ static void tree_teardown(void)
 	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-static int pick(const struct pb_topo *t, enum pb_place p, int *a, int *b, char *why)
-{
-	return pb_topo_pick(t, p, a, b, why, 256);
-}
+/*
+ * A fake machine of up to four CPUs and what pb_topo_read and pb_topo_pick
+ * must make of it.  A pick is a pair of CPUs (PAIR), a refusal whose reason
+ * holds a phrase (NONE; NULL: any reason), or, with ANY_CPU, a CPU not looked
+ * at.
+ */
+#define ANY_CPU INT_MIN
 
-START_TEST(one_cpu)
-{
-	struct pb_topo t;
-	char why[256];
-	int a, b;
+struct topo_pick {
+	bool set;
+	enum pb_place place;
+	int ret, a, b;
+	const char *why;
+};
 
-	cpu(0, "0", "0", 0);
-	put("online", "0");
-	ck_assert_int_eq(pb_topo_read(root, NULL, &t), 0);
-	ck_assert_uint_eq(t.n, 1);
-	ck_assert_int_eq(pick(&t, PB_PLACE_ANY, &a, &b, why), 0);
-	ck_assert_int_eq(a, -1);
-	ck_assert_int_eq(pick(&t, PB_PLACE_SAME, &a, &b, why), 0);
-	ck_assert_int_eq(a, 0);
-	ck_assert_int_eq(b, 0);
-	for (enum pb_place p = PB_PLACE_SMT; p <= PB_PLACE_NUMA; p++) {
-		ck_assert_int_eq(pick(&t, p, &a, &b, why), 1);
-		ck_assert_ptr_nonnull(strstr(why, "only one usable CPU"));
+#define PAIR(p, x, y) { true, PB_PLACE_##p, 0, (x), (y), NULL }
+#define NONE(p, text) { true, PB_PLACE_##p, 1, ANY_CPU, ANY_CPU, (text) }
+
+struct topo_case {
+	struct { const char *siblings, *l3; int node; } cpu[4];  /* siblings NULL: absent */
+	const char *online;           /* NULL: no online file (all of them) */
+	int allowed;                  /* the one CPU of the cpuset, -1: no cpuset */
+	size_t n;                     /* usable CPUs it must count, 0: not checked */
+	struct topo_pick picks[6];
+};
+
+static void want_picks(const struct pb_topo *t, const struct topo_pick *p, size_t n)
+{
+	for (const struct topo_pick *end = p + n; p < end && p->set; p++) {
+		char why[256] = "";
+		int a, b;
+
+		ck_assert_msg(pb_topo_pick(t, p->place, &a, &b, why, sizeof(why)) == p->ret,
+			      "place %d: not %d (%s)", (int)p->place, p->ret, why);
+		if (p->a != ANY_CPU)
+			ck_assert_int_eq(a, p->a);
+		if (p->b != ANY_CPU)
+			ck_assert_int_eq(b, p->b);
+		if (p->why)
+			ck_assert_msg(strstr(why, p->why), "place %d: '%s' lacks '%s'",
+				      (int)p->place, why, p->why);
 	}
 }
-END_TEST
 
-START_TEST(smt_pairs)
+/* Writes machine M under root, reads it into T and checks its picks. */
+static void topo_case(const struct topo_case *m, struct pb_topo *t)
 {
-	struct pb_topo t;
-	char why[256];
-	int a, b;
+	cpu_set_t allowed;
 
-	cpu(0, "0,2", "0-3", 0);
-	cpu(1, "1,3", "0-3", 0);
-	cpu(2, "0,2", "0-3", 0);
-	cpu(3, "1,3", "0-3", 0);
-	put("online", "0-3");
-	ck_assert_int_eq(pb_topo_read(root, NULL, &t), 0);
-	ck_assert_uint_eq(t.n, 4);
-	ck_assert_int_eq(pick(&t, PB_PLACE_SMT, &a, &b, why), 0);
-	ck_assert_int_eq(a, 0);
-	ck_assert_int_eq(b, 2);
-	ck_assert_int_eq(pick(&t, PB_PLACE_CORE, &a, &b, why), 0);
-	ck_assert_int_eq(a, 0);
-	ck_assert_int_eq(b, 1);
-	ck_assert_int_eq(pick(&t, PB_PLACE_LLC, &a, &b, why), 1);
-	ck_assert_ptr_nonnull(strstr(why, "share one last-level cache (L3)"));
-	ck_assert_int_eq(pick(&t, PB_PLACE_NUMA, &a, &b, why), 1);
-	ck_assert_ptr_nonnull(strstr(why, "NUMA node 0"));
+	for (int c = 0; c < 4 && m->cpu[c].siblings; c++)
+		cpu(c, m->cpu[c].siblings, m->cpu[c].l3, m->cpu[c].node);
+	if (m->online)
+		put("online", m->online);
+	CPU_ZERO(&allowed);
+	if (m->allowed >= 0)
+		CPU_SET(m->allowed, &allowed);
+	ck_assert_int_eq(pb_topo_read(root, m->allowed >= 0 ? &allowed : NULL, t), 0);
+	if (m->n)
+		ck_assert_uint_eq(t->n, m->n);
+	want_picks(t, m->picks, sizeof(m->picks) / sizeof(m->picks[0]));
 }
-END_TEST
+
+/* A test that is its machine's table and nothing else. */
+#define TOPO_TEST(name, machine) \
+	START_TEST(name) { struct pb_topo t; topo_case(&(machine), &t); } END_TEST
+
+static const struct topo_case one_cpu_machine = {
+	{ { "0", "0", 0 } }, "0", -1, 1,
+	{ { true, PB_PLACE_ANY, 0, -1, ANY_CPU, NULL }, PAIR(SAME, 0, 0),
+	  NONE(SMT, "only one usable CPU"), NONE(CORE, "only one usable CPU"),
+	  NONE(LLC, "only one usable CPU"), NONE(NUMA, "only one usable CPU") },
+};
+TOPO_TEST(one_cpu, one_cpu_machine)
+
+static const struct topo_case smt_pairs_machine = {
+	{ { "0,2", "0-3", 0 }, { "1,3", "0-3", 0 }, { "0,2", "0-3", 0 }, { "1,3", "0-3", 0 } },
+	"0-3", -1, 4,
+	{ PAIR(SMT, 0, 2), PAIR(CORE, 0, 1), NONE(LLC, "share one last-level cache (L3)"),
+	  NONE(NUMA, "NUMA node 0") },
+};
+TOPO_TEST(smt_pairs, smt_pairs_machine)
+
+static const struct topo_case two_cores_machine = {
+	{ { "0-1", "0-3", 0 }, { "0-1", "0-3", 0 }, { "2-3", "0-3", 0 }, { "2-3", "0-3", 0 } },
+	"0-3", -1, 0, { PAIR(SMT, 0, 1), PAIR(CORE, 0, 2) },
+};
 
 START_TEST(core_is_never_an_smt_pair)
 {
-	struct pb_topo t;
-	char why[256];
-	int a, b;
-
-	cpu(0, "0-1", "0-3", 0);
-	cpu(1, "0-1", "0-3", 0);
-	cpu(2, "2-3", "0-3", 0);
-	cpu(3, "2-3", "0-3", 0);
-	put("online", "0-3");
-	ck_assert_int_eq(pb_topo_read(root, NULL, &t), 0);
-	ck_assert_int_eq(pick(&t, PB_PLACE_SMT, &a, &b, why), 0);
-	ck_assert_int_eq(a, 0);
-	ck_assert_int_eq(b, 1);
-	ck_assert_int_eq(pick(&t, PB_PLACE_CORE, &a, &b, why), 0);
-	ck_assert_int_eq(a, 0);
-	ck_assert_int_eq(b, 2);
 	/* One core with two threads: no pair of cores at all. */
+	static const struct topo_pick one_core[] = { NONE(CORE, "different cores") };
+	struct pb_topo t;
+
+	topo_case(&two_cores_machine, &t);
 	put("online", "0-1");
 	ck_assert_int_eq(pb_topo_read(root, NULL, &t), 0);
-	ck_assert_int_eq(pick(&t, PB_PLACE_CORE, &a, &b, why), 1);
-	ck_assert_ptr_nonnull(strstr(why, "different cores"));
+	want_picks(&t, one_core, 1);
 }
 END_TEST
 
-START_TEST(two_llcs)
-{
-	struct pb_topo t;
-	char why[256];
-	int a, b;
+static const struct topo_case two_llcs_machine = {
+	{ { "0", "0-1", 0 }, { "1", "0-1", 0 }, { "2", "2-3", 0 }, { "3", "2-3", 0 } },
+	NULL, -1, 4,
+	{ NONE(SMT, "SMT siblings"), PAIR(CORE, 0, 1), PAIR(LLC, 0, 2), NONE(NUMA, NULL) },
+};
+TOPO_TEST(two_llcs, two_llcs_machine)
 
-	cpu(0, "0", "0-1", 0);
-	cpu(1, "1", "0-1", 0);
-	cpu(2, "2", "2-3", 0);
-	cpu(3, "3", "2-3", 0);
-	ck_assert_int_eq(pb_topo_read(root, NULL, &t), 0);   /* no online file: all */
-	ck_assert_uint_eq(t.n, 4);
-	ck_assert_int_eq(pick(&t, PB_PLACE_SMT, &a, &b, why), 1);
-	ck_assert_ptr_nonnull(strstr(why, "SMT siblings"));
-	ck_assert_int_eq(pick(&t, PB_PLACE_CORE, &a, &b, why), 0);
-	ck_assert_int_eq(a, 0);
-	ck_assert_int_eq(b, 1);
-	ck_assert_int_eq(pick(&t, PB_PLACE_LLC, &a, &b, why), 0);
-	ck_assert_int_eq(a, 0);
-	ck_assert_int_eq(b, 2);
-	ck_assert_int_eq(pick(&t, PB_PLACE_NUMA, &a, &b, why), 1);
-}
-END_TEST
+static const struct topo_case two_numa_nodes_machine = {
+	{ { "0", "0-1", 0 }, { "1", "0-1", 0 }, { "2", "2-3", 1 }, { "3", "2-3", 1 } },
+	"0-3", -1, 0, { PAIR(NUMA, 0, 2) },
+};
 
 START_TEST(two_numa_nodes)
 {
 	struct pb_topo t;
-	char why[256];
-	int a, b;
 
-	cpu(0, "0", "0-1", 0);
-	cpu(1, "1", "0-1", 0);
-	cpu(2, "2", "2-3", 1);
-	cpu(3, "3", "2-3", 1);
-	put("online", "0-3");
-	ck_assert_int_eq(pb_topo_read(root, NULL, &t), 0);
-	ck_assert_int_eq(pick(&t, PB_PLACE_NUMA, &a, &b, why), 0);
-	ck_assert_int_eq(a, 0);
-	ck_assert_int_eq(b, 2);
+	topo_case(&two_numa_nodes_machine, &t);
 	ck_assert_int_eq(t.cpu[3].node, 1);
 }
 END_TEST
 
-START_TEST(offline_cpus_do_not_count)
-{
-	struct pb_topo t;
-	char why[256];
-	int a, b;
+static const struct topo_case offline_cpus_machine = {
+	{ { "0", "0-3", 0 }, { "1", "0-3", 0 }, { "2", "0-3", 0 }, { "3", "0-3", 0 } },
+	"0,3", -1, 2, { PAIR(CORE, 0, 3) },
+};
+TOPO_TEST(offline_cpus_do_not_count, offline_cpus_machine)
 
-	cpu(0, "0", "0-3", 0);
-	cpu(1, "1", "0-3", 0);
-	cpu(2, "2", "0-3", 0);
-	cpu(3, "3", "0-3", 0);
-	put("online", "0,3");
-	ck_assert_int_eq(pb_topo_read(root, NULL, &t), 0);
-	ck_assert_uint_eq(t.n, 2);
-	ck_assert_int_eq(pick(&t, PB_PLACE_CORE, &a, &b, why), 0);
-	ck_assert_int_eq(a, 0);
-	ck_assert_int_eq(b, 3);
-}
-END_TEST
+static const struct topo_case cpuset_machine = {
+	{ { "0,1", "0-1", 0 }, { "0,1", "0-1", 0 } }, "0-1", 1, 1,
+	{ PAIR(SAME, 1, 1), { true, PB_PLACE_SMT, 1, -1, ANY_CPU, "only one usable CPU (1" } },
+};
+TOPO_TEST(cpuset_of_one_cpu, cpuset_machine)
 
-START_TEST(cpuset_of_one_cpu)
-{
-	struct pb_topo t;
-	cpu_set_t allowed;
-	char why[256];
-	int a, b;
-
-	cpu(0, "0,1", "0-1", 0);
-	cpu(1, "0,1", "0-1", 0);
-	put("online", "0-1");
-	CPU_ZERO(&allowed);
-	CPU_SET(1, &allowed);
-	ck_assert_int_eq(pb_topo_read(root, &allowed, &t), 0);
-	ck_assert_uint_eq(t.n, 1);
-	ck_assert_int_eq(pick(&t, PB_PLACE_SAME, &a, &b, why), 0);
-	ck_assert_int_eq(a, 1);
-	ck_assert_int_eq(b, 1);
-	ck_assert_int_eq(pick(&t, PB_PLACE_SMT, &a, &b, why), 1);
-	ck_assert_ptr_nonnull(strstr(why, "only one usable CPU (1"));
-	ck_assert_int_eq(a, -1);
-}
-END_TEST
+static const struct topo_case no_cache_machine = {
+	{ { "0", NULL, -1 }, { "1", NULL, -1 } }, NULL, -1, 0,
+	/* Only private L1 caches: no two cores share a last-level cache. */
+	{ NONE(CORE, "different cores sharing"), NONE(NUMA, "no NUMA topology") },
+};
 
 START_TEST(no_cache_or_node_information)
 {
 	struct pb_topo t;
-	char why[256];
-	int a, b;
 
-	cpu(0, "0", NULL, -1);
-	cpu(1, "1", NULL, -1);
-	/* Only private L1 caches: no two cores share a last-level cache. */
-	ck_assert_int_eq(pb_topo_read(root, NULL, &t), 0);
+	topo_case(&no_cache_machine, &t);
 	ck_assert_int_eq(t.cpu[0].llc_level, 1);
-	ck_assert_int_eq(pick(&t, PB_PLACE_CORE, &a, &b, why), 1);
-	ck_assert_ptr_nonnull(strstr(why, "different cores sharing"));
-	ck_assert_int_eq(pick(&t, PB_PLACE_NUMA, &a, &b, why), 1);
-	ck_assert_ptr_nonnull(strstr(why, "no NUMA topology"));
 	/* A root that does not exist is an error, not an empty machine. */
 	ck_assert_int_lt(pb_topo_read("/nonexistent/pipebench", NULL, &t), 0);
 }
@@ -411,35 +380,20 @@ END_TEST
 static Suite *latency_suite(void)
 {
 	Suite *s = suite_create("latency");
-	TCase *h = tcase_create("histogram"), *t = tcase_create("topology");
+	TCase *h = pb_test_tcase(PB_TCASE("histogram", bucket_bounds_hold_their_values,
+					  percentiles_match_a_sorted_list, small_values_are_exact,
+					  merge_equals_recording_everything));
+	TCase *t = pb_test_tcase(PB_TCASE("topology", one_cpu, smt_pairs,
+					  core_is_never_an_smt_pair, two_llcs, two_numa_nodes,
+					  offline_cpus_do_not_count, cpuset_of_one_cpu,
+					  no_cache_or_node_information));
 
 	/* a loaded machine and a sanitizer build are slow: Check's 4 s is short */
 	tcase_set_timeout(h, 60);
-	tcase_add_test(h, bucket_bounds_hold_their_values);
-	tcase_add_test(h, percentiles_match_a_sorted_list);
-	tcase_add_test(h, small_values_are_exact);
-	tcase_add_test(h, merge_equals_recording_everything);
 	suite_add_tcase(s, h);
 	tcase_add_checked_fixture(t, tree_setup, tree_teardown);
-	tcase_add_test(t, one_cpu);
-	tcase_add_test(t, smt_pairs);
-	tcase_add_test(t, core_is_never_an_smt_pair);
-	tcase_add_test(t, two_llcs);
-	tcase_add_test(t, two_numa_nodes);
-	tcase_add_test(t, offline_cpus_do_not_count);
-	tcase_add_test(t, cpuset_of_one_cpu);
-	tcase_add_test(t, no_cache_or_node_information);
 	suite_add_tcase(s, t);
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(latency_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+PB_CHECK_MAIN(latency_suite)

@@ -47,6 +47,20 @@ static inline Suite *pb_test_suite(const char *name, const struct pb_tcase *cons
 }
 
 /*
+ * The TCase of one PB_TCASE, for a suite that sets a timeout or a fixture
+ * on it before suite_add_tcase():
+ * TCase *tc = pb_test_tcase(PB_TCASE("topology", one_cpu, smt_pairs));
+ */
+static inline TCase *pb_test_tcase(const struct pb_tcase *tcase)
+{
+	TCase *tc = tcase_create(tcase->name);
+
+	for (const TTest *const *t = tcase->tests; *t; t++)
+		tcase_add_test(tc, *t);
+	return tc;
+}
+
+/*
  * main() of a test program whose suite is a plain list of test cases:
  * PB_CHECK_SUITE_MAIN("units", PB_TCASE("sizes", size_suffixes, ...), ...).
  * A suite with loop tests or timeouts builds itself and uses PB_CHECK_MAIN.

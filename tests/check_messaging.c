@@ -39,6 +39,25 @@ static void assert_no_children(void)
 	ck_assert_int_eq(errno, ECHILD);
 }
 
+/* Nothing of a run is left: no descriptor beyond the BEFORE it started with, no child. */
+static void assert_nothing_left(int before)
+{
+	ck_assert_int_eq(open_fds(), before);
+	assert_no_children();
+}
+
+/* A run of P fails with ERR (-errno) and an error that names PHRASE, leaving nothing. */
+static void run_fails(const struct pb_messaging_params *p, int before, int err,
+		      const char *phrase)
+{
+	struct pb_messaging_result res;
+	char msg[256] = "";
+
+	ck_assert_int_eq(pb_messaging_run(p, &res, msg, sizeof(msg)), err);
+	ck_assert_msg(strstr(msg, phrase), "'%s' lacks '%s'", msg, phrase);
+	assert_nothing_left(before);
+}
+
 static void run_ok(enum pb_messaging_kind kind, bool threads, uint64_t g, uint64_t n,
 		   uint64_t l, uint64_t s)
 {
@@ -56,8 +75,7 @@ static void run_ok(enum pb_messaging_kind kind, bool threads, uint64_t g, uint64
 	/* Every worker at least blocked once waiting for the start byte. */
 	ck_assert_uint_ge(res.voluntary_ctxsw, 1);
 	ck_assert_uint_gt(res.cpu_user_ns + res.cpu_sys_ns, 0);
-	ck_assert_int_eq(open_fds(), before);
-	assert_no_children();
+	assert_nothing_left(before);
 }
 
 START_TEST(process_pipe_accounting)
@@ -128,15 +146,10 @@ END_TEST
 START_TEST(run_fd_limit_processes)
 {
 	struct pb_messaging_params p = { .groups = 2, .fds = 20, .loops = 1, .size = 1 };
-	struct pb_messaging_result res;
-	char err[256] = "";
 	int before = open_fds();
 
 	set_nofile((rlim_t)before + 12);
-	ck_assert_int_eq(pb_messaging_run(&p, &res, err, sizeof(err)), -EMFILE);
-	ck_assert_ptr_nonnull(strstr(err, "pipe: Too many open files"));
-	ck_assert_int_eq(open_fds(), before);
-	assert_no_children();
+	run_fails(&p, before, -EMFILE, "pipe: Too many open files");
 }
 END_TEST
 
@@ -144,14 +157,10 @@ START_TEST(run_fd_limit_threads)
 {
 	struct pb_messaging_params p = { .threads = true, .groups = 4, .fds = 5, .loops = 1,
 					 .size = 1 };
-	struct pb_messaging_result res;
-	char err[256] = "";
 	int before = open_fds();
 
 	set_nofile((rlim_t)before + 20);
-	ck_assert_int_eq(pb_messaging_run(&p, &res, err, sizeof(err)), -EMFILE);
-	ck_assert_ptr_nonnull(strstr(err, "pipe"));
-	ck_assert_int_eq(open_fds(), before);
+	run_fails(&p, before, -EMFILE, "pipe");
 }
 END_TEST
 
@@ -159,9 +168,8 @@ END_TEST
 START_TEST(run_fork_fails)
 {
 	struct pb_messaging_params p = { .groups = 1, .fds = 10, .loops = 1, .size = 1 };
-	struct pb_messaging_result res;
 	struct rlimit rl = { 6, 6 };
-	char err[256] = "", why[256] = "";
+	char why[256] = "";
 	int before = open_fds();
 
 	if (geteuid() == 0) {
@@ -175,10 +183,7 @@ START_TEST(run_fork_fails)
 	ck_assert_int_eq(setrlimit(RLIMIT_NPROC, &rl), 0);
 	ck_assert_int_eq(pb_messaging_check_limits(&p, why, sizeof(why)), -EAGAIN);
 	ck_assert_ptr_nonnull(strstr(why, "RLIMIT_NPROC"));
-	ck_assert_int_eq(pb_messaging_run(&p, &res, err, sizeof(err)), -EAGAIN);
-	ck_assert_ptr_nonnull(strstr(err, "fork"));
-	ck_assert_int_eq(open_fds(), before);
-	assert_no_children();
+	run_fails(&p, before, -EAGAIN, "fork");
 }
 END_TEST
 
@@ -243,8 +248,7 @@ START_TEST(dead_worker_ends_run)
 	/* The first worker reaped is the one killed or a peer that saw it go. */
 	ck_assert_msg(strstr(err, "killed by signal 9") || strstr(err, "Broken pipe") ||
 		      strstr(err, "end of file"), "err: %s", err);
-	ck_assert_int_eq(open_fds(), before);
-	assert_no_children();
+	assert_nothing_left(before);
 }
 END_TEST
 

@@ -46,6 +46,25 @@ static int plot_docs(const char *metric, const char *const *texts)
 	return rc;
 }
 
+/* A NULL-terminated list of strings: documents to plot, phrases to find. */
+#define TEXTS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+/* Each of HAS (NULL-terminated; NULL: none) is in TEXT (the script or the error). */
+static void want_all(const char *text, const char *const *has)
+{
+	for (; has && *has; has++)
+		ck_assert_msg(strstr(text, *has), "no '%s' in:\n%s", *has, text);
+}
+
+/* The documents TEXTS plot, as a WANT chart whose script has each of HAS. */
+static void plots_as(const char *metric, const char *const *texts, enum pb_plot_chart want,
+		     const char *const *has)
+{
+	ck_assert_int_eq(plot_docs(metric, texts), 0);
+	ck_assert_int_eq(chart, want);
+	want_all(script, has);
+}
+
 #define RUN "\"run\": {\"hostname\": \"h1\", \"kernel\": {\"release\": \"6.1\"}}"
 #define REP(x) "{\"rate_bytes_per_s\": " #x "}"
 #define TP_RES(kind, mode, size, a, b, c) \
@@ -65,31 +84,23 @@ static const char *const tp_single =
 
 START_TEST(sweep_lines_per_kind_and_mode)
 {
-	ck_assert_int_eq(plot_docs(NULL, (const char *[]){ tp_sweep, NULL }), 0);
-	ck_assert_int_eq(chart, PB_PLOT_SWEEP);
-	/* A missing mode is the read/write loop; the median with the range, in MiB/s. */
-	ck_assert_ptr_nonnull(strstr(script, "title \"anon rw\""));
-	ck_assert_ptr_nonnull(strstr(script, "title \"fifo splice\""));
-	ck_assert_ptr_nonnull(strstr(script, "\n 1024 2 1 3\n 4096 4 4 4\n"));
-	ck_assert_ptr_nonnull(strstr(script, "set logscale x 2"));
-	ck_assert_ptr_nonnull(strstr(script, "\"1 KiB\" 1024"));
-	/* One document: its host and kernel, no position mark. */
-	ck_assert_ptr_nonnull(strstr(script, "(h1 6.1)\"\n"));
+	plots_as(NULL, TEXTS(tp_sweep), PB_PLOT_SWEEP, TEXTS(
+		/* A missing mode is the read/write loop; the median with the range, in MiB/s. */
+		"title \"anon rw\"", "title \"fifo splice\"", "\n 1024 2 1 3\n 4096 4 4 4\n",
+		"set logscale x 2", "\"1 KiB\" 1024",
+		/* One document: its host and kernel, no position mark. */
+		"(h1 6.1)\"\n"));
 }
 END_TEST
 
 START_TEST(one_size_or_several_documents_are_bars)
 {
-	ck_assert_int_eq(plot_docs(NULL, (const char *[]){ tp_single, NULL }), 0);
-	ck_assert_int_eq(chart, PB_PLOT_BARS);
-	ck_assert_int_eq(plot_docs(NULL, (const char *[]){ tp_single, tp_single, NULL }), 0);
-	ck_assert_int_eq(chart, PB_PLOT_BARS);
-	/* Same host and kernel twice: told apart by position. */
-	ck_assert_ptr_nonnull(strstr(script, "title \"h1 6.1 #1\""));
-	ck_assert_ptr_nonnull(strstr(script, "title \"h1 6.1 #2\""));
-	/* Bar centres either side of the cluster, median 2 MiB/s, range 1..3, width 0.4. */
-	ck_assert_ptr_nonnull(strstr(script, "$b0 << EOD\n -0.2 2 1 3 0.4\n"));
-	ck_assert_ptr_nonnull(strstr(script, "$b1 << EOD\n 0.2 2 1 3 0.4\n"));
+	plots_as(NULL, TEXTS(tp_single), PB_PLOT_BARS, NULL);
+	plots_as(NULL, TEXTS(tp_single, tp_single), PB_PLOT_BARS, TEXTS(
+		/* Same host and kernel twice: told apart by position. */
+		"title \"h1 6.1 #1\"", "title \"h1 6.1 #2\"",
+		/* Bar centres either side of the cluster, median 2 MiB/s, range 1..3, width 0.4. */
+		"$b0 << EOD\n -0.2 2 1 3 0.4\n", "$b1 << EOD\n 0.2 2 1 3 0.4\n"));
 }
 END_TEST
 
@@ -102,13 +113,10 @@ static const char *const lat =
 
 START_TEST(latency_cdf_from_buckets)
 {
-	ck_assert_int_eq(plot_docs(NULL, (const char *[]){ lat, NULL }), 0);
-	ck_assert_int_eq(chart, PB_PLOT_CDF);
-	ck_assert_ptr_nonnull(strstr(script, "\n 10 0\n 11 0.25\n 24 0.75\n 48 1\nEOD\n"));
-	ck_assert_ptr_nonnull(strstr(script, "title \"anon same\""));
+	plots_as(NULL, TEXTS(lat), PB_PLOT_CDF,
+		 TEXTS("\n 10 0\n 11 0.25\n 24 0.75\n 48 1\nEOD\n", "title \"anon same\""));
 	ck_assert_ptr_null(strstr(script, "smt"));   /* skipped placements are left out */
-	ck_assert_int_eq(plot_docs("rtt_p50_ns", (const char *[]){ lat, NULL }), 0);
-	ck_assert_int_eq(chart, PB_PLOT_BARS);
+	plots_as("rtt_p50_ns", TEXTS(lat), PB_PLOT_BARS, NULL);
 }
 END_TEST
 
@@ -125,17 +133,14 @@ static const char *const cmp =
 
 START_TEST(compare_change_classes)
 {
-	ck_assert_int_eq(plot_docs(NULL, (const char *[]){ cmp, NULL }), 0);
-	ck_assert_int_eq(chart, PB_PLOT_CHANGE);
-	ck_assert_ptr_nonnull(strstr(script, "$g0 << EOD\n 5 0 5\nEOD"));
-	ck_assert_ptr_nonnull(strstr(script, "$g1 << EOD\n -2 1 2\nEOD"));
-	ck_assert_ptr_nonnull(strstr(script, "$g2 << EOD\n 0.5 2 0.5\nEOD"));
-	ck_assert_ptr_nonnull(strstr(script, "title \"significant, regression\""));
+	plots_as(NULL, TEXTS(cmp), PB_PLOT_CHANGE, TEXTS(
+		"$g0 << EOD\n 5 0 5\nEOD", "$g1 << EOD\n -2 1 2\nEOD",
+		"$g2 << EOD\n 0.5 2 0.5\nEOD", "title \"significant, regression\""));
 	ck_assert_ptr_null(strstr(script, "bytes"));   /* no change, no bar */
-	ck_assert_int_eq(plot_docs("tw_ns", (const char *[]){ cmp, NULL }), 0);
+	ck_assert_int_eq(plot_docs("tw_ns", TEXTS(cmp)), 0);
 	ck_assert_ptr_null(strstr(script, "$g0"));
-	ck_assert_int_eq(plot_docs("nosuch", (const char *[]){ cmp, NULL }), -EINVAL);
-	ck_assert_int_eq(plot_docs(NULL, (const char *[]){ cmp, cmp, NULL }), -EINVAL);
+	ck_assert_int_eq(plot_docs("nosuch", TEXTS(cmp)), -EINVAL);
+	ck_assert_int_eq(plot_docs(NULL, TEXTS(cmp, cmp)), -EINVAL);
 }
 END_TEST
 
@@ -145,27 +150,28 @@ static const char *const cf =
 
 START_TEST(conformance_grid_cells)
 {
-	ck_assert_int_eq(plot_docs(NULL, (const char *[]){ cf, cf, NULL }), 0);
-	ck_assert_int_eq(chart, PB_PLOT_GRID);
-	ck_assert_ptr_nonnull(strstr(script, "$v0 << EOD\n 0 0\n 1 0\nEOD"));  /* pass */
-	ck_assert_ptr_nonnull(strstr(script, "$v1 << EOD\n 0 1\n 1 1\nEOD"));  /* fail */
-	ck_assert_ptr_nonnull(strstr(script, "set ytics (\"CRE-01\" 0, \"WR-02\" 1)"));
-	ck_assert_int_eq(plot_docs("x", (const char *[]){ cf, NULL }), -EINVAL);
+	plots_as(NULL, TEXTS(cf, cf), PB_PLOT_GRID, TEXTS(
+		"$v0 << EOD\n 0 0\n 1 0\nEOD",  /* pass */
+		"$v1 << EOD\n 0 1\n 1 1\nEOD",  /* fail */
+		"set ytics (\"CRE-01\" 0, \"WR-02\" 1)"));
+	ck_assert_int_eq(plot_docs("x", TEXTS(cf)), -EINVAL);
 }
 END_TEST
 
 START_TEST(bad_inputs_are_refused)
 {
-	ck_assert_int_eq(plot_docs(NULL, (const char *[]){ tp_single, lat, NULL }), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "plot documents of one command"));
-	ck_assert_int_eq(plot_docs(NULL, (const char *[]){
-		"{\"command\": \"timestamps\", \"results\": []}", NULL }), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "not timestamps documents"));
-	ck_assert_int_eq(plot_docs(NULL, (const char *[]){
-		"{\"command\": \"throughput\", \"results\": []}", NULL }), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "no results"));
-	ck_assert_int_eq(plot_docs("nosuch", (const char *[]){ tp_single, NULL }), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "(it has: rate_bytes_per_s)"));
+	const struct { const char *metric; const char *const *texts; const char *err; } c[] = {
+		{ NULL, TEXTS(tp_single, lat), "plot documents of one command" },
+		{ NULL, TEXTS("{\"command\": \"timestamps\", \"results\": []}"),
+		  "not timestamps documents" },
+		{ NULL, TEXTS("{\"command\": \"throughput\", \"results\": []}"), "no results" },
+		{ "nosuch", TEXTS(tp_single), "(it has: rate_bytes_per_s)" },
+	};
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		ck_assert_int_eq(plot_docs(c[i].metric, c[i].texts), -EINVAL);
+		want_all(err, TEXTS(c[i].err));
+	}
 	ck_assert_ptr_null(strchr(err, '\n'));
 }
 END_TEST

@@ -10,24 +10,18 @@
 
 START_TEST(size_suffixes)
 {
+	static const struct { const char *in; uint64_t want; } c[] = {
+		{ "100", 100 }, { "4K", 4096 }, { "64KiB", 65536 }, { "1M", 1048576 },
+		{ "2G", 2ULL << 30 }, { "7B", 7 }, { "4kib", 4096 }, { "2mb", 2ULL << 20 },
+	};
 	uint64_t v;
 
-	ck_assert_int_eq(pb_parse_size("100", 1, UINT64_MAX, &v), 0);
-	ck_assert_uint_eq(v, 100);
-	ck_assert_int_eq(pb_parse_size("4K", 1, UINT64_MAX, &v), 0);
-	ck_assert_uint_eq(v, 4096);
-	ck_assert_int_eq(pb_parse_size("64KiB", 1, UINT64_MAX, &v), 0);
-	ck_assert_uint_eq(v, 65536);
-	ck_assert_int_eq(pb_parse_size("1M", 1, UINT64_MAX, &v), 0);
-	ck_assert_uint_eq(v, 1048576);
-	ck_assert_int_eq(pb_parse_size("2G", 1, UINT64_MAX, &v), 0);
-	ck_assert_uint_eq(v, 2ULL << 30);
-	ck_assert_int_eq(pb_parse_size("7B", 1, UINT64_MAX, &v), 0);
-	ck_assert_uint_eq(v, 7);
-	ck_assert_int_eq(pb_parse_size("4kib", 1, UINT64_MAX, &v), 0);
-	ck_assert_uint_eq(v, 4096);
-	ck_assert_int_eq(pb_parse_size("2mb", 1, UINT64_MAX, &v), 0);
-	ck_assert_uint_eq(v, 2ULL << 20);
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		ck_assert_msg(pb_parse_size(c[i].in, 1, UINT64_MAX, &v) == 0, "%s refused",
+			      c[i].in);
+		ck_assert_msg(v == c[i].want, "%s gave %llu, want %llu", c[i].in,
+			      (unsigned long long)v, (unsigned long long)c[i].want);
+	}
 }
 END_TEST
 
