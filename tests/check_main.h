@@ -64,4 +64,54 @@ static inline Suite *pb_test_suite(const char *name, const struct pb_tcase *cons
 		return pb_test_run_suite(suite_fn()); \
 	}
 
+/*
+ * A test case with a timeout and perhaps a loop test, for a suite built by
+ * PB_CHECK_TIMED_SUITE_MAIN (below):
+ *   PB_TCASE_TIMED("runner", 30, watchdog_kills, ...): tests, 30 s each;
+ *   PB_TCASE_LOOP("broken", 10, fails, N, other, ...): the loop test `fails`
+ *   over [0, N) first, then the other tests (none is fine).
+ * A timeout of 0 keeps Check's default.
+ */
+struct pb_tcase_timed {
+	const char *name;
+	double timeout;
+	int loop_end;               /* > 0: tests[0] is a loop test over [0, loop_end) */
+	const TTest *const *tests;  /* NULL-terminated */
+};
+
+#define PB_TCASE_TIMED(name, timeout, ...) \
+	(&(const struct pb_tcase_timed){ (name), (timeout), 0, \
+		(const TTest *const[]){ __VA_ARGS__, NULL } })
+#define PB_TCASE_LOOP(name, timeout, loop, loop_end, ...) \
+	(&(const struct pb_tcase_timed){ (name), (timeout), (int)(loop_end), \
+		(const TTest *const[]){ (loop), ##__VA_ARGS__, NULL } })
+
+static inline Suite *pb_test_timed_suite(const char *name,
+					 const struct pb_tcase_timed *const *tcases)
+{
+	Suite *s = suite_create(name);
+
+	for (; *tcases; tcases++) {
+		TCase *tc = tcase_create((*tcases)->name);
+		const TTest *const *t = (*tcases)->tests;
+
+		if ((*tcases)->timeout > 0)
+			tcase_set_timeout(tc, (*tcases)->timeout);
+		if ((*tcases)->loop_end > 0)
+			tcase_add_loop_test(tc, *t++, 0, (*tcases)->loop_end);
+		for (; *t; t++)
+			tcase_add_test(tc, *t);
+		suite_add_tcase(s, tc);
+	}
+	return s;
+}
+
+/* main() of a test program whose suite is a list of PB_TCASE_TIMED / PB_TCASE_LOOP. */
+#define PB_CHECK_TIMED_SUITE_MAIN(name, ...) \
+	int main(void) \
+	{ \
+		return pb_test_run_suite(pb_test_timed_suite(name, \
+			(const struct pb_tcase_timed *const[]){ __VA_ARGS__, NULL })); \
+	}
+
 #endif
