@@ -86,32 +86,37 @@ struct pb_tcase_timed {
 	(&(const struct pb_tcase_timed){ (name), (timeout), (int)(loop_end), \
 		(const TTest *const[]){ (loop), ##__VA_ARGS__, NULL } })
 
+static inline TCase *pb_test_timed_tcase(const struct pb_tcase_timed *t)
+{
+	TCase *tc = tcase_create(t->name);
+	const TTest *const *test = t->tests;
+
+	if (t->timeout > 0)
+		tcase_set_timeout(tc, t->timeout);
+	if (t->loop_end > 0)
+		tcase_add_loop_test(tc, *test++, 0, t->loop_end);
+	while (*test)
+		tcase_add_test(tc, *test++);
+	return tc;
+}
+
 static inline Suite *pb_test_timed_suite(const char *name,
 					 const struct pb_tcase_timed *const *tcases)
 {
 	Suite *s = suite_create(name);
 
-	for (; *tcases; tcases++) {
-		TCase *tc = tcase_create((*tcases)->name);
-		const TTest *const *t = (*tcases)->tests;
-
-		if ((*tcases)->timeout > 0)
-			tcase_set_timeout(tc, (*tcases)->timeout);
-		if ((*tcases)->loop_end > 0)
-			tcase_add_loop_test(tc, *t++, 0, (*tcases)->loop_end);
-		for (; *t; t++)
-			tcase_add_test(tc, *t);
-		suite_add_tcase(s, tc);
-	}
+	while (*tcases)
+		suite_add_tcase(s, pb_test_timed_tcase(*tcases++));
 	return s;
 }
 
 /* main() of a test program whose suite is a list of PB_TCASE_TIMED / PB_TCASE_LOOP. */
 #define PB_CHECK_TIMED_SUITE_MAIN(name, ...) \
-	int main(void) \
+	static Suite *pb_test_timed_suite_main(void) \
 	{ \
-		return pb_test_run_suite(pb_test_timed_suite(name, \
-			(const struct pb_tcase_timed *const[]){ __VA_ARGS__, NULL })); \
-	}
+		const struct pb_tcase_timed *const tcases[] = { __VA_ARGS__, NULL }; \
+		return pb_test_timed_suite(name, tcases); \
+	} \
+	PB_CHECK_MAIN(pb_test_timed_suite_main)
 
 #endif
