@@ -9,6 +9,7 @@
 #define PB_CHECK_MAIN_H
 
 #include <check.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 static inline int pb_test_run_suite(Suite *s)
@@ -75,15 +76,16 @@ static inline Suite *pb_test_suite(const char *name, const struct pb_tcase *cons
 struct pb_tcase_timed {
 	const char *name;
 	double timeout;
-	int loop_end;               /* > 0: tests[0] is a loop test over [0, loop_end) */
+	bool looped;                /* tests[0] is a loop test over [0, loop_end) */
+	int loop_end;
 	const TTest *const *tests;  /* NULL-terminated */
 };
 
 #define PB_TCASE_TIMED(name, timeout, ...) \
-	(&(const struct pb_tcase_timed){ (name), (timeout), 0, \
+	(&(const struct pb_tcase_timed){ (name), (timeout), false, 0, \
 		(const TTest *const[]){ __VA_ARGS__, NULL } })
 #define PB_TCASE_LOOP(name, timeout, loop, loop_end, ...) \
-	(&(const struct pb_tcase_timed){ (name), (timeout), (int)(loop_end), \
+	(&(const struct pb_tcase_timed){ (name), (timeout), true, (int)(loop_end), \
 		(const TTest *const[]){ (loop), ##__VA_ARGS__, NULL } })
 
 static inline TCase *pb_test_timed_tcase(const struct pb_tcase_timed *t)
@@ -93,7 +95,7 @@ static inline TCase *pb_test_timed_tcase(const struct pb_tcase_timed *t)
 
 	if (t->timeout > 0)
 		tcase_set_timeout(tc, t->timeout);
-	if (t->loop_end > 0)
+	if (t->looped)
 		tcase_add_loop_test(tc, *test++, 0, t->loop_end);
 	while (*test)
 		tcase_add_test(tc, *test++);
