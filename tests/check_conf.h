@@ -74,6 +74,15 @@ static inline struct pb_sysops pb_test_sysops(const struct pb_sysops *broken)
 	return s;
 }
 
+/* A wrapper's clean-up call (putting a signal state back) after the call it
+ * wraps: errno stays what the wrapped call said. */
+#define PB_KEEP_ERRNO(cleanup) \
+	do { \
+		int pb_errno_ = errno; \
+		(void)(cleanup); \
+		errno = pb_errno_; \
+	} while (0)
+
 /* ---- calls that fail outright, or only on pipes and FIFOs ---- */
 
 static inline bool is_pipe_fd(int fd)

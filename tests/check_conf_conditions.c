@@ -230,19 +230,6 @@ START_TEST(count_fds_is_exact)
 }
 END_TEST
 
-static Suite *conditions_suite(void)
-{
-	Suite *s = suite_create("conf_conditions");
-	TCase *tc = tcase_create("later_conditions");
-
-	tcase_set_timeout(tc, 30);
-	tcase_add_loop_test(tc, later_condition_fails, 0, (int)NCASES);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("helpers");
-	tcase_add_test(tc, count_fds_is_exact);
-	tcase_add_test(tc, fill_bound_is_64_mib);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
-PB_CHECK_MAIN(conditions_suite)
+PB_CHECK_TIMED_SUITE_MAIN("conf_conditions",
+	PB_TCASE_LOOP("later_conditions", 30, later_condition_fails, NCASES),
+	PB_TCASE_TIMED("helpers", 0, count_fds_is_exact, fill_bound_is_64_mib))

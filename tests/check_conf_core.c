@@ -274,14 +274,11 @@ static ssize_t read_uninterruptible(int fd, void *buf, size_t n)
 {
 	sigset_t all, old;
 	ssize_t r;
-	int e;
 
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
 	r = read(fd, buf, n);
-	e = errno;
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	errno = e;
+	PB_KEEP_ERRNO(sigprocmask(SIG_SETMASK, &old, NULL));
 	return r;
 }
 
@@ -671,10 +668,10 @@ static const struct {
 	  "accepted and effective: write+read left atime/mtime/ctime of that pipe unchanged" },
 	{ "CRE-05", NOATIME_EFFECTIVE, PB_KIND_ANON, PB_KNOWN_DEVIATION,
 	  "Feb 2025 pipe2(O_NOATIME) proposal, not merged upstream" },
-	{ "CRE-05", NOATIME_IGNORED, PB_KIND_ANON, PB_FAIL, "accepted but ineffective" },
-	{ "CRE-05", NOATIME_ATIME_ONLY, PB_KIND_ANON, PB_FAIL, "only partly effective" },
 	{ "CRE-05", NOATIME_ALL_FROZEN, PB_KIND_ANON, PB_KNOWN_DEVIATION,
 	  "its effect cannot be observed" },
+	{ "CRE-05", NOATIME_IGNORED, PB_KIND_ANON, PB_FAIL, "accepted but ineffective" },
+	{ "CRE-05", NOATIME_ATIME_ONLY, PB_KIND_ANON, PB_FAIL, "only partly effective" },
 	/* the flag makes timestamps move where a plain pipe's stay put */
 	{ "CRE-05", NOATIME_INVERTED, PB_KIND_ANON, PB_FAIL,
 	  "while those of a plain pipe2(fd, 0) pipe stayed put" },
@@ -1296,50 +1293,21 @@ END_TEST
 
 static Suite *conf_core_suite(void)
 {
-	Suite *s = suite_create("conf_core");
-	TCase *tc = tcase_create("broken_kernel");
-
-	tcase_set_timeout(tc, 30);
-	tcase_add_loop_test(tc, check_fails_on_broken_kernel, 0, 2 * NCASES);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("real_kernel");
-	tcase_set_timeout(tc, 30);
-	tcase_add_loop_test(tc, check_holds_on_real_kernel, 0, 2 * NCASES);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("verdicts");
-	tcase_set_timeout(tc, 30);
-	tcase_add_loop_test(tc, verdict_per_situation, 0, NVERDICTS);
-	tcase_add_test(tc, leak_checks_pass_on_real_kernel);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("catalogue");
-	tcase_add_test(tc, every_check_has_a_case);
-	tcase_add_test(tc, ids_unique);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("runner");
-	tcase_set_timeout(tc, 30);
-	tcase_add_test(tc, watchdog_kills_blocked_check);
-	tcase_add_test(tc, signal_is_fail_naming_it);
-	tcase_add_test(tc, helper_holding_result_pipe);
-	tcase_add_test(tc, verdict_survives_closed_descriptors);
-	tcase_add_test(tc, exit_without_verdict_is_error);
-	tcase_add_test(tc, interrupted_check_is_error);
-	tcase_add_test(tc, setup_rule);
-	tcase_add_test(tc, first_failure_stays);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("helpers");
-	tcase_set_timeout(tc, 30);
-	tcase_add_test(tc, helper_close_pair);
-	tcase_add_test(tc, helper_timed_io);
-	tcase_add_test(tc, helper_timespecs);
-	tcase_add_test(tc, helper_kernel_at_least);
-	tcase_add_test(tc, helper_words);
-	tcase_add_test(tc, helper_io_exact);
-	tcase_add_test(tc, helper_anon_pipe);
-	tcase_add_test(tc, helper_capacity_and_fill);
-	tcase_add_test(tc, helper_as_nobody);
-	tcase_add_test(tc, helper_limit_cap_userns);
-	suite_add_tcase(s, tc);
-	return s;
+	return pb_test_timed_suite("conf_core", (const struct pb_tcase_timed *const[]){
+		PB_TCASE_LOOP("broken_kernel", 30, check_fails_on_broken_kernel, 2 * NCASES),
+		PB_TCASE_LOOP("real_kernel", 30, check_holds_on_real_kernel, 2 * NCASES),
+		PB_TCASE_LOOP("verdicts", 30, verdict_per_situation, NVERDICTS,
+			      leak_checks_pass_on_real_kernel),
+		PB_TCASE_TIMED("catalogue", 0, every_check_has_a_case, ids_unique),
+		PB_TCASE_TIMED("runner", 30, watchdog_kills_blocked_check, signal_is_fail_naming_it,
+			       helper_holding_result_pipe, verdict_survives_closed_descriptors,
+			       exit_without_verdict_is_error, interrupted_check_is_error,
+			       setup_rule, first_failure_stays),
+		PB_TCASE_TIMED("helpers", 30, helper_close_pair, helper_timed_io, helper_timespecs,
+			       helper_kernel_at_least, helper_words, helper_io_exact,
+			       helper_anon_pipe, helper_capacity_and_fill, helper_as_nobody,
+			       helper_limit_cap_userns),
+		NULL });
 }
 
 int main(int argc, char **argv)

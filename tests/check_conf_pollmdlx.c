@@ -60,13 +60,14 @@ static struct pb_check_result run(const char *id, const struct pb_sysops *sys)
 	ck_assert_msg((r).verdict == (v), "verdict %s, expected %s: %s", \
 		      pb_verdict_names[(r).verdict], pb_verdict_names[v], (r).detail)
 
-static void expect_fail(const char *id, const struct pb_sysops *sys, enum pb_kind kind,
-			unsigned flags)
+static struct pb_check_result expect_fail(const char *id, const struct pb_sysops *sys,
+					  enum pb_kind kind, unsigned flags)
 {
 	struct pb_check_result r = run_kind(id, sys, kind, flags);
 
 	assert_verdict(r, PB_FAIL);
 	ck_assert_msg(r.detail[0] != '\0', "%s failed without a detail", id);
+	return r;
 }
 
 static bool kernel_at_least(int major, int minor)
@@ -408,6 +409,7 @@ static const struct setup_fault setup_faults[] = {
 };
 #undef A
 #undef F
+#define NSETUP_FAULTS ((int)(sizeof(setup_faults) / sizeof(setup_faults[0])))
 
 START_TEST(setup_fault_fails)
 {
@@ -547,66 +549,42 @@ static struct pb_check_result md04_with(const char *release, enum ts_mode anon,
 	return run("MD-04", &s);
 }
 
-/* The 6.15 signature on a kernel that calls itself 6.1: a backport. */
-START_TEST(md04_backported)
+/* What MD-04 says of each emulated kernel: the verdict, and a note the detail
+ * must (`says`) or must not (`not_says`) carry. */
+static const struct md04_signature {
+	const char *release;
+	enum ts_mode anon, fifo;
+	enum pb_verdict verdict;
+	const char *says, *not_says;
+} md04_signatures[] = {
+	/* The 6.15 signature on a kernel that calls itself 6.1: a backport. */
+	{ "6.1.0-37-amd64", TS_FROZEN, TS_UPDATE, PB_KNOWN_DEVIATION, "backported?", NULL },
+	{ "6.1.0-37-amd64", TS_FROZEN, TS_UPDATE, PB_KNOWN_DEVIATION, "f017b0a4951f", NULL },
+	{ "6.18.0", TS_FROZEN, TS_UPDATE, PB_KNOWN_DEVIATION, NULL, "backported?" },
+	/* Old behaviour on a kernel that calls itself 6.18 (a revert): POSIX, pass. */
+	{ "6.18.0", TS_UPDATE, TS_UPDATE, PB_PASS, "revert?", NULL },
+	{ "6.1.0", TS_UPDATE, TS_UPDATE, PB_PASS, NULL, "revert?" },
+	/* Partial: write updates mtime and ctime, read leaves atime: not the change. */
+	{ "6.1.0", TS_WRITE_ONLY, TS_UPDATE, PB_FAIL, "partial", NULL },
+	{ "6.18.0", TS_WRITE_ONLY, TS_UPDATE, PB_FAIL, NULL, NULL },
+	/* FIFOs frozen too: not the 6.15 change either, whatever uname says. */
+	{ "6.18.0", TS_FROZEN, TS_FROZEN, PB_FAIL, "FIFO", NULL },
+	{ "6.1.0", TS_FROZEN, TS_FROZEN, PB_FAIL, NULL, NULL },
+};
+#define NMD04_SIGNATURES ((int)(sizeof(md04_signatures) / sizeof(md04_signatures[0])))
+
+START_TEST(md04_signature)
 {
-	struct pb_check_result r = md04_with("6.1.0-37-amd64", TS_FROZEN, TS_UPDATE);
+	const struct md04_signature *g = &md04_signatures[_i];
+	struct pb_check_result r = md04_with(g->release, g->anon, g->fifo);
 
-	assert_verdict(r, PB_KNOWN_DEVIATION);
-	ck_assert_ptr_nonnull(strstr(r.detail, "backported?"));
-	ck_assert_ptr_nonnull(strstr(r.detail, "f017b0a4951f"));
-}
-END_TEST
-
-START_TEST(md04_signature_new)
-{
-	struct pb_check_result r = md04_with("6.18.0", TS_FROZEN, TS_UPDATE);
-
-	assert_verdict(r, PB_KNOWN_DEVIATION);
-	ck_assert_ptr_null(strstr(r.detail, "backported?"));
-}
-END_TEST
-
-/* Old behaviour on a kernel that calls itself 6.18 (a revert): POSIX, pass. */
-START_TEST(md04_updating_new)
-{
-	struct pb_check_result r = md04_with("6.18.0", TS_UPDATE, TS_UPDATE);
-
-	assert_verdict(r, PB_PASS);
-	ck_assert_ptr_nonnull(strstr(r.detail, "revert?"));
-}
-END_TEST
-
-START_TEST(md04_updating_old)
-{
-	struct pb_check_result r = md04_with("6.1.0", TS_UPDATE, TS_UPDATE);
-
-	assert_verdict(r, PB_PASS);
-	ck_assert_ptr_null(strstr(r.detail, "revert?"));
-}
-END_TEST
-
-/* Partial: write updates mtime and ctime, read leaves atime: not the change. */
-START_TEST(md04_partial)
-{
-	struct pb_check_result r = md04_with("6.1.0", TS_WRITE_ONLY, TS_UPDATE);
-
-	assert_verdict(r, PB_FAIL);
-	ck_assert_ptr_nonnull(strstr(r.detail, "partial"));
-	r = md04_with("6.18.0", TS_WRITE_ONLY, TS_UPDATE);
-	assert_verdict(r, PB_FAIL);
-}
-END_TEST
-
-/* FIFOs frozen too: not the 6.15 change either, whatever uname says. */
-START_TEST(md04_fifo_frozen)
-{
-	struct pb_check_result r = md04_with("6.18.0", TS_FROZEN, TS_FROZEN);
-
-	assert_verdict(r, PB_FAIL);
-	ck_assert_ptr_nonnull(strstr(r.detail, "FIFO"));
-	r = md04_with("6.1.0", TS_FROZEN, TS_FROZEN);
-	assert_verdict(r, PB_FAIL);
+	assert_verdict(r, g->verdict);
+	if (g->says)
+		ck_assert_msg(strstr(r.detail, g->says), "%s: the detail does not say \"%s\": %s",
+			      g->release, g->says, r.detail);
+	if (g->not_says)
+		ck_assert_msg(!strstr(r.detail, g->not_says), "%s: the detail says \"%s\": %s",
+			      g->release, g->not_says, r.detail);
 }
 END_TEST
 
@@ -645,98 +623,43 @@ END_TEST
 
 /* ---------------------------------------------------------------- broken: FAIL */
 
-START_TEST(pl01_broken)
-{
-	struct pb_sysops s = pb_sysops_real;
-
-	s.poll = poll_always_pollout;
-	expect_fail("PL-01", &s, PB_KIND_ANON, 0);
-	expect_fail("PL-01", &s, PB_KIND_FIFO, 0);
-}
-END_TEST
-
-START_TEST(pl02_broken)
-{
-	struct pb_sysops s = pb_sysops_real;
-
-	s.poll = poll_no_hup;
-	expect_fail("PL-02", &s, PB_KIND_ANON, 0);
-	expect_fail("PL-02", &s, PB_KIND_FIFO, 0);
-}
-END_TEST
-
-START_TEST(pl03_broken)
-{
-	struct pb_sysops s = pb_sysops_real;
-
-	s.poll = poll_no_err;
-	expect_fail("PL-03", &s, PB_KIND_ANON, 0);
-}
-END_TEST
-
-START_TEST(pl04_broken)
-{
-	struct pb_sysops s = pb_sysops_real;
-
-	s.poll = poll_always_hup;
-	expect_fail("PL-04", &s, PB_KIND_ANON, 0);
-}
-END_TEST
-
-START_TEST(pl05_broken)
-{
-	struct pb_sysops s = pb_sysops_real;
-
-	s.select = select_never_writable;
-	expect_fail("PL-05", &s, PB_KIND_ANON, 0);
-}
-END_TEST
-
-START_TEST(md01_broken)
-{
-	struct pb_sysops s = pb_sysops_real;
-
-	s.fstat = fstat_regular;
-	expect_fail("MD-01", &s, PB_KIND_ANON, 0);
-	expect_fail("MD-01", &s, PB_KIND_FIFO, 0);
-}
-END_TEST
-
-START_TEST(md02_broken)
-{
-	struct pb_sysops s = pb_sysops_real;
-
-	s.lseek = lseek_ok;
-	expect_fail("MD-02", &s, PB_KIND_ANON, 0);
-}
-END_TEST
-
-START_TEST(md03_broken)
-{
-	struct pb_sysops s = pb_sysops_real;
-
-	s.fstat = fstat_zero_times;
-	expect_fail("MD-03", &s, PB_KIND_ANON, 0);
-}
-END_TEST
-
-START_TEST(md04_broken)
-{
-	struct pb_sysops s = pb_sysops_real;
-
+/* A kernel broken the way a row's check looks for: the check FAILs (on a FIFO
+ * too where `fifo_too`). */
+static const struct broken {
+	const char *id;
+	bool fifo_too;
+	struct pb_sysops sys;  /* the calls broken; the rest are real */
+	const char *says;      /* the detail must say this too, or NULL */
+} broken[] = {
+	{ "PL-01", true, .sys.poll = poll_always_pollout },
+	{ "PL-02", true, .sys.poll = poll_no_hup },
+	{ "PL-03", false, .sys.poll = poll_no_err },
+	{ "PL-04", false, .sys.poll = poll_always_hup },
+	{ "PL-05", false, .sys.select = select_never_writable },
+	{ "MD-01", true, .sys.fstat = fstat_regular },
+	{ "MD-02", false, .sys.lseek = lseek_ok },
+	{ "MD-03", false, .sys.fstat = fstat_zero_times },
+	{ "MD-05", false, .sys.fstat = fstat_frozen_times },
+	{ "MD-06", false, .sys.readlink = readlink_wrong },
+	{ "LX-01", false, .sys.pipe2 = pipe2_no_direct },
+	{ "LX-02", false, .sys.fcntl = fcntl_hide_direct },
+	{ "LX-04", false, .sys.pipe2 = pipe2_no_notification },
+	{ "LX-05", false, .sys.tee = tee_consumes },
+	{ "LX-06", false, .sys.pread = pread_dirty, .says = "VULNERABLE" },
 	/* An old kernel that does not update: must FAIL, never known-deviation. */
-	s.uname = uname_old;
-	s.fstat = fstat_frozen_times;
-	expect_fail("MD-04", &s, PB_KIND_ANON, 0);
-}
-END_TEST
+	{ "MD-04", false, .sys = { .uname = uname_old, .fstat = fstat_frozen_times } },
+};
+#define NBROKEN ((int)(sizeof(broken) / sizeof(broken[0])))
 
-START_TEST(md05_broken)
+START_TEST(broken_fails)
 {
-	struct pb_sysops s = pb_sysops_real;
+	struct pb_sysops s = pb_test_sysops(&broken[_i].sys);
+	struct pb_check_result r = expect_fail(broken[_i].id, &s, PB_KIND_ANON, 0);
 
-	s.fstat = fstat_frozen_times;
-	expect_fail("MD-05", &s, PB_KIND_ANON, 0);
+	if (broken[_i].says)
+		ck_assert_ptr_nonnull(strstr(r.detail, broken[_i].says));
+	if (broken[_i].fifo_too)
+		expect_fail(broken[_i].id, &s, PB_KIND_FIFO, 0);
 }
 END_TEST
 
@@ -821,75 +744,14 @@ START_TEST(md05_filesystem_hides)
 }
 END_TEST
 
-START_TEST(md06_broken)
-{
-	struct pb_sysops s = pb_sysops_real;
-
-	s.readlink = readlink_wrong;
-	expect_fail("MD-06", &s, PB_KIND_ANON, 0);
-}
-END_TEST
-
-START_TEST(lx01_broken)
-{
-	struct pb_sysops s = pb_sysops_real;
-
-	s.pipe2 = pipe2_no_direct;
-	expect_fail("LX-01", &s, PB_KIND_ANON, 0);
-}
-END_TEST
-
-START_TEST(lx02_broken)
-{
-	struct pb_sysops s = pb_sysops_real;
-
-	s.fcntl = fcntl_hide_direct;
-	expect_fail("LX-02", &s, PB_KIND_ANON, 0);
-}
-END_TEST
-
 START_TEST(lx03_broken)
 {
-	struct pb_sysops s = pb_sysops_real;
-	struct pb_check_result r;
+	const struct pb_sysops grow_allowed = { .fcntl = fcntl_grow_allowed };
+	struct pb_sysops s = pb_test_sysops(&grow_allowed);
+	struct pb_check_result r = run("LX-03", &s);
 
-	s.fcntl = fcntl_grow_allowed;
-	r = run("LX-03", &s);
 	/* Only where the environment lets it run at all (CAP_SETUID, a soft limit). */
-	if (!pb_check_has_cap(7))
-		assert_verdict(r, PB_SKIP);
-	else
-		assert_verdict(r, PB_FAIL);
-}
-END_TEST
-
-START_TEST(lx04_broken)
-{
-	struct pb_sysops s = pb_sysops_real;
-
-	s.pipe2 = pipe2_no_notification;
-	expect_fail("LX-04", &s, PB_KIND_ANON, 0);
-}
-END_TEST
-
-START_TEST(lx05_broken)
-{
-	struct pb_sysops s = pb_sysops_real;
-
-	s.tee = tee_consumes;
-	expect_fail("LX-05", &s, PB_KIND_ANON, 0);
-}
-END_TEST
-
-START_TEST(lx06_broken)
-{
-	struct pb_sysops s = pb_sysops_real;
-	struct pb_check_result r;
-
-	s.pread = pread_dirty;
-	r = run("LX-06", &s);
-	assert_verdict(r, PB_FAIL);
-	ck_assert_ptr_nonnull(strstr(r.detail, "VULNERABLE"));
+	assert_verdict(r, pb_check_has_cap(7) ? PB_FAIL : PB_SKIP);
 }
 END_TEST
 
@@ -1083,63 +945,13 @@ START_TEST(no_fd_leaks)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("conf_pollmdlx");
-	TCase *t = tcase_create("registry");
-
-	tcase_add_test(t, registry_complete);
-	suite_add_tcase(s, t);
-	t = tcase_create("broken");
-	tcase_set_timeout(t, 10);
-	tcase_add_test(t, pl01_broken);
-	tcase_add_test(t, pl02_broken);
-	tcase_add_test(t, pl03_broken);
-	tcase_add_test(t, pl04_broken);
-	tcase_add_test(t, pl05_broken);
-	tcase_add_test(t, md01_broken);
-	tcase_add_test(t, md02_broken);
-	tcase_add_test(t, md03_broken);
-	tcase_add_test(t, md04_broken);
-	tcase_add_test(t, md05_broken);
-	tcase_add_test(t, md05_broken_not_tmpfs);
-	tcase_add_test(t, md05_filesystem_hides);
-	tcase_add_test(t, md06_broken);
-	tcase_add_test(t, lx01_broken);
-	tcase_add_test(t, lx02_broken);
-	tcase_add_test(t, lx03_broken);
-	tcase_add_test(t, lx04_broken);
-	tcase_add_test(t, lx05_broken);
-	tcase_add_test(t, lx06_broken);
-	tcase_add_test(t, lx07_broken);
-	tcase_add_test(t, lx07_killed_restores);
-	suite_add_tcase(s, t);
-	t = tcase_create("setup_faults");
-	tcase_set_timeout(t, 10);
-	tcase_add_loop_test(t, setup_fault_fails, 0,
-			    (int)(sizeof(setup_faults) / sizeof(setup_faults[0])));
-	tcase_add_test(t, resource_limit_is_error);
-	suite_add_tcase(s, t);
-	t = tcase_create("md04_signatures");
-	tcase_set_timeout(t, 20);
-	tcase_add_test(t, md04_backported);
-	tcase_add_test(t, md04_signature_new);
-	tcase_add_test(t, md04_updating_new);
-	tcase_add_test(t, md04_updating_old);
-	tcase_add_test(t, md04_partial);
-	tcase_add_test(t, md04_fifo_frozen);
-	suite_add_tcase(s, t);
-	t = tcase_create("here");
-	tcase_set_timeout(t, 10);
-	tcase_add_test(t, pl_here);
-	tcase_add_test(t, md_here);
-	tcase_add_test(t, md04_here);
-	tcase_add_test(t, lx_here);
-	tcase_add_test(t, lx03_here);
-	tcase_add_test(t, lx07_here);
-	tcase_add_test(t, no_fd_leaks);
-	suite_add_tcase(s, t);
-	return s;
-}
-
-PB_CHECK_MAIN(suite)
+PB_CHECK_TIMED_SUITE_MAIN("conf_pollmdlx",
+	PB_TCASE_TIMED("registry", 0, registry_complete),
+	PB_TCASE_LOOP("broken", 10, broken_fails, NBROKEN, md05_broken_not_tmpfs,
+		      md05_filesystem_hides, lx03_broken, lx07_broken,
+		      lx07_killed_restores),
+	PB_TCASE_LOOP("setup_faults", 10, setup_fault_fails, NSETUP_FAULTS,
+		      resource_limit_is_error),
+	PB_TCASE_LOOP("md04_signatures", 20, md04_signature, NMD04_SIGNATURES),
+	PB_TCASE_TIMED("here", 10, pl_here, md_here, md04_here, lx_here, lx03_here, lx07_here,
+		       no_fd_leaks))

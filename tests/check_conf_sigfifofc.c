@@ -46,13 +46,10 @@ static ssize_t w_no_sigpipe(int fd, const void *b, size_t n)
 {
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
 	ssize_t r;
-	int e;
 
 	sigaction(SIGPIPE, &ign, &old);
 	r = write(fd, b, n);
-	e = errno;
-	sigaction(SIGPIPE, &old, NULL);
-	errno = e;
+	PB_KEEP_ERRNO(sigaction(SIGPIPE, &old, NULL));
 	return r;
 }
 
@@ -408,22 +405,8 @@ START_TEST(registry_complete)
 }
 END_TEST
 
-static Suite *conf_suite(void)
-{
-	Suite *s = suite_create("conf_sigfifofc");
-	TCase *tc = tcase_create("registry");
-
-	tcase_add_test(tc, registry_complete);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("this_kernel");
-	tcase_add_loop_test(tc, this_kernel, 0, sizeof(here) / sizeof(here[0]));
-	suite_add_tcase(s, tc);
-	tc = tcase_create("broken_kernel");
-	tcase_add_loop_test(tc, broken_kernel_fails, 0, sizeof(broken) / sizeof(broken[0]));
-	tcase_add_test(tc, resource_limit_is_error);
-	tcase_add_test(tc, user_namespace_skips_the_part);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
-PB_CHECK_MAIN(conf_suite)
+PB_CHECK_TIMED_SUITE_MAIN("conf_sigfifofc",
+	PB_TCASE_TIMED("registry", 0, registry_complete),
+	PB_TCASE_LOOP("this_kernel", 0, this_kernel, sizeof(here) / sizeof(here[0])),
+	PB_TCASE_LOOP("broken_kernel", 0, broken_kernel_fails, sizeof(broken) / sizeof(broken[0]),
+		      resource_limit_is_error, user_namespace_skips_the_part))

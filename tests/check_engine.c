@@ -91,40 +91,60 @@ START_TEST(never_full_is_overflow)
 }
 END_TEST
 
-/* Reading from another pipe that holds extra bytes: data "invented". */
-START_TEST(invented_data_is_mismatch)
+/*
+ * The engine writing into one nonblocking pipe (a) and reading from another
+ * (b), after `prepare` put bytes in them: what comes out is not what went in,
+ * which the engine must report as -EIO in the first loop.
+ */
+static struct pb_engine_result crossed_mismatch(void (*prepare)(int a[2], int b[2]),
+						unsigned loops)
 {
 	int a[2], b[2];
 	struct pb_engine_result r;
 
 	ck_assert_int_eq(pipe2(a, O_NONBLOCK), 0);
 	ck_assert_int_eq(pipe2(b, O_NONBLOCK), 0);
-	ck_assert_int_eq(write(b[1], buf, 1000), 1000);
-	/* Write into a (fills it), read from b (only 1000 bytes). */
-	ck_assert_int_eq(pb_engine_run(b[0], a[1], buf, 100, 1, 1 << 24, &r), -EIO);
+	if (prepare)
+		prepare(a, b);
+	ck_assert_int_eq(pb_engine_run(b[0], a[1], buf, 100, loops, 1 << 24, &r), -EIO);
 	ck_assert_uint_eq(r.bad_loop, 0);
+	close(a[0]), close(a[1]), close(b[0]), close(b[1]);
+	return r;
+}
+
+static void b_holds_1000(int a[2], int b[2])
+{
+	(void)a;
+	ck_assert_int_eq(write(b[1], buf, 1000), 1000);
+}
+
+/* Reading from another pipe that holds extra bytes: data "invented". */
+START_TEST(invented_data_is_mismatch)
+{
+	/* Write into a (fills it), read from b (only 1000 bytes). */
+	struct pb_engine_result r = crossed_mismatch(b_holds_1000, 1);
+
 	ck_assert_uint_eq(r.bad_read, 1000);
 	ck_assert_uint_gt(r.bad_written, 1000);
-	close(a[0]), close(a[1]), close(b[0]), close(b[1]);
 }
 END_TEST
+
+/* a holds one page, b 64 KiB and more room. */
+static void b_holds_more_than_a_takes(int a[2], int b[2])
+{
+	ck_assert_int_ge(fcntl(a[1], F_SETPIPE_SZ, 4096), 4096);
+	ck_assert_int_ge(fcntl(b[1], F_SETPIPE_SZ, 1 << 20), 1 << 16);
+	for (int i = 0; i < 8; i++)
+		ck_assert_int_eq(write(b[1], buf, 8192), 8192);
+}
 
 /* Reading from a pipe that holds more than the written one took: more
  * bytes out than went in, which must stop the loop at once. */
 START_TEST(more_out_than_in_is_mismatch)
 {
-	int a[2], b[2];
-	struct pb_engine_result r;
+	struct pb_engine_result r = crossed_mismatch(b_holds_more_than_a_takes, 3);
 	char msg[256];
 
-	ck_assert_int_eq(pipe2(a, O_NONBLOCK), 0);
-	ck_assert_int_eq(pipe2(b, O_NONBLOCK), 0);
-	ck_assert_int_ge(fcntl(a[1], F_SETPIPE_SZ, 4096), 4096);
-	ck_assert_int_ge(fcntl(b[1], F_SETPIPE_SZ, 1 << 20), 1 << 16);
-	for (int i = 0; i < 8; i++)
-		ck_assert_int_eq(write(b[1], buf, 8192), 8192);
-	ck_assert_int_eq(pb_engine_run(b[0], a[1], buf, 100, 3, 1 << 24, &r), -EIO);
-	ck_assert_uint_eq(r.bad_loop, 0);
 	ck_assert_uint_eq(r.loops_done, 1);
 	ck_assert_uint_le(r.bad_written, 4096);
 	ck_assert_uint_gt(r.bad_read, r.bad_written);
@@ -133,42 +153,35 @@ START_TEST(more_out_than_in_is_mismatch)
 	pb_engine_strerror(-EIO, &r, 1 << 24, msg, sizeof(msg));
 	ck_assert_ptr_nonnull(strstr(msg, "loop 0: wrote "));
 	ck_assert_ptr_nonnull(strstr(msg, "lost or invented data"));
-	close(a[0]), close(a[1]), close(b[0]), close(b[1]);
 }
 END_TEST
+
+static void a_full(int a[2], int b[2])
+{
+	(void)b;
+	while (write(a[1], buf, 4096) > 0)
+		;
+}
 
 /* A loop that moves nothing (the write end is already full, the read end
  * empty) is the kernel saying EAGAIN for no reason: an alarm, not a pass. */
 START_TEST(loop_moving_nothing_is_mismatch)
 {
-	int a[2], b[2];
-	struct pb_engine_result r;
+	struct pb_engine_result r = crossed_mismatch(a_full, 5);
 
-	ck_assert_int_eq(pipe2(a, O_NONBLOCK), 0);
-	ck_assert_int_eq(pipe2(b, O_NONBLOCK), 0);
-	while (write(a[1], buf, 4096) > 0)
-		;
-	ck_assert_int_eq(pb_engine_run(b[0], a[1], buf, 100, 5, 1 << 24, &r), -EIO);
-	ck_assert_uint_eq(r.bad_loop, 0);
 	ck_assert_uint_eq(r.bad_written, 0);
 	ck_assert_uint_eq(r.bad_read, 0);
-	close(a[0]), close(a[1]), close(b[0]), close(b[1]);
 }
 END_TEST
 
 /* Data written but nothing to read (read end of an empty other pipe): lost. */
 START_TEST(lost_data_is_mismatch)
 {
-	int a[2], b[2];
-	struct pb_engine_result r;
+	struct pb_engine_result r = crossed_mismatch(NULL, 2);
 
-	ck_assert_int_eq(pipe2(a, O_NONBLOCK), 0);
-	ck_assert_int_eq(pipe2(b, O_NONBLOCK), 0);
-	ck_assert_int_eq(pb_engine_run(b[0], a[1], buf, 100, 2, 1 << 24, &r), -EIO);
 	ck_assert_uint_gt(r.bad_written, 0);
 	ck_assert_uint_eq(r.bad_read, 0);
 	ck_assert_uint_eq(r.bytes_written, r.bad_written);
-	close(a[0]), close(a[1]), close(b[0]), close(b[1]);
 }
 END_TEST
 
@@ -192,19 +205,26 @@ START_TEST(fill_limit_is_exact)
 }
 END_TEST
 
+/* One 100-byte loop reading rfd and writing wfd fails with `err`, and the
+ * result names the call that failed. */
+static void expect_failed_call(int rfd, int wfd, int err, const char *call)
+{
+	struct pb_engine_result r;
+
+	ck_assert_int_eq(pb_engine_run(rfd, wfd, buf, 100, 1, 1 << 24, &r), err);
+	ck_assert_str_eq(r.failed_call, call);
+}
+
 /* Errors other than EPIPE/EAGAIN are reported with the call that failed. */
 START_TEST(bad_descriptor_errors_are_reported)
 {
 	int p[2];
-	struct pb_engine_result r;
 
 	ck_assert_int_eq(pipe2(p, O_NONBLOCK), 0);
 	/* writing to the read end */
-	ck_assert_int_eq(pb_engine_run(p[0], p[0], buf, 100, 1, 1 << 24, &r), -EBADF);
-	ck_assert_str_eq(r.failed_call, "write");
+	expect_failed_call(p[0], p[0], -EBADF, "write");
 	/* reading from the write end */
-	ck_assert_int_eq(pb_engine_run(p[1], p[1], buf, 100, 1, 1 << 24, &r), -EBADF);
-	ck_assert_str_eq(r.failed_call, "read");
+	expect_failed_call(p[1], p[1], -EBADF, "read");
 	close(p[0]), close(p[1]);
 }
 END_TEST
@@ -255,13 +275,11 @@ END_TEST
 START_TEST(write_error_is_reported)
 {
 	int p[2];
-	struct pb_engine_result r;
 
 	ck_assert_int_eq(pipe2(p, O_NONBLOCK), 0);
 	close(p[0]); /* no reader: EPIPE (SIGPIPE ignored below) */
 	signal(SIGPIPE, SIG_IGN);
-	ck_assert_int_eq(pb_engine_run(p[1], p[1], buf, 100, 1, 1 << 24, &r), -EPIPE);
-	ck_assert_str_eq(r.failed_call, "write");
+	expect_failed_call(p[1], p[1], -EPIPE, "write");
 	close(p[1]);
 }
 END_TEST

@@ -9,6 +9,7 @@
 #define PB_CHECK_MAIN_H
 
 #include <check.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 static inline int pb_test_run_suite(Suite *s)
@@ -77,5 +78,61 @@ static inline TCase *pb_test_tcase(const struct pb_tcase *tcase)
 	{ \
 		return pb_test_run_suite(suite_fn()); \
 	}
+
+/*
+ * A test case with a timeout and perhaps a loop test, for a suite built by
+ * PB_CHECK_TIMED_SUITE_MAIN (below):
+ *   PB_TCASE_TIMED("runner", 30, watchdog_kills, ...): tests, 30 s each;
+ *   PB_TCASE_LOOP("broken", 10, fails, N, other, ...): the loop test `fails`
+ *   over [0, N) first, then the other tests (none is fine).
+ * A timeout of 0 keeps Check's default.
+ */
+struct pb_tcase_timed {
+	const char *name;
+	double timeout;
+	bool looped;                /* tests[0] is a loop test over [0, loop_end) */
+	int loop_end;
+	const TTest *const *tests;  /* NULL-terminated */
+};
+
+#define PB_TCASE_TIMED(name, timeout, ...) \
+	(&(const struct pb_tcase_timed){ (name), (timeout), false, 0, \
+		(const TTest *const[]){ __VA_ARGS__, NULL } })
+#define PB_TCASE_LOOP(name, timeout, loop, loop_end, ...) \
+	(&(const struct pb_tcase_timed){ (name), (timeout), true, (int)(loop_end), \
+		(const TTest *const[]){ (loop), ##__VA_ARGS__, NULL } })
+
+static inline TCase *pb_test_timed_tcase(const struct pb_tcase_timed *t)
+{
+	TCase *tc = tcase_create(t->name);
+	const TTest *const *test = t->tests;
+
+	if (t->timeout > 0)
+		tcase_set_timeout(tc, t->timeout);
+	if (t->looped)
+		tcase_add_loop_test(tc, *test++, 0, t->loop_end);
+	while (*test)
+		tcase_add_test(tc, *test++);
+	return tc;
+}
+
+static inline Suite *pb_test_timed_suite(const char *name,
+					 const struct pb_tcase_timed *const *tcases)
+{
+	Suite *s = suite_create(name);
+
+	while (*tcases)
+		suite_add_tcase(s, pb_test_timed_tcase(*tcases++));
+	return s;
+}
+
+/* main() of a test program whose suite is a list of PB_TCASE_TIMED / PB_TCASE_LOOP. */
+#define PB_CHECK_TIMED_SUITE_MAIN(name, ...) \
+	static Suite *pb_test_timed_suite_main(void) \
+	{ \
+		const struct pb_tcase_timed *const tcases[] = { __VA_ARGS__, NULL }; \
+		return pb_test_timed_suite(name, tcases); \
+	} \
+	PB_CHECK_MAIN(pb_test_timed_suite_main)
 
 #endif

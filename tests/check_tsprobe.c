@@ -94,6 +94,15 @@ START_TEST(judge_each_branch)
 }
 END_TEST
 
+/* The states of field f in three samples, folded into o, give state `want`. */
+static void fold3(struct pb_ts_sample s[3], enum pb_ts_field f, const enum pb_ts_state st[3],
+		  enum pb_ts_state want, struct pb_ts_obs *o)
+{
+	set_samples(s, 3, f, st);
+	pb_ts_fold(s, 3, f, o);
+	ck_assert_int_eq(o->state, want);
+}
+
 START_TEST(fold_agreement_and_disagreement)
 {
 	struct pb_ts_sample s[3];
@@ -104,21 +113,13 @@ START_TEST(fold_agreement_and_disagreement)
 	const enum pb_ts_state none[] = { PB_TS_UNDETERMINED, PB_TS_UNDETERMINED, PB_TS_UNDETERMINED };
 
 	memset(s, 0, sizeof(s));
-	set_samples(s, 3, PB_TS_MTIME, agree);
-	pb_ts_fold(s, 3, PB_TS_MTIME, &o);
-	ck_assert_int_eq(o.state, PB_TS_UPDATED);
+	fold3(s, PB_TS_MTIME, agree, PB_TS_UPDATED, &o);
 	ck_assert_uint_eq(o.n_updated, 3);
-	set_samples(s, 3, PB_TS_MTIME, mixed);
-	pb_ts_fold(s, 3, PB_TS_MTIME, &o);
-	ck_assert_int_eq(o.state, PB_TS_INCONSISTENT);
+	fold3(s, PB_TS_MTIME, mixed, PB_TS_INCONSISTENT, &o);
 	ck_assert_ptr_nonnull(strstr(o.reason, "updated in 2, unchanged in 1"));
-	set_samples(s, 3, PB_TS_ATIME, partly);
-	pb_ts_fold(s, 3, PB_TS_ATIME, &o);
-	ck_assert_int_eq(o.state, PB_TS_UNCHANGED);
+	fold3(s, PB_TS_ATIME, partly, PB_TS_UNCHANGED, &o);
 	ck_assert_uint_eq(o.n_undetermined, 1);
-	set_samples(s, 3, PB_TS_ATIME, none);
-	pb_ts_fold(s, 3, PB_TS_ATIME, &o);
-	ck_assert_int_eq(o.state, PB_TS_UNDETERMINED);
+	fold3(s, PB_TS_ATIME, none, PB_TS_UNDETERMINED, &o);
 	ck_assert_str_eq(o.reason, "noatime mount");
 	pb_ts_fold(s, 0, PB_TS_ATIME, &o);
 	ck_assert_int_eq(o.state, PB_TS_UNDETERMINED);
@@ -139,34 +140,33 @@ static void fake(struct pb_ts_target *t, const enum pb_ts_state w[3], const enum
 	}
 }
 
+/* The verdict on a target whose write and read observations are w and r. */
+static enum pb_ts_verdict verdict_of(struct pb_ts_target *t, const enum pb_ts_state w[3],
+				     const enum pb_ts_state r[3])
+{
+	fake(t, w, r);
+	pb_ts_verdict_compute(t);
+	return t->verdict;
+}
+
+#define STATES(a, m, c) ((const enum pb_ts_state[]){ a, m, c })
+
 START_TEST(verdicts)
 {
 	const enum pb_ts_state U = PB_TS_UPDATED, N = PB_TS_UNCHANGED, D = PB_TS_UNDETERMINED,
 			       I = PB_TS_INCONSISTENT;
 	struct pb_ts_target t;
 
-	fake(&t, (const enum pb_ts_state[]){ N, N, N }, (const enum pb_ts_state[]){ N, N, N });
-	pb_ts_verdict_compute(&t);
-	ck_assert_int_eq(t.verdict, PB_TS_V_FROZEN);
-	fake(&t, (const enum pb_ts_state[]){ N, U, U }, (const enum pb_ts_state[]){ U, N, N });
-	pb_ts_verdict_compute(&t);
-	ck_assert_int_eq(t.verdict, PB_TS_V_UPDATED);
+	ck_assert_int_eq(verdict_of(&t, STATES(N, N, N), STATES(N, N, N)), PB_TS_V_FROZEN);
+	ck_assert_int_eq(verdict_of(&t, STATES(N, U, U), STATES(U, N, N)), PB_TS_V_UPDATED);
 	ck_assert_str_eq(t.detail, "write changes mtime+ctime, read changes atime");
 	/* A noatime mount leaves read's atime undetermined: still updated, noted. */
-	fake(&t, (const enum pb_ts_state[]){ D, U, U }, (const enum pb_ts_state[]){ D, N, N });
-	pb_ts_verdict_compute(&t);
-	ck_assert_int_eq(t.verdict, PB_TS_V_UPDATED);
+	ck_assert_int_eq(verdict_of(&t, STATES(D, U, U), STATES(D, N, N)), PB_TS_V_UPDATED);
 	ck_assert_ptr_nonnull(strstr(t.detail, "read atime undetermined"));
-	fake(&t, (const enum pb_ts_state[]){ N, U, N }, (const enum pb_ts_state[]){ N, N, N });
-	pb_ts_verdict_compute(&t);
-	ck_assert_int_eq(t.verdict, PB_TS_V_MIXED);
-	fake(&t, (const enum pb_ts_state[]){ N, I, U }, (const enum pb_ts_state[]){ U, N, N });
-	pb_ts_verdict_compute(&t);
-	ck_assert_int_eq(t.verdict, PB_TS_V_INCONSISTENT);
-	fake(&t, (const enum pb_ts_state[]){ D, D, D }, (const enum pb_ts_state[]){ D, D, D });
-	pb_ts_verdict_compute(&t);
-	ck_assert_int_eq(t.verdict, PB_TS_V_UNDETERMINED);
-	fake(&t, (const enum pb_ts_state[]){ N, N, N }, (const enum pb_ts_state[]){ N, N, N });
+	ck_assert_int_eq(verdict_of(&t, STATES(N, U, N), STATES(N, N, N)), PB_TS_V_MIXED);
+	ck_assert_int_eq(verdict_of(&t, STATES(N, I, U), STATES(U, N, N)), PB_TS_V_INCONSISTENT);
+	ck_assert_int_eq(verdict_of(&t, STATES(D, D, D), STATES(D, D, D)), PB_TS_V_UNDETERMINED);
+	fake(&t, STATES(N, N, N), STATES(N, N, N));
 	t.ops[PB_TS_READ].nsamples = 0;
 	pb_ts_verdict_compute(&t);
 	ck_assert_int_eq(t.verdict, PB_TS_V_UNDETERMINED);
@@ -199,11 +199,9 @@ START_TEST(attribution)
 	struct pb_ts_fifo_ref a;
 
 	/* overlayfs: write shows nothing, read atime; tmpfs: everything. */
-	fake(&fifo, (const enum pb_ts_state[]){ N, N, N }, (const enum pb_ts_state[]){ U, N, N });
-	pb_ts_verdict_compute(&fifo);
+	verdict_of(&fifo, STATES(N, N, N), STATES(U, N, N));
 	snprintf(fifo.mount.fstype, sizeof(fifo.mount.fstype), "overlay");
-	fake(&ref, (const enum pb_ts_state[]){ N, U, U }, (const enum pb_ts_state[]){ U, N, N });
-	pb_ts_verdict_compute(&ref);
+	verdict_of(&ref, STATES(N, U, U), STATES(U, N, N));
 	for (int i = 0; i < 2; i++)
 		for (int f = 0; f < PB_TS_FIELD_COUNT; f++) {
 			struct pb_ts_obs *o[2] = { &fifo.ops[i].field[f], &ref.ops[i].field[f] };

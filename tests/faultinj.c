@@ -252,6 +252,15 @@ static bool times_before(int fd, struct stat *st)
 
 static const struct timespec omit = { 0, UTIME_OMIT }, now = { 0, UTIME_NOW };
 
+/* A read or write that returned r: when it moved bytes, FD's a/mtime become
+ * a and m.  Returns r. */
+static ssize_t moved_then_times(ssize_t r, int fd, struct timespec a, struct timespec m)
+{
+	if (r > 0)
+		set_times(fd, a, m);
+	return r;
+}
+
 /* ---- pipe creation ---- */
 
 static int sys_pipe2(int *fd, int flags)
@@ -346,6 +355,13 @@ long syscall(long nr, ...)
 
 /* ---- read and write ---- */
 
+/* A call on FD that a fault may change: one is set and FD is a pipe or FIFO. */
+static bool faulty_pipe(int fd)
+{
+	init();
+	return fault && is_pipe(fd);
+}
+
 /* A read that never completes: it sleeps in a read of a private pipe that
  * nobody writes, so signals interrupt or restart it as the kernel would. */
 static ssize_t hang(void)
@@ -370,8 +386,7 @@ ssize_t read(int fd, void *buf, size_t n)
 	struct stat st;
 	ssize_t r;
 
-	init();
-	if (!fault || !is_pipe(fd))
+	if (!faulty_pipe(fd))
 		return real_read(fd, buf, n);
 	switch (fault) {
 	case F_EARLY_EOF:
@@ -400,10 +415,8 @@ ssize_t read(int fd, void *buf, size_t n)
 	case F_TS_FROZEN_FIFO:
 		if (is_anon(fd) != (fault == F_TS_PARTIAL_ANON) || !times_before(fd, &st))
 			break;
-		r = real_read(fd, buf, n);
-		if (r > 0)
-			set_times(fd, st.st_atim, omit);  /* atime stays */
-		return r;
+		/* atime stays */
+		return moved_then_times(real_read(fd, buf, n), fd, st.st_atim, omit);
 	default:
 		break;
 	}
@@ -444,8 +457,7 @@ ssize_t write(int fd, const void *buf, size_t n)
 	ssize_t r;
 	int e;
 
-	init();
-	if (!fault || !is_pipe(fd))
+	if (!faulty_pipe(fd))
 		return real_write(fd, buf, n);
 	switch (fault) {
 	case F_TORN_WRITE:
@@ -471,17 +483,12 @@ ssize_t write(int fd, const void *buf, size_t n)
 	case F_TS_PARTIAL_ANON:
 		if (!is_anon(fd))
 			break;
-		r = real_write(fd, buf, n);
-		if (r > 0)
-			set_times(fd, omit, now);         /* mtime (and ctime) move */
-		return r;
+		/* mtime (and ctime) move */
+		return moved_then_times(real_write(fd, buf, n), fd, omit, now);
 	case F_TS_FROZEN_FIFO:
 		if (is_anon(fd) || !times_before(fd, &st))
 			break;
-		r = real_write(fd, buf, n);
-		if (r > 0)
-			set_times(fd, st.st_atim, st.st_mtim);
-		return r;
+		return moved_then_times(real_write(fd, buf, n), fd, st.st_atim, st.st_mtim);
 	default:
 		break;
 	}

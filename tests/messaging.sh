@@ -19,26 +19,31 @@ grep -q '40 messages, 4000 bytes per repetition' "$T/out"; ok $? "text states th
 "$PB" messaging $SMALL -r 3 -w 1 -f json -o "$T/j" 2>"$T/err"
 is "json run exits 0" "$?" 0
 "$JSONQ" "$T/j" >/dev/null 2>&1; ok $? "json is one valid document"
-is "command" "$(q "$T/j" .command)" messaging
-is "exit_status" "$(q "$T/j" .exit_status)" 0
-is "params.groups" "$(q "$T/j" .params.groups)" 1
-is "params.fds" "$(q "$T/j" .params.fds)" 2
-is "params.loops" "$(q "$T/j" .params.loops)" 10
-is "params.size_bytes default" "$(q "$T/j" .params.size_bytes)" 100
-is "params.repeat" "$(q "$T/j" .params.repeat)" 3
-is "params.warmup" "$(q "$T/j" .params.warmup)" 1
-is "params.kind default" "$(q "$T/j" .params.kind)" pipe
-is "params.timeout_ns default" "$(q "$T/j" .params.timeout_ns)" 0
-is "one result" "$(q "$T/j" '.results#')" 1
-is "result kind" "$(q "$T/j" '.results[0].kind')" pipe
-is "result mode" "$(q "$T/j" '.results[0].mode')" process
-is "result groups" "$(q "$T/j" '.results[0].groups')" 1
-is "result fds" "$(q "$T/j" '.results[0].fds')" 2
-is "result loops" "$(q "$T/j" '.results[0].loops')" 10
-is "result size_bytes" "$(q "$T/j" '.results[0].size_bytes')" 100
-is "repetitions = --repeat" "$(q "$T/j" '.results[0].repetitions#')" 3
-is "messages per repetition" "$(q "$T/j" '.results[0].repetitions[2].messages')" 40
-is "bytes per repetition" "$(q "$T/j" '.results[0].repetitions[0].bytes')" 4000
+# path, the value it must have, the test's name
+while read -r path want name; do
+	is "$name" "$(q "$T/j" "$path" </dev/null)" "$want"
+done <<'EOF'
+.command messaging command
+.exit_status 0 exit_status
+.params.groups 1 params.groups
+.params.fds 2 params.fds
+.params.loops 10 params.loops
+.params.size_bytes 100 params.size_bytes default
+.params.repeat 3 params.repeat
+.params.warmup 1 params.warmup
+.params.kind pipe params.kind default
+.params.timeout_ns 0 params.timeout_ns default
+.results# 1 one result
+.results[0].kind pipe result kind
+.results[0].mode process result mode
+.results[0].groups 1 result groups
+.results[0].fds 2 result fds
+.results[0].loops 10 result loops
+.results[0].size_bytes 100 result size_bytes
+.results[0].repetitions# 3 repetitions = --repeat
+.results[0].repetitions[2].messages 40 messages per repetition
+.results[0].repetitions[0].bytes 4000 bytes per repetition
+EOF
 for k in elapsed_ns rate_messages_per_s rate_bytes_per_s voluntary_ctxsw \
 	involuntary_ctxsw cpu_user_ns cpu_sys_ns; do
 	v=$(q "$T/j" ".results[0].repetitions[0].$k")
