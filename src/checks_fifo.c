@@ -80,6 +80,16 @@ static int open_or_fail(struct pb_check_ctx *ctx, const char *path, int flags, c
 	return -1;
 }
 
+/* Two open_or_fail()s of PATH into FD[0] and FD[1]: false (nothing left
+ * open) when either fails. */
+static bool open_both_or_fail(struct pb_check_ctx *ctx, const char *path, int flags0,
+			      const char *what0, int flags1, const char *what1, int fd[2])
+{
+	fd[0] = open_or_fail(ctx, path, flags0, what0, -1);
+	fd[1] = fd[0] < 0 ? -1 : open_or_fail(ctx, path, flags1, what1, fd[0]);
+	return fd[1] >= 0;
+}
+
 /* mknod(S_IFIFO|0600) at PATH, in a directory anyone may write; 0 or errno. */
 static int mknod_fifo(const struct pb_sysops *s, const char *path)
 {
@@ -213,7 +223,7 @@ static void fifo03(struct pb_check_ctx *ctx)
 {
 	const struct pb_sysops *s = ctx->sys;
 	char path[4200];
-	int fd, rfd, e;
+	int fd, pair[2], e;
 
 	if (!make_fifo(ctx, "f.fifo", path, sizeof(path)))
 		return;
@@ -228,14 +238,10 @@ static void fifo03(struct pb_check_ctx *ctx)
 			      pb_checkproc_errname(e));
 		return;
 	}
-	rfd = open_or_fail(ctx, path, O_RDONLY | O_NONBLOCK, "reader open O_RDONLY|O_NONBLOCK", -1);
-	if (rfd < 0)
+	if (!open_both_or_fail(ctx, path, O_RDONLY | O_NONBLOCK, "reader open O_RDONLY|O_NONBLOCK",
+			       O_WRONLY | O_NONBLOCK, "O_WRONLY|O_NONBLOCK with a reader", pair))
 		return;
-	fd = open_or_fail(ctx, path, O_WRONLY | O_NONBLOCK, "O_WRONLY|O_NONBLOCK with a reader", rfd);
-	if (fd < 0)
-		return;
-	s->close(rfd);
-	s->close(fd);
+	pb_check_close_pair(s, pair);
 	pb_check_set(ctx, PB_PASS, "ENXIO without a reader, success with one");
 }
 
@@ -325,18 +331,16 @@ static void fifo06(struct pb_check_ctx *ctx)
 {
 	const struct pb_sysops *s = ctx->sys;
 	char path[4200], buf[8];
-	int fd, nfd, wfd;
+	int rw[2], fd, wfd;
 	ssize_t n;
 
 	if (!make_fifo(ctx, "f.fifo", path, sizeof(path)))
 		return;
-	fd = open_or_fail(ctx, path, O_RDWR, "blocking O_RDWR", -1);
-	if (fd < 0)
+	if (!open_both_or_fail(ctx, path, O_RDWR, "blocking O_RDWR", O_RDWR | O_NONBLOCK,
+			       "O_RDWR|O_NONBLOCK", rw))
 		return;
-	nfd = open_or_fail(ctx, path, O_RDWR | O_NONBLOCK, "O_RDWR|O_NONBLOCK", fd);
-	if (nfd < 0)
-		return;
-	s->close(nfd);
+	fd = rw[0];
+	s->close(rw[1]);
 	/* The O_RDWR opener counts as a reader. */
 	wfd = open_or_fail(ctx, path, O_WRONLY | O_NONBLOCK,
 			   "O_WRONLY|O_NONBLOCK with only an O_RDWR opener", -1);
@@ -356,6 +360,14 @@ static void fifo06(struct pb_check_ctx *ctx)
 	if (ctx->verdict == PB_PASS)
 		pb_check_set(ctx, PB_PASS, "O_RDWR opens at once (blocking and nonblocking), "
 			     "counts as a reader, loops data to itself");
+}
+
+/* A nonblocking call that must find nothing to do: N -1 with errno E EAGAIN. */
+static void want_eagain(struct pb_check_ctx *ctx, ssize_t n, int e, const char *what)
+{
+	if (!(n == -1 && e == EAGAIN))
+		pb_check_fail(ctx, "%s: %zd (%s), expected -1/EAGAIN", what, n,
+			      pb_check_err_name(n, e));
 }
 
 /* FIFO-07.  XSH read(); XSH write(); LTP read03/write04. */
@@ -387,19 +399,13 @@ static void fifo07(struct pb_check_ctx *ctx)
 		return;
 	errno = 0;
 	n = s->read(rfd, buf, sizeof(buf));
-	e = errno;
-	if (!(n == -1 && e == EAGAIN))
-		pb_check_fail(ctx, "nonblocking read with a writer present: %zd (%s), "
-			      "expected -1/EAGAIN", n, pb_check_err_name(n, e));
+	want_eagain(ctx, n, errno, "nonblocking read with a writer present");
 	ctx->kind = PB_KIND_FIFO;  /* so a fill failure's detail says "FIFO" */
 	filled = pb_check_fill_or_fail(ctx, wfd);
 	if (filled > 0) {
 		errno = 0;
 		n = s->write(wfd, big, sizeof(big));
-		e = errno;
-		if (!(n == -1 && e == EAGAIN))
-			pb_check_fail(ctx, "write(32 KiB) into a full FIFO: %zd (%s), expected "
-				      "-1/EAGAIN", n, pb_check_err_name(n, e));
+		want_eagain(ctx, n, errno, "write(32 KiB) into a full FIFO");
 	}
 	s->close(wfd);
 	s->close(rfd);
@@ -414,16 +420,17 @@ static void fifo08(struct pb_check_ctx *ctx)
 	const struct pb_sysops *s = ctx->sys;
 	char path[4200];
 	struct stat fst, pst;
-	int rfd, wfd, e, cap, avail = -1;
+	int pair[2], rfd, wfd, e, cap, avail = -1;
 	off_t off;
 	ssize_t n;
 
 	if (!make_fifo(ctx, "f.fifo", path, sizeof(path)))
 		return;
-	rfd = open_or_fail(ctx, path, O_RDONLY | O_NONBLOCK, "open", -1);
-	wfd = rfd < 0 ? -1 : open_or_fail(ctx, path, O_WRONLY | O_NONBLOCK, "open", rfd);
-	if (wfd < 0)
+	if (!open_both_or_fail(ctx, path, O_RDONLY | O_NONBLOCK, "open", O_WRONLY | O_NONBLOCK,
+			       "open", pair))
 		return;
+	rfd = pair[0];
+	wfd = pair[1];
 	n = s->write(wfd, "hello", 5);
 	if (n != 5)
 		pb_check_fail(ctx, "write of 5 bytes returned %zd", n);

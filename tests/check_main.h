@@ -64,7 +64,9 @@ static inline TCase *pb_test_tcase(const struct pb_tcase *tcase)
 /*
  * main() of a test program whose suite is a plain list of test cases:
  * PB_CHECK_SUITE_MAIN("units", PB_TCASE("sizes", size_suffixes, ...), ...).
- * A suite with loop tests or timeouts builds itself and uses PB_CHECK_MAIN.
+ * A suite with loop tests or timeouts uses PB_CHECK_TIMED_SUITE_MAIN (below);
+ * one that needs fixtures builds itself (pb_test_tcase) and uses
+ * PB_CHECK_MAIN.
  */
 #define PB_CHECK_SUITE_MAIN(name, ...) \
 	int main(void) \
