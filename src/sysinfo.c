@@ -6,7 +6,6 @@
 #include <gnu/libc-version.h>
 #include <json-c/json.h>
 #include <limits.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -91,37 +90,28 @@ bool pb_sysinfo_has_cap(int cap)
 	return found && cap >= 0 && cap < 64 && (eff >> cap) & 1;
 }
 
-/* The JSON members of the "system" object, in their order, from struct pb_sysinfo. */
-static const struct {
-	const char *key;
-	size_t off;
-	enum { SI_STR, SI_LONG } type;  /* a string, or a count that is null when unknown (< 0) */
-} si_fields[] = {
-#define SI(key, member, type) { key, offsetof(struct pb_sysinfo, member), type }
-	SI("kernel_release", kernel_release, SI_STR), SI("kernel_version", kernel_version, SI_STR),
-	SI("machine", machine, SI_STR), SI("hostname", hostname, SI_STR), SI("libc", libc, SI_STR),
-	SI("cpus_online", cpus_online, SI_LONG), SI("page_size_bytes", page_size, SI_LONG),
-	SI("pipe_buf_bytes", pipe_buf, SI_LONG),
-	SI("pipe_default_size_bytes", pipe_default_size, SI_LONG),
-	SI("pipe_max_size_bytes", pipe_max_size, SI_LONG),
-	SI("pipe_user_pages_soft", pipe_user_pages_soft, SI_LONG),
-	SI("pipe_user_pages_hard", pipe_user_pages_hard, SI_LONG),
-	SI("cpus_allowed", allowed_list, SI_STR),
-#undef SI
-};
+static struct json_object *long_or_null(long v)
+{
+	return v < 0 ? NULL : json_object_new_int64(v);
+}
 
 struct json_object *pb_sysinfo_json(const struct pb_sysinfo *si)
 {
 	struct json_object *o = json_object_new_object();
 
-	for (size_t i = 0; i < sizeof(si_fields) / sizeof(si_fields[0]); i++) {
-		const char *at = (const char *)si + si_fields[i].off;
-		long v = si_fields[i].type == SI_LONG ? *(const long *)(const void *)at : 0;
-
-		json_object_object_add(o, si_fields[i].key,
-				       si_fields[i].type == SI_STR ? json_object_new_string(at) :
-				       v < 0 ? NULL : json_object_new_int64(v));
-	}
+	json_object_object_add(o, "kernel_release", json_object_new_string(si->kernel_release));
+	json_object_object_add(o, "kernel_version", json_object_new_string(si->kernel_version));
+	json_object_object_add(o, "machine", json_object_new_string(si->machine));
+	json_object_object_add(o, "hostname", json_object_new_string(si->hostname));
+	json_object_object_add(o, "libc", json_object_new_string(si->libc));
+	json_object_object_add(o, "cpus_online", long_or_null(si->cpus_online));
+	json_object_object_add(o, "page_size_bytes", long_or_null(si->page_size));
+	json_object_object_add(o, "pipe_buf_bytes", long_or_null(si->pipe_buf));
+	json_object_object_add(o, "pipe_default_size_bytes", long_or_null(si->pipe_default_size));
+	json_object_object_add(o, "pipe_max_size_bytes", long_or_null(si->pipe_max_size));
+	json_object_object_add(o, "pipe_user_pages_soft", long_or_null(si->pipe_user_pages_soft));
+	json_object_object_add(o, "pipe_user_pages_hard", long_or_null(si->pipe_user_pages_hard));
+	json_object_object_add(o, "cpus_allowed", json_object_new_string(si->allowed_list));
 	/* Recorded so a comparison can tell a busy machine from a slow kernel. */
 	json_object_object_add(o, "loadavg_1m", si->loadavg_1m >= 0 ?
 			       json_object_new_double(si->loadavg_1m) : NULL);
