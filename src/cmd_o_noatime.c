@@ -124,14 +124,6 @@ static int calibration_round(void *ctx, uint64_t loops)
 	return run->b.status;
 }
 
-/* With --duration: choose the loops for REPEAT measured pairs and the
- * unmeasured one. */
-static int calibrate(struct on_run *run)
-{
-	return pb_bench_calibrate(&run->b, run->p->repeat + 1, PB_BUDGET_MAX_LOOPS,
-				  calibration_round, run);
-}
-
 /* One unmeasured A B pair, then REPEAT measured pairs, interleaved A B A B. */
 static void bench(struct on_run *run)
 {
@@ -155,7 +147,9 @@ static void bench(struct on_run *run)
 		return;
 	}
 	memset(run->buf, 'p', p->size);
-	if (p->duration_ns && calibrate(run)) {
+	/* With --duration: choose the loops for REPEAT measured pairs and the unmeasured one. */
+	if (p->duration_ns && pb_bench_calibrate(&run->b, p->repeat + 1, PB_BUDGET_MAX_LOOPS,
+						 calibration_round, run)) {
 		free(tt);
 		return;
 	}
