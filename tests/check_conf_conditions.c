@@ -230,6 +230,6 @@ START_TEST(count_fds_is_exact)
 }
 END_TEST
 
-PB_CHECK_TIMED_SUITE_MAIN("conf_conditions",
+PB_CHECK_SUITE_MAIN("conf_conditions",
 	PB_TCASE_LOOP("later_conditions", 30, later_condition_fails, NCASES),
 	PB_TCASE_TIMED("helpers", 0, count_fds_is_exact, fill_bound_is_64_mib))

@@ -1293,7 +1293,7 @@ END_TEST
 
 static Suite *conf_core_suite(void)
 {
-	return pb_test_timed_suite("conf_core", (const struct pb_tcase_timed *const[]){
+	return pb_test_suite("conf_core", (const struct pb_tcase *const[]){
 		PB_TCASE_LOOP("broken_kernel", 30, check_fails_on_broken_kernel, 2 * NCASES),
 		PB_TCASE_LOOP("real_kernel", 30, check_holds_on_real_kernel, 2 * NCASES),
 		PB_TCASE_LOOP("verdicts", 30, verdict_per_situation, NVERDICTS,

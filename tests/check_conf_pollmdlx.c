@@ -945,7 +945,7 @@ START_TEST(no_fd_leaks)
 }
 END_TEST
 
-PB_CHECK_TIMED_SUITE_MAIN("conf_pollmdlx",
+PB_CHECK_SUITE_MAIN("conf_pollmdlx",
 	PB_TCASE_TIMED("registry", 0, registry_complete),
 	PB_TCASE_LOOP("broken", 10, broken_fails, NBROKEN, md05_broken_not_tmpfs,
 		      md05_filesystem_hides, lx03_broken, lx07_broken,

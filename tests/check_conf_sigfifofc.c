@@ -405,7 +405,7 @@ START_TEST(registry_complete)
 }
 END_TEST
 
-PB_CHECK_TIMED_SUITE_MAIN("conf_sigfifofc",
+PB_CHECK_SUITE_MAIN("conf_sigfifofc",
 	PB_TCASE_TIMED("registry", 0, registry_complete),
 	PB_TCASE_LOOP("this_kernel", 0, this_kernel, sizeof(here) / sizeof(here[0])),
 	PB_TCASE_LOOP("broken_kernel", 0, broken_kernel_fails, sizeof(broken) / sizeof(broken[0]),

@@ -380,16 +380,16 @@ END_TEST
 static Suite *latency_suite(void)
 {
 	Suite *s = suite_create("latency");
-	TCase *h = pb_test_tcase(PB_TCASE("histogram", bucket_bounds_hold_their_values,
-					  percentiles_match_a_sorted_list, small_values_are_exact,
-					  merge_equals_recording_everything));
+	/* a loaded machine and a sanitizer build are slow: Check's 4 s is short */
+	TCase *h = pb_test_tcase(PB_TCASE_TIMED("histogram", 60, bucket_bounds_hold_their_values,
+						percentiles_match_a_sorted_list,
+						small_values_are_exact,
+						merge_equals_recording_everything));
 	TCase *t = pb_test_tcase(PB_TCASE("topology", one_cpu, smt_pairs,
 					  core_is_never_an_smt_pair, two_llcs, two_numa_nodes,
 					  offline_cpus_do_not_count, cpuset_of_one_cpu,
 					  no_cache_or_node_information));
 
-	/* a loaded machine and a sanitizer build are slow: Check's 4 s is short */
-	tcase_set_timeout(h, 60);
 	suite_add_tcase(s, h);
 	tcase_add_checked_fixture(t, tree_setup, tree_teardown);
 	suite_add_tcase(s, t);
