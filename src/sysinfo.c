@@ -77,17 +77,9 @@ void pb_sysinfo_collect(struct pb_sysinfo *si)
 
 bool pb_sysinfo_has_cap(int cap)
 {
-	FILE *f = fopen("/proc/self/status", "re");
-	unsigned long long eff = 0;
-	char line[256];
-	bool found = false;
+	unsigned long long eff;
 
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f))
-		found = sscanf(line, "CapEff: %llx", &eff) == 1;
-	fclose(f);
-	return found && cap >= 0 && cap < 64 && (eff >> cap) & 1;
+	return pb_sysinfo_cap_eff(&eff) && cap >= 0 && cap < 64 && (eff >> cap) & 1;
 }
 
 static struct json_object *long_or_null(long v)
@@ -141,7 +133,6 @@ void pb_run_set_argv(int argc, const char *const *argv)
 {
 	run_argc = argc;
 	run_argv = argv;
-	run_start_ns = realtime_ns();
 }
 
 void pb_run_mark_start(void)
