@@ -400,7 +400,11 @@ static int make_labels(struct cmp_run *run)
 		size_t len = strcspn(p, ",");
 
 		if (given == n) {
-			pb_usage_err(NAME, "--label: %zu labels for %zu documents", given + 1, n);
+			size_t total = given;
+
+			for (; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ','))
+				total++;
+			pb_usage_err(NAME, "--label: %zu labels for %zu documents", total, n);
 			return -1;
 		}
 		if (len)
@@ -804,10 +808,6 @@ static void emit_markdown(const struct cmp_run *run, FILE *fp)
 
 /* CSV: one row per metric and document, then one per changed verdict and
  * document; host and kernel are the document's. */
-struct csv_arg {
-	struct pb_csv *c;
-};
-
 static void csv_doc_end(const struct cmp_run *run, struct pb_csv *c, size_t i)
 {
 	c->host = doc_host(doc_at(run, i));
@@ -817,7 +817,7 @@ static void csv_doc_end(const struct cmp_run *run, struct pb_csv *c, size_t i)
 
 static void csv_row(const struct cmp_run *run, const struct pb_cmp_metric *row, void *arg)
 {
-	struct pb_csv *c = ((struct csv_arg *)arg)->c;
+	struct pb_csv *c = arg;
 
 	for (size_t i = 0; i <= run->nin; i++) {
 		const struct pb_cmp_metric *m = i ? find_row(&run->in[i - 1].res, row) : row;
@@ -850,14 +850,11 @@ static void emit_csv(const struct cmp_run *run, FILE *fp)
 	};
 	const struct pb_cmp_verdict **rows = calloc(MAX_GRID, sizeof(*rows));
 	size_t n = rows ? grid_rows(run, rows, MAX_GRID) : 0;
-	struct pb_sysinfo si;
 	struct pb_csv c;
-	struct csv_arg a = { &c };
 
-	pb_sysinfo_collect(&si);
-	pb_csv_begin(&c, fp, &si);
+	pb_csv_begin(&c, fp, NULL);
 	pb_csv_header(&c, cols);
-	each_row(run, csv_row, &a);
+	each_row(run, csv_row, &c);
 	for (size_t r = 0; r < n; r++)
 		for (size_t i = 0; i <= run->nin; i++) {
 			bool reg;

@@ -127,7 +127,8 @@ struct pb_csv {
 	bool header_done;
 };
 
-/* Start a CSV on FP; HOST and KERNEL come from SI. */
+/* Start a CSV on FP; HOST and KERNEL come from SI (NULL: the caller sets
+ * c->host and c->kernel before each row, e.g. per compared document). */
 void pb_csv_begin(struct pb_csv *c, FILE *fp, const struct pb_sysinfo *si);
 /* The header: the NULL-terminated COLS, then host and kernel.  Only once. */
 void pb_csv_header(struct pb_csv *c, const char *const *cols);
