@@ -132,6 +132,8 @@ static int read_file(const char *path, size_t max, char **buf, size_t *len)
 
 			if (!nb) {
 				close(fd);
+				free(*buf);
+				*buf = NULL;
 				return -ENOMEM;
 			}
 			*buf = nb;
@@ -143,6 +145,8 @@ static int read_file(const char *path, size_t max, char **buf, size_t *len)
 			int e = -errno;
 
 			close(fd);
+			free(*buf);
+			*buf = NULL;
 			return e;
 		}
 		*len += (size_t)n;
@@ -245,12 +249,10 @@ static int wait_part(pid_t pid, uint64_t deadline, int *st)
 	}
 }
 
-static struct json_object *get(struct json_object *o, const char *path);
-
 /* The first of a part's own `errors`, else its exit status. */
 static void first_error(struct part_run *pr)
 {
-	struct json_object *errs = get(pr->doc, "errors");
+	struct json_object *errs = pb_json_get(pr->doc, "errors");
 
 	if (errs && json_object_is_type(errs, json_type_array) &&
 	    json_object_array_length(errs) > 0)
@@ -352,35 +354,16 @@ static void run_part(const struct report *rep, const struct part *pt, struct par
 
 /* ---- text summaries: read from the parts' documents ---- */
 
-static struct json_object *get(struct json_object *o, const char *path)
-{
-	char key[128];
-
-	while (o && *path) {
-		const char *dot = strchr(path, '.');
-		size_t n = dot ? (size_t)(dot - path) : strlen(path);
-
-		if (n >= sizeof(key))
-			return NULL;
-		memcpy(key, path, n);
-		key[n] = '\0';
-		if (!json_object_object_get_ex(o, key, &o))
-			return NULL;
-		path += n + (dot ? 1 : 0);
-	}
-	return o;
-}
-
 static const char *gets(struct json_object *o, const char *path, const char *dflt)
 {
-	struct json_object *v = get(o, path);
+	struct json_object *v = pb_json_get(o, path);
 
 	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : dflt;
 }
 
 static double getd(struct json_object *o, const char *path)
 {
-	struct json_object *v = get(o, path);
+	struct json_object *v = pb_json_get(o, path);
 
 	return v ? json_object_get_double(v) : -1;
 }
@@ -398,7 +381,7 @@ typedef bool (*result_line_fn)(FILE *fp, const char *label, struct json_object *
 static void result_lines(FILE *fp, const char *label, struct json_object *doc,
 			 result_line_fn line)
 {
-	struct json_object *res = get(doc, "results");
+	struct json_object *res = pb_json_get(doc, "results");
 
 	for (size_t i = 0, n = 0; res && i < json_object_array_length(res); i++)
 		if (line(fp, n ? "" : label, json_object_array_get_idx(res, i)))
@@ -422,7 +405,7 @@ static void text_timestamps(FILE *fp, const struct report *rep, struct json_obje
 static void text_o_noatime(FILE *fp, const struct report *rep, struct json_object *doc)
 {
 	(void)rep;
-	struct json_object *acc = get(doc, "pipe2_o_noatime.accepted");
+	struct json_object *acc = pb_json_get(doc, "pipe2_o_noatime.accepted");
 	double ratio = getd(doc, "summary.tt_ratio_median");
 
 	if (acc && json_object_get_boolean(acc))
@@ -437,7 +420,7 @@ static void text_o_noatime(FILE *fp, const struct report *rep, struct json_objec
 static void text_conformance(FILE *fp, const struct report *rep, struct json_object *doc)
 {
 	(void)rep;
-	struct json_object *checks = get(doc, "checks");
+	struct json_object *checks = pb_json_get(doc, "checks");
 	unsigned counts[8] = { 0 };
 	static const char *const words[] = { "pass", "fail", "known-deviation", "info", "skip",
 					     "error" };
@@ -469,7 +452,7 @@ static bool throughput_line(FILE *fp, const char *label, struct json_object *r)
 	if (strcmp(gets(r, "mode", "rw"), "rw") != 0)
 		return false; /* the zero-copy modes go with the copy ceiling */
 	pb_format_size((uint64_t)getd(r, "size_bytes"), sz, sizeof(sz));
-	if (get(r, "ratio_label") && getd(r, "cost_ratio_to_first") > 0)
+	if (pb_json_get(r, "ratio_label") && getd(r, "cost_ratio_to_first") > 0)
 		snprintf(ratio, sizeof(ratio), "  %s %.2fx", gets(r, "ratio_label", ""),
 			 getd(r, "cost_ratio_to_first"));
 	fprintf(fp, "%-16s %-5s %7s  %9.1f MB/s  %6.1f ns/syscall  spread %4.1f%%%s\n",
@@ -494,7 +477,7 @@ static void text_throughput_64k(FILE *fp, const struct report *rep, struct json_
 static void text_messaging(FILE *fp, const struct report *rep, struct json_object *doc)
 {
 	(void)rep;
-	struct json_object *r = get(doc, "results");
+	struct json_object *r = pb_json_get(doc, "results");
 
 	r = r ? json_object_array_get_idx(r, 0) : NULL;
 	fprintf(fp, "%-16s %.0f messages/s, elapsed %.3f s, context switches %.0f voluntary, %.0f involuntary (medians)\n",
@@ -528,7 +511,7 @@ static void text_latency(FILE *fp, const struct report *rep, struct json_object 
 static double pipe_64k_rate(const struct report *rep)
 {
 	const struct part_run *pr = &rep->runs[4];
-	struct json_object *res = pr->doc ? get(pr->doc, "results") : NULL;
+	struct json_object *res = pr->doc ? pb_json_get(pr->doc, "results") : NULL;
 
 	if (!res || json_object_array_length(res) == 0)
 		return -1;
@@ -538,16 +521,16 @@ static double pipe_64k_rate(const struct report *rep)
 /* The same pipe without the user-space copies: vmsplice and splice at 64 KiB. */
 static void text_zerocopy(FILE *fp, const struct report *rep)
 {
-	struct json_object *res = rep->runs[4].doc ? get(rep->runs[4].doc, "results") : NULL;
+	struct json_object *res = rep->runs[4].doc ? pb_json_get(rep->runs[4].doc, "results") : NULL;
 	double v = -1, s = -1;
 
 	for (size_t i = 0; res && i < json_object_array_length(res); i++) {
 		struct json_object *r = json_object_array_get_idx(res, i);
 		const char *m = gets(r, "mode", "rw");
 
-		if (!strcmp(m, "vmsplice") && get(r, "summary.rate_bytes_per_s"))
+		if (!strcmp(m, "vmsplice") && pb_json_get(r, "summary.rate_bytes_per_s"))
 			v = getd(r, "summary.rate_bytes_per_s");
-		else if (!strcmp(m, "splice") && get(r, "summary.rate_bytes_per_s"))
+		else if (!strcmp(m, "splice") && pb_json_get(r, "summary.rate_bytes_per_s"))
 			s = getd(r, "summary.rate_bytes_per_s");
 	}
 	if (v > 0 && s > 0)
