@@ -231,10 +231,7 @@ static size_t workload_changed(const struct cmp_run *run)
 
 	for (size_t k = 0; k < run->nin; k++)
 		for (size_t i = 0; i < run->in[k].res.nm; i++) {
-			const struct pb_cmp_metric *m = &run->in[k].res.m[i];
-
-			n += pb_cmp_is_workload(m->metric) &&
-			     isfinite(m->change_pct) && fabs(m->change_pct) > 1;
+			n += pb_cmp_workload_changed(&run->in[k].res.m[i]);
 		}
 	return n;
 }
@@ -917,7 +914,7 @@ static void fleet_json(const struct cmp_run *run, struct json_object *doc)
 static void emit_text(const struct cmp_run *run, FILE *fp)
 {
 	size_t metrics = 0, sig = 0, regs = 0, vregs = 0, vchanges = 0, only_b = 0, only_n = 0;
-	size_t lost = 0;
+	size_t lost = 0, n;
 	bool fleet = run->nin >= FLEET_FROM;
 
 	if (fleet)
@@ -1005,16 +1002,15 @@ static void emit_text(const struct cmp_run *run, FILE *fp)
 	if (only_b || only_n)
 		fprintf(fp, "; unmatched results: %zu only in base, %zu only in new", only_b,
 			only_n);
-	if (not_comparable(run))
-		fprintf(fp, "; %zu totals not comparable", not_comparable(run));
+	if ((n = not_comparable(run)))
+		fprintf(fp, "; %zu totals not comparable", n);
 	fputc('\n', fp);
 	busy_note(run->base_path, run->base, fp);
 	for (size_t k = 0; k < run->nin; k++)
 		busy_note(run->in[k].path, run->in[k].doc, fp);
-	if (workload_changed(run))
+	if ((n = workload_changed(run)))
 		fprintf(fp, "note: %zu workload counts (neutral metrics) changed by more than 1%%: "
-			"the runs did different work, so times are compared per unit of work\n",
-			workload_changed(run));
+			"the runs did different work, so times are compared per unit of work\n", n);
 }
 
 /* ------------------------------------------------------------ json */

@@ -90,6 +90,11 @@ bool pb_cmp_is_workload(const char *metric)
 	return r && r->dir == PB_CMP_NEUTRAL;
 }
 
+bool pb_cmp_workload_changed(const struct pb_cmp_metric *m)
+{
+	return pb_cmp_is_workload(m->metric) && isfinite(m->change_pct) && fabs(m->change_pct) > 1;
+}
+
 bool pb_cmp_is_extensive(const char *metric)
 {
 	/* rtt_*: statistics of one round trip (latency), not totals. */
@@ -905,8 +910,7 @@ static int compare_entry(struct pb_cmp_result *r, const char *part, const struct
 	}
 	/* A workload count that changed means different work, as differing params do. */
 	for (size_t i = first; i < r->nm && !differs; i++)
-		differs = pb_cmp_is_workload(r->m[i].metric) && isfinite(r->m[i].change_pct) &&
-			  fabs(r->m[i].change_pct) > 1;
+		differs = pb_cmp_workload_changed(&r->m[i]);
 	if (!rc && differs)
 		rc = per_unit(r, first, part, be, ce, br, cr, bv, nb, cv, nc, threshold);
 	free(bv);

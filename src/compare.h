@@ -115,6 +115,10 @@ struct pb_cmp_metric {
 				    (e.g. tt_ns_per_byte), when totals are not comparable */
 };
 
+/* Whether M is a workload count (pb_cmp_is_workload) that changed by more
+ * than 1%: the runs did different work, so their totals compare per unit. */
+bool pb_cmp_workload_changed(const struct pb_cmp_metric *m);
+
 /* One verdict that differs (or exists on one side only). */
 struct pb_cmp_verdict {
 	char *part;
