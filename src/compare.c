@@ -672,19 +672,25 @@ static bool numeric(struct json_object *v)
 
 /*
  * Samples of METRIC: one per element of REPS, or (REPS NULL) the member of
- * the result itself.  Returns how many were numeric.
+ * the result itself; with UNIT, each divided by that member (where it is a
+ * positive number: a total per unit of work).  Returns how many were taken.
  */
 static size_t samples(struct json_object *res, struct json_object *reps, const char *metric,
-		      double *out, size_t max)
+		      const char *unit, double *out, size_t max)
 {
 	size_t n = 0, len = reps ? json_object_array_length(reps) : 1;
 
 	for (size_t i = 0; i < len && n < max; i++) {
-		struct json_object *o = reps ? json_object_array_get_idx(reps, i) : res, *v;
+		struct json_object *o = reps ? json_object_array_get_idx(reps, i) : res, *v, *u = NULL;
 
-		if (json_object_is_type(o, json_type_object) &&
-		    json_object_object_get_ex(o, metric, &v) && numeric(v))
+		if (!json_object_is_type(o, json_type_object) ||
+		    !json_object_object_get_ex(o, metric, &v) || !numeric(v))
+			continue;
+		if (!unit)
 			out[n++] = json_object_get_double(v);
+		else if (json_object_object_get_ex(o, unit, &u) && numeric(u) &&
+			 json_object_get_double(u) > 0)
+			out[n++] = json_object_get_double(v) / json_object_get_double(u);
 	}
 	return n;
 }
@@ -776,23 +782,6 @@ static bool entry_has_data(const struct entry *e)
 }
 
 /* Samples of METRIC divided by UNIT, repetition by repetition. */
-static size_t samples_per(struct json_object *res, struct json_object *reps, const char *metric,
-			  const char *unit, double *out, size_t max)
-{
-	size_t n = 0, len = reps ? json_object_array_length(reps) : 1;
-
-	for (size_t i = 0; i < len && n < max; i++) {
-		struct json_object *o = reps ? json_object_array_get_idx(reps, i) : res, *v, *u;
-
-		if (json_object_is_type(o, json_type_object) &&
-		    json_object_object_get_ex(o, metric, &v) && numeric(v) &&
-		    json_object_object_get_ex(o, unit, &u) && numeric(u) &&
-		    json_object_get_double(u) > 0)
-			out[n++] = json_object_get_double(v) / json_object_get_double(u);
-	}
-	return n;
-}
-
 /* Units of work to divide totals by, in order of preference, and their singular. */
 static const char *const work_units[][2] = {
 	{ "messages", "message" }, { "bytes", "byte" }, { "syscalls", "syscall" },
@@ -835,8 +824,8 @@ static int per_unit(struct pb_cmp_result *r, size_t first, const char *part,
 		if (u == nunits)
 			continue;
 		snprintf(name, sizeof(name), "%s_per_%s", m->metric, work_units[u][1]);
-		gb = samples_per(be->obj, br, m->metric, work_units[u][0], bv, nb);
-		gc = samples_per(ce->obj, cr, m->metric, work_units[u][0], cv, nc);
+		gb = samples(be->obj, br, m->metric, work_units[u][0], bv, nb);
+		gc = samples(ce->obj, cr, m->metric, work_units[u][0], cv, nc);
 		if (gb && gc)
 			rc = add_metric(r, part, be, name, PB_CMP_LOWER, true, bv, gb, cv, gc,
 					threshold);
@@ -885,8 +874,8 @@ static int compare_entry(struct pb_cmp_result *r, const char *part, const struct
 		/* Without repetitions only directional scalars are measurements. */
 		if (!br && pb_cmp_direction(metric) == PB_CMP_NEUTRAL)
 			continue;
-		gb = samples(be->obj, br, metric, bv, nb);
-		gc = samples(ce->obj, cr, metric, cv, nc);
+		gb = samples(be->obj, br, metric, NULL, bv, nb);
+		gc = samples(ce->obj, cr, metric, NULL, cv, nc);
 		if (gb && gc) {
 			rc = add_metric(r, part, be, metric, pb_cmp_direction(metric), false,
 					bv, gb, cv, gc, threshold);
