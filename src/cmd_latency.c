@@ -23,6 +23,7 @@
 #include "latency.h"
 #include "msg.h"
 #include "output.h"
+#include "stats.h"
 #include "sysinfo.h"
 #include "topology.h"
 #include "units.h"
@@ -377,23 +378,26 @@ static double rep_rate(const struct lat_rep *r)
 	return r->elapsed_ns ? (double)r->round_trips * 1e9 / (double)r->elapsed_ns : 0;
 }
 
-/* Medians over repetitions of a per-repetition quantity. */
+/*
+ * Median over all repetitions of a per-repetition quantity; NaN (null in
+ * JSON, "-" in text) when there is no repetition, when a repetition lacks
+ * the value (a counter that could not be read) or without memory.
+ */
 static double median_of(const struct lat_cell *c, double (*f)(const struct lat_rep *))
 {
-	double v[64], t;
-	size_t n = c->nreps < 64 ? c->nreps : 64;
+	struct pb_stats st;
+	double *v, m = NAN;
 
-	if (!n)
+	if (!c->nreps || !(v = malloc(c->nreps * sizeof(*v))))
 		return NAN;
-	for (size_t i = 0; i < n; i++)
-		v[i] = f(&c->reps[i]);
-	for (size_t i = 1; i < n; i++)
-		for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
-			t = v[j];
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	for (size_t i = 0; i < c->nreps; i++)
+		if (isnan(v[i] = f(&c->reps[i])))
+			goto out;
+	if (!pb_stats_compute(v, c->nreps, &st))
+		m = st.median;
+out:
+	free(v);
+	return m;
 }
 
 static double f_vol(const struct lat_rep *r)

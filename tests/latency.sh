@@ -58,6 +58,14 @@ is "fifo/anon ratio labelled" "$(q "$T/j" '.results[1].ratio_label')" fifo/anon
 q "$T/j" '.results[0].repetitions[0].voluntary_ctxsw_per_round_trip' | grep -Eq '^[0-9.e+-]+$'
 ok $? "voluntary context switches per round trip are counted"
 empty_tmp; ok $? "nothing left in TMPDIR after FIFOs"
+
+# --- the summary's medians take every repetition, past 64 too
+"$PB" latency -n 20 -r 65 -w 0 -f json -o "$T/j65" 2>"$T/err"
+is "65 repetitions: exits 0" "$?" 0
+med=$(i=0; while [ $i -lt 65 ]; do q "$T/j65" ".results[0].repetitions[$i].round_trips_per_s"; i=$((i + 1)); done |
+	sort -g | sed -n 33p)
+is "65 repetitions: round_trips_per_s is the median of all 65" \
+	"$(q "$T/j65" .results[0].summary.round_trips_per_s)" "$med"
 "$PB" compare "$T/j" "$T/j" >"$T/cmp" 2>&1
 is "compare reads latency documents (a run against itself: no regression)" "$?" 0
 grep -q 'rtt_p99_ns' "$T/cmp"; ok $? "compare shows the percentiles"
