@@ -112,6 +112,11 @@ rt=$(q "$T/d" '.results[0].repetitions[0].round_trips')
 [ "${rt:-0}" -gt 0 ]; ok $? "--duration: some round trips ($rt)"
 ni=$(q "$T/d" '.results[0].repetitions[0].intervals#')
 [ "${ni:-0}" -ge 1 ] && [ "${ni:-0}" -le 6 ]; ok $? "--interval: 1 to 6 intervals in 100 ms ($ni)"
+"$PB" latency -n 3000 --interval 1ms -r 1 -w 0 -f json -o "$T/iv" 2>/dev/null
+is "--loops with --interval exits 0" "$?" 0
+is "--interval: every round trip is in the repetition" "$(q "$T/iv" '.results[0].repetitions[0].round_trips')" 3000
+sum=$(q "$T/iv" '.results[0].repetitions[0].histogram' | tr -d '[] \n' | awk -F, '{ for (i = 3; i <= NF; i += 3) s += $i } END { print s + 0 }')
+is "--interval: the histogram holds every round trip" "$sum" 3000
 "$PB" latency --wait all -s 1,4K -n 50 -r 1 -w 0 -f json -o "$T/w" 2>/dev/null
 is "--wait all with two sizes exits 0" "$?" 0
 is "sizes x waits results" "$(q "$T/w" '.results#')" 6
