@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "benchcmd.h"
 #include "cli.h"
 #include "endpoint.h"
 #include "histogram.h"
@@ -553,11 +554,6 @@ static void emit_text(const struct lat_run *run, const struct pb_sysinfo *si, FI
 		(unsigned long long)p->repeat, pb_plural(p->repeat, "repetition", "repetitions"));
 }
 
-static void add_per_rt(struct json_object *o, const char *key, double v)
-{
-	pb_json_add_double(o, key, v);
-}
-
 static struct json_object *buckets_json(const struct lat_bucket *bk, size_t n)
 {
 	struct json_object *a = json_object_new_array();
@@ -587,10 +583,10 @@ static struct json_object *rep_json(const struct lat_rep *r)
 		pb_json_add_int(x, pct_keys[k], (int64_t)r->p[k]);
 	pb_json_add_int(x, "rtt_max_ns", (int64_t)r->max);
 	pb_json_add_double(x, "round_trips_per_s", rep_rate(r));
-	add_per_rt(x, "voluntary_ctxsw_per_round_trip", f_vol(r));
-	add_per_rt(x, "involuntary_ctxsw_per_round_trip", f_invol(r));
-	add_per_rt(x, "context_switches_per_round_trip", f_cs(r));
-	add_per_rt(x, "migrations_per_round_trip", f_mig(r));
+	pb_json_add_double(x, "voluntary_ctxsw_per_round_trip", f_vol(r));
+	pb_json_add_double(x, "involuntary_ctxsw_per_round_trip", f_invol(r));
+	pb_json_add_double(x, "context_switches_per_round_trip", f_cs(r));
+	pb_json_add_double(x, "migrations_per_round_trip", f_mig(r));
 	seen_list(&r->a, ca, sizeof(ca));
 	seen_list(&r->b, cb, sizeof(cb));
 	pb_json_add_str(x, "cpus_a", ca);
@@ -635,12 +631,9 @@ static struct json_object *cell_json(const struct lat_run *run, const struct lat
 	reps = json_object_new_array();
 	for (size_t r = 0; r < c->nreps; r++)
 		json_object_array_add(reps, rep_json(&c->reps[r]));
-	json_object_object_add(o, "repetitions", reps);
-	if (!c->nreps) {
-		json_object_object_add(o, "summary", NULL);
+	sum = pb_bench_json_reps(o, reps, c->nreps);
+	if (!sum)
 		return o;
-	}
-	sum = json_object_new_object();
 	pb_json_add_int(sum, "round_trips", (int64_t)h->count);
 	pb_json_add_double(sum, "rtt_mean_ns", pb_hist_mean(h));
 	pb_json_add_double(sum, "rtt_stddev_ns", pb_hist_stddev(h));
@@ -664,7 +657,6 @@ static struct json_object *cell_json(const struct lat_run *run, const struct lat
 		json_object_object_add(sum, "histogram", buckets_json(bk, n));
 		free(bk);
 	}
-	json_object_object_add(o, "summary", sum);
 	if (f != c && ratio(c, f, 50) > 0) {
 		char label[48];
 
