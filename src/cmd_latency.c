@@ -17,12 +17,14 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "benchcmd.h"
 #include "cli.h"
 #include "endpoint.h"
 #include "histogram.h"
 #include "latency.h"
 #include "msg.h"
 #include "output.h"
+#include "stats.h"
 #include "sysinfo.h"
 #include "topology.h"
 #include "units.h"
@@ -377,23 +379,26 @@ static double rep_rate(const struct lat_rep *r)
 	return r->elapsed_ns ? (double)r->round_trips * 1e9 / (double)r->elapsed_ns : 0;
 }
 
-/* Medians over repetitions of a per-repetition quantity. */
+/*
+ * Median over all repetitions of a per-repetition quantity; NaN (null in
+ * JSON, "-" in text) when there is no repetition, when a repetition lacks
+ * the value (a counter that could not be read) or without memory.
+ */
 static double median_of(const struct lat_cell *c, double (*f)(const struct lat_rep *))
 {
-	double v[64], t;
-	size_t n = c->nreps < 64 ? c->nreps : 64;
+	struct pb_stats st;
+	double *v, m = NAN;
 
-	if (!n)
+	if (!c->nreps || !(v = malloc(c->nreps * sizeof(*v))))
 		return NAN;
-	for (size_t i = 0; i < n; i++)
-		v[i] = f(&c->reps[i]);
-	for (size_t i = 1; i < n; i++)
-		for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
-			t = v[j];
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	for (size_t i = 0; i < c->nreps; i++)
+		if (isnan(v[i] = f(&c->reps[i])))
+			goto out;
+	if (!pb_stats_compute(v, c->nreps, &st))
+		m = st.median;
+out:
+	free(v);
+	return m;
 }
 
 static double f_vol(const struct lat_rep *r)
@@ -549,11 +554,6 @@ static void emit_text(const struct lat_run *run, const struct pb_sysinfo *si, FI
 		(unsigned long long)p->repeat, pb_plural(p->repeat, "repetition", "repetitions"));
 }
 
-static void add_per_rt(struct json_object *o, const char *key, double v)
-{
-	pb_json_add_double(o, key, v);
-}
-
 static struct json_object *buckets_json(const struct lat_bucket *bk, size_t n)
 {
 	struct json_object *a = json_object_new_array();
@@ -583,10 +583,10 @@ static struct json_object *rep_json(const struct lat_rep *r)
 		pb_json_add_int(x, pct_keys[k], (int64_t)r->p[k]);
 	pb_json_add_int(x, "rtt_max_ns", (int64_t)r->max);
 	pb_json_add_double(x, "round_trips_per_s", rep_rate(r));
-	add_per_rt(x, "voluntary_ctxsw_per_round_trip", f_vol(r));
-	add_per_rt(x, "involuntary_ctxsw_per_round_trip", f_invol(r));
-	add_per_rt(x, "context_switches_per_round_trip", f_cs(r));
-	add_per_rt(x, "migrations_per_round_trip", f_mig(r));
+	pb_json_add_double(x, "voluntary_ctxsw_per_round_trip", f_vol(r));
+	pb_json_add_double(x, "involuntary_ctxsw_per_round_trip", f_invol(r));
+	pb_json_add_double(x, "context_switches_per_round_trip", f_cs(r));
+	pb_json_add_double(x, "migrations_per_round_trip", f_mig(r));
 	seen_list(&r->a, ca, sizeof(ca));
 	seen_list(&r->b, cb, sizeof(cb));
 	pb_json_add_str(x, "cpus_a", ca);
@@ -631,12 +631,9 @@ static struct json_object *cell_json(const struct lat_run *run, const struct lat
 	reps = json_object_new_array();
 	for (size_t r = 0; r < c->nreps; r++)
 		json_object_array_add(reps, rep_json(&c->reps[r]));
-	json_object_object_add(o, "repetitions", reps);
-	if (!c->nreps) {
-		json_object_object_add(o, "summary", NULL);
+	sum = pb_bench_json_reps(o, reps, c->nreps);
+	if (!sum)
 		return o;
-	}
-	sum = json_object_new_object();
 	pb_json_add_int(sum, "round_trips", (int64_t)h->count);
 	pb_json_add_double(sum, "rtt_mean_ns", pb_hist_mean(h));
 	pb_json_add_double(sum, "rtt_stddev_ns", pb_hist_stddev(h));
@@ -660,7 +657,6 @@ static struct json_object *cell_json(const struct lat_run *run, const struct lat
 		json_object_object_add(sum, "histogram", buckets_json(bk, n));
 		free(bk);
 	}
-	json_object_object_add(o, "summary", sum);
 	if (f != c && ratio(c, f, 50) > 0) {
 		char label[48];
 

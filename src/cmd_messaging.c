@@ -84,6 +84,19 @@ static double metric_value(const struct pb_messaging_result *e, int m)
 	}
 }
 
+/*
+ * The most loops whose bytes per repetition fit the counters and JSON's
+ * int64, within --loops' own bound.  W has passed the worker limit, so the
+ * bytes per loop (at most 2^22 senders' messages of 1 MiB) cannot overflow.
+ */
+static uint64_t max_loops(const struct pb_messaging_params *w)
+{
+	uint64_t per = w->groups * w->fds * w->fds * w->size;
+	uint64_t m = (uint64_t)INT64_MAX / per;
+
+	return m < PB_BUDGET_MAX_LOOPS ? m : PB_BUDGET_MAX_LOOPS;
+}
+
 /* After the rows: one kind of the common vocabulary, and the cross-checks. */
 static int check_params(struct pb_cli *cli, void *params)
 {
@@ -112,17 +125,11 @@ static int check_params(struct pb_cli *cli, void *params)
 			     PB_MESSAGING_MAX_WORKERS);
 		return -1;
 	}
-	{
-		/* Bytes per repetition must fit the counters and JSON's int64. */
-		uint64_t m, b;
-
-		if (__builtin_mul_overflow(p->w.groups * p->w.fds * p->w.fds, p->w.loops, &m) ||
-		    __builtin_mul_overflow(m, p->w.size, &b) || b > INT64_MAX) {
-			pb_usage_err(c, "--loops %llu with --size %llu: more than 2^63 bytes per "
-				     "repetition", (unsigned long long)p->w.loops,
-				     (unsigned long long)p->w.size);
-			return -1;
-		}
+	if (p->w.loops > max_loops(&p->w)) {
+		pb_usage_err(c, "--loops %llu with --size %llu: more than 2^63 bytes per "
+			     "repetition", (unsigned long long)p->w.loops,
+			     (unsigned long long)p->w.size);
+		return -1;
 	}
 	return 0;
 }
@@ -158,16 +165,6 @@ static int calibration_round(void *ctx, uint64_t loops)
 	w.loops = loops;
 	one(run, &w, &scratch);
 	return run->b.status;
-}
-
-/* The most loops whose bytes per repetition fit int64 (as check_params
- * demands of --loops). */
-static uint64_t max_loops(const struct pb_messaging_params *w)
-{
-	uint64_t per = w->groups * w->fds * w->fds * w->size;
-	uint64_t m = (uint64_t)INT64_MAX / per;
-
-	return m < PB_BUDGET_MAX_LOOPS ? m : PB_BUDGET_MAX_LOOPS;
 }
 
 static void measure(struct ms_run *run)

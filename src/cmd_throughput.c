@@ -626,8 +626,6 @@ static int setup(struct tp_run *run)
 	if (posix_memalign(&run->buf, (size_t)sysconf(_SC_PAGESIZE), maxsize))
 		return -ENOMEM;
 	memset(run->buf, 'p', maxsize);
-	for (int m = 0; m < PB_MODE_COUNT; m++)
-		run->zc[m].src_fd = run->zc[m].sink_fd = -1;
 	run->maxsize = maxsize;
 	return 0;
 }

@@ -293,11 +293,17 @@ out:
 	return NULL;
 }
 
-/* Party A's loop: every round trip timed, one clock read each. */
+/*
+ * Party A's loop: every round trip timed, one clock read each.  With IVH
+ * (--interval) a round trip is recorded there only, and the interval is
+ * merged into R's histogram at its boundary, outside the timed span, and
+ * after the loop.
+ */
 static int party_a(const struct pb_lat_opts *o, int wfd, int rfd, char *buf,
 		   struct pb_lat_result *r, struct pb_hist *ivh)
 {
 	uint64_t t0, prev, next_iv, end = 0, cost = o->clock_cost_ns;
+	struct pb_hist *h = ivh ? ivh : &r->hist;
 	int rc = 0;
 
 	t0 = prev = pb_clock_ns();
@@ -318,11 +324,10 @@ static int party_a(const struct pb_lat_opts *o, int wfd, int rfd, char *buf,
 		d = t - prev;
 		d = d > cost ? d - cost : 0;
 		prev = t;
-		pb_hist_record(&r->hist, d);
+		pb_hist_record(h, d);
 		if (i % CPU_SAMPLE_EVERY == 0)
 			sample_cpu(&r->a.seen);
 		if (ivh) {
-			pb_hist_record(ivh, d);
 			if (t >= next_iv) {
 				struct pb_lat_interval *n = realloc(r->iv, (r->niv + 1) * sizeof(*n));
 
@@ -336,6 +341,7 @@ static int party_a(const struct pb_lat_opts *o, int wfd, int rfd, char *buf,
 					.p50_ns = pb_hist_percentile(ivh, 50),
 					.p99_ns = pb_hist_percentile(ivh, 99),
 				};
+				pb_hist_merge(&r->hist, ivh);
 				pb_hist_reset(ivh);
 				while (next_iv <= t)   /* a stall can span intervals */
 					next_iv += o->interval_ns;
@@ -349,6 +355,8 @@ static int party_a(const struct pb_lat_opts *o, int wfd, int rfd, char *buf,
 			break;
 		}
 	}
+	if (ivh)
+		pb_hist_merge(&r->hist, ivh);   /* the last, partial interval */
 	r->round_trips = r->hist.count;
 	r->elapsed_ns = prev - t0;
 	return rc;

@@ -19,6 +19,7 @@
 
 #include "output.h"
 #include "plot.h"
+#include "stats.h"
 #include "units.h"
 
 #define MAX_ITEMS 4096   /* series, clusters or rows in one chart */
@@ -142,7 +143,8 @@ static void doc_labels(struct plot *p)
 
 /* ------------------------------------------------------------ values */
 
-static int cmp_double(const void *a, const void *b)
+/* Rows of doubles by their first: the sweep's points in size order. */
+static int cmp_first(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
@@ -154,28 +156,31 @@ struct span {
 };
 
 /*
- * The metric's median and range over a result's repetitions, else from its
+ * The metric's median and range over a result's repetitions (every one
+ * with the metric), else (or without memory for their values) from its
  * summary (a statistics object or a number).  False when it has none.
  */
 static bool metric_span(struct json_object *res, const char *metric, struct span *s)
 {
 	struct json_object *reps = jget(res, "repetitions"), *sum;
-	double v[1024];
+	double *v = jlen(reps) ? malloc(jlen(reps) * sizeof(*v)) : NULL;
+	struct pb_stats st;
 	size_t n = 0;
 
-	for (size_t i = 0; i < jlen(reps) && n < 1024; i++) {
+	for (size_t i = 0; v && i < jlen(reps); i++) {
 		double x = jnum(jget(json_object_array_get_idx(reps, i), metric));
 
 		if (isfinite(x))
 			v[n++] = x;
 	}
-	if (n) {
-		qsort(v, n, sizeof(v[0]), cmp_double);
-		s->lo = v[0];
-		s->hi = v[n - 1];
-		s->med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	if (n && pb_stats_compute(v, n, &st) == 0) {
+		s->lo = st.min;
+		s->hi = st.max;
+		s->med = st.median;
+		free(v);
 		return true;
 	}
+	free(v);
 	sum = jget(jget(res, "summary"), metric);
 	if (!sum)
 		sum = jget(res, metric);
@@ -454,7 +459,7 @@ static int chart_sweep(struct plot *p, FILE *fp)
 			pts[np][3] = s.hi * scale;
 			np++;
 		}
-		qsort(pts, np, sizeof(pts[0]), cmp_double);
+		qsort(pts, np, sizeof(pts[0]), cmp_first);
 		fprintf(fp, "$s%zu << EOD\n", k);
 		for (size_t i = 0; i < np; i++) {
 			for (int c = 0; c < 4; c++)

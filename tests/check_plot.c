@@ -104,6 +104,26 @@ START_TEST(one_size_or_several_documents_are_bars)
 }
 END_TEST
 
+/* Medians and ranges take every repetition: 1025 of them, the smallest last. */
+START_TEST(spans_take_every_repetition)
+{
+	char *doc = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&doc, &len);
+
+	ck_assert(fp != NULL);
+	fputs("{\"command\": \"throughput\", " RUN ", \"results\": [{\"kind\": \"anon\", "
+	      "\"size_bytes\": 100, \"repetitions\": [", fp);
+	for (int i = 0; i < 1025; i++)
+		fprintf(fp, "%s" REP(%d), i ? ", " : "", (i < 1024 ? i + 2 : 1) * 1048576);
+	fputs("]}]}", fp);
+	ck_assert_int_eq(fclose(fp), 0);
+	/* The median of 1..1025 MiB/s is 513, the range 1..1025. */
+	plots_as(NULL, TEXTS(doc), PB_PLOT_BARS, TEXTS(" 513 1 1025 "));
+	free(doc);
+}
+END_TEST
+
 static const char *const lat =
 	"{\"command\": \"latency\", " RUN ", \"results\": ["
 	"{\"kind\": \"anon\", \"placement\": \"same\", \"status\": \"ok\", "
@@ -197,5 +217,5 @@ END_TEST
 
 PB_CHECK_SUITE_MAIN("plot",
 	PB_TCASE("charts", sweep_lines_per_kind_and_mode, one_size_or_several_documents_are_bars,
-		 latency_cdf_from_buckets, compare_change_classes, conformance_grid_cells),
+		 spans_take_every_repetition, latency_cdf_from_buckets, compare_change_classes, conformance_grid_cells),
 	PB_TCASE("inputs", bad_inputs_are_refused, titles_are_quoted))

@@ -58,6 +58,14 @@ is "fifo/anon ratio labelled" "$(q "$T/j" '.results[1].ratio_label')" fifo/anon
 q "$T/j" '.results[0].repetitions[0].voluntary_ctxsw_per_round_trip' | grep -Eq '^[0-9.e+-]+$'
 ok $? "voluntary context switches per round trip are counted"
 empty_tmp; ok $? "nothing left in TMPDIR after FIFOs"
+
+# --- the summary's medians take every repetition, past 64 too
+"$PB" latency -n 20 -r 65 -w 0 -f json -o "$T/j65" 2>"$T/err"
+is "65 repetitions: exits 0" "$?" 0
+med=$(i=0; while [ $i -lt 65 ]; do q "$T/j65" ".results[0].repetitions[$i].round_trips_per_s"; i=$((i + 1)); done |
+	sort -g | sed -n 33p)
+is "65 repetitions: round_trips_per_s is the median of all 65" \
+	"$(q "$T/j65" .results[0].summary.round_trips_per_s)" "$med"
 "$PB" compare "$T/j" "$T/j" >"$T/cmp" 2>&1
 is "compare reads latency documents (a run against itself: no regression)" "$?" 0
 grep -q 'rtt_p99_ns' "$T/cmp"; ok $? "compare shows the percentiles"
@@ -104,6 +112,11 @@ rt=$(q "$T/d" '.results[0].repetitions[0].round_trips')
 [ "${rt:-0}" -gt 0 ]; ok $? "--duration: some round trips ($rt)"
 ni=$(q "$T/d" '.results[0].repetitions[0].intervals#')
 [ "${ni:-0}" -ge 1 ] && [ "${ni:-0}" -le 6 ]; ok $? "--interval: 1 to 6 intervals in 100 ms ($ni)"
+"$PB" latency -n 3000 --interval 1ms -r 1 -w 0 -f json -o "$T/iv" 2>/dev/null
+is "--loops with --interval exits 0" "$?" 0
+is "--interval: every round trip is in the repetition" "$(q "$T/iv" '.results[0].repetitions[0].round_trips')" 3000
+sum=$(q "$T/iv" '.results[0].repetitions[0].histogram' | tr -d '[] \n' | awk -F, '{ for (i = 3; i <= NF; i += 3) s += $i } END { print s + 0 }')
+is "--interval: the histogram holds every round trip" "$sum" 3000
 "$PB" latency --wait all -s 1,4K -n 50 -r 1 -w 0 -f json -o "$T/w" 2>/dev/null
 is "--wait all with two sizes exits 0" "$?" 0
 is "sizes x waits results" "$(q "$T/w" '.results#')" 6

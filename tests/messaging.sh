@@ -106,6 +106,9 @@ usage --kind --kind fifo
 usage --repeat --repeat 0
 usage --timeout --timeout 5parsecs
 usage --groups --groups 300 --fds 20
+# 2^22 messages of 1 MiB per loop: 2^21 loops are 2^63 bytes, one past int64
+usage "--loops 2097152 with --size 1048576: more than 2^63 bytes per repetition" \
+	-g 1 --fds 2048 -s 1M -n 2097152
 usage extra extra
 
 # --- resource errors: exit 3, a clear message; JSON still parses
