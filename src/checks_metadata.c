@@ -416,8 +416,7 @@ static void md05(struct pb_check_ctx *ctx)
 		return;
 	}
 	if (d.ret) {
-		pb_check_error(ctx, "timestamp probe: %s", d.ret == -EPROTO ?
-			       "futimens did not set the times" : strerror(-d.ret));
+		probe_failed(ctx, "FIFO", PROBE_CALLS, d.ret);
 		return;
 	}
 	upd = md05_bits(&d, &judged);
