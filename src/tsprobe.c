@@ -997,11 +997,8 @@ void pb_ts_fifo_reference(const struct pb_ts_target *fifo, const char *workdir, 
 		out->method = PB_TS_REF_NONE;
 	}
 	if (out->method != PB_TS_REF_NONE) {
-		enum pb_ts_ref_method m = out->method;
-
 		out->ref = sh->t;
 		pb_ts_attribute(fifo, &out->ref, out);
-		out->method = m;
 	} else {
 		pb_ts_attribute(fifo, NULL, out);
 	}
