@@ -17,11 +17,11 @@
 #include <sys/sysmacros.h>
 #include <sys/statvfs.h>
 #include <sys/uio.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
 
+#include "checkproc.h"
 #include "cleanup.h"
 #include "clock.h"
 #include "output.h"
@@ -763,11 +763,11 @@ static int private_mount_run(const char *workdir, void (*fn)(const char *dir, vo
 	static const char *const steps[] = {
 		"", "unshare(CLONE_NEWNS)", "making / private", "mount -t tmpfs"
 	};
-	struct timespec nap = { 0, 1000000 };
 	char mp[PATH_MAX];
 	volatile int *sh;       /* [0] failed step, [1] its errno, [2] FN finished */
 	int wst = 0, r = 0;
-	pid_t pid, w = 0;
+	bool late = false;
+	pid_t pid;
 
 	if (!workdir) {
 		snprintf(why, whylen, "no work directory for a mount point");
@@ -811,15 +811,7 @@ static int private_mount_run(const char *workdir, void (*fn)(const char *dir, vo
 		r = -errno;
 		snprintf(why, whylen, "fork: %s", strerror(-r));
 	} else {
-		for (unsigned i = 0; i < timeout_ms && w == 0; i++) {
-			w = waitpid(pid, &wst, WNOHANG);
-			if (w == 0)
-				nanosleep(&nap, NULL);
-		}
-		if (w == 0) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &wst, 0);
-		}
+		late = pb_checkproc_wait(pid, timeout_ms, &wst) == -ETIMEDOUT;
 		pb_cleanup_del_child(pid);
 		if (sh[0] > 0 && sh[0] < 4) {
 			r = sh[1] ? -sh[1] : -EIO;
@@ -827,7 +819,7 @@ static int private_mount_run(const char *workdir, void (*fn)(const char *dir, vo
 		} else if (!sh[2]) {
 			r = -ETIMEDOUT;
 			snprintf(why, whylen, "the child on the private mount did not finish%s",
-				 w == 0 ? " in time" : "");
+				 late ? " in time" : "");
 		}
 	}
 	rmdir(mp);
