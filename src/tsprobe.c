@@ -24,6 +24,7 @@
 #include "checkproc.h"
 #include "cleanup.h"
 #include "clock.h"
+#include "conformance.h"
 #include "output.h"
 #include "tsprobe.h"
 
@@ -76,15 +77,6 @@ long pb_ts_coarse_res_ns(void)
 	if (clock_getres(CLOCK_REALTIME_COARSE, &r) != 0)
 		return 10000000L;
 	return r.tv_sec * 1000000000L + r.tv_nsec;
-}
-
-static int ts_cmp(const struct timespec *a, const struct timespec *b)
-{
-	if (a->tv_sec != b->tv_sec)
-		return a->tv_sec < b->tv_sec ? -1 : 1;
-	if (a->tv_nsec != b->tv_nsec)
-		return a->tv_nsec < b->tv_nsec ? -1 : 1;
-	return 0;
 }
 
 static void stat_times(const struct stat *st, struct timespec *t)
@@ -331,7 +323,7 @@ void pb_ts_judge(struct pb_ts_sample *s, const struct pb_ts_mount *m)
 	bool coarse_gran = s->before[PB_TS_CTIME].tv_nsec == 0;
 
 	for (int f = 0; f < PB_TS_FIELD_COUNT; f++) {
-		bool changed = ts_cmp(&s->before[f], &s->after[f]) != 0;
+		bool changed = pb_check_ts_cmp(&s->before[f], &s->after[f]) != 0;
 		const char *why = NULL;
 
 		if (changed) {
@@ -440,14 +432,14 @@ static int run_round(struct slot *slots, size_t ns, const struct pb_ts_opts *o,
 		stat_times(&st, sl->s->before);
 		/* With a refused reset every field must be waited past. */
 		for (int f = sl->s->reset_err ? 0 : PB_TS_CTIME; f < PB_TS_FIELD_COUNT; f++)
-			if (ts_cmp(&sl->s->before[f], &target) > 0)
+			if (pb_check_ts_cmp(&sl->s->before[f], &target) > 0)
 				target = sl->s->before[f];
 	}
 	/* Bounded wait until the coarse clock, which stamps inodes, passes them all. */
 	t0 = pb_clock_ns();
 	for (;;) {
 		clock_gettime(CLOCK_REALTIME_COARSE, &now);
-		if (ts_cmp(&now, &target) > 0)
+		if (pb_check_ts_cmp(&now, &target) > 0)
 			break;
 		if (pb_clock_ns() - t0 > cap) {
 			waited = false;
