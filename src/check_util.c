@@ -20,7 +20,10 @@
 #include "conformance.h"
 #include "sysinfo.h"
 
-int pb_check_pipe(struct pb_check_ctx *ctx, int fd[2], int flags)
+/* Make a pipe of ctx->kind: anonymous via sys->pipe2(FLAGS), or a FIFO in
+ * ctx->dir opened read end O_RDONLY|O_NONBLOCK first, then the write end;
+ * FLAGS' O_NONBLOCK/O_CLOEXEC are applied to both ends.  0 or -errno. */
+static int make_pipe(struct pb_check_ctx *ctx, int fd[2], int flags)
 {
 	const struct pb_sysops *s = ctx->sys;
 	char path[4200];
@@ -68,7 +71,7 @@ void pb_check_close(const struct pb_sysops *sys, int *fd)
 
 bool pb_check_make_pipe(struct pb_check_ctx *ctx, int fd[2], int flags)
 {
-	int r = pb_check_pipe(ctx, fd, flags | O_CLOEXEC);
+	int r = make_pipe(ctx, fd, flags | O_CLOEXEC);
 
 	if (r) {
 		fd[0] = fd[1] = -1;
@@ -513,11 +516,14 @@ long pb_check_fill_but_96(struct pb_check_ctx *ctx, int wfd, long cap, long page
 		ssize_t r = pb_check_timed_write(ctx->sys, wfd, buf, n, 2000);
 
 		if (r != (ssize_t)n) {
-			pb_check_fail(ctx, "setup: filling the %ld-byte %s to 96 bytes free, with %ld "
-				      "bytes queued a nonblocking write(%zu) with room = %s; POSIX "
-				      "requires all %zu (there is room)", cap,
-				      pb_check_kind_word(ctx), total, n,
-				      pb_check_res(r, errno, b, sizeof(b)), n);
+			int e = r < 0 ? errno : 0;
+
+			/* -1 with EMFILE/ENFILE/ENOMEM is the harness's: ERROR. */
+			pb_check_setup(ctx, PB_RES_PIPE, e, "filling the %ld-byte %s to 96 bytes "
+				       "free, with %ld bytes queued a nonblocking write(%zu) with "
+				       "room = %s; POSIX requires all %zu (there is room)", cap,
+				       pb_check_kind_word(ctx), total, n,
+				       pb_check_res(r, e, b, sizeof(b)), n);
 			return -1;
 		}
 		total += r;

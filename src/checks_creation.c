@@ -57,11 +57,8 @@ static void cre01(struct pb_check_ctx *ctx)
 	ssize_t r;
 	bool bidir = false;
 
-	if (s->pipe2(fd, 0) != 0) {
-		pb_check_setup(ctx, PB_RES_PIPE, errno, "pipe2(fd, 0) = -1/%s; POSIX requires 0 "
-			       "and two new descriptors", EN(errno));
+	if (!pb_check_anon_pipe(ctx, fd, 0))
 		return;
-	}
 	if (fd[0] < 0 || fd[1] < 0 || fd[0] == fd[1]) {
 		pb_check_fail(ctx, "pipe returned fds %d and %d", fd[0], fd[1]);
 		return;
@@ -238,12 +235,8 @@ static void cre03(struct pb_check_ctx *ctx)
 	const struct pb_sysops *s = ctx->sys;
 	int fd[2] = { -1, -1 }, ctl[2] = { -1, -1 }, got, ctl_got;
 
-	if (s->pipe2(fd, O_CLOEXEC) != 0) {
-		pb_check_setup(ctx, PB_RES_PIPE, errno, "pipe2(O_CLOEXEC) = -1/%s; POSIX.1-2024 "
-			       "requires 0 and two descriptors", EN(errno));
-		fd[0] = fd[1] = -1;
+	if (!pb_check_anon_pipe(ctx, fd, O_CLOEXEC))
 		return;
-	}
 	if (!both_ends_have(ctx, fd, F_GETFD, FD_CLOEXEC, "FD_CLOEXEC"))
 		goto out;
 	for (int i = 0; i < 2; i++) {
@@ -286,11 +279,8 @@ static void cre04(struct pb_check_ctx *ctx)
 	char c, rb[32];
 	ssize_t r;
 
-	if (s->pipe2(fd, O_NONBLOCK) != 0) {
-		pb_check_setup(ctx, PB_RES_PIPE, errno, "pipe2(O_NONBLOCK) = -1/%s; POSIX.1-2024 "
-			       "requires 0 and two descriptors", EN(errno));
+	if (!pb_check_anon_pipe(ctx, fd, O_NONBLOCK))
 		return;
-	}
 	if (!both_ends_have(ctx, fd, F_GETFL, O_NONBLOCK, "O_NONBLOCK"))
 		goto out;
 	r = pb_check_timed_read(s, fd[0], &c, 1, 2000);

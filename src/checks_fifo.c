@@ -9,13 +9,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -63,8 +61,9 @@ static int guarded_open(const struct pb_sysops *s, const char *path, int flags, 
 }
 
 /*
- * guarded_open() of a step that must succeed: on failure the check fails
- * with "WHAT: ERRNO" (" (blocked)" when the watchdog had to interrupt it),
+ * guarded_open() of a step that must succeed: on failure the verdict is
+ * recorded per pb_check_setup (FAIL, ERROR for EMFILE and the like) with
+ * "WHAT: ERRNO" (" (blocked)" when the watchdog had to interrupt it),
  * CLOSE_ON_FAIL (unless -1) is closed and -1 returned.
  */
 static int open_or_fail(struct pb_check_ctx *ctx, const char *path, int flags, const char *what,
@@ -74,7 +73,8 @@ static int open_or_fail(struct pb_check_ctx *ctx, const char *path, int flags, c
 
 	if (fd >= 0)
 		return fd;
-	pb_check_fail(ctx, "%s: %s%s", what, pb_checkproc_errname(e), e == EINTR ? " (blocked)" : "");
+	pb_check_setup(ctx, PB_RES_PIPE, e, "%s: %s%s", what, pb_checkproc_errname(e),
+		       e == EINTR ? " (blocked)" : "");
 	if (close_on_fail >= 0)
 		ctx->sys->close(close_on_fail);
 	return -1;

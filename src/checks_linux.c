@@ -13,7 +13,6 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -217,18 +216,15 @@ static void lx03_small(struct pb_check_ctx *ctx, const int fd[2], long index, lo
 			return;
 		n = ctx->sys->write(fd[1], "x", 1);
 		if (n != 1) {
-			char rel[160] = "";
+			int e = errno;
+			char rel[160] = "", release[65];
 
-			if (pb_check_kernel_at_least(ctx, 5, 14, NULL, 0) == 0) {
-				struct utsname u;
-
-				if (ctx->sys->uname(&u) == 0)
-					snprintf(rel, sizeof(rel), " (kernel %.60s predates the 5.14 "
-						 "fix 46c4c9d1beb7)", u.release);
-			}
+			if (pb_check_kernel_at_least(ctx, 5, 14, release, sizeof(release)) == 0)
+				snprintf(rel, sizeof(rel), " (kernel %.60s predates the 5.14 fix "
+					 "46c4c9d1beb7)", release);
 			pb_check_fail(ctx, "small pipe (%ld bytes) holding 1 byte: nonblocking "
 				      "write(1) gave %zd (%s): the pipe15 stall%s", size, n,
-				      n < 0 ? strerror(errno) : "", rel);
+				      n < 0 ? strerror(e) : "", rel);
 			return;
 		}
 	}

@@ -416,8 +416,7 @@ static void md05(struct pb_check_ctx *ctx)
 		return;
 	}
 	if (d.ret) {
-		pb_check_error(ctx, "timestamp probe: %s", d.ret == -EPROTO ?
-			       "futimens did not set the times" : strerror(-d.ret));
+		probe_failed(ctx, "FIFO", PROBE_CALLS, d.ret);
 		return;
 	}
 	upd = md05_bits(&d, &judged);
@@ -438,19 +437,16 @@ static void md05(struct pb_check_ctx *ctx)
 			      yes_no(d.p.ctime), d.noatime ? "not testable" : yes_no(d.p.atime));
 		return;
 	}
-	ref = mmap(NULL, sizeof(*ref), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (ref == MAP_FAILED) {
-		ref = NULL;
-		snprintf(why, sizeof(why), "mmap: %s", strerror(errno));
-	} else {
-		ref->ctx = ctx;
-		m = pb_ts_with_tmpfs(ctx->dir, md05_ref_probe, ref, 2000, why, sizeof(why));
-		if (m != PB_TS_REF_NONE && (!ref->done || ref->o.ret)) {
-			snprintf(why, sizeof(why), "a FIFO on tmpfs: %s: %s", ref->o.what ?
-				 ref->o.what : "probe", ref->done ? strerror(-ref->o.ret) :
-				 "did not finish");
-			m = PB_TS_REF_NONE;
-		}
+	ref = pb_check_shared(ctx, sizeof(*ref));  /* ERROR recorded when NULL */
+	if (!ref)
+		return;
+	ref->ctx = ctx;
+	m = pb_ts_with_tmpfs(ctx->dir, md05_ref_probe, ref, 2000, why, sizeof(why));
+	if (m != PB_TS_REF_NONE && (!ref->done || ref->o.ret)) {
+		snprintf(why, sizeof(why), "a FIFO on tmpfs: %s: %s", ref->o.what ?
+			 ref->o.what : "probe", ref->done ? strerror(-ref->o.ret) :
+			 "did not finish");
+		m = PB_TS_REF_NONE;
 	}
 	if (m == PB_TS_REF_NONE) {
 		pb_check_fail(ctx, "FIFO write: mtime %s, ctime %s; read: atime %s (all must be "
@@ -477,8 +473,7 @@ static void md05(struct pb_check_ctx *ctx)
 		     yes_no(d.p.ctime), d.noatime ? "not testable" : yes_no(d.p.atime),
 		     pb_ts_ref_method_names[m]);
 out:
-	if (ref)
-		munmap(ref, sizeof(*ref));
+	munmap(ref, sizeof(*ref));
 }
 
 /* MD-06: proc(5) /proc/pid/fd */

@@ -445,11 +445,8 @@ static void wr05(struct pb_check_ctx *ctx)
 		pb_check_fail(ctx, "PIPE_BUF is %d, below _POSIX_PIPE_BUF (512)", PIPE_BUF);
 		return;
 	}
-	if (s->pipe2(fd, O_CLOEXEC) != 0) {
-		pb_check_setup(ctx, PB_RES_PIPE, errno, "pipe2(O_CLOEXEC) = -1/%s; POSIX requires "
-			       "0", EN(errno));
+	if (!pb_check_anon_pipe(ctx, fd, O_CLOEXEC))
 		return;
-	}
 	snprintf(path, sizeof(path), "%s/wr05.fifo", ctx->dir);
 	if (s->mkfifo(path, 0600) != 0) {
 		pb_check_setup(ctx, PB_RES_PIPE, errno, "mkfifo in an empty writable directory = "

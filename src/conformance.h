@@ -140,19 +140,17 @@ extern const struct pb_check *const pb_check_groups[];
 
 /* ---- helpers shared by checks (src/check_util.c) ---- */
 
-/* Make a pipe of ctx->kind: anonymous via sys->pipe2(FLAGS), or a FIFO in
- * ctx->dir opened read end O_RDONLY|O_NONBLOCK first, then the write end;
- * FLAGS' O_NONBLOCK/O_CLOEXEC are applied to both ends.  0 or -errno. */
-int pb_check_pipe(struct pb_check_ctx *ctx, int fd[2], int flags);
-
 /* "FIFO" or "pipe", for details. */
 const char *pb_check_kind_word(const struct pb_check_ctx *ctx);
 
 /* Close *FD through SYS if open, and mark it closed (-1). */
 void pb_check_close(const struct pb_sysops *sys, int *fd);
 
-/* pb_check_pipe with O_CLOEXEC added; on failure both fds are -1 and the
- * check FAILs ("cannot make a pipe: ...").  Returns whether it worked. */
+/* Make a pipe of ctx->kind with FLAGS|O_CLOEXEC: anonymous via
+ * sys->pipe2, or a FIFO in ctx->dir opened read end O_RDONLY|O_NONBLOCK
+ * first, then the write end, FLAGS' O_NONBLOCK/O_CLOEXEC applied to both.
+ * On failure both fds are -1 and the verdict is recorded per pb_check_setup
+ * ("cannot make a pipe: ...").  Returns whether it worked. */
 bool pb_check_make_pipe(struct pb_check_ctx *ctx, int fd[2], int flags);
 
 /* Fill WFD (nonblocking) with page-sized writes until EAGAIN; returns the

@@ -17,13 +17,14 @@
 #include <sys/sysmacros.h>
 #include <sys/statvfs.h>
 #include <sys/uio.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
 
+#include "checkproc.h"
 #include "cleanup.h"
 #include "clock.h"
+#include "conformance.h"
 #include "output.h"
 #include "tsprobe.h"
 
@@ -76,15 +77,6 @@ long pb_ts_coarse_res_ns(void)
 	if (clock_getres(CLOCK_REALTIME_COARSE, &r) != 0)
 		return 10000000L;
 	return r.tv_sec * 1000000000L + r.tv_nsec;
-}
-
-static int ts_cmp(const struct timespec *a, const struct timespec *b)
-{
-	if (a->tv_sec != b->tv_sec)
-		return a->tv_sec < b->tv_sec ? -1 : 1;
-	if (a->tv_nsec != b->tv_nsec)
-		return a->tv_nsec < b->tv_nsec ? -1 : 1;
-	return 0;
 }
 
 static void stat_times(const struct stat *st, struct timespec *t)
@@ -331,7 +323,7 @@ void pb_ts_judge(struct pb_ts_sample *s, const struct pb_ts_mount *m)
 	bool coarse_gran = s->before[PB_TS_CTIME].tv_nsec == 0;
 
 	for (int f = 0; f < PB_TS_FIELD_COUNT; f++) {
-		bool changed = ts_cmp(&s->before[f], &s->after[f]) != 0;
+		bool changed = pb_check_ts_cmp(&s->before[f], &s->after[f]) != 0;
 		const char *why = NULL;
 
 		if (changed) {
@@ -440,14 +432,14 @@ static int run_round(struct slot *slots, size_t ns, const struct pb_ts_opts *o,
 		stat_times(&st, sl->s->before);
 		/* With a refused reset every field must be waited past. */
 		for (int f = sl->s->reset_err ? 0 : PB_TS_CTIME; f < PB_TS_FIELD_COUNT; f++)
-			if (ts_cmp(&sl->s->before[f], &target) > 0)
+			if (pb_check_ts_cmp(&sl->s->before[f], &target) > 0)
 				target = sl->s->before[f];
 	}
 	/* Bounded wait until the coarse clock, which stamps inodes, passes them all. */
 	t0 = pb_clock_ns();
 	for (;;) {
 		clock_gettime(CLOCK_REALTIME_COARSE, &now);
-		if (ts_cmp(&now, &target) > 0)
+		if (pb_check_ts_cmp(&now, &target) > 0)
 			break;
 		if (pb_clock_ns() - t0 > cap) {
 			waited = false;
@@ -763,11 +755,11 @@ static int private_mount_run(const char *workdir, void (*fn)(const char *dir, vo
 	static const char *const steps[] = {
 		"", "unshare(CLONE_NEWNS)", "making / private", "mount -t tmpfs"
 	};
-	struct timespec nap = { 0, 1000000 };
 	char mp[PATH_MAX];
 	volatile int *sh;       /* [0] failed step, [1] its errno, [2] FN finished */
 	int wst = 0, r = 0;
-	pid_t pid, w = 0;
+	bool late = false;
+	pid_t pid;
 
 	if (!workdir) {
 		snprintf(why, whylen, "no work directory for a mount point");
@@ -811,15 +803,7 @@ static int private_mount_run(const char *workdir, void (*fn)(const char *dir, vo
 		r = -errno;
 		snprintf(why, whylen, "fork: %s", strerror(-r));
 	} else {
-		for (unsigned i = 0; i < timeout_ms && w == 0; i++) {
-			w = waitpid(pid, &wst, WNOHANG);
-			if (w == 0)
-				nanosleep(&nap, NULL);
-		}
-		if (w == 0) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &wst, 0);
-		}
+		late = pb_checkproc_wait(pid, timeout_ms, &wst) == -ETIMEDOUT;
 		pb_cleanup_del_child(pid);
 		if (sh[0] > 0 && sh[0] < 4) {
 			r = sh[1] ? -sh[1] : -EIO;
@@ -827,7 +811,7 @@ static int private_mount_run(const char *workdir, void (*fn)(const char *dir, vo
 		} else if (!sh[2]) {
 			r = -ETIMEDOUT;
 			snprintf(why, whylen, "the child on the private mount did not finish%s",
-				 w == 0 ? " in time" : "");
+				 late ? " in time" : "");
 		}
 	}
 	rmdir(mp);
@@ -997,11 +981,8 @@ void pb_ts_fifo_reference(const struct pb_ts_target *fifo, const char *workdir, 
 		out->method = PB_TS_REF_NONE;
 	}
 	if (out->method != PB_TS_REF_NONE) {
-		enum pb_ts_ref_method m = out->method;
-
 		out->ref = sh->t;
 		pb_ts_attribute(fifo, &out->ref, out);
-		out->method = m;
 	} else {
 		pb_ts_attribute(fifo, NULL, out);
 	}

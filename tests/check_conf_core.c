@@ -231,6 +231,16 @@ static ssize_t write_small(int fd, const void *buf, size_t n)
 	return write(fd, buf, n > 1000 ? 1000 : n);
 }
 
+/* Writes into pipes fail: the environment is out of memory. */
+static ssize_t write_enomem_on_pipes(int fd, const void *buf, size_t n)
+{
+	if (is_pipe_fd(fd)) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return write(fd, buf, n);
+}
+
 static long fpathconf_small(int fd, int name)
 {
 	return name == _PC_PIPE_BUF ? 256 : fpathconf(fd, name);
@@ -463,7 +473,7 @@ enum bug {
 	WRITE_FULL_ZERO, WRITE_SMALL, FPATHCONF_SMALL, IOCTL_FIONBIO, IOCTL_FIONREAD,
 	PIPES_EIO, PIPE2_EMFILE, DUP_EIO, DUP_EMFILE, READ_UNINTERRUPTIBLE, FCNTL_ONE_PAGE,
 	PIPE2_EXTRA_FD, OPEN_EXTRA_FD, CLOSE_KEEPS_REF, FCNTL_GETPIPESZ_EIO, FCNTL_SETFL_EIO,
-	PIPE2_DIRECT_EIO,
+	PIPE2_DIRECT_EIO, WRITE_EIO, WRITE_ENOMEM,
 	NOATIME_EFFECTIVE, NOATIME_IGNORED, NOATIME_ATIME_ONLY, NOATIME_ALL_FROZEN,
 	NOATIME_INVERTED,
 };
@@ -505,6 +515,8 @@ static struct pb_sysops broken_ops(enum bug b)
 	case FCNTL_GETPIPESZ_EIO: s.fcntl = fcntl_getpipesz_eio; break;
 	case FCNTL_SETFL_EIO: s.fcntl = fcntl_setfl_eio; break;
 	case PIPE2_DIRECT_EIO: s.pipe2 = pipe2_direct_eio; break;
+	case WRITE_EIO: s.write = write_eio_on_pipes; break;
+	case WRITE_ENOMEM: s.write = write_enomem_on_pipes; break;
 	case NOATIME_EFFECTIVE: case NOATIME_IGNORED: case NOATIME_ATIME_ONLY:
 	case NOATIME_ALL_FROZEN: case NOATIME_INVERTED:
 		na_mode = b == NOATIME_EFFECTIVE ? NA_EFFECTIVE : b == NOATIME_IGNORED ? NA_IGNORED :
@@ -621,6 +633,12 @@ static const struct {
 	{ "WR-01", WRITE_SMALL, PB_KIND_ANON, PB_FAIL, "there is room" },
 	{ "NB-05", WRITE_SMALL, PB_KIND_ANON, PB_FAIL, "with room" },
 	{ "SIG-04", WRITE_SMALL, PB_KIND_ANON, PB_FAIL, "while the reader was still open" },
+	/* a write failing during setup: FAIL naming the errno; out of memory: ERROR */
+	{ "WR-01", WRITE_EIO, PB_KIND_ANON, PB_FAIL, "there is room" },
+	{ "WR-01", WRITE_EIO, PB_KIND_ANON, PB_FAIL, "EIO" },
+	{ "NB-05", WRITE_EIO, PB_KIND_ANON, PB_FAIL, "EIO" },
+	{ "WR-01", WRITE_ENOMEM, PB_KIND_ANON, PB_ERROR, "harness" },
+	{ "NB-05", WRITE_ENOMEM, PB_KIND_ANON, PB_ERROR, "harness" },
 	/* the read end sees EOF while a write end is open */
 	{ "RD-05", READ_EMPTY_EOF, PB_KIND_ANON, PB_FAIL, "EOF while a write end was open" },
 	{ "RD-05", READ_EMPTY_EOF, PB_KIND_FIFO, PB_FAIL, "EOF while a write end was open" },

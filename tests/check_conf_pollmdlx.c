@@ -182,6 +182,13 @@ static int fstat_frozen_times(int fd, struct stat *st)
 	return ret;
 }
 
+/* MD-04/05: futimens says it worked but the times stay what they were. */
+static int futimens_ignored(int fd, const struct timespec t[2])
+{
+	(void)fd, (void)t;
+	return 0;
+}
+
 /* MD-05: a filesystem like overlayfs, which does not show a FIFO write's new
  * mtime/ctime through fstat: frozen for files not on tmpfs, real on tmpfs. */
 static int fstat_fs_hides_mctime(int fd, struct stat *st)
@@ -405,6 +412,10 @@ static const struct setup_fault setup_faults[] = {
 	{ "PL-04", A, "poll EINVAL", "poll", .sys.poll = poll_einval },
 	{ "PL-05", A, "select EINVAL", "select", .sys.select = select_einval },
 	{ "MD-06", A, "fstat EIO", "fstat", .sys.fstat = fstat_eio_on_pipes },
+	/* MD-05's FIFO timestamp probe: the FIFO misbehaving is FAIL, not ERROR. */
+	{ "MD-05", A, "write EIO", "EIO", .sys.write = write_eio_on_pipes },
+	{ "MD-05", A, "read EIO", "EIO", .sys.read = read_eio_on_pipes },
+	{ "MD-05", A, "futimens ignored", "futimens", .sys.futimens = futimens_ignored },
 	{ "LX-06", A, "splice EIO", "splice", .sys.splice = splice_eio },
 };
 #undef A

@@ -123,6 +123,18 @@ static int open_rdwr_as_wronly(const char *path, int flags, mode_t mode)
 	return open(path, flags, mode);
 }
 
+/* The process is out of descriptors when it opens a FIFO. */
+static int open_fifo_emfile(const char *path, int flags, mode_t mode)
+{
+	struct stat st;
+
+	if (stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) {
+		errno = EMFILE;
+		return -1;
+	}
+	return open(path, flags, mode);
+}
+
 /* Blocking readers end up on another FIFO: the rendezvous never happens. */
 static int open_reader_elsewhere(const char *path, int flags, mode_t mode)
 {
@@ -328,6 +340,23 @@ START_TEST(resource_limit_is_error)
 }
 END_TEST
 
+/* EMFILE from a FIFO open a check needs is the environment's limit too. */
+START_TEST(fifo_open_emfile_is_error)
+{
+	static const char *const ids[] = { "FIFO-06", "FIFO-07", "FIFO-08" };
+	struct pb_sysops sys = pb_sysops_real;
+
+	sys.open = open_fifo_emfile;
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		struct pb_check_result r = run(ids[i], &sys, PB_KIND_ANON);
+
+		ck_assert_msg(r.verdict == PB_ERROR, "%s: verdict %s: %s", ids[i],
+			      pb_verdict_names[r.verdict], r.detail);
+		ck_assert_msg(strstr(r.detail, ": EMFILE"), "%s: %s", ids[i], r.detail);
+	}
+}
+END_TEST
+
 static bool write_file(const char *path, const char *text)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -409,4 +438,5 @@ PB_CHECK_SUITE_MAIN("conf_sigfifofc",
 	PB_TCASE_TIMED("registry", 0, registry_complete),
 	PB_TCASE_LOOP("this_kernel", 0, this_kernel, sizeof(here) / sizeof(here[0])),
 	PB_TCASE_LOOP("broken_kernel", 0, broken_kernel_fails, sizeof(broken) / sizeof(broken[0]),
-		      resource_limit_is_error, user_namespace_skips_the_part))
+		      resource_limit_is_error, fifo_open_emfile_is_error,
+		      user_namespace_skips_the_part))
