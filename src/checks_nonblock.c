@@ -181,9 +181,11 @@ static void nb03(struct pb_check_ctx *ctx)
 		goto out;
 	}
 	if (!write_pages_r(s, fd[1], cap / page - 2, page, &r)) {
-		pb_check_fail(ctx, "filling to two free pages: a page-sized write into a %s "
-			      "with room gave %s", pb_check_kind_word(ctx),
-			      pb_check_res(r, errno, b, sizeof(b)));
+		int e = r < 0 ? errno : 0;
+
+		pb_check_setup(ctx, PB_RES_PIPE, e, "filling to two free pages: a page-sized write "
+			       "into a %s with room gave %s", pb_check_kind_word(ctx),
+			       pb_check_res(r, e, b, sizeof(b)));
 		goto out;
 	}
 	r = nb_write(s, fd[1], (size_t)(5 * page));

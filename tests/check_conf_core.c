@@ -231,6 +231,27 @@ static ssize_t write_small(int fd, const void *buf, size_t n)
 	return write(fd, buf, n > 1000 ? 1000 : n);
 }
 
+/* Page-sized writes into pipes fail (a fill step; the checks' own writes of
+ * other sizes work): with EIO, or out of memory. */
+static ssize_t write_page_fails(int fd, const void *buf, size_t n, int e)
+{
+	if (is_pipe_fd(fd) && (long)n == sysconf(_SC_PAGESIZE)) {
+		errno = e;
+		return -1;
+	}
+	return write(fd, buf, n);
+}
+
+static ssize_t write_page_eio(int fd, const void *buf, size_t n)
+{
+	return write_page_fails(fd, buf, n, EIO);
+}
+
+static ssize_t write_page_enomem(int fd, const void *buf, size_t n)
+{
+	return write_page_fails(fd, buf, n, ENOMEM);
+}
+
 /* Writes into pipes fail: the environment is out of memory. */
 static ssize_t write_enomem_on_pipes(int fd, const void *buf, size_t n)
 {
@@ -473,7 +494,7 @@ enum bug {
 	WRITE_FULL_ZERO, WRITE_SMALL, FPATHCONF_SMALL, IOCTL_FIONBIO, IOCTL_FIONREAD,
 	PIPES_EIO, PIPE2_EMFILE, DUP_EIO, DUP_EMFILE, READ_UNINTERRUPTIBLE, FCNTL_ONE_PAGE,
 	PIPE2_EXTRA_FD, OPEN_EXTRA_FD, CLOSE_KEEPS_REF, FCNTL_GETPIPESZ_EIO, FCNTL_SETFL_EIO,
-	PIPE2_DIRECT_EIO, WRITE_EIO, WRITE_ENOMEM,
+	PIPE2_DIRECT_EIO, WRITE_EIO, WRITE_ENOMEM, WRITE_PAGE_EIO, WRITE_PAGE_ENOMEM,
 	NOATIME_EFFECTIVE, NOATIME_IGNORED, NOATIME_ATIME_ONLY, NOATIME_ALL_FROZEN,
 	NOATIME_INVERTED,
 };
@@ -517,6 +538,8 @@ static struct pb_sysops broken_ops(enum bug b)
 	case PIPE2_DIRECT_EIO: s.pipe2 = pipe2_direct_eio; break;
 	case WRITE_EIO: s.write = write_eio_on_pipes; break;
 	case WRITE_ENOMEM: s.write = write_enomem_on_pipes; break;
+	case WRITE_PAGE_EIO: s.write = write_page_eio; break;
+	case WRITE_PAGE_ENOMEM: s.write = write_page_enomem; break;
 	case NOATIME_EFFECTIVE: case NOATIME_IGNORED: case NOATIME_ATIME_ONLY:
 	case NOATIME_ALL_FROZEN: case NOATIME_INVERTED:
 		na_mode = b == NOATIME_EFFECTIVE ? NA_EFFECTIVE : b == NOATIME_IGNORED ? NA_IGNORED :
@@ -639,6 +662,9 @@ static const struct {
 	{ "NB-05", WRITE_EIO, PB_KIND_ANON, PB_FAIL, "EIO" },
 	{ "WR-01", WRITE_ENOMEM, PB_KIND_ANON, PB_ERROR, "harness" },
 	{ "NB-05", WRITE_ENOMEM, PB_KIND_ANON, PB_ERROR, "harness" },
+	{ "NB-03", WRITE_PAGE_EIO, PB_KIND_ANON, PB_FAIL, "two free pages" },
+	{ "NB-03", WRITE_PAGE_EIO, PB_KIND_ANON, PB_FAIL, "EIO" },
+	{ "NB-03", WRITE_PAGE_ENOMEM, PB_KIND_ANON, PB_ERROR, "harness" },
 	/* the read end sees EOF while a write end is open */
 	{ "RD-05", READ_EMPTY_EOF, PB_KIND_ANON, PB_FAIL, "EOF while a write end was open" },
 	{ "RD-05", READ_EMPTY_EOF, PB_KIND_FIFO, PB_FAIL, "EOF while a write end was open" },
