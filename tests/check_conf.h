@@ -9,6 +9,7 @@
 #define PB_CHECK_CONF_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -161,6 +162,29 @@ static inline int mkfifo_eio(const char *path, mode_t mode)
 	(void)path, (void)mode;
 	errno = EIO;
 	return -1;
+}
+
+/* Opens of an existing FIFO fail with ERR: EIO (a broken FIFO) or EMFILE
+ * (the process is out of descriptors: the harness's limit). */
+static inline int open_fifo_fails(int err, const char *path, int flags, mode_t mode)
+{
+	struct stat st;
+
+	if (stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) {
+		errno = err;
+		return -1;
+	}
+	return open(path, flags, mode);
+}
+
+static inline int open_fifo_eio(const char *path, int flags, mode_t mode)
+{
+	return open_fifo_fails(EIO, path, flags, mode);
+}
+
+static inline int open_fifo_emfile(const char *path, int flags, mode_t mode)
+{
+	return open_fifo_fails(EMFILE, path, flags, mode);
 }
 
 #endif

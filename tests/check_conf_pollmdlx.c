@@ -313,18 +313,7 @@ static long fake_sysctl_value(void)
  */
 
 /* write_zero_when_full, write_eio_on_pipes, read_eio_on_pipes, pipe2_einval,
- * pipe2_emfile and mkfifo_eio: tests/check_conf.h. */
-
-static int open_fifo_eio(const char *path, int flags, mode_t mode)
-{
-	struct stat st;
-
-	if (stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) {
-		errno = EIO;
-		return -1;
-	}
-	return open(path, flags, mode);
-}
+ * pipe2_emfile, mkfifo_eio and open_fifo_eio: tests/check_conf.h. */
 
 static int poll_einval(struct pollfd *fds, nfds_t n, int timeout)
 {
