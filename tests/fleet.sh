@@ -132,7 +132,7 @@ w=$(awk '{ if (length > m) m = length } END { print m + 0 }' "$D/fleet.txt")
 [ "$w" -lt 200 ]; ok $? "20 documents stay readable: longest line $w characters"
 grep -q "^ 19 board19/$(uname -r) " "$D/fleet.txt"; ok $? "columns are labelled host/kernel from run, whole"
 grep -Eq '^ +ok +ok( +ok){5} +FAIL! +FAIL!( +ok){11} +WR-01 status$' "$D/fleet.txt"; ok $? "the verdict grid: WR-01 fails in documents 7 and 8 only"
-grep -q 'different users (euid)' "$D/fleet.txt" && grep -q "^  board05/$(uname -r) 4242$" "$D/fleet.txt"
+grep -q 'different users (euid)' "$D/fleet.txt" && grep -Eq "^  board05/$(uname -r) +4242$" "$D/fleet.txt"
 ok $? "the header flags the document run under another user"
 "$P" compare --format markdown "$@" >"$D/fleet.md"; rc=$?
 grep -q "^| WR-01 status | pass | pass | pass | pass | pass | pass | pass | fail \*\*!\*\* |" "$D/fleet.md"
