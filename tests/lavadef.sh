@@ -3,12 +3,14 @@
 #
 # The steps of lava/pipebench.yaml without a dispatcher, fast: the run
 # script is put together as lava-run writes run.sh (the parameters as shell
-# assignments, `set -e`, the steps in order) and run with `sh -e` in an
-# empty directory.  The definition must fail loudly when the program is
-# not this pipebench (distributions' "pipebench" is a stdin/stdout speed
-# meter), report every command's exit status as a case, and go on after a
-# command that failed, crashed or wrote nothing.  tests/lava.sh runs the
-# same definition with the real dispatcher in a qemu guest.
+# assignments, `set -e` and `set -x`, the steps in order) and run with
+# `sh -e` in an empty directory.  The definition must fail loudly when the
+# program is not this pipebench (distributions' "pipebench" is a
+# stdin/stdout speed meter), report every command's exit status as a case,
+# go on after a command that failed, crashed or wrote nothing, and print
+# each signal once (LAVA reads the console, traces included).
+# tests/lava.sh runs the same definition with the real dispatcher in a
+# qemu guest.
 
 . "${TESTS_SRCDIR:-$(dirname "$0")}/tap.sh"
 SRC=${TESTS_SRCDIR:-$(dirname "$0")}
@@ -31,6 +33,7 @@ for a in sys.argv[2:]:
 for k, v in params.items():
     print("%s='%s'" % (k, str(v).replace("'", "'\\''")))
 print("set -e")
+print("set -x")
 for step in d["run"]["steps"]:
     print(step.rstrip("\n"))
 EOF
@@ -67,7 +70,7 @@ exec "$PIPEBENCH" "\$@"
 EOF
 chmod 755 "$TEST_TMP/other" "$TEST_TMP/wrapped"
 
-plan 22
+plan 24
 
 # No install step names a package "pipebench": that is the other program.
 ! grep -Eq '(apt-get|dnf|yum|apk)[^|;&]* install[^|;&]* pipebench([ "]|$)' "$DEF"
@@ -85,6 +88,8 @@ has '<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=CRE-01 RESULT=pass>'; ok $? "  the comma
 case_of 'anon-1B-any-block-p50' | grep -q 'UNITS=ns>$'; ok $? "  latency runs with LATENCY_ARGS"
 case_of 'anon\.write\.mtime' >/dev/null; ok $? "  timestamps cases"
 is "$(ls -A "$TMPDIR" "$W" | grep -v ':$' | grep -c .)" 0 "  nothing left behind"
+# LAVA reads signals from the console, where set -x traces every command.
+! printf '%s\n' "$err" | grep -q '<LAVA_SIGNAL_'; ok $? "  no signal twice: the traced commands spell none out"
 
 lava PIPEBENCH="$TEST_TMP/other" COMMANDS="conformance timestamps"
 is "$rc" 0 "the unrelated pipebench: the steps still finish (LAVA sees the end)"
@@ -104,6 +109,7 @@ ok $? "a command this pipebench lacks: pipebench-present fails, naming it"
 
 lava PIPEBENCH="$TEST_TMP/wrapped" COMMANDS="throughput messaging timestamps"
 is "$rc" 0 "a command that crashes or fails: the steps finish"
+! printf '%s\n' "$err" | grep -q '<LAVA_SIGNAL_'; ok $? "  no signal in the trace"
 case_of 'run\.throughput' | grep -q 'RESULT=fail MEASUREMENT=139 UNITS=exit_status>$'
 ok $? "  a crash that wrote no results is run.COMMAND fail with its status"
 printf '%s\n' "$err" | grep -q "^pipebench: throughput wrote no LAVA results (exit status 139)$"
