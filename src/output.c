@@ -744,17 +744,17 @@ static void lava_conformance(struct pb_lava *l, struct json_object *doc)
 	const char *asked = jstr(doc, "params.kind");
 	bool by_kind = asked && strcmp(asked, "anon") != 0;
 
-	for (int pass = 0; pass < 2; pass++) {
-		struct json_object *arr = pass ? nr : a;
+	for (int not_run = 0; not_run < 2; not_run++) {
+		struct json_object *arr = not_run ? nr : a;
 
 		for (size_t i = 0; i < jlen(arr); i++) {
 			struct json_object *c = json_object_array_get_idx(arr, i);
 			const char *id = json_object_is_type(c, json_type_string) ?
 					 json_object_get_string(c) : jstr(c, "id");
 			const char *kind = jstr(c, "kind");
-			const char *result = pass ? "unknown" : pb_lava_result(jstr(c, "status"));
+			const char *result = not_run ? "unknown" : pb_lava_result(jstr(c, "status"));
 
-			if (!pass && !pb_json_get(c, "status"))
+			if (!not_run && !pb_json_get(c, "status"))
 				continue;        /* a listing (--list), not a result */
 			if (kind && (by_kind || lava_id_twice(a, nr, id)))
 				pb_lava_case(l, result, "%s.%s", id ? id : "?", kind);
