@@ -717,76 +717,132 @@ static void lava_expectations(struct pb_lava *l, struct json_object *doc)
 		pb_lava_case(l, json_object_get_boolean(e) ? "pass" : "fail", "expectations");
 }
 
-/* Conformance: one case per check, named by its ID (ID.KIND when the
- * document holds the check for several kinds). */
+/* Is check ID listed with a kind more than once in the arrays A and B? */
+static bool lava_id_twice(struct json_object *a, struct json_object *b, const char *id)
+{
+	unsigned seen = 0;
+
+	for (int k = 0; k < 2; k++) {
+		struct json_object *arr = k ? b : a;
+
+		for (size_t j = 0; id && j < jlen(arr); j++) {
+			const char *other = jstr(json_object_array_get_idx(arr, j), "id");
+
+			seen += other && strcmp(other, id) == 0;
+		}
+	}
+	return seen > 1;
+}
+
+/* Conformance: one case per check, named by its ID, ID.KIND when the run
+ * asked for FIFOs (--kind fifo or all) or the document holds the check for
+ * several kinds: the name follows the options, never the verdicts.  A check
+ * not run (interrupted) is unknown under the same name. */
 static void lava_conformance(struct pb_lava *l, struct json_object *doc)
 {
-	struct json_object *a = pb_json_get(doc, "checks");
-	size_t n = jlen(a);
+	struct json_object *a = pb_json_get(doc, "checks"), *nr = pb_json_get(doc, "not_run");
+	const char *asked = jstr(doc, "params.kind");
+	bool by_kind = asked && strcmp(asked, "anon") != 0;
 
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *c = json_object_array_get_idx(a, i);
-		const char *id = jstr(c, "id"), *kind = jstr(c, "kind");
-		bool twice = false;
+	for (int not_run = 0; not_run < 2; not_run++) {
+		struct json_object *arr = not_run ? nr : a;
 
-		if (!pb_json_get(c, "status"))
-			continue;        /* a listing (--list), not a result */
+		for (size_t i = 0; i < jlen(arr); i++) {
+			struct json_object *c = json_object_array_get_idx(arr, i);
+			const char *id = json_object_is_type(c, json_type_string) ?
+					 json_object_get_string(c) : jstr(c, "id");
+			const char *kind = jstr(c, "kind");
+			const char *result = not_run ? "unknown" : pb_lava_result(jstr(c, "status"));
 
-		for (size_t j = 0; kind && j < n && !twice; j++) {
-			const char *other = jstr(json_object_array_get_idx(a, j), "id");
-
-			twice = j != i && other && id && strcmp(other, id) == 0;
+			if (!not_run && !pb_json_get(c, "status"))
+				continue;        /* a listing (--list), not a result */
+			if (kind && (by_kind || lava_id_twice(a, nr, id)))
+				pb_lava_case(l, result, "%s.%s", id ? id : "?", kind);
+			else
+				pb_lava_case(l, result, "%s", id ? id : "?");
 		}
-		if (twice)
-			pb_lava_case(l, pb_lava_result(jstr(c, "status")), "%s.%s", id, kind);
-		else
-			pb_lava_case(l, pb_lava_result(jstr(c, "status")), "%s", id ? id : "?");
-	}
-	a = pb_json_get(doc, "not_run");
-	for (size_t i = 0; i < jlen(a); i++) {
-		struct json_object *c = json_object_array_get_idx(a, i);
-		const char *id = json_object_is_type(c, json_type_string) ?
-				 json_object_get_string(c) : jstr(c, "id");
-
-		pb_lava_case(l, "unknown", "%s", id ? id : "?");
 	}
 }
 
-/* Timestamps: the observed verdict is the case name, KIND.VERDICT. */
+/* --expect of timestamps: KIND.expect, pass or fail, per kind expected. */
+static void lava_ts_expect(struct pb_lava *l, struct json_object *doc)
+{
+	struct json_object *a = pb_json_get(doc, "expectations");
+
+	for (size_t i = 0; i < jlen(a); i++) {
+		struct json_object *e = json_object_array_get_idx(a, i);
+		struct json_object *holds = pb_json_get(e, "holds");
+
+		if (jstr(e, "kind") && json_object_is_type(holds, json_type_boolean))
+			pb_lava_case(l, json_object_get_boolean(holds) ? "pass" : "fail", "%s.expect",
+				     jstr(e, "kind"));
+	}
+}
+
+/*
+ * The timestamp probes of the targets in A: a case PREFIXKIND.OPERATION.TIME
+ * (anon.write.mtime) per probed operation and time.  What the kernel did is
+ * the measurement, never the name: the fraction of the repetitions in which
+ * the operation changed that time (1 updated, 0 unchanged, between them
+ * inconsistent), UNITS=ratio.  An operation the kernel refuses, or a time no
+ * repetition could judge, is skip.
+ */
+static void lava_ts_targets(struct pb_lava *l, const char *prefix, struct json_object *a)
+{
+	static const char *const times[] = { "atime", "mtime", "ctime" };
+
+	for (size_t i = 0; i < jlen(a); i++) {
+		struct json_object *t = json_object_array_get_idx(a, i);
+		struct json_object *ops = pb_json_get(t, "operations");
+		const char *kind = jstr(t, "kind");
+
+		for (size_t j = 0; kind && j < jlen(ops); j++) {
+			struct json_object *op = json_object_array_get_idx(ops, j);
+			struct json_object *sup = pb_json_get(op, "supported");
+			const char *name = jstr(op, "operation");
+
+			for (size_t f = 0; name && f < 3; f++) {
+				struct json_object *fld = json_object_object_get(
+					pb_json_get(op, "fields"), times[f]);
+				long long up = jint(fld, "updated", 0), un = jint(fld, "unchanged", 0);
+
+				if (!json_object_get_boolean(sup) || up + un <= 0)
+					pb_lava_case(l, "skip", "%s%s.%s.%s", prefix, kind, name,
+						     times[f]);
+				else
+					pb_lava_measure(l, (double)up / (double)(up + un), "ratio",
+							"%s%s.%s.%s", prefix, kind, name, times[f]);
+			}
+		}
+	}
+}
+
+/* Timestamps: the probes' cases, then the expectations. */
 static void lava_timestamps(struct pb_lava *l, struct json_object *doc)
 {
-	static const char *const kinds[] = { "anon", "fifo" };
-
-	for (size_t i = 0; i < 2; i++) {
-		const char *v = jstr(pb_json_get(doc, "summary"), kinds[i]);
-
-		if (v)
-			pb_lava_case(l, "pass", "%s.%s", kinds[i], v);
-	}
+	lava_ts_targets(l, "", pb_json_get(doc, "results"));
+	lava_ts_expect(l, doc);
 	lava_expectations(l, doc);
 }
 
+/* o_noatime: pipe2_o_noatime (1 accepted, 0 refused), the timestamp probes
+ * as timestamps.KIND.OPERATION.TIME, tt-ratio, and the expectation. */
 static void lava_o_noatime(struct pb_lava *l, struct json_object *doc)
 {
-	struct json_object *acc = pb_json_get(doc, "pipe2_o_noatime.accepted"), *a = pb_json_get(doc, "timestamps");
+	struct json_object *acc = pb_json_get(doc, "pipe2_o_noatime.accepted");
 
 	if (json_object_is_type(acc, json_type_boolean))
-		pb_lava_case(l, "pass", "pipe2_o_noatime.%s",
-			     json_object_get_boolean(acc) ? "accepted" : "rejected");
-	for (size_t i = 0; i < jlen(a); i++) {
-		struct json_object *t = json_object_array_get_idx(a, i);
-		const char *kind = jstr(t, "kind"), *v = jstr(t, "verdict");
-
-		if (kind && v)
-			pb_lava_case(l, "pass", "timestamps.%s.%s", kind, v);
-	}
-	if (isfinite(jnum(doc, "summary.tt_ratio_median")))
-		pb_lava_measure(l, jnum(doc, "summary.tt_ratio_median"), "ratio", "tt-ratio");
+		pb_lava_measure(l, json_object_get_boolean(acc) ? 1 : 0, "accepted",
+				"pipe2_o_noatime");
+	else
+		pb_lava_case(l, "unknown", "pipe2_o_noatime");
+	lava_ts_targets(l, "timestamps.", pb_json_get(doc, "timestamps"));
+	pb_lava_measure(l, jnum(doc, "summary.tt_ratio_median"), "ratio", "tt-ratio");
 	lava_expectations(l, doc);
 }
 
 /* Throughput: KIND[-MODE]-SIZEB-rate (B/s) and -syscall (ns per call); a mode
- * other than rw is named, and a skipped kind x mode is a skip case. */
+ * other than rw is named, and a skipped kind x mode makes both skip cases. */
 static void lava_throughput(struct pb_lava *l, struct json_object *doc)
 {
 	struct json_object *a = pb_json_get(doc, "results");
@@ -803,6 +859,7 @@ static void lava_throughput(struct pb_lava *l, struct json_object *doc)
 			 mode && strcmp(mode, "rw") != 0 ? mode : "", size);
 		if (st && strcmp(st, "skip") == 0) {
 			pb_lava_case(l, "skip", "%s-rate", name);
+			pb_lava_case(l, "skip", "%s-syscall", name);
 			continue;
 		}
 		pb_lava_measure(l, jnum(r, "summary.rate_bytes_per_s"), "B/s", "%s-rate", name);
@@ -829,7 +886,7 @@ static void lava_messaging(struct pb_lava *l, struct json_object *doc)
 }
 
 /* Latency: KIND-SIZEB-PLACEMENT-WAIT-p50 / -p99 (ns) and -rate (round trips/s);
- * a placement the machine cannot provide is a skip case. */
+ * a placement the machine cannot provide makes the three skip cases. */
 static void lava_latency(struct pb_lava *l, struct json_object *doc)
 {
 	struct json_object *a = pb_json_get(doc, "results");
@@ -843,7 +900,9 @@ static void lava_latency(struct pb_lava *l, struct json_object *doc)
 			 jint(r, "size_bytes", 0), jstr(r, "placement") ? jstr(r, "placement") : "?",
 			 jstr(r, "wait") ? jstr(r, "wait") : "?");
 		if (st && strcmp(st, "ok") != 0) {
-			pb_lava_case(l, "skip", "%s", name);
+			pb_lava_case(l, "skip", "%s-p50", name);
+			pb_lava_case(l, "skip", "%s-p99", name);
+			pb_lava_case(l, "skip", "%s-rate", name);
 			continue;
 		}
 		pb_lava_measure(l, jnum(r, "summary.rtt_p50_ns"), "ns", "%s-p50", name);

@@ -510,11 +510,21 @@ START_TEST(lava_documents)
 	s = capture(lava_doc_fn,
 		"{\"command\":\"report\",\"exit_status\":1,\"parts\":{"
 		"\"timestamps\":{\"command\":\"timestamps\",\"exit_status\":1,\"summary\":"
-		"{\"anon\":\"updated\",\"fifo\":null,\"expectations_hold\":false}},"
+		"{\"anon\":\"updated\",\"fifo\":null,\"expectations_hold\":false},"
+		"\"expectations\":[{\"kind\":\"anon\",\"holds\":false}],"
+		"\"results\":[{\"kind\":\"anon\",\"verdict\":\"updated\",\"operations\":["
+		"{\"operation\":\"write\",\"supported\":true,\"fields\":{"
+		"\"atime\":{\"updated\":0,\"unchanged\":3},\"mtime\":{\"updated\":3,\"unchanged\":0},"
+		"\"ctime\":{\"updated\":0,\"unchanged\":0}}}]}]},"
 		"\"messaging\":null},\"part_runs\":{\"timestamps\":{\"exit_status\":1},"
 		"\"messaging\":{\"exit_status\":null}}}");
 	ck_assert_str_eq(s, "<LAVA_SIGNAL_TESTSET START timestamps>\n"
-			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=anon.updated RESULT=pass>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=anon.write.atime RESULT=pass "
+			 "MEASUREMENT=0 UNITS=ratio>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=anon.write.mtime RESULT=pass "
+			 "MEASUREMENT=1 UNITS=ratio>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=anon.write.ctime RESULT=skip>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=anon.expect RESULT=fail>\n"
 			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=expectations RESULT=fail>\n"
 			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=exit-status RESULT=fail>\n"
 			 "<LAVA_SIGNAL_TESTSET STOP>\n"
@@ -530,10 +540,70 @@ START_TEST(lava_documents)
 }
 END_TEST
 
+/* A case's name never depends on what the kernel did: the same check, probe
+ * or metric has the same name whatever its verdict or value. */
+START_TEST(lava_names_stable)
+{
+	char *s = capture(lava_doc_fn,
+		"{\"command\":\"conformance\",\"exit_status\":130,\"params\":{\"kind\":\"fifo\"},"
+		"\"checks\":[{\"id\":\"WR-01\",\"kind\":\"fifo\",\"status\":\"fail\"}],"
+		"\"not_run\":[{\"id\":\"WR-02\",\"kind\":\"fifo\"},{\"id\":\"MD-04\",\"kind\":null}]}");
+
+	ck_assert_str_eq(s, "<LAVA_SIGNAL_TESTSET START conformance>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=WR-01.fifo RESULT=fail>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=WR-02.fifo RESULT=unknown>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=MD-04 RESULT=unknown>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=exit-status RESULT=unknown>\n"
+			 "<LAVA_SIGNAL_TESTSET STOP>\n");
+	free(s);
+	s = capture(lava_doc_fn,
+		"{\"command\":\"o_noatime\",\"exit_status\":0,\"pipe2_o_noatime\":{\"accepted\":true},"
+		"\"timestamps\":[{\"kind\":\"fifo\",\"verdict\":\"mixed\",\"operations\":["
+		"{\"operation\":\"read\",\"supported\":true,\"fields\":{"
+		"\"atime\":{\"updated\":1,\"unchanged\":3}}},"
+		"{\"operation\":\"tee_in\",\"supported\":false,\"fields\":null}]}],"
+		"\"summary\":{\"tt_ratio_median\":null}}");
+	ck_assert_str_eq(s, "<LAVA_SIGNAL_TESTSET START o_noatime>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=pipe2_o_noatime RESULT=pass "
+			 "MEASUREMENT=1 UNITS=accepted>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=timestamps.fifo.read.atime RESULT=pass "
+			 "MEASUREMENT=0.25 UNITS=ratio>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=timestamps.fifo.read.mtime RESULT=skip>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=timestamps.fifo.read.ctime RESULT=skip>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=timestamps.fifo.tee_in.atime RESULT=skip>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=timestamps.fifo.tee_in.mtime RESULT=skip>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=timestamps.fifo.tee_in.ctime RESULT=skip>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=tt-ratio RESULT=unknown>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=exit-status RESULT=pass>\n"
+			 "<LAVA_SIGNAL_TESTSET STOP>\n");
+	free(s);
+	s = capture(lava_doc_fn,
+		"{\"command\":\"throughput\",\"exit_status\":4,\"results\":["
+		"{\"kind\":\"fifo\",\"mode\":\"splice\",\"size_bytes\":100,\"status\":\"skip\"}]}");
+	ck_assert_str_eq(s, "<LAVA_SIGNAL_TESTSET START throughput>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=fifo-splice-100B-rate RESULT=skip>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=fifo-splice-100B-syscall RESULT=skip>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=exit-status RESULT=skip>\n"
+			 "<LAVA_SIGNAL_TESTSET STOP>\n");
+	free(s);
+	s = capture(lava_doc_fn,
+		"{\"command\":\"latency\",\"exit_status\":0,\"results\":["
+		"{\"kind\":\"anon\",\"size_bytes\":1,\"placement\":\"numa\",\"wait\":\"block\","
+		"\"status\":\"skip\"}]}");
+	ck_assert_str_eq(s, "<LAVA_SIGNAL_TESTSET START latency>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=anon-1B-numa-block-p50 RESULT=skip>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=anon-1B-numa-block-p99 RESULT=skip>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=anon-1B-numa-block-rate RESULT=skip>\n"
+			 "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=exit-status RESULT=pass>\n"
+			 "<LAVA_SIGNAL_TESTSET STOP>\n");
+	free(s);
+}
+END_TEST
+
 PB_CHECK_SUITE_MAIN("output",
 	PB_TCASE("emitters", csv_quoting, document_shape, stats_shape, csv_rows, tap_escaping,
 		 tap_yaml, eta_format, progress_line),
 	PB_TCASE("fleet", os_release_values, rfc3339_utc, caps_list, run_object_types,
-		 lava_names_numbers_results, lava_documents),
+		 lava_names_numbers_results, lava_documents, lava_names_stable),
 	PB_TCASE("destination", finish_to_file, finish_reports_full_device,
 		 finish_reports_file_limit))

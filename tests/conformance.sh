@@ -70,7 +70,7 @@ xml_ok() {
 	}' "$1"
 }
 
-echo "1..90"
+echo "1..93"
 
 # ---- --list and selection
 run 0 --list
@@ -163,6 +163,16 @@ check "JUnit: counts match the test cases" sh -c '
 	grep -q "<testsuites name=\"pipebench conformance\" tests=\"11\" failures=\"0\" errors=\"0\" skipped=\"0\"" "$1"' \
 	sh "$T/out"
 check "JUnit: quotes and apostrophes escaped" grep -q "The last writer&apos;s close" "$T/out"
+# Jenkins keys a test's history on classname and name: the name is the ID
+# alone, the title (which may be reworded) is in system-out.
+check "JUnit: a testcase is named by its ID, the title in system-out" sh -c '
+	grep -q "<testcase classname=\"pipebench.conformance.creation\" name=\"CRE-01\" time=" "$1" &&
+	grep -q "<system-out>Basic contract of pipe()$" "$1" &&
+	! grep -q "<testcase [^>]*name=\"[^\"]* " "$1"' sh "$T/out"
+run 0 --format junit --only CRE-01,RD-03 --kind all
+check "JUnit: a check run for both kinds is ID.KIND" sh -c '
+	grep -q "name=\"RD-03.anon\"" "$1" && grep -q "name=\"RD-03.fifo\"" "$1" &&
+	grep -q "name=\"CRE-01\"" "$1"' sh "$T/out"
 if command -v xmllint >/dev/null 2>&1; then
 	check "JUnit: xmllint agrees" xmllint --noout "$T/out"
 else

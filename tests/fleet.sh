@@ -9,7 +9,7 @@
 tap_tmpdir
 D="$TEST_TMP"
 
-plan 60
+plan 65
 
 # run_ok FILE CMD: the run object of FILE is complete and typed.
 run_ok() {
@@ -71,9 +71,13 @@ grep -q '^<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=WR-01.fifo RESULT=pass>$' "$D/l.out
 grep -q '^<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=MD-04 RESULT=pass>$' "$D/l.out"; ok $? "MD-04 (known-deviation or pass) is pass"
 is "$(grep -c TESTCASE "$D/l.out")" 6 "one case per check and kind, plus exit-status"
 lava_ok timestamps timestamps --dir "$D"
-grep -Eq '^<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=anon\.(frozen|updated) RESULT=pass>$' "$D/l.out"; ok $? "the anon verdict is a case"
+grep -Eq '^<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=anon\.write\.mtime RESULT=pass MEASUREMENT=(0|1) UNITS=ratio>$' "$D/l.out"; ok $? "a probe is a stable case, what it saw the measurement"
+is "$(grep -c 'TEST_CASE_ID=\(anon\|fifo\)\.[a-z_]*\.[acm]time ' "$D/l.out")" 48 "a case per kind, operation and time"
+! grep -Eq 'TEST_CASE_ID=[^ ]*(frozen|updated|mixed|unchanged|accepted|rejected)' "$D/l.out"; ok $? "no observation word in a case name"
 lava_ok o_noatime o_noatime --dir "$D" --loops 50 --repeat 1
-grep -Eq '^<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=pipe2_o_noatime\.(accepted|rejected) RESULT=pass>$' "$D/l.out"; ok $? "pipe2(O_NOATIME) is a case"
+grep -Eq '^<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=pipe2_o_noatime RESULT=pass MEASUREMENT=(0|1) UNITS=accepted>$' "$D/l.out"; ok $? "pipe2(O_NOATIME) is one case, accepted or not its measurement"
+grep -Eq '^<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=timestamps\.fifo\.write\.mtime RESULT=(pass MEASUREMENT=(0|1) UNITS=ratio|skip)>$' "$D/l.out"; ok $? "o_noatime's timestamp probes are stable cases"
+! grep -Eq 'TEST_CASE_ID=[^ ]*(frozen|updated|mixed|unchanged|accepted|rejected)' "$D/l.out"; ok $? "no observation word in an o_noatime case name"
 lava_ok throughput throughput --dir "$D" --loops 5 --repeat 2 --warmup 0 --kind anon,fifo --size 100,4K
 grep -Eq '^<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=fifo-4096B-rate RESULT=pass MEASUREMENT=[0-9.]+ UNITS=B/s>$' "$D/l.out"; ok $? "a rate is a measurement in B/s"
 is "$(grep -c 'UNITS=ns>' "$D/l.out")" 4 "ns per system call for each kind and size"
@@ -92,6 +96,7 @@ case $("$JSONQ" "$D/ts.json" .summary.anon) in frozen) other=updated ;; *) other
 "$P" timestamps --dir "$D" --expect anon=$other --format lava >"$D/l.out" 2>/dev/null; rc=$?
 is "$rc" 1 "a failed expectation exits 1 with --format lava"
 grep -q '^<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=expectations RESULT=fail>$' "$D/l.out"; ok $? "a failed expectation is a fail case"
+grep -q '^<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=anon.expect RESULT=fail>$' "$D/l.out"; ok $? "the kind's expectation is a fail case"
 grep -q '^<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=exit-status RESULT=fail>$' "$D/l.out"; ok $? "exit-status 1 is fail"
 "$P" conformance --only MD-04 --format lava --output "$D/l.file"; rc=$?
 is "$rc/$(head -1 "$D/l.file")" "0/<LAVA_SIGNAL_TESTSET START conformance>" "--output FILE gets the signals"

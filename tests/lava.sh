@@ -7,8 +7,10 @@
 # oldkernel.sh), runs the in-tree test definition lava/pipebench.yaml, and
 # this test reads LAVA's own log: every conformance check is a case with
 # the verdict a direct run gives on that kernel (MD-04 pass there), the
-# timestamps verdicts are cases, and throughput cases carry measurements
-# with units.
+# timestamps probes are cases named for what was probed with what the
+# kernel did as measurement, throughput cases carry measurements with
+# units, and the definition's own cases (pipebench-present, run.COMMAND)
+# pass.
 #
 # Needs: root (lava-run works in /var/lib/lava), lava-dispatcher,
 # qemu-system-x86, a pre-6.15 /boot/vmlinuz-* (linux-image-amd64),
@@ -173,7 +175,7 @@ job = {
 yaml.safe_dump(job, open(1, "w"), sort_keys=False)
 EOI
 
-echo "1..10"
+echo "1..13"
 start=$(date +%s)
 timeout -k 5 150 /usr/bin/lava-run --job-id "pipebench-test-$$" --output-dir "$work/out" \
 	--device "$work/device.yaml" --dispatcher "$work/dispatcher.yaml" "$work/job.yaml" \
@@ -246,8 +248,14 @@ check "every conformance check is a LAVA case with the direct run's verdict" \
 	eval '[ "$nd" -gt 0 ] && cmp -s "$work/direct" "$work/lava"'
 cmp -s "$work/direct" "$work/lava" || diff "$work/direct" "$work/lava" | head -n 10 | sed 's/^/# /'
 check "MD-04 passes on the 6.1 guest" grep -q '^MD-04 pass$' "$work/lava"
-check "timestamps: anon.updated and fifo.updated are cases (6.1)" \
-	eval '[ "$(cases 0_pipebench | grep -c "^\(anon\|fifo\)\.updated pass ")" = 2 ]'
+check "timestamps: a write updates the mtime of both kinds (6.1), as a measurement" \
+	eval '[ "$(cases 0_pipebench | grep -Ec "^(anon|fifo)\.write\.mtime pass 1(\.0*)? ratio$")" = 2 ]'
+check "no case name carries what the kernel did" \
+	eval '! cases 0_pipebench | grep -Eq "^[^ ]*(frozen|updated|mixed|unchanged|accepted|rejected)"'
+check "pipebench-present passes and every command has run.COMMAND pass, exit status 0" \
+	eval '[ "$(cases 0_pipebench | grep -Ec "^(pipebench-present pass|run\.(conformance|timestamps|throughput) pass 0(\.0*)? exit_status$)")" = 4 ]'
+check "each of the definition's own cases once (set -x traces no signal)" \
+	eval '[ -z "$(cases 0_pipebench | awk "{ print \$1 }" | grep -v "^exit-status$" | sort | uniq -d)" ]'
 check "throughput: a rate per kind and size with UNITS=B/s" \
 	eval '[ "$(cases 0_pipebench | grep -Ec "^(anon|fifo)-(100|4096)B-rate pass [0-9.]+ B/s$")" = 4 ]'
 check "throughput: ns per system call with UNITS=ns" \
