@@ -4,14 +4,16 @@
 # (`pipebench CMD --list-options`): every command has a subsection, every
 # option of every command is documented with its short letter, the letter
 # table lists every letter with its one meaning, each command's Formats
-# paragraph lists exactly its --format words, and the page lints clean.
+# paragraph lists exactly its --format words, the page installed under
+# another name (man/progname.sed) never shows a command line with plain
+# pipebench, and the page lints clean.
 . "${TESTS_SRCDIR:-$(dirname "$0")}/tap.sh"
 : "${MANPAGE:?}"
 
 cmds=$("$PIPEBENCH" --list-commands)
 [ -n "$cmds" ] || { plan 1; ok 1 "--list-commands lists commands"; exit 0; }
 
-n=3
+n=4
 for c in $cmds; do
 	n=$((n + 2 + $("$PIPEBENCH" "$c" --list-options | wc -l)))
 done
@@ -85,3 +87,13 @@ done
 used=$(for c in $cmds; do "$PIPEBENCH" "$c" --list-options; done | cut -f2 | grep -v '^-$' | sort -u)
 table=$(sed -n 's/^\.It Fl \([A-Za-z]\) Ta Fl -.*/-\1/p' "$MANPAGE" | sort -u)
 is "$table" "$used" "the man page's letter table lists exactly the letters in use"
+
+# Installed as pb-pipebench (man/progname.sed, as Makefile.am applies it):
+# no command line in the page still runs plain pipebench.
+sed -e 's|@NAME@|pb-pipebench|g' -e 's|@TITLE@|PB-PIPEBENCH|g' \
+	"$(dirname "$MANPAGE")/progname.sed" >"${TMPDIR:-/tmp}/pb-manpage.$$.sed"
+alt=$(echo $cmds | tr ' ' '|')
+stray=$(sed -f "${TMPDIR:-/tmp}/pb-manpage.$$.sed" "$MANPAGE" |
+	grep -nE "(^|[^-a-z.])pipebench ($alt|-)([^a-z_]|\$)")
+rm -f "${TMPDIR:-/tmp}/pb-manpage.$$.sed"
+is "$stray" "" "installed as pb-pipebench, the page shows no command line with plain pipebench"
