@@ -453,18 +453,16 @@ int pb_cli_misplaced_common(int argc, const char **argv)
 
 int pb_opt_dir(const char *cmd, const char *val, const char **out)
 {
-	const char *dir = val ? val : pb_tmpdir_base();
-	char probe[4096];
-	int r = pb_dir_usable(dir);
+	const char *dir = val ? val : pb_tmpdir_base(), *step, *env = getenv("TMPDIR");
+	int r = pb_dir_probe(dir, &step);
 
-	/* access() says yes to root on /proc and the like: really make one. */
-	if (r == 0) {
-		r = pb_tmpdir_make(dir, probe, sizeof(probe));
-		if (r == 0)
-			pb_tmpdir_remove(probe);
-	}
 	if (r) {
-		pb_usage_err(cmd, "--dir: '%s' is not a writable directory: %s", dir, strerror(-r));
+		/* Name where DIR came from (--dir, or its default) and the step. */
+		const char *from = val ? "--dir" : env && *env ? "TMPDIR (the default of --dir)"
+			: "the default of --dir";
+
+		pb_usage_err(cmd, "%s: '%s' is not a writable directory: %s%s%s", from, dir, step,
+			     *step ? ": " : "", strerror(-r));
 		return -1;
 	}
 	*out = dir;

@@ -793,16 +793,19 @@ static int execute(struct pb_cli *cli, struct report *rep)
  */
 static int prepare_dirs(struct report *rep)
 {
-	const char *base = pb_tmpdir_base();
+	const char *base = pb_tmpdir_base(), *step, *env = getenv("TMPDIR");
 	int r;
 
-	r = pb_dir_usable(base);
-	if (r == 0)
+	r = pb_dir_probe(base, &step);
+	if (r == 0) {
+		step = "cannot make a directory in it: mkdir";
 		r = pb_tmpdir_make(base, rep->tmp, sizeof(rep->tmp));
+	}
 	if (r) {
 		rep->tmp[0] = '\0';
-		pb_usage_err(NAME, "TMPDIR: '%s' is not a writable directory: %s", base,
-			     strerror(-r));
+		pb_usage_err(NAME, "%s: '%s' is not a writable directory: %s%s%s",
+			     env && *env ? "TMPDIR" : "TMPDIR (not set)",
+			     base, step, *step ? ": " : "", strerror(-r));
 		return -1;
 	}
 	return 0;
