@@ -333,7 +333,9 @@ int pb_cli_parse(struct pb_cli *cli, const struct pb_cmd *cmd, int argc,
 	if (pb_cli_given(cli, "help")) {
 		printf("%s %s: %s\n", PB_PROG, cmd->name, cmd->summary);
 		poptPrintHelp(cli->pc, stdout, 0);
-		return fflush(stdout) == 0 && !ferror(stdout) ? PB_EXIT_OK : PB_EXIT_ERROR;
+		/* Not flushed here: main's finish_stdout writes it and says
+		 * why when that fails (the errno would be lost by then). */
+		return PB_EXIT_OK;
 	}
 	cli->args = poptGetArgs(cli->pc);
 	while (cli->args && cli->args[cli->nargs])
