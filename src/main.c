@@ -52,7 +52,7 @@ static const struct pb_cmd *find_command(const char *what, const char *name)
  * A full disk or a closed pipe on stdout is an error, not silence
  * (util-linux's close_stdout): exit 3, saying why in the words the
  * commands' documents use; a reader that went away (EPIPE) quietly, as for
- * those.  CMD: the command whose --help was written, or NULL.
+ * those.  CMD: the command that ran (its --help included), or NULL.
  */
 static int finish_stdout(const char *cmd, int status)
 {
