@@ -227,18 +227,18 @@ struct json_object *pb_budget_duration_json(const struct pb_budget *b)
 	return b->duration_ns ? json_object_new_int64((int64_t)b->duration_ns) : NULL;
 }
 
-void pb_budget_text(const struct pb_budget *b, FILE *fp)
+void pb_budget_text(const struct pb_budget *b, FILE *fp, int width)
 {
 	if (!b->duration_ns || !b->calib_rounds)
 		return;
 	if (!b->loops) {
-		fprintf(fp, "budget      --duration %g s: the calibration stopped after %.3f s; "
-			"no loops chosen\n", (double)b->duration_ns / 1e9,
+		fprintf(fp, "%-*s --duration %g s: the calibration stopped after %.3f s; "
+			"no loops chosen\n", width, "budget", (double)b->duration_ns / 1e9,
 			(double)b->calib_total_ns / 1e9);
 		return;
 	}
-	fprintf(fp, "budget      --duration %g s: calibration (%.3f s) timed %llu %s in %.3f s "
-		"-> %llu %s for %llu %s\n", (double)b->duration_ns / 1e9,
+	fprintf(fp, "%-*s --duration %g s: calibration (%.3f s) timed %llu %s in %.3f s "
+		"-> %llu %s for %llu %s\n", width, "budget", (double)b->duration_ns / 1e9,
 		(double)b->calib_total_ns / 1e9,
 		(unsigned long long)b->calib_loops, pb_plural(b->calib_loops, "loop", "loops"),
 		(double)b->calib_ns / 1e9, (unsigned long long)b->loops,

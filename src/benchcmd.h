@@ -171,8 +171,12 @@ int pb_bench_calibrate(struct pb_bench *b, uint64_t runs, uint64_t max_loops,
 struct json_object *pb_budget_json(const struct pb_budget *b);
 struct json_object *pb_budget_duration_json(const struct pb_budget *b);
 
-/* Text: one "budget ..." line, or nothing without a budget. */
-void pb_budget_text(const struct pb_budget *b, FILE *fp);
+/*
+ * Text: one "budget ..." line, or nothing without a budget.  The label is
+ * padded to WIDTH columns so that the value lines up with the values of the
+ * lines around it (11 for throughput's and messaging's headers).
+ */
+void pb_budget_text(const struct pb_budget *b, FILE *fp, int width);
 
 /* --duration with --loops: the usage error naming both; returns -1, else 0. */
 int pb_budget_check(const char *cmd, struct pb_cli *cli);

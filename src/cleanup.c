@@ -421,3 +421,18 @@ void pb_tmpdir_remove(const char *dir)
 	rmdir(dir);
 	pb_cleanup_del_path(dir);
 }
+
+int pb_dir_probe(const char *dir, const char **step)
+{
+	char sub[4096];
+	int r;
+
+	*step = "";
+	if ((r = pb_dir_usable(dir)) != 0)
+		return r;
+	*step = "cannot make a directory in it: mkdir";
+	if ((r = pb_tmpdir_make(dir, sub, sizeof(sub))) != 0)
+		return r;
+	pb_tmpdir_remove(sub);
+	return 0;
+}

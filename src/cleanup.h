@@ -84,4 +84,15 @@ const char *pb_tmpdir_base(void);
  */
 int pb_dir_usable(const char *dir);
 
+/*
+ * Probe DIR the way the commands use it, for real (access() says yes to
+ * root on /proc and the like): pb_dir_usable, then a private directory made
+ * in it (pb_tmpdir_make) and removed again.  No FIFO: bad input makes none
+ * (tests/badinput.sh), and a FIFO that cannot be made is the run's own
+ * error.  Returns 0, or -errno of the step that failed with *STEP saying
+ * which, to go before the errno in a message: "" (stat or access: the errno
+ * says it all) or "cannot make a directory in it: mkdir".
+ */
+int pb_dir_probe(const char *dir, const char **step);
+
 #endif

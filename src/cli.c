@@ -333,7 +333,9 @@ int pb_cli_parse(struct pb_cli *cli, const struct pb_cmd *cmd, int argc,
 	if (pb_cli_given(cli, "help")) {
 		printf("%s %s: %s\n", PB_PROG, cmd->name, cmd->summary);
 		poptPrintHelp(cli->pc, stdout, 0);
-		return fflush(stdout) == 0 && !ferror(stdout) ? PB_EXIT_OK : PB_EXIT_ERROR;
+		/* Not flushed here: main's finish_stdout writes it and says
+		 * why when that fails (the errno would be lost by then). */
+		return PB_EXIT_OK;
 	}
 	cli->args = poptGetArgs(cli->pc);
 	while (cli->args && cli->args[cli->nargs])
@@ -453,18 +455,16 @@ int pb_cli_misplaced_common(int argc, const char **argv)
 
 int pb_opt_dir(const char *cmd, const char *val, const char **out)
 {
-	const char *dir = val ? val : pb_tmpdir_base();
-	char probe[4096];
-	int r = pb_dir_usable(dir);
+	const char *dir = val ? val : pb_tmpdir_base(), *step, *env = getenv("TMPDIR");
+	int r = pb_dir_probe(dir, &step);
 
-	/* access() says yes to root on /proc and the like: really make one. */
-	if (r == 0) {
-		r = pb_tmpdir_make(dir, probe, sizeof(probe));
-		if (r == 0)
-			pb_tmpdir_remove(probe);
-	}
 	if (r) {
-		pb_usage_err(cmd, "--dir: '%s' is not a writable directory: %s", dir, strerror(-r));
+		/* Name where DIR came from (--dir, or its default) and the step. */
+		const char *from = val ? "--dir" : env && *env ? "TMPDIR (the default of --dir)"
+			: "the default of --dir";
+
+		pb_usage_err(cmd, "%s: '%s' is not a writable directory: %s%s%s", from, dir, step,
+			     *step ? ": " : "", strerror(-r));
 		return -1;
 	}
 	*out = dir;

@@ -239,7 +239,7 @@ static void emit_text(const struct ms_run *run, const struct pb_sysinfo *si, FIL
 	fprintf(fp, "settings    %llu %s (+%llu warmup)\n", (unsigned long long)p->repeat,
 		pb_plural(p->repeat, "repetition", "repetitions"),
 		(unsigned long long)p->warmup);
-	pb_budget_text(&run->b.budget, fp);
+	pb_budget_text(&run->b.budget, fp, 11);
 	fputc('\n', fp);
 	if (!run->nreps)
 		return;

@@ -262,9 +262,10 @@ static void emit_text(const struct on_run *run, const struct pb_sysinfo *si, FIL
 	fprintf(fp, "  %llu loops of %s, %zu interleaved pairs (A B A B) after one unmeasured "
 		"pair%s%s\n", (unsigned long long)run->b.loops, sz, run->nratios,
 		run->accepted ? "" : ", FIFO in ", run->accepted ? "" : p->dir);
+	/* Its value in the column of the A and B lines' values below. */
 	if (run->b.budget.duration_ns) {
 		fputs("  ", fp);
-		pb_budget_text(&run->b.budget, fp);
+		pb_budget_text(&run->b.budget, fp, 19);
 	}
 	for (int s = 0; s < 2; s++) {
 		const struct on_side *sd = &run->side[s];

@@ -596,6 +596,34 @@ static struct json_object *limit_json(int res)
 	return o;
 }
 
+/*
+ * Interrupted: the selected parts that did not run, by name, and the copy
+ * ceiling when it was not measured; or, when everything had started, the
+ * signal and the part it stopped.
+ */
+static void text_not_run(FILE *fp, const struct report *rep)
+{
+	const char *stopped = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < NPARTS; i++) {
+		if (!(rep->selected & (1u << i)))
+			continue;
+		if (rep->runs[i].interrupted)
+			stopped = parts[i].name;
+		if (rep->runs[i].ran)
+			continue;
+		fprintf(fp, "%s%s", n++ ? ", " : "not run          ", parts[i].name);
+	}
+	if ((rep->selected & (1u << 4)) && rep->runs[4].ran && !rep->membw_ok)
+		fprintf(fp, "%s%s", n++ ? ", " : "not run          ", "copy ceiling");
+	if (n)
+		fprintf(fp, " (interrupted by SIG%s)\n", sig_name(rep->intr));
+	else
+		fprintf(fp, "%-16s by SIG%s%s%s\n", "interrupted", sig_name(rep->intr),
+			stopped ? " during " : "", stopped ? stopped : "");
+}
+
 static void emit_text(const struct report *rep, const struct pb_sysinfo *si, FILE *fp)
 {
 	char b1[64], b2[64], caps[160];
@@ -630,15 +658,10 @@ static void emit_text(const struct report *rep, const struct pb_sysinfo *si, FIL
 		}
 		parts[i].text(fp, rep, pr->doc);
 	}
-	if ((rep->selected & (1u << 4)) && !rep->intr)
+	if ((rep->selected & (1u << 4)) && (!rep->intr || rep->membw_ok))
 		text_ceiling(fp, rep);
-	if (rep->intr) {
-		fprintf(fp, "%-16s interrupted by SIG%s", "not run", sig_name(rep->intr));
-		for (size_t i = 0, n = 0; i < NPARTS; i++)
-			if ((rep->selected & (1u << i)) && !rep->runs[i].ran)
-				fprintf(fp, "%s%s", n++ ? ", " : ": ", parts[i].name);
-		fputc('\n', fp);
-	}
+	if (rep->intr)
+		text_not_run(fp, rep);
 	fprintf(fp, "\n%s report: exit status %d; run with --format json for every figure\n",
 		PB_PROG, rep->status);
 }
@@ -793,16 +816,19 @@ static int execute(struct pb_cli *cli, struct report *rep)
  */
 static int prepare_dirs(struct report *rep)
 {
-	const char *base = pb_tmpdir_base();
+	const char *base = pb_tmpdir_base(), *step, *env = getenv("TMPDIR");
 	int r;
 
-	r = pb_dir_usable(base);
-	if (r == 0)
+	r = pb_dir_probe(base, &step);
+	if (r == 0) {
+		step = "cannot make a directory in it: mkdir";
 		r = pb_tmpdir_make(base, rep->tmp, sizeof(rep->tmp));
+	}
 	if (r) {
 		rep->tmp[0] = '\0';
-		pb_usage_err(NAME, "TMPDIR: '%s' is not a writable directory: %s", base,
-			     strerror(-r));
+		pb_usage_err(NAME, "%s: '%s' is not a writable directory: %s%s%s",
+			     env && *env ? "TMPDIR" : "TMPDIR (not set)",
+			     base, step, *step ? ": " : "", strerror(-r));
 		return -1;
 	}
 	return 0;

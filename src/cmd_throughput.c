@@ -375,7 +375,7 @@ static void emit_text(const struct tp_run *run, const struct pb_sysinfo *si, FIL
 			"the last; rw is not checked)" : p->verify == PB_VERIFY_ALL ?
 			" (the bytes of every loop; rw is not checked)" : "");
 	fputc('\n', fp);
-	pb_budget_text(&run->b.budget, fp);
+	pb_budget_text(&run->b.budget, fp, 11);
 	fprintf(fp, "\n%-10s %s%8s %8s %8s %8s %17s %7s %12s %11s %9s %8s %7s %s\n", "kind",
 		show_modes(p) ? "mode     " : "", "size", "TW s", "TR s", "TT s", "TT min-max s", "spread", "bytes", "syscalls", "MB/s",
 		"Msys/s", "ns/sys", show_modes(p) ? "time/byte vs first, vs rw" : "time/byte vs first");

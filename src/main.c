@@ -5,8 +5,10 @@
  */
 #include <config.h>
 
+#include <errno.h>
 #include <locale.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -46,14 +48,29 @@ static const struct pb_cmd *find_command(const char *what, const char *name)
 	return NULL;
 }
 
-static int finish_stdout(int status)
+/*
+ * A full disk or a closed pipe on stdout is an error, not silence
+ * (util-linux's close_stdout): exit 3, saying why in the words the
+ * commands' documents use; a reader that went away (EPIPE) quietly, as for
+ * those.  CMD: the command that ran (its --help included), or NULL.
+ */
+static int finish_stdout(const char *cmd, int status)
 {
-	/* A full disk or closed pipe on stdout is an error, not silence. */
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		pb_err(NULL, "cannot write standard output");
-		return PB_EXIT_ERROR;
-	}
-	return status;
+	bool failed = ferror(stdout) != 0;
+	int e;
+
+	/* Output still buffered is written now: its errno is the one to say.
+	 * (What main writes fits in stdio's buffer; an error of an earlier
+	 * write has lost its errno, said as "write error".) */
+	errno = 0;
+	if (fflush(stdout) != 0)
+		failed = true;
+	if (!failed)
+		return status;
+	e = errno;
+	if (e != EPIPE)
+		pb_err(cmd, "cannot write standard output: %s", e ? strerror(e) : "write error");
+	return PB_EXIT_ERROR;
 }
 
 int main(int argc, char **argv)
@@ -78,21 +95,21 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(av[1], "--help") || !strcmp(av[1], "-h")) {
 		usage(stdout);
-		return finish_stdout(PB_EXIT_OK);
+		return finish_stdout(NULL, PB_EXIT_OK);
 	}
 	if (!strcmp(av[1], "--list-commands") && argc == 2) {
 		for (size_t i = 0; pb_cmds[i]; i++)
 			printf("%s\n", pb_cmds[i]->name);
-		return finish_stdout(PB_EXIT_OK);
+		return finish_stdout(NULL, PB_EXIT_OK);
 	}
 	if (!strcmp(av[1], "--version")) {
 		printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
-		return finish_stdout(PB_EXIT_OK);
+		return finish_stdout(NULL, PB_EXIT_OK);
 	}
 	if (!strcmp(av[1], "help")) {
 		if (argc == 2) {
 			usage(stdout);
-			return finish_stdout(PB_EXIT_OK);
+			return finish_stdout(NULL, PB_EXIT_OK);
 		}
 		if (argc > 3) {
 			pb_usage_err(NULL, "help: unexpected argument '%s'", av[3]);
@@ -102,7 +119,7 @@ int main(int argc, char **argv)
 		if (!cmd)
 			return PB_EXIT_USAGE;
 		const char *hav[] = { cmd->name, "--help", NULL };
-		return finish_stdout(pb_cmd_run(cmd, 2, hav));
+		return finish_stdout(cmd->name, pb_cmd_run(cmd, 2, hav));
 	}
 	if (av[1][0] == '-') {
 		/* `pipebench -q timestamps`: say where it goes. */
@@ -114,5 +131,5 @@ int main(int argc, char **argv)
 	if (!cmd)
 		return PB_EXIT_USAGE;
 	pb_cleanup_install(cmd->name);
-	return finish_stdout(pb_cmd_run(cmd, argc - 1, av + 1));
+	return finish_stdout(cmd->name, pb_cmd_run(cmd, argc - 1, av + 1));
 }

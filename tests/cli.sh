@@ -35,7 +35,7 @@ BAD='--loops|0|
 --output|/nonexistent-pipebench-dir/out.json|'
 nbad=$(printf '%s\n' "$BAD" | wc -l)
 
-plan $((14 + 4 * nbad + 6 + 17))
+plan $((14 + 4 * nbad + 6 + 17 + 5))
 
 run "$PIPEBENCH"
 is "$rc" 2 "bare pipebench exits 2"
@@ -78,6 +78,22 @@ while IFS='|' read -r opt val more; do
 done <<EOF_BAD
 $BAD
 EOF_BAD
+
+# A directory that cannot be used says where it came from (--dir, or its
+# default TMPDIR) and which step failed (/proc: mkdir, not "no such file").
+run env TMPDIR=/nonexistent-pipebench-dir "$PIPEBENCH" conformance --only CRE-01
+is "$rc:$(nlines "$err")" "2:1" "TMPDIR=/nonexistent: exit 2, one line"
+printf '%s' "$err" | grep -q "^pipebench conformance: TMPDIR (the default of --dir): '/nonexistent-pipebench-dir' is not a writable directory: No such file or directory" &&
+	! printf '%s' "$err" | grep -q -- "--dir:"
+ok $? "TMPDIR=/nonexistent: the error names TMPDIR, not --dir"
+run env TMPDIR=/nonexistent-pipebench-dir "$PIPEBENCH" report --quick
+printf '%s' "$err" | grep -q "^pipebench report: TMPDIR: '/nonexistent-pipebench-dir' is not a writable directory: No such file or directory"
+ok $? "report with TMPDIR=/nonexistent: the error names TMPDIR"
+run "$PIPEBENCH" throughput --dir /proc
+is "$rc:$(nlines "$err")" "2:1" "--dir /proc: exit 2, one line"
+# Root may write there and gets mkdir's own errno; others are refused first.
+printf '%s' "$err" | grep -Eq -- "--dir: '/proc' is not a writable directory: (cannot make a directory in it: mkdir: [A-Z].*|Permission denied) \\(try"
+ok $? "--dir /proc: names the step that failed and its errno"
 
 run "$PIPEBENCH" throughput stray
 is "$rc:$(nlines "$err")" "2:1" "stray argument: exit 2, one line"

@@ -70,7 +70,7 @@ xml_ok() {
 	}' "$1"
 }
 
-echo "1..93"
+echo "1..95"
 
 # ---- --list and selection
 run 0 --list
@@ -291,4 +291,23 @@ for sig in TERM INT HUP; do
 			sh "$T/int.out" "$sig"
 		;;
 	esac
+done
+
+# ---- README's CI example: timeout(1) sends SIGTERM when its time is up and
+# pipebench writes the JUnit document of what ran and exits 143, which
+# `timeout --preserve-status` passes on; plain timeout exits 124 itself.
+# The second check is stopped (stop_check, on timeout's child) so the run
+# cannot finish before the 3 s.
+for pres in "" --preserve-status; do
+	case $pres in "") want=124 ;; *) want=143 ;; esac
+	rm -f "$T/int.out"
+	timeout $pres -s TERM 3 "$PB" conformance --kind all --timeout 60 --format junit \
+		--output "$T/int.out" 2>"$T/err" &
+	tpid=$!
+	stopped=$(stop_check kids "$tpid")
+	wait "$tpid"; got=$?
+	kill -0 "$stopped" 2>/dev/null && kill -KILL "$stopped"
+	check "timeout ${pres:+$pres }-s TERM 3 pipebench conformance: exits $want (got $got), the JUnit document written" \
+		sh -c 'test "$1" = "$2" && grep -q "<property name=\"interrupted\" value=\"SIGTERM\"/>" "$3"' \
+		sh "$got" "$want" "$T/int.out"
 done

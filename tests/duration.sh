@@ -10,7 +10,7 @@
 tap_tmpdir
 J="$TEST_TMP/out.json"
 
-plan 30
+plan 31
 
 # budget_ok FILE RUNS: the recorded choice, budget.loops, is
 # max(1, min(max_loops, (duration_ns - calibration.total_ns) * calibration.loops
@@ -82,6 +82,11 @@ is "$("$JSONQ" "$J" '.results[0].repetitions#' '.results[1].repetitions#' | tr '
 run "$PIPEBENCH" o_noatime --duration 300ms --repeat 2 --timeout 60s
 printf '%s\n' "$out" | grep -Eq '^  budget +--duration 0\.3 s: .* for 3 runs$'
 ok $? "o_noatime text: the budget in one line"
+cols=$(printf '%s\n' "$out" | awk '/^  budget / { b = index($0, "--duration") }
+	/^  A / { a = index($0, "TT median") } END { print b + 0, a + 0 }')
+[ "${cols% *}" = "${cols#* }" ] && [ "${cols#* }" -gt 0 ]
+ok $? "o_noatime text: the budget's value is in the column of the A and B lines' values"
+[ "${cols% *}" = "${cols#* }" ] || diag "columns (budget, A): $cols"
 loops=$(printf '%s\n' "$out" | sed -n 's/^  budget .* -> \([0-9]*\) loops* .*/\1/p')
 printf '%s\n' "$out" | grep -q "^  $loops loops* of 100 B"
 ok $? "o_noatime text: the benchmark line shows the chosen loops"

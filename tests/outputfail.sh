@@ -16,7 +16,27 @@ o_noatime --loops 20 --repeat 1
 messaging --groups 1 --fds 2 --loops 5 --repeat 1 --warmup 0
 compare $A $A
 report --quick --parts timestamps"
-plan $(($(printf '%s\n' "$CMDS" | wc -l) * 5))
+# What main writes itself: help, version and the listings, each with the
+# errno in one line (prefix|arguments).
+HELPS="pipebench|--help
+pipebench|--version
+pipebench|help
+pipebench throughput|help throughput
+pipebench throughput|throughput --help
+pipebench plot|plot --help
+pipebench|--list-commands
+pipebench throughput|throughput --list-options
+pipebench compare|compare --list-operands"
+plan $(($(printf '%s\n' "$CMDS" | wc -l) * 5 + $(printf '%s\n' "$HELPS" | wc -l) * 2))
+
+while IFS='|' read -r who args; do
+	$PIPEBENCH $args >/dev/full 2>"$TEST_TMP/err"; rc=$?
+	is "$rc" 3 "$args: stdout on a full device exits 3"
+	is "$(cat "$TEST_TMP/err")" "$who: cannot write standard output: No space left on device" \
+		"$args: one line with the errno"
+done <<EOF_HELPS
+$HELPS
+EOF_HELPS
 
 while read -r line; do
 	name=${line%% *}

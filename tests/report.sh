@@ -9,7 +9,7 @@
 tap_tmpdir
 J="$TEST_TMP/report.json"
 
-plan 46
+plan 49
 
 "$PIPEBENCH" report --quick --format json --output "$J" 2>"$TEST_TMP/err"; rc=$?
 is "$rc" 0 "report --quick exits 0 on this kernel"
@@ -135,4 +135,26 @@ is "$("$JSONQ" "$J" '.not_run#' '.not_run[0]' | tr '\n' ' ')" "1 throughput_64k 
 "$JSONQ" "$J" '.part_runs.throughput_64k' >/dev/null 2>&1; [ $? -eq 2 ]
 ok $? "... and not as a result"
 kill -0 "$stopped" 2>/dev/null; [ $? -ne 0 ]; ok $? "the stopped check process is gone"
+tmp_empty; ok $? "nothing left behind"
+
+# ---- interrupted, text: the parts not run are named on the "not run" line;
+# with none left, the line names the signal and the part it stopped.
+# interrupt_text PARTS: the report of PARTS, stopped at conformance's
+# second check, then SIGTERM; its text in $TEST_TMP/int.txt.
+interrupt_text() {
+	"$PIPEBENCH" report --quick --parts "$1" --output "$TEST_TMP/int.txt" 2>/dev/null &
+	pid=$!
+	stopped=$(stop_check kids "$pid")
+	kill -s TERM "$pid"
+	wait "$pid"; rc=$?
+	kill -0 "$stopped" 2>/dev/null && kill -KILL "$stopped"
+}
+interrupt_text timestamps,conformance,throughput_64k
+grep -Eq '^not run +throughput_64k \(interrupted by SIGTERM\)$' "$TEST_TMP/int.txt"; st=$?
+ok $st "text: 'not run' names the part not run and the signal (exit $rc)"
+[ $st -eq 0 ] || diag "$(grep -E '^(not run|interrupted)' "$TEST_TMP/int.txt")"
+interrupt_text timestamps,conformance
+grep -Eq '^interrupted +by SIGTERM during conformance$' "$TEST_TMP/int.txt" &&
+	! grep -q '^not run' "$TEST_TMP/int.txt"
+ok $? "text: every part started: no 'not run' line, the signal and the part it stopped"
 tmp_empty; ok $? "nothing left behind"
