@@ -31,7 +31,7 @@ if [ -f "$SRC/config.status" ]; then
 	SRC=$S
 fi
 
-plan 25
+plan 26
 
 B=$TEST_TMP/build
 D=$TEST_TMP/dest
@@ -53,6 +53,10 @@ ok $? "the binary is bin/pb-pipebench, and only that"
 ok $? "the page is man1/pb-pipebench.1, and only that"
 [ -f "$COMP" ] && ! [ -e "${COMP%/*}/pipebench" ]
 ok $? "the completion is bash-completion/completions/pb-pipebench (under the prefix)"
+# Every command line the page quotes (examples, running text, Dq) runs
+# the installed name.
+stray=$(grep -nE "(^|[^-a-z.])pipebench ($(echo $("$BIN" --list-commands 2>/dev/null) | tr ' ' '|')|-)([^a-z_]|\$)" "$MAN" 2>&1)
+is "$stray" "" "the installed page quotes no command line with plain pipebench"
 files=$(cd "$D" && find . -type f | LC_ALL=C sort | tr '\n' ' ')
 is "$files" "./opt/pb/bin/pb-pipebench ./opt/pb/share/bash-completion/completions/pb-pipebench ./opt/pb/share/man/man1/pb-pipebench.1 " \
 	"nothing else is installed"
