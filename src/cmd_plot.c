@@ -381,8 +381,8 @@ static const struct pb_opt options[] = {
 	  "those the report has)" },
 	{ PB_OPT("chart", '\0', PB_OPT_WORD, P, chart), .words = pb_plot_chart_words,
 	  .def = "auto", .arg = "WORD",
-	  .help = "the chart: auto (what the documents call for), sweep, cdf, bars, change, "
-	  "grid or intervals (latency --interval series)" },
+	  .help = "the chart (auto: what the documents call for; intervals: latency "
+	  "--interval series)" },
 	{ PB_OPT("timeout", 't', PB_OPT_DURATION, P, timeout_ns), .min = 1,
 	  .max = 86400ULL * 1000000000ULL, .def = "60s", .arg = "DURATION",
 	  .help = "stop gnuplot with exit 3 after this long" },

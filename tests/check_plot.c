@@ -278,6 +278,7 @@ START_TEST(report_parts)
 	/* Default: the throughput part, drawn as a throughput document. */
 	plots_as(NULL, TEXTS(tp), PB_PLOT_SWEEP, TEXTS("title \"fifo splice\"",
 						       "sweep chart of 1 throughput document"));
+	plots_as(NULL, TEXTS(both), PB_PLOT_SWEEP, NULL);   /* throughput before latency */
 	ck_assert_int_eq(plot_with(&o, TEXTS(both)), 0);
 	ck_assert_int_eq(chart, PB_PLOT_CDF);
 	ck_assert_int_eq(plot_with(&o, TEXTS(both, both)), 0);
