@@ -471,6 +471,28 @@ int pb_opt_dir(const char *cmd, const char *val, const char **out)
 	return 0;
 }
 
+long pb_cli_labels(const char *list, char **labels, size_t max)
+{
+	long n = 0;
+
+	for (size_t i = 0; i < max; i++)
+		labels[i] = NULL;
+	while (list && *list) {
+		size_t len = strcspn(list, ",");
+
+		if ((size_t)n < max && len && !(labels[n] = strndup(list, len))) {
+			for (size_t i = 0; i < max; i++) {
+				free(labels[i]);
+				labels[i] = NULL;
+			}
+			return -ENOMEM;
+		}
+		n++;
+		list += len + (list[len] == ',');
+	}
+	return n;
+}
+
 bool pb_cli_progress(const struct pb_cli *cli)
 {
 	return !cli->common.quiet && isatty(STDERR_FILENO);

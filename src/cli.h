@@ -79,6 +79,10 @@ struct pb_opt {
 #define PB_OPT_WARMUP(T, F) \
 	{ PB_OPT("warmup", 'w', PB_OPT_COUNT, T, F), .min = 0, .max = 10000, .def = "1", \
 	  .arg = "N", .help = "unmeasured repetitions first" }
+/* --label (compare, plot): a comma-separated list, one per document. */
+#define PB_OPT_LABEL(T, F, HELP) \
+	{ PB_OPT("label", '\0', PB_OPT_STRING, T, F), .arg = "LIST", .list = true, \
+	  .help = (HELP) }
 #define PB_OPT_TIMEOUT(T, F) \
 	{ PB_OPT("timeout", 't', PB_OPT_DURATION, T, F), .min = 1, \
 	  .max = 86400ULL * 1000000000ULL, .def_help = "no limit", .arg = "DURATION", \
@@ -173,6 +177,14 @@ int pb_cli_check_output(const char *cmd, const char *path);
  * usage error naming --dir and returns -1.
  */
 int pb_opt_dir(const char *cmd, const char *val, const char **out);
+
+/*
+ * --label's LIST split at commas into LABELS[0..MAX): each word strdup'd, an
+ * empty word left NULL (the caller's default).  Returns how many words LIST
+ * has, counting those past MAX (which are not stored), 0 for NULL or ""; or
+ * -ENOMEM with nothing left allocated.
+ */
+long pb_cli_labels(const char *list, char **labels, size_t max);
 
 /* Whether progress may be shown: stderr is a terminal and not --quiet. */
 bool pb_cli_progress(const struct pb_cli *cli);

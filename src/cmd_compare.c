@@ -389,25 +389,19 @@ static const char *doc_release(struct json_object *doc)
  */
 static int make_labels(struct cmp_run *run)
 {
-	size_t n = run->nin + 1, given = 0;
-	const char *p = run->label_opt;
+	size_t n = run->nin + 1;
+	long given = pb_cli_labels(run->label_opt, run->labels, n);
 	char buf[512];
 
-	while (p && *p) {
-		size_t len = strcspn(p, ",");
-
-		if (given == n) {
-			size_t total = given;
-
-			for (; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ','))
-				total++;
-			pb_usage_err(NAME, "--label: %zu labels for %zu documents", total, n);
-			return -1;
+	if (given < 0)
+		return -ENOMEM;
+	if ((size_t)given > n) {
+		for (size_t i = 0; i < n; i++) {
+			free(run->labels[i]);
+			run->labels[i] = NULL;
 		}
-		if (len)
-			run->labels[given] = strndup(p, len);
-		given++;
-		p += len + (p[len] == ',');
+		pb_usage_err(NAME, "--label: %ld labels for %zu documents", given, n);
+		return -1;
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (run->labels[i])
@@ -1277,9 +1271,8 @@ static const struct pb_opt options[] = {
 	{ PB_OPT("strict", '\0', PB_OPT_FLAG, P, strict),
 	  .help = "exit 1 when coverage is lost: a result measured in BASE is skipped or "
 	  "absent in a NEW" },
-	{ PB_OPT("label", '\0', PB_OPT_STRING, P, label), .arg = "LIST",
-	  .help = "column labels, comma-separated, BASE first (default: host/kernel from each "
-	  "document's run)" },
+	PB_OPT_LABEL(P, label, "column labels, comma-separated, BASE first (default: host/kernel "
+		     "from each document's run)"),
 	PB_OPT_END
 };
 

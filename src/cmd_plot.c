@@ -32,12 +32,24 @@
 #define NAME "plot"
 #define GNUPLOT "gnuplot"
 
-static const char *const formats[] = { "svg", "png", "gnuplot", NULL };
-enum { FMT_SVG, FMT_PNG, FMT_GNUPLOT };
+static const char *const formats[] = { "svg", "png", "pdf", "jpeg", "gnuplot", NULL };
+enum { FMT_SVG, FMT_PNG, FMT_PDF, FMT_JPEG, FMT_GNUPLOT };
+
+/* --output's extensions and the format each means. */
+static const struct {
+	const char *ext;
+	unsigned fmt;
+} exts[] = {
+	{ "svg", FMT_SVG }, { "png", FMT_PNG }, { "pdf", FMT_PDF }, { "jpg", FMT_JPEG },
+	{ "jpeg", FMT_JPEG }, { "gp", FMT_GNUPLOT },
+};
 
 struct plot_params {
 	const char *title;
 	const char *metric;
+	const char *label;
+	const char *part;
+	unsigned chart;
 	uint64_t timeout_ns;
 };
 
@@ -70,8 +82,9 @@ static void close_fd(int *fd)
 
 /*
  * Run gnuplot (EXE) with SCRIPT on its stdin; its stdout goes to OUT, the
- * first line of its stderr to ERRLINE.  Returns an exit status: 0, or 3
- * after printing why (gnuplot failed, timed out, could not be started).
+ * first line of its stderr to ERRLINE.  Returns an exit status: 0, 3 after
+ * printing why (gnuplot failed, timed out, could not be started), or 4 when
+ * it lacks the terminal (the script's PB_PLOT_NO_TERMINAL line).
  */
 static int run_gnuplot(const char *exe, const char *script, size_t slen, double timeout_s,
 		       FILE *out, bool quiet)
@@ -181,6 +194,10 @@ static int run_gnuplot(const char *exe, const char *script, size_t slen, double 
 			pb_err(NAME, "gnuplot failed with status %d%s%s", WEXITSTATUS(status),
 			       *errbuf ? ": " : "", errbuf);
 		rc = PB_EXIT_ERROR;
+	} else if (!strncmp(errbuf, PB_PLOT_NO_TERMINAL, strlen(PB_PLOT_NO_TERMINAL))) {
+		/* The script's own test: this gnuplot cannot write the format. */
+		pb_err(NAME, "%s", errbuf + strlen("pipebench plot: "));
+		rc = PB_EXIT_NA;
 	} else if (*errbuf && !quiet) {
 		pb_warn(NAME, "gnuplot: %s", errbuf);
 	}
@@ -194,19 +211,42 @@ out:
 	return rc;
 }
 
-/* The format: --format when given, else from --output's extension. */
-static unsigned pick_format(const struct pb_cli *cli)
+/*
+ * The format into *FMT: --format when given, else from --output's extension
+ * (none, or no --output: SVG).  An extension that names no format, or names
+ * another than --format, is a usage error (-1, printed): no file's name
+ * says one thing while it holds another.
+ */
+static int pick_format(const struct pb_cli *cli, unsigned *fmt)
 {
-	const char *o = cli->common.output;
-	size_t len = o ? strlen(o) : 0;
+	const char *o = cli->common.output, *base, *dot;
+	bool given = pb_cli_given(cli, "format");
+	int found = -1;
 
-	if (pb_cli_given(cli, "format"))
-		return cli->common.format;
-	if (len > 4 && strcasecmp(o + len - 4, ".png") == 0)
-		return FMT_PNG;
-	if (len > 3 && strcasecmp(o + len - 3, ".gp") == 0)
-		return FMT_GNUPLOT;
-	return FMT_SVG;
+	*fmt = given ? cli->common.format : FMT_SVG;
+	if (!o)
+		return 0;
+	base = strrchr(o, '/');
+	base = base ? base + 1 : o;
+	dot = strrchr(base, '.');
+	if (!dot || dot == base || !dot[1])
+		return 0;
+	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++)
+		if (strcasecmp(dot + 1, exts[i].ext) == 0)
+			found = (int)exts[i].fmt;
+	if (found < 0 && !given) {
+		pb_usage_err(NAME, "--output %s: no image format is called %s (.svg, .png, .pdf, "
+			     ".jpg or .gp; or give --format)", o, dot);
+		return -1;
+	}
+	if (found >= 0 && given && (unsigned)found != *fmt) {
+		pb_usage_err(NAME, "--output %s: the name says %s, --format says %s", o,
+			     formats[found], formats[*fmt]);
+		return -1;
+	}
+	if (found >= 0)
+		*fmt = (unsigned)found;
+	return 0;
 }
 
 static int exec_plot(struct pb_cli *cli, void *params)
@@ -215,9 +255,14 @@ static int exec_plot(struct pb_cli *cli, void *params)
 	struct json_object *docs[PB_PLOT_MAX_DOCS] = { NULL };
 	const char *paths[PB_PLOT_MAX_DOCS];
 	size_t n = (size_t)cli->nargs;
-	unsigned fmt = pick_format(cli);
-	struct pb_plot_opts o = { .title = p->title, .metric = p->metric,
-				  .term = fmt == FMT_PNG ? PB_PLOT_PNG : PB_PLOT_SVG };
+	static const enum pb_plot_term terms[] = {
+		[FMT_SVG] = PB_PLOT_SVG, [FMT_PNG] = PB_PLOT_PNG, [FMT_PDF] = PB_PLOT_PDF,
+		[FMT_JPEG] = PB_PLOT_JPEG, [FMT_GNUPLOT] = PB_PLOT_SVG,
+	};
+	unsigned fmt;
+	char *labels[PB_PLOT_MAX_DOCS] = { NULL };
+	struct pb_plot_opts o = { .title = p->title, .metric = p->metric, .part = p->part,
+				  .chart = (enum pb_plot_chart)p->chart };
 	char err[1024], exe[4096];
 	char *script = NULL;
 	size_t slen = 0;
@@ -232,6 +277,28 @@ static int exec_plot(struct pb_cli *cli, void *params)
 	if (p->metric && !*p->metric) {
 		pb_usage_err(NAME, "--metric: empty metric name");
 		return PB_EXIT_USAGE;
+	}
+	if (p->part && !*p->part) {
+		pb_usage_err(NAME, "--part: empty part name");
+		return PB_EXIT_USAGE;
+	}
+	if (pick_format(cli, &fmt))
+		return PB_EXIT_USAGE;
+	o.term = terms[fmt];
+	if (p->label) {
+		long given = pb_cli_labels(p->label, labels, n);
+
+		if (given < 0) {
+			pb_err(NAME, "out of memory");
+			return PB_EXIT_ERROR;
+		}
+		if ((size_t)given != n) {
+			pb_usage_err(NAME, "--label: %ld label%s for %zu document%s (one per file)",
+				     given, given == 1 ? "" : "s", n, n == 1 ? "" : "s");
+			rc = PB_EXIT_USAGE;
+			goto done;
+		}
+		o.labels = (const char *const *)labels;
 	}
 	for (size_t i = 0; i < n; i++) {
 		paths[i] = cli->args[i];
@@ -291,6 +358,8 @@ static int exec_plot(struct pb_cli *cli, void *params)
 done:
 	free(script);
 	for (size_t i = 0; i < n && i < PB_PLOT_MAX_DOCS; i++)
+		free(labels[i]);
+	for (size_t i = 0; i < n && i < PB_PLOT_MAX_DOCS; i++)
 		json_object_put(docs[i]);
 	return rc;
 }
@@ -304,6 +373,16 @@ static const struct pb_opt options[] = {
 	  "rate_bytes_per_s for throughput, rtt_p50_ns for latency (then bars instead of "
 	  "the CDF), rate_messages_per_s for messaging, tt_ns for o_noatime; compare: "
 	  "all metrics)" },
+	PB_OPT_LABEL(P, label, "the documents' names in the chart, comma-separated, one per "
+		     "file (an empty one: the default, host and kernel from its run)"),
+	{ PB_OPT("part", '\0', PB_OPT_STRING, P, part), .arg = "NAME",
+	  .help = "the part of report documents drawn: throughput, throughput_64k, latency, "
+	  "messaging, o_noatime or conformance (default: throughput, else the first of "
+	  "those the report has)" },
+	{ PB_OPT("chart", '\0', PB_OPT_WORD, P, chart), .words = pb_plot_chart_words,
+	  .def = "auto", .arg = "WORD",
+	  .help = "the chart (auto: what the documents call for; intervals: latency "
+	  "--interval series)" },
 	{ PB_OPT("timeout", 't', PB_OPT_DURATION, P, timeout_ns), .min = 1,
 	  .max = 86400ULL * 1000000000ULL, .def = "60s", .arg = "DURATION",
 	  .help = "stop gnuplot with exit 3 after this long" },
@@ -315,5 +394,5 @@ const struct pb_cmd pb_cmd_plot = {
 	.exec = exec_plot,
 	.args = "FILE.json [FILE.json...]", .min_args = 1, .max_args = -1,
 	.operands = "file",
-	.summary = "draw charts of JSON results with gnuplot (SVG, PNG or the script)",
+	.summary = "draw charts of JSON results with gnuplot (SVG, PNG, PDF, JPEG or the script)",
 };

@@ -47,11 +47,20 @@ static int fail(struct plot *p, const char *fmt, ...)
 	return -EINVAL;
 }
 
+const char *const pb_plot_chart_words[] = {
+	"auto", "sweep", "cdf", "bars", "change", "grid", "intervals", NULL
+};
+
 const char *pb_plot_chart_name(enum pb_plot_chart c)
 {
-	static const char *const names[] = { "sweep", "cdf", "bars", "change", "grid" };
+	return (unsigned)c <= PB_PLOT_INTERVALS ? pb_plot_chart_words[c] : "?";
+}
 
-	return (unsigned)c < sizeof(names) / sizeof(names[0]) ? names[c] : "?";
+const char *pb_plot_term_name(enum pb_plot_term t)
+{
+	static const char *const names[] = { "svg", "png", "pdfcairo", "jpeg" };
+
+	return (unsigned)t < sizeof(names) / sizeof(names[0]) ? names[t] : "svg";
 }
 
 /* ------------------------------------------------------------ JSON */
@@ -119,13 +128,18 @@ static void doc_labels(struct plot *p)
 		const char *h = jstr(p->docs[i], "run.hostname");
 		const char *k = jstr(p->docs[i], "run.kernel.release");
 
+		if (p->o->labels && p->o->labels[i]) {
+			snprintf(p->labels[i], sizeof(p->labels[i]), "%s", p->o->labels[i]);
+			continue;
+		}
 		if (!h)
 			h = jstr(p->docs[i], "system.hostname");
 		if (!k)
 			k = jstr(p->docs[i], "system.kernel_release");
 		snprintf(p->labels[i], sizeof(p->labels[i]), "%s %s", h ? h : "?", k ? k : "?");
 	}
-	/* Two documents from one host and kernel: their position tells them apart. */
+	/* Two documents with one label (one host and kernel, or --label saying so):
+	 * their position tells them apart. */
 	{
 		bool dup[PB_PLOT_MAX_DOCS] = { false };
 
@@ -225,16 +239,140 @@ static void metric_names(struct json_object *doc, char *buf, size_t len)
 	}
 }
 
-static double scale_of(const char *metric, char *ylabel, size_t len)
+/* The unit of a time axis whose largest value is MAX ns: the largest of
+ * ns, µs, ms and s that keeps that value at 1 or more.  Its size in ns. */
+static double time_unit(double max, const char **name)
 {
-	size_t ml = strlen(metric);
+	static const struct { const char *name; double ns; } u[] = {
+		{ "s", 1e9 }, { "ms", 1e6 }, { "\xc2\xb5s", 1e3 }, { "ns", 1 },
+	};
+	size_t i = 0;
 
-	if (ml > 12 && strcmp(metric + ml - 12, "_bytes_per_s") == 0) {
-		snprintf(ylabel, len, "%s (MiB/s)", metric);
-		return 1.0 / 1048576.0;
+	while (i + 1 < sizeof(u) / sizeof(u[0]) && !(isfinite(max) && max >= u[i].ns))
+		i++;
+	*name = u[i].name;
+	return u[i].ns;
+}
+
+/* How a metric is drawn: in words, its unit, the factor to that unit. */
+struct axis {
+	char words[96];    /* "throughput" */
+	char label[128];   /* "throughput (MiB/s)" */
+	double scale;
+};
+
+enum unit_kind { U_COUNT, U_MIBS, U_TIME };
+
+/* The metrics of pipebench's documents, in words.  Others are their name
+ * with spaces, the unit from the suffix (_ns, _bytes_per_s, _per_s, _bytes). */
+static const struct {
+	const char *metric, *words, *unit;
+	enum unit_kind kind;
+} metric_words[] = {
+	{ "rate_bytes_per_s", "throughput", NULL, U_MIBS },
+	{ "rate_messages_per_s", "message rate", "messages/s", U_COUNT },
+	{ "round_trips_per_s", "round-trip rate", "round trips/s", U_COUNT },
+	{ "tt_ns", "total time", NULL, U_TIME },
+	{ "tw_ns", "write time", NULL, U_TIME },
+	{ "tr_ns", "read time", NULL, U_TIME },
+	{ "ns_per_syscall", "time per system call", NULL, U_TIME },
+	{ "elapsed_ns", "elapsed time", NULL, U_TIME },
+	{ "cpu_user_ns", "user CPU time", NULL, U_TIME },
+	{ "cpu_sys_ns", "system CPU time", NULL, U_TIME },
+	{ "rtt_mean_ns", "mean round-trip time", NULL, U_TIME },
+	{ "rtt_stddev_ns", "round-trip time standard deviation", NULL, U_TIME },
+	{ "rtt_min_ns", "shortest round trip", NULL, U_TIME },
+	{ "rtt_max_ns", "longest round trip", NULL, U_TIME },
+	{ "syscalls", "system calls", "calls", U_COUNT },
+	{ "write_calls", "write calls", "calls", U_COUNT },
+	{ "read_calls", "read calls", "calls", U_COUNT },
+	{ "bytes", "bytes moved", "bytes", U_COUNT },
+	{ "messages", "messages", "messages", U_COUNT },
+	{ "round_trips", "round trips", "round trips", U_COUNT },
+	{ "verified_loops", "verified loops", "loops", U_COUNT },
+};
+
+static bool ends_with(const char *s, const char *tail, size_t *stem)
+{
+	size_t n = strlen(s), t = strlen(tail);
+
+	*stem = n > t ? n - t : 0;
+	return n > t && strcmp(s + n - t, tail) == 0;
+}
+
+/* METRIC in words with its unit; MAX (the largest value, NAN: unknown)
+ * picks a time unit. */
+static void metric_axis(const char *metric, double max, struct axis *a)
+{
+	const char *unit = NULL, *tu;
+	enum unit_kind kind = U_COUNT;
+	size_t stem = strlen(metric);
+	unsigned pc, pf;
+	int end = 0;
+
+	a->words[0] = '\0';
+	for (size_t i = 0; i < sizeof(metric_words) / sizeof(metric_words[0]); i++)
+		if (strcmp(metric, metric_words[i].metric) == 0) {
+			snprintf(a->words, sizeof(a->words), "%s", metric_words[i].words);
+			unit = metric_words[i].unit;
+			kind = metric_words[i].kind;
+		}
+	if (!a->words[0] && sscanf(metric, "rtt_p%u_%u_ns%n", &pc, &pf, &end) == 2 &&
+	    !metric[end]) {
+		snprintf(a->words, sizeof(a->words), "round-trip time, p%u.%u", pc, pf);
+		kind = U_TIME;
+	} else if (!a->words[0] && sscanf(metric, "rtt_p%u_ns%n", &pc, &end) == 1 &&
+		   !metric[end]) {
+		snprintf(a->words, sizeof(a->words), "round-trip time, p%u", pc);
+		kind = U_TIME;
+	} else if (!a->words[0]) {
+		if (ends_with(metric, "_ns", &stem))
+			kind = U_TIME;
+		else if (ends_with(metric, "_bytes_per_s", &stem))
+			kind = U_MIBS;
+		else if (ends_with(metric, "_per_s", &stem))
+			unit = "per second";
+		else if (ends_with(metric, "_bytes", &stem))
+			unit = "bytes";
+		else
+			stem = strlen(metric);
+		snprintf(a->words, sizeof(a->words), "%.*s", (int)stem, metric);
+		for (char *c = a->words; *c; c++)
+			if (*c == '_')
+				*c = ' ';
 	}
-	snprintf(ylabel, len, "%s", metric);
-	return 1.0;
+	a->scale = 1.0;
+	if (kind == U_MIBS) {
+		unit = "MiB/s";
+		a->scale = 1.0 / 1048576.0;
+	} else if (kind == U_TIME) {
+		a->scale = 1.0 / time_unit(max, &tu);
+		unit = tu;
+	}
+	if (unit)
+		snprintf(a->label, sizeof(a->label), "%s (%s)", a->words, unit);
+	else
+		snprintf(a->label, sizeof(a->label), "%s", a->words);
+}
+
+/* The largest value of the metric among the measured results of every document. */
+static double metric_max(struct plot *p)
+{
+	double max = NAN;
+
+	for (size_t d = 0; d < p->n; d++) {
+		struct json_object *rs = results_of(p->docs[d]);
+
+		for (size_t i = 0; i < jlen(rs); i++) {
+			struct json_object *r = json_object_array_get_idx(rs, i);
+			struct span s;
+
+			if (measured(r) && metric_span(r, p->metric, &s) &&
+			    (isnan(max) || s.hi > max))
+				max = s.hi;
+		}
+	}
+	return max;
 }
 
 /* ------------------------------------------------------------ labels */
@@ -375,10 +513,22 @@ static void header(struct plot *p, enum pb_plot_chart c, FILE *fp, int w, int h,
 {
 	fprintf(fp, "# pipebench plot: %s chart of %zu %s document%s\n", pb_plot_chart_name(c),
 		p->n, p->command, p->n == 1 ? "" : "s");
-	fprintf(fp, "# render: gnuplot THIS-FILE > chart.%s\n",
-		p->o->term == PB_PLOT_PNG ? "png" : "svg");
-	if (p->o->term == PB_PLOT_PNG)
-		fprintf(fp, "set terminal png size %d,%d noenhanced font \"sans,10\"\n", w, h);
+	static const char *const ext[] = { "svg", "png", "pdf", "jpg" };
+	const char *term = pb_plot_term_name(p->o->term);
+
+	fprintf(fp, "# render: gnuplot THIS-FILE > chart.%s\n", ext[p->o->term]);
+	if (p->o->term != PB_PLOT_SVG)
+		/* A gnuplot built without the terminal says so in one line, the one
+		 * cmd_plot.c recognises, instead of a parse error. */
+		fprintf(fp, "if (!strstrt(\" \".GPVAL_TERMINALS.\" \", \" %s \")) {\n"
+			"    print \"" PB_PLOT_NO_TERMINAL "%s terminal (for %s output): "
+			"try svg, or --format gnuplot and a gnuplot that has it\"\n    exit\n}\n",
+			term, term, ext[p->o->term]);
+	if (p->o->term == PB_PLOT_PDF)
+		fprintf(fp, "set terminal pdfcairo size %gin,%gin noenhanced font \"sans,9\"\n",
+			w / 100.0, h / 100.0);
+	else if (p->o->term != PB_PLOT_SVG)
+		fprintf(fp, "set terminal %s size %d,%d noenhanced font \"sans,10\"\n", term, w, h);
 	else
 		fprintf(fp, "set terminal svg size %d,%d dynamic noenhanced font \"sans,11\" "
 			"background rgb \"white\"\n", w, h);
@@ -400,16 +550,19 @@ static int chart_sweep(struct plot *p, FILE *fp)
 	size_t ns = 0;
 	long npts;
 	bool show[16];
-	char ylabel[128], title[512];
-	double scale = scale_of(p->metric, ylabel, sizeof(ylabel));
+	char title[512];
+	struct axis ax;
+	double scale;
 
+	metric_axis(p->metric, metric_max(p), &ax);
+	scale = ax.scale;
 	varying(p, true, show, "size_bytes");
 	npts = intern_points(p, 0, show, true, names, &ns, "series");
 	if (npts < 0)
 		return (int)npts;
 	if (!npts)
 		return fail(p, "%s: no result has %s", p->paths[0], p->metric);
-	snprintf(title, sizeof(title), "pipebench throughput: %s by message size (%s)", p->metric,
+	snprintf(title, sizeof(title), "pipebench throughput: %s by message size (%s)", ax.words,
 		 p->labels[0]);
 	header(p, PB_PLOT_SWEEP, fp, 900, 560, title);
 	fputs("set logscale x 2\nset xlabel \"message size (bytes)\"\nset xtics (", fp);
@@ -435,7 +588,7 @@ static int chart_sweep(struct plot *p, FILE *fp)
 		}
 	}
 	fputs(")\nset ylabel ", fp);
-	q(fp, ylabel);
+	q(fp, ax.label);
 	fputs("\nset yrange [0:*]\nset offsets graph 0.04, graph 0.04, 0, 0\n"
 	      "set key outside right top vertical\n", fp);
 	for (size_t k = 0; k < ns; k++) {
@@ -498,10 +651,24 @@ static int chart_cdf(struct plot *p, FILE *fp)
 	struct json_object *rs = results_of(p->docs[0]);
 	bool show[16];
 	size_t nser = 0;
-	char title[512];
+	char title[512], xlabel[64];
+	double min = NAN, unit;
+	const char *uname;
 
 	varying(p, false, show, NULL);
 	snprintf(title, sizeof(title), "pipebench latency: round-trip time CDF (%s)", p->labels[0]);
+	for (size_t i = 0; i < jlen(rs); i++) {
+		double total, lo;
+		struct json_object *h = cdf_histogram(json_object_array_get_idx(rs, i), &total);
+
+		lo = h ? jnum(json_object_array_get_idx(json_object_array_get_idx(h, 0), 0)) : NAN;
+		if (isfinite(lo) && (isnan(min) || lo < min))
+			min = lo;
+	}
+	/* A log axis: the unit from the shortest round trip, so that a long
+	 * tail does not put the bulk of the curve below 0.01. */
+	unit = time_unit(min, &uname);
+	snprintf(xlabel, sizeof(xlabel), "round-trip time (%s)", uname);
 	for (size_t i = 0; i < jlen(rs); i++) {
 		struct json_object *r = json_object_array_get_idx(rs, i);
 		double total, cum = 0;
@@ -511,8 +678,9 @@ static int chart_cdf(struct plot *p, FILE *fp)
 			continue;
 		if (!nser++) {
 			header(p, PB_PLOT_CDF, fp, 900, 560, title);
-			fputs("set logscale x 10\nset xlabel \"round-trip time (ns)\"\n"
-			      "set ylabel \"fraction of round trips\"\nset yrange [0:1.02]\n"
+			fputs("set logscale x 10\nset xlabel ", fp);
+			q(fp, xlabel);
+			fputs("\nset ylabel \"fraction of round trips\"\nset yrange [0:1.02]\n"
 			      "set key bottom right\n", fp);
 		}
 		fprintf(fp, "$c%zu << EOD\n", i);
@@ -526,12 +694,12 @@ static int chart_cdf(struct plot *p, FILE *fp)
 				return fail(p, "%s: a histogram bucket is not [low, high, count]",
 					    p->paths[0]);
 			if (b == 0) {
-				num(fp, lo > 0 ? lo : 1);
+				num(fp, (lo > 0 ? lo : 1) / unit);
 				num(fp, 0);
 				fputc('\n', fp);
 			}
 			cum += c;
-			num(fp, hi + 1);
+			num(fp, (hi + 1) / unit);
 			num(fp, cum / total);
 			fputc('\n', fp);
 		}
@@ -573,10 +741,12 @@ static int chart_bars(struct plot *p, FILE *fp)
 	static char names[MAX_ITEMS][160];
 	size_t nc = 0, longest = 0;
 	bool tp = strcmp(p->command, "throughput") == 0, show[16];
-	char ylabel[128], title[512];
-	double scale = scale_of(p->metric, ylabel, sizeof(ylabel));
-	double w = 0.8 / (double)p->n;
+	char title[512];
+	struct axis ax;
+	double scale, w = 0.8 / (double)p->n;
 
+	metric_axis(p->metric, metric_max(p), &ax);
+	scale = ax.scale;
 	varying(p, tp, show, NULL);
 	for (size_t d = 0; d < p->n; d++) {
 		long found = intern_points(p, d, show, tp, names, &nc, "results");
@@ -595,14 +765,14 @@ static int chart_bars(struct plot *p, FILE *fp)
 		if (strlen(names[i]) > longest)
 			longest = strlen(names[i]);
 	if (p->n == 1)
-		snprintf(title, sizeof(title), "pipebench %s: %s (%s)", p->command, p->metric,
+		snprintf(title, sizeof(title), "pipebench %s: %s (%s)", p->command, ax.words,
 			 p->labels[0]);
 	else
 		snprintf(title, sizeof(title), "pipebench %s: %s per document", p->command,
-			 p->metric);
+			 ax.words);
 	header(p, PB_PLOT_BARS, fp, (int)(700 + 40 * nc * (p->n > 2 ? p->n / 2 : 1)), 600, title);
 	fputs("set style fill solid 0.75 border -1\nset ylabel ", fp);
-	q(fp, ylabel);
+	q(fp, ax.label);
 	fprintf(fp, "\nset xlabel \"result\"\nset yrange [0:*]\nset xrange [-0.6:%g]\n"
 		"set grid noxtics\nset key outside right top vertical\n", (double)nc - 0.4);
 	tics(fp, "x", names, nc, longest > 12 || nc > 6 ? " rotate by -30 noenhanced" : "");
@@ -713,13 +883,15 @@ static int chart_change(struct plot *p, FILE *fp)
 			const char *m = jstr(r, "metric"), *id = jstr(r, "id"), *part = jstr(r, "part");
 			const char *nf = jlen(news) > 1 ? jstr(r, "new_file") : NULL;
 			char lab[160];
+			struct axis ax;
 
 			if (!isfinite(jnum(jget(r, "change_pct"))) || !m ||
 			    (p->o->metric && strcmp(m, p->o->metric)))
 				continue;
+			metric_axis(m, NAN, &ax);
 			snprintf(lab, sizeof(lab), "%s%s%s%s%s %s", nf ? nf : "",
 				 nf ? ": " : "", part ? part : "", part ? ": " : "",
-				 id ? id : "?", m);
+				 id ? id : "?", ax.words);
 			if (nr == MAX_ITEMS)
 				return fail(p, "%s: too many comparisons", p->paths[0]);
 			snprintf(names[nr++], 160, "%s", lab);
@@ -809,6 +981,158 @@ static int chart_grid(struct plot *p, FILE *fp)
 	return 0;
 }
 
+/* The interval series of a measured latency result (the repetitions with
+ * one), or false. */
+static bool has_intervals(struct json_object *r)
+{
+	struct json_object *reps = jget(r, "repetitions");
+
+	if (!measured(r))
+		return false;
+	for (size_t i = 0; i < jlen(reps); i++)
+		if (jlen(jget(json_object_array_get_idx(reps, i), "intervals")))
+			return true;
+	return false;
+}
+
+static bool doc_has_intervals(struct json_object *doc)
+{
+	struct json_object *rs = results_of(doc);
+
+	for (size_t i = 0; i < jlen(rs); i++)
+		if (has_intervals(json_object_array_get_idx(rs, i)))
+			return true;
+	return false;
+}
+
+/* A walk over a result's intervals: what is done with each. */
+struct ivisit {
+	void (*point)(struct ivisit *v, double t, double p50, double p99);
+	void (*newrep)(struct ivisit *v);
+	FILE *fp;
+	double tmax, ymax, tunit, yunit;
+};
+
+/*
+ * V's point() for every interval of result R with its end in ns from the
+ * start of the first repetition (repetitions follow one another, each
+ * starting where the one before ended) and its p50 and p99; newrep()
+ * between repetitions.
+ */
+static void each_interval(struct json_object *r, struct ivisit *v)
+{
+	struct json_object *reps = jget(r, "repetitions");
+	double base = 0;
+	bool any = false;
+
+	for (size_t k = 0; k < jlen(reps); k++) {
+		struct json_object *rep = json_object_array_get_idx(reps, k);
+		struct json_object *iv = jget(rep, "intervals");
+		double end = 0, el = jnum(jget(rep, "elapsed_ns"));
+
+		if (!jlen(iv))
+			continue;
+		if (any && v->newrep)
+			v->newrep(v);
+		any = true;
+		for (size_t i = 0; i < jlen(iv); i++) {
+			struct json_object *o = json_object_array_get_idx(iv, i);
+			double t = jnum(jget(o, "end_ns"));
+			double a = jnum(jget(o, "rtt_p50_ns")), b = jnum(jget(o, "rtt_p99_ns"));
+
+			if (!isfinite(t))
+				continue;
+			if (t > end)
+				end = t;
+			if (isfinite(a) && isfinite(b))
+				v->point(v, base + t, a, b);
+		}
+		base += isfinite(el) && el > end ? el : end;
+	}
+}
+
+static void iv_max(struct ivisit *v, double t, double p50, double p99)
+{
+	(void)p50;
+	if (t > v->tmax)
+		v->tmax = t;
+	if (p99 > v->ymax)
+		v->ymax = p99;
+}
+
+static void iv_row(struct ivisit *v, double t, double p50, double p99)
+{
+	num(v->fp, t / v->tunit);
+	num(v->fp, p50 / v->yunit);
+	num(v->fp, p99 / v->yunit);
+	fputc('\n', v->fp);
+}
+
+/* A blank line: gnuplot does not join one repetition's line to the next. */
+static void iv_gap(struct ivisit *v)
+{
+	fputc('\n', v->fp);
+}
+
+/* One latency document with --interval: p50 and p99 per interval over time. */
+static int chart_intervals(struct plot *p, FILE *fp)
+{
+	struct json_object *rs = results_of(p->docs[0]);
+	struct ivisit v = { .point = iv_max };
+	bool show[16];
+	char title[512], xl[64], yl[64];
+	const char *tu, *yu;
+	size_t nser = 0;
+
+	varying(p, false, show, NULL);
+	for (size_t i = 0; i < jlen(rs); i++)
+		if (has_intervals(json_object_array_get_idx(rs, i)))
+			each_interval(json_object_array_get_idx(rs, i), &v);
+	if (!(v.tmax > 0))
+		return fail(p, "%s: no measured result has --interval series", p->paths[0]);
+	v.tunit = time_unit(v.tmax, &tu);
+	v.yunit = time_unit(v.ymax, &yu);
+	snprintf(xl, sizeof(xl), "time into the run (%s)", tu);
+	snprintf(yl, sizeof(yl), "round-trip time (%s)", yu);
+	snprintf(title, sizeof(title), "pipebench latency: round-trip time per interval (%s)",
+		 p->labels[0]);
+	header(p, PB_PLOT_INTERVALS, fp, 1000, 560, title);
+	fputs("set xlabel ", fp);
+	q(fp, xl);
+	fputs("\nset ylabel ", fp);
+	q(fp, yl);
+	fputs("\nset xrange [0:*]\nset yrange [0:*]\nset key outside right top vertical\n", fp);
+	v.point = iv_row;
+	v.newrep = iv_gap;
+	v.fp = fp;
+	for (size_t i = 0; i < jlen(rs); i++) {
+		if (!has_intervals(json_object_array_get_idx(rs, i)))
+			continue;
+		fprintf(fp, "$i%zu << EOD\n", i);
+		each_interval(json_object_array_get_idx(rs, i), &v);
+		fputs("EOD\n", fp);
+	}
+	fputs("plot ", fp);
+	for (size_t i = 0; i < jlen(rs); i++) {
+		struct json_object *r = json_object_array_get_idx(rs, i);
+		char lab[160], t[180];
+
+		if (!has_intervals(r))
+			continue;
+		result_label(r, show, false, lab, sizeof(lab));
+		nser++;
+		snprintf(t, sizeof(t), "%s p50", lab);
+		fprintf(fp, "%s$i%zu using 1:2 with lines lw 2 lc %zu title ", nser > 1 ? ", \\\n     " : "",
+			i, nser);
+		q(fp, t);
+		snprintf(t, sizeof(t), "%s p99", lab);
+		fprintf(fp, ", \\\n     $i%zu using 1:3 with lines lw 1 dt 2 lc %zu title ", i, nser);
+		q(fp, t);
+	}
+	fputc('\n', fp);
+	return 0;
+}
+
 /* ------------------------------------------------------------ choice */
 
 static const struct {
@@ -841,11 +1165,106 @@ static size_t distinct_sizes(struct json_object *doc)
 	return n;
 }
 
+/* The parts of a report that plot draws, the default first. */
+static const char *const report_parts[] = {
+	"throughput", "latency", "throughput_64k", "messaging", "o_noatime", "conformance", NULL
+};
+
+/* The names of the report's parts, for an error message. */
+static void part_names(struct json_object *parts, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	if (!parts || !json_object_is_type(parts, json_type_object))
+		return;
+	json_object_object_foreach(parts, key, val) {
+		(void)val;
+		if (off + strlen(key) + 3 >= len)
+			break;
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "", key);
+	}
+}
+
+/*
+ * Report documents stand for their part O->part (default: the first of
+ * report_parts the first report has): PD[i] is the document drawn for
+ * DOCS[i].  Returns 0, or fail()'s -EINVAL.
+ */
+static int pick_parts(struct plot *p, struct json_object *const *docs,
+		      struct json_object **pd)
+{
+	const char *part = p->o->part;
+
+	for (size_t i = 0; i < p->n; i++) {
+		const char *c = jstr(docs[i], "command");
+		struct json_object *parts = jget(docs[i], "parts"), *d;
+		char have[256];
+
+		pd[i] = docs[i];
+		if (!c || strcmp(c, "report")) {
+			if (p->o->part)
+				return fail(p, "--part: %s is a %s document, not a report", p->paths[i],
+					    c ? c : "non-pipebench");
+			continue;
+		}
+		for (size_t k = 0; !part && report_parts[k]; k++)
+			if (jget(parts, report_parts[k]))
+				part = report_parts[k];
+		part_names(parts, have, sizeof(have));
+		if (!part)
+			return fail(p, "%s: the report has no part plot draws (it has: %s)",
+				    p->paths[i], *have ? have : "none");
+		d = jget(parts, part);
+		if (!d)
+			return fail(p, "%s: the report has no %s part (it has: %s)", p->paths[i], part,
+				    *have ? have : "none");
+		if (!jstr(d, "command"))
+			return fail(p, "%s: the report's %s part is not a document", p->paths[i], part);
+		pd[i] = d;
+	}
+	return 0;
+}
+
+/* Whether the chart C fits; else fail()'s -EINVAL saying why. */
+static int chart_fits(struct plot *p, enum pb_plot_chart c)
+{
+	const char *cmd = p->command;
+	bool one = p->n == 1;
+
+	switch (c) {
+	case PB_PLOT_SWEEP:
+		if (one && !strcmp(cmd, "throughput") && distinct_sizes(p->docs[0]) > 1)
+			return 0;
+		return fail(p, "--chart sweep: draws one throughput document with several sizes");
+	case PB_PLOT_CDF:
+		if (one && !strcmp(cmd, "latency") && !p->o->metric)
+			return 0;
+		return fail(p, "--chart cdf: draws one latency document, without --metric");
+	case PB_PLOT_INTERVALS:
+		if (one && !strcmp(cmd, "latency") && !p->o->metric && doc_has_intervals(p->docs[0]))
+			return 0;
+		return fail(p, "--chart intervals: draws one latency document run with --interval, "
+			    "without --metric");
+	case PB_PLOT_BARS:
+		if (strcmp(cmd, "compare") && strcmp(cmd, "conformance"))
+			return 0;
+		return fail(p, "--chart bars: draws metrics, not %s documents", cmd);
+	case PB_PLOT_CHANGE:
+		return !strcmp(cmd, "compare") ? 0 :
+		       fail(p, "--chart change: draws a compare document, not %s documents", cmd);
+	default:
+		return !strcmp(cmd, "conformance") ? 0 :
+		       fail(p, "--chart grid: draws conformance documents, not %s documents", cmd);
+	}
+}
+
 int pb_plot_script(struct json_object *const *docs, const char *const *paths, size_t n,
 		   const struct pb_plot_opts *o, FILE *fp, enum pb_plot_chart *chart,
 		   char *err, size_t errlen)
 {
 	struct plot *p;
+	struct json_object *pd[PB_PLOT_MAX_DOCS];
 	enum pb_plot_chart c;
 	size_t known = sizeof(defaults) / sizeof(defaults[0]), k;
 	int rc;
@@ -857,15 +1276,18 @@ int pb_plot_script(struct json_object *const *docs, const char *const *paths, si
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
-	*p = (struct plot){ .docs = docs, .paths = paths, .n = n, .o = o, .err = err,
+	*p = (struct plot){ .docs = pd, .paths = paths, .n = n, .o = o, .err = err,
 			    .errlen = errlen };
-	p->command = jstr(docs[0], "command");
+	rc = pick_parts(p, docs, pd);
+	if (rc)
+		goto out;
+	p->command = jstr(pd[0], "command");
 	if (!p->command) {
 		rc = fail(p, "%s: not a pipebench result document (no command)", paths[0]);
 		goto out;
 	}
 	for (size_t i = 1; i < n; i++) {
-		const char *ci = jstr(docs[i], "command");
+		const char *ci = jstr(pd[i], "command");
 
 		if (!ci || strcmp(ci, p->command)) {
 			rc = fail(p, "%s is a %s document and %s a %s document: plot documents "
@@ -877,8 +1299,9 @@ int pb_plot_script(struct json_object *const *docs, const char *const *paths, si
 	for (k = 0; k < known && strcmp(defaults[k].command, p->command); k++)
 		;
 	if (k == known) {
-		rc = fail(p, "%s: plot draws throughput, latency, messaging, o_noatime, compare "
-			  "and conformance documents, not %s documents", paths[0], p->command);
+		rc = fail(p, "%s: plot draws throughput, latency, messaging, o_noatime, compare, "
+			  "conformance and report documents, not %s documents", paths[0],
+			  p->command);
 		goto out;
 	}
 	p->metric = o->metric ? o->metric : defaults[k].metric;
@@ -898,20 +1321,27 @@ int pb_plot_script(struct json_object *const *docs, const char *const *paths, si
 		c = PB_PLOT_GRID;
 	} else {
 		for (size_t i = 0; i < n; i++)
-			if (!results_of(docs[i])) {
+			if (!results_of(pd[i])) {
 				rc = fail(p, "%s: no results to draw", paths[i]);
 				goto out;
 			}
-		if (n == 1 && !strcmp(p->command, "throughput") && distinct_sizes(docs[0]) > 1)
+		if (n == 1 && !strcmp(p->command, "throughput") && distinct_sizes(pd[0]) > 1)
 			c = PB_PLOT_SWEEP;
 		else if (n == 1 && !strcmp(p->command, "latency") && !o->metric)
-			c = PB_PLOT_CDF;
+			c = doc_has_intervals(pd[0]) ? PB_PLOT_INTERVALS : PB_PLOT_CDF;
 		else
 			c = PB_PLOT_BARS;
+	}
+	if (o->chart != PB_PLOT_AUTO && o->chart != c) {
+		rc = chart_fits(p, o->chart);
+		if (rc)
+			goto out;
+		c = o->chart;
 	}
 	switch (c) {
 	case PB_PLOT_SWEEP: rc = chart_sweep(p, fp); break;
 	case PB_PLOT_CDF: rc = chart_cdf(p, fp); break;
+	case PB_PLOT_INTERVALS: rc = chart_intervals(p, fp); break;
 	case PB_PLOT_BARS: rc = chart_bars(p, fp); break;
 	case PB_PLOT_CHANGE: rc = chart_change(p, fp); break;
 	default: rc = chart_grid(p, fp); break;

@@ -5,6 +5,7 @@
 #   ok STATUS DESC    one test point: STATUS 0 is "ok"
 #   is GOT WANT DESC  compare two strings
 #   run CMD...        run, capturing $out, $err and $rc
+#   skip N REASON     N numbered test points that skip, with the directive
 #   skip_all REASON   plan 0 with a SKIP directive
 #   diag TEXT         a diagnostic line
 #   stop_check CMD... stop a running conformance check (see below)
@@ -17,6 +18,18 @@ tap_n=0
 plan() { echo "1..$1"; }
 diag() { printf '# %s\n' "$*" | sed '2,$s/^/# /'; }
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+
+# A test point's number counts like any other: a skip that printed none
+# ("ok - # SKIP") leaves every later point out of order.
+skip() {
+	_tap_k=$1; shift
+	case $_tap_k in ''|*[!0-9]*) echo "Bail out! skip: '$_tap_k' is not a count"; exit 99 ;; esac
+	while [ "$_tap_k" -gt 0 ]; do
+		tap_n=$((tap_n + 1))
+		echo "ok $tap_n # SKIP $*"
+		_tap_k=$((_tap_k - 1))
+	done
+}
 
 ok() {
 	tap_n=$((tap_n + 1))
