@@ -323,6 +323,24 @@ static bool one_cpu(const struct lat_cell *c, const cpu_set_t *allowed)
 	return CPU_COUNT(allowed) == 1;
 }
 
+/*
+ * The progress line counts repetitions (warmup included) of the cells that
+ * run; with --duration each takes that long, which gives an ETA from the
+ * start.
+ */
+static void progress_start(struct lat_run *run, bool on)
+{
+	const struct lat_params *p = run->p;
+	uint64_t units = 0;
+
+	for (size_t i = 0; i < run->ncells; i++)
+		units += !run->cells[i].skip;
+	units *= p->warmup + p->repeat;
+	pb_progress_start(&run->pg, NAME, on, units);
+	if (p->duration_ns && units <= UINT64_MAX / p->duration_ns)
+		pb_progress_budget(&run->pg, units * p->duration_ns);
+}
+
 static int setup(struct lat_run *run)
 {
 	const struct lat_params *p = run->p;
@@ -820,7 +838,7 @@ static int exec_params(struct pb_cli *cli, void *params)
 	run.watchdog_ns = p->timeout_ns ? p->timeout_ns : default_watchdog_ns(&run);
 	pb_watchdog_arm((double)run.watchdog_ns / 1e9,
 			p->timeout_ns ? "--timeout" : "watchdog (no --timeout given)");
-	pb_progress_start(&run.pg, NAME, pb_cli_progress(cli), 0);
+	progress_start(&run, pb_cli_progress(cli));
 	if (!run.status)
 		measure(&run);
 	pb_progress_end(&run.pg);
