@@ -261,7 +261,10 @@ int pb_bench_calibrate(struct pb_bench *b, uint64_t runs, uint64_t max_loops,
 {
 	int r;
 
+	/* Calibration rounds are not counted work, but they and the run
+	 * after them should take the budget. */
 	pb_progress_start(&b->pg, b->name, b->progress, 0);
+	pb_progress_budget(&b->pg, b->budget.duration_ns);
 	b->budget = (struct pb_budget){ .duration_ns = b->budget.duration_ns, .runs = runs,
 					.max_loops = max_loops };
 	r = pb_budget_calibrate(&b->budget, round, ctx);
@@ -269,4 +272,13 @@ int pb_bench_calibrate(struct pb_bench *b, uint64_t runs, uint64_t max_loops,
 	if (!r)
 		b->loops = b->budget.loops;
 	return r;
+}
+
+void pb_bench_progress_start(struct pb_bench *b, uint64_t total)
+{
+	const struct pb_budget *bu = &b->budget;
+
+	pb_progress_start(&b->pg, b->name, b->progress, total);
+	if (bu->duration_ns > bu->calib_total_ns)
+		pb_progress_budget(&b->pg, bu->duration_ns - bu->calib_total_ns);
 }

@@ -161,6 +161,13 @@ int pb_bench_calibrate(struct pb_bench *b, uint64_t runs, uint64_t max_loops,
 		       pb_budget_round_fn round, void *ctx);
 
 /*
+ * Start B's progress line for TOTAL units of measured work; with a budget,
+ * what the calibration left of it gives the ETA until the first unit is
+ * done.
+ */
+void pb_bench_progress_start(struct pb_bench *b, uint64_t total);
+
+/*
  * JSON: the document's "budget", what the calibration found and chose:
  * {duration_ns, runs, calibration: {loops, ns, rounds, total_ns},
  * max_loops, loops}, or null without a budget (or before the first

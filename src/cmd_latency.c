@@ -82,6 +82,7 @@ struct lat_cell {
 	enum pb_lat_wait wait;
 	int cpu_a, cpu_b;
 	bool skip;
+	bool spin_yield;            /* spin on one CPU: sched_yield() on EAGAIN */
 	char reason[256];
 	size_t nreps;
 	struct lat_rep *reps;
@@ -236,8 +237,8 @@ static int run_one(struct lat_run *run, struct lat_cell *c, bool keep)
 	const struct lat_params *p = run->p;
 	struct pb_lat_opts o = {
 		.kind = c->kind, .size = c->size, .threads = p->threads != 0, .wait = c->wait,
-		.cpu_a = c->cpu_a, .cpu_b = c->cpu_b, .loops = p->loops,
-		.duration_ns = p->duration_ns, .interval_ns = p->interval_ns,
+		.spin_yield = c->spin_yield, .cpu_a = c->cpu_a, .cpu_b = c->cpu_b,
+		.loops = p->loops, .duration_ns = p->duration_ns, .interval_ns = p->interval_ns,
 		.clock_cost_ns = run->clock_cost, .source = run->source,
 		.dir = { run->tmpdir[0], run->tmpdir[1] },
 	};
@@ -309,6 +310,37 @@ static void measure(struct lat_run *run)
 	}
 }
 
+/*
+ * Both parties of C can only run on one CPU: pinned to the same one, or not
+ * pinned in a process allowed just one.  Spinning there yields, else each
+ * spinner holds the CPU for its whole time slice while the party that would
+ * answer waits to run (about 200 round trips per second on a 2-CPU VM).
+ */
+static bool one_cpu(const struct lat_cell *c, const cpu_set_t *allowed)
+{
+	if (c->cpu_a >= 0)
+		return c->cpu_a == c->cpu_b;
+	return CPU_COUNT(allowed) == 1;
+}
+
+/*
+ * The progress line counts repetitions (warmup included) of the cells that
+ * run; with --duration each takes that long, which gives an ETA from the
+ * start.
+ */
+static void progress_start(struct lat_run *run, bool on)
+{
+	const struct lat_params *p = run->p;
+	uint64_t units = 0;
+
+	for (size_t i = 0; i < run->ncells; i++)
+		units += !run->cells[i].skip;
+	units *= p->warmup + p->repeat;
+	pb_progress_start(&run->pg, NAME, on, units);
+	if (p->duration_ns && units <= UINT64_MAX / p->duration_ns)
+		pb_progress_budget(&run->pg, units * p->duration_ns);
+}
+
 static int setup(struct lat_run *run)
 {
 	const struct lat_params *p = run->p;
@@ -341,6 +373,8 @@ static int setup(struct lat_run *run)
 								       &c->cpu_b, c->reason,
 								       sizeof(c->reason)) != 0;
 					}
+					c->spin_yield = c->wait == PB_LAT_SPIN &&
+							one_cpu(c, &allowed);
 					c->reps = calloc(p->repeat, sizeof(*c->reps));
 					if (!c->reps || pb_hist_init(&c->merged))
 						return -ENOMEM;
@@ -552,6 +586,12 @@ static void emit_text(const struct lat_run *run, const struct pb_sysinfo *si, FI
 		"bucket error); rt/s and counters per round trip (vcs voluntary, ics involuntary "
 		"context switches, mig migrations; both parties) are medians over repetitions\n",
 		(unsigned long long)p->repeat, pb_plural(p->repeat, "repetition", "repetitions"));
+	for (size_t i = 0; i < run->ncells; i++)
+		if (run->cells[i].spin_yield && run->cells[i].nreps) {
+			fprintf(fp, "spin on one CPU yields: a party whose nonblocking read or write "
+				"would block calls sched_yield(), so the other party can run\n");
+			break;
+		}
 }
 
 static struct json_object *buckets_json(const struct lat_bucket *bk, size_t n)
@@ -619,6 +659,7 @@ static struct json_object *cell_json(const struct lat_run *run, const struct lat
 	pb_json_add_int(o, "size_bytes", (int64_t)c->size);
 	pb_json_add_str(o, "placement", place_name(run, c));
 	pb_json_add_str(o, "wait", pb_lat_wait_words[c->wait]);
+	json_object_object_add(o, "spin_yield", json_object_new_boolean(c->spin_yield));
 	pb_json_add_str(o, "mode", run->p->threads ? "thread" : "process");
 	asked_cpus(c, cpus, sizeof(cpus));
 	pb_json_add_str(o, "asked_cpus", cpus);
@@ -797,7 +838,7 @@ static int exec_params(struct pb_cli *cli, void *params)
 	run.watchdog_ns = p->timeout_ns ? p->timeout_ns : default_watchdog_ns(&run);
 	pb_watchdog_arm((double)run.watchdog_ns / 1e9,
 			p->timeout_ns ? "--timeout" : "watchdog (no --timeout given)");
-	pb_progress_start(&run.pg, NAME, pb_cli_progress(cli), 0);
+	progress_start(&run, pb_cli_progress(cli));
 	if (!run.status)
 		measure(&run);
 	pb_progress_end(&run.pg);

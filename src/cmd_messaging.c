@@ -181,7 +181,7 @@ static void measure(struct ms_run *run)
 			return;
 		run->w.loops = run->b.loops;
 	}
-	pb_progress_start(&run->b.pg, NAME, run->b.progress, p->warmup + p->repeat);
+	pb_bench_progress_start(&run->b, p->warmup + p->repeat);
 	for (uint64_t w = 0; w < p->warmup && !run->b.status; w++) {
 		progress(run, "warmup", w + 1, p->warmup);
 		one(run, &run->w, &scratch);

@@ -153,7 +153,7 @@ static void bench(struct on_run *run)
 		free(tt);
 		return;
 	}
-	pb_progress_start(&run->b.pg, NAME, run->b.progress, 2 * (p->repeat + 1));
+	pb_bench_progress_start(&run->b, 2 * (p->repeat + 1));
 	for (int s = 0; s < 2 && !run->b.status; s++) {
 		pb_progress_show(&run->b.pg, "%s warmup", run->side[s].label);
 		run_side(run, &run->side[s], run->b.loops, &scratch);

@@ -57,6 +57,8 @@ struct part {
 	const char *args;      /* command and arguments, space-separated */
 	const char *quick;     /* arguments with --quick (NULL: same) */
 	unsigned timeout_s;
+	unsigned ds[2];        /* about how long it takes (tenths of a second, on a
+				* 2-CPU VM; [1]: --quick): its weight for the ETA */
 	bool wants_dir;        /* pass --dir */
 	part_text_fn *text;    /* its renderer */
 };
@@ -64,22 +66,25 @@ struct part {
 /* The report's parts, in order.  Loops are chosen so the whole report takes
  * about 30 s on a 2-CPU machine (about 10 s with --quick). */
 static const struct part parts[] = {
-	{ "timestamps", "timestamps", "timestamps", NULL, 30, true, text_timestamps },
+	{ "timestamps", "timestamps", "timestamps", NULL, 30, { 1, 1 }, true, text_timestamps },
 	{ "o_noatime", "O_NOATIME", "o_noatime --loops 1000 --repeat 3",
-	  "o_noatime --loops 300 --repeat 3", 60, true, text_o_noatime },
-	{ "conformance", "conformance", "conformance", NULL, 300, false, text_conformance },
+	  "o_noatime --loops 300 --repeat 3", 60, { 40, 13 }, true, text_o_noatime },
+	{ "conformance", "conformance", "conformance", NULL, 300, { 22, 21 }, false,
+	  text_conformance },
 	{ "throughput", "throughput", "throughput --kind anon,fifo --size 100,4K --loops 2000 --repeat 5",
-	  "throughput --kind anon,fifo --size 100,4K --loops 600 --repeat 3", 120, true,
-	  text_throughput },
+	  "throughput --kind anon,fifo --size 100,4K --loops 600 --repeat 3", 120, { 100, 22 },
+	  true, text_throughput },
 	{ "throughput_64k", "64 KiB throughput", "throughput --kind anon --size 64K --mode rw,vmsplice,splice --loops 20000 --repeat 5",
 	  "throughput --kind anon --size 64K --mode rw,vmsplice,splice --loops 5000 --repeat 3", 90,
-	  false, text_throughput_64k },
+	  { 30, 5 }, false, text_throughput_64k },
 	{ "messaging", "messaging", "messaging --groups 2 --loops 200 --repeat 3",
-	  "messaging --groups 2 --loops 50 --repeat 3", 60, false, text_messaging },
+	  "messaging --groups 2 --loops 50 --repeat 3", 60, { 5, 2 }, false, text_messaging },
 	{ "latency", "latency", "latency --kind anon --placement same,core --loops 10000 --repeat 3",
-	  "latency --kind anon --placement same,core --loops 3000 --repeat 3", 60, false,
+	  "latency --kind anon --placement same,core --loops 3000 --repeat 3", 60, { 36, 6 }, false,
 	  text_latency },
 };
+/* The copy ceiling's measure, weighted as the parts are. */
+static const unsigned membw_ds[2] = { 10, 3 };
 #define NPARTS (sizeof(parts) / sizeof(parts[0]))
 
 struct part_run {
@@ -744,6 +749,20 @@ static int part_status(const struct part_run *pr)
 	return pb_exit_of_part(pr->status);
 }
 
+/* The progress line's total: the selected parts' weights, with the copy
+ * ceiling when the 64 KiB throughput part runs. */
+static uint64_t planned_ds(const struct report *rep)
+{
+	uint64_t ds = 0;
+
+	for (size_t i = 0; i < NPARTS; i++)
+		if (rep->selected & (1u << i))
+			ds += parts[i].ds[rep->quick];
+	if (rep->selected & (1u << 4))
+		ds += membw_ds[rep->quick];
+	return ds;
+}
+
 static int execute(struct pb_cli *cli, struct report *rep)
 {
 	struct pb_progress pg;
@@ -758,8 +777,10 @@ static int execute(struct pb_cli *cli, struct report *rep)
 	/* From here a signal stops the part running; the report of what ran
 	 * is still written (report_main then exits 128+signal). */
 	pb_cleanup_defer_signals(true);
-	/* The parts' lengths differ by orders of magnitude: no ETA. */
-	pb_progress_start(&pg, NAME, pb_cli_progress(cli), 0);
+	/* The parts' lengths differ by orders of magnitude: each counts for
+	 * about how long it takes, so the ETA follows this machine's pace. */
+	pb_progress_start(&pg, NAME, pb_cli_progress(cli), planned_ds(rep));
+	pb_progress_budget(&pg, planned_ds(rep) * 100000000ULL);   /* until a part is done */
 	for (size_t i = 0; i < NPARTS; i++) {
 		struct part_run *pr = &rep->runs[i];
 		int sig;
@@ -781,7 +802,7 @@ static int execute(struct pb_cli *cli, struct report *rep)
 			}
 			break;
 		}
-		pb_progress_show(&pg, "%s ...", parts[i].title);
+		pb_progress_item(&pg, parts[i].ds[rep->quick], "%s ...", parts[i].title);
 		run_part(rep, &parts[i], pr);
 		rep->status = pb_exit_merge(rep->status, part_status(pr));
 		if (pr->error[0] && !cli->common.quiet)
@@ -789,7 +810,7 @@ static int execute(struct pb_cli *cli, struct report *rep)
 	}
 	/* The copy ceiling goes with the 64 KiB throughput it puts in context. */
 	if ((rep->selected & (1u << 4)) && !pb_cleanup_interrupted()) {
-		pb_progress_show(&pg, "memory copy bandwidth ...");
+		pb_progress_item(&pg, membw_ds[rep->quick], "memory copy bandwidth ...");
 		rep->membw_ok = pb_membw_measure(65536, 4 * 65536, rep->quick ? 50000000 : 200000000,
 						 5, &rep->membw) == 0;
 	}

@@ -207,7 +207,7 @@ static void measure(struct tp_run *run)
 
 	for (size_t i = 0; i < run->ncells; i++)
 		runnable += !run->cells[i].skip;
-	pb_progress_start(&run->b.pg, NAME, run->b.progress, runnable * (p->warmup + p->repeat));
+	pb_bench_progress_start(&run->b, runnable * (p->warmup + p->repeat));
 	for (size_t s = 0; s < p->nsizes && !run->b.status; s++) {
 		struct tp_cell *row = &run->cells[s * ncols(p)];
 		struct pb_engine_result scratch;

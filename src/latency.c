@@ -180,9 +180,11 @@ static void ctr_stop(struct counters *c, struct pb_lat_party *p)
 /*
  * Move N bytes through FD.  Returns N, 0 for EOF before the first byte of a
  * read, -EPIPE for EOF inside a message, -ETIMEDOUT when the watchdog fired,
- * or -errno.
+ * or -errno.  With YIELD a spinning party gives up the CPU on EAGAIN: when
+ * both parties share one CPU the other cannot run, and so cannot answer,
+ * until the spinner's time slice ends.
  */
-static ssize_t xfer(int fd, char *buf, size_t n, bool rd, enum pb_lat_wait w)
+static ssize_t xfer(int fd, char *buf, size_t n, bool rd, enum pb_lat_wait w, bool yield)
 {
 	size_t done = 0;
 
@@ -210,6 +212,8 @@ static ssize_t xfer(int fd, char *buf, size_t n, bool rd, enum pb_lat_wait w)
 		if (k < 0 && (errno == EAGAIN || errno == EINTR)) {
 			if (pb_watchdog_fired())
 				return -ETIMEDOUT;
+			if (yield && errno == EAGAIN)
+				sched_yield();
 			continue;
 		}
 		return k < 0 ? -errno : -EIO;
@@ -267,12 +271,12 @@ static void *party_b_main(void *arg)
 	ctr_start(&c, b->o->source);
 	__atomic_store_n(&b->sh->ready, 1, __ATOMIC_RELEASE);
 	for (;; i++) {
-		ssize_t k = xfer(b->rfd, b->buf, b->o->size, true, b->o->wait);
+		ssize_t k = xfer(b->rfd, b->buf, b->o->size, true, b->o->wait, b->o->spin_yield);
 
 		if (k == 0)
 			break;          /* A closed its end: the run is over */
 		if (k > 0)
-			k = xfer(b->wfd, b->buf, b->o->size, false, b->o->wait);
+			k = xfer(b->wfd, b->buf, b->o->size, false, b->o->wait, b->o->spin_yield);
 		if (k < 0) {
 			r = (int)k;
 			snprintf(b->sh->err, sizeof(b->sh->err), "party B: %s: %s",
@@ -311,11 +315,11 @@ static int party_a(const struct pb_lat_opts *o, int wfd, int rfd, char *buf,
 	if (o->duration_ns)
 		end = t0 + o->duration_ns;
 	for (uint64_t i = 0; !o->loops || i < o->loops; i++) {
-		ssize_t k = xfer(wfd, buf, o->size, false, o->wait);
+		ssize_t k = xfer(wfd, buf, o->size, false, o->wait, o->spin_yield);
 		uint64_t t, d;
 
 		if (k > 0)
-			k = xfer(rfd, buf, o->size, true, o->wait);
+			k = xfer(rfd, buf, o->size, true, o->wait, o->spin_yield);
 		if (k <= 0) {
 			rc = k == 0 ? -ECONNRESET : (int)k;
 			break;

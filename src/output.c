@@ -498,35 +498,63 @@ int pb_format_eta(double seconds, char *buf, size_t len)
 
 void pb_progress_start(struct pb_progress *p, const char *cmd, bool on, uint64_t total)
 {
-	p->fp = stderr;
-	p->cmd = cmd;
-	p->on = on;
-	p->total = total;
-	p->done = 0;
-	p->t0_ns = pb_clock_ns();
+	*p = (struct pb_progress){ .fp = stderr, .cmd = cmd, .on = on, .total = total,
+				   .t0_ns = pb_clock_ns() };
+}
+
+void pb_progress_budget(struct pb_progress *p, uint64_t ns)
+{
+	p->budget_ns = ns;
+}
+
+double pb_progress_eta(const struct pb_progress *p, uint64_t now_ns)
+{
+	double elapsed = now_ns > p->t0_ns ? (double)(now_ns - p->t0_ns) / 1e9 : 0;
+	bool paced = p->total && p->done && p->done <= p->total;
+	bool budget = p->budget_ns && elapsed < (double)p->budget_ns / 1e9;
+
+	/* A budget is the plan until a tenth of the work shows the pace: the
+	 * first items (a report's 30 ms timestamps part) say little. */
+	if (paced && (!budget || p->done >= (p->total + 9) / 10))
+		return elapsed / (double)p->done * (double)(p->total - p->done);
+	if (budget)
+		return (double)p->budget_ns / 1e9 - elapsed;
+	return NAN;
+}
+
+static void progress_vshow(struct pb_progress *p, uint64_t units, const char *fmt, va_list ap)
+{
+	char eta[32] = "";
+
+	/* The items before this one are done: the rate so far gives the rest. */
+	p->done += p->current;
+	p->current = units ? units : 1;
+	if (!p->on)
+		return;
+	pb_format_eta(pb_progress_eta(p, pb_clock_ns()), eta, sizeof(eta));
+	fprintf(p->fp, "\r\033[K%s %s: ", PB_PROG, p->cmd);
+	vfprintf(p->fp, fmt, ap);
+	if (eta[0])
+		fprintf(p->fp, " (%s)", eta);
+	fflush(p->fp);
 }
 
 void pb_progress_show(struct pb_progress *p, const char *fmt, ...)
 {
-	char eta[32] = "";
 	va_list ap;
 
-	/* The units before this one are done: the rate so far gives the rest. */
-	if (p->on && p->total && p->done && p->done <= p->total) {
-		double per = (double)(pb_clock_ns() - p->t0_ns) / 1e9 / (double)p->done;
-
-		pb_format_eta(per * (double)(p->total - p->done), eta, sizeof(eta));
-	}
-	p->done++;
-	if (!p->on)
-		return;
-	fprintf(p->fp, "\r\033[K%s %s: ", PB_PROG, p->cmd);
 	va_start(ap, fmt);
-	vfprintf(p->fp, fmt, ap);
+	progress_vshow(p, 1, fmt, ap);
 	va_end(ap);
-	if (eta[0])
-		fprintf(p->fp, " (%s)", eta);
-	fflush(p->fp);
+}
+
+void pb_progress_item(struct pb_progress *p, uint64_t units, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	progress_vshow(p, units, fmt, ap);
+	va_end(ap);
 }
 
 void pb_progress_end(struct pb_progress *p)

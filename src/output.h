@@ -176,19 +176,40 @@ void pb_yaml_quoted(FILE *fp, const char *s);
 /*
  * The progress line: "pipebench CMD: what ... (ETA 1m05s)" on stderr,
  * redrawn in place.  Shown only when ON (stderr is a terminal and not
- * --quiet: pb_cli_progress).  TOTAL is the number of units of work when
- * known (0: unknown, no ETA); each pb_progress_show() starts one unit.
+ * --quiet: pb_cli_progress).  TOTAL is the planned work in units when
+ * known (0: unknown); each pb_progress_show() starts an item of one unit,
+ * pb_progress_item() one of a given weight (parts whose lengths differ).
+ * A duration budget (pb_progress_budget) gives an ETA before any item is
+ * done, or when the work is not counted (a --duration calibration).
  */
 struct pb_progress {
 	FILE *fp;            /* stderr */
 	const char *cmd;
 	bool on;
-	uint64_t total, done, t0_ns;
+	uint64_t total;      /* planned units, 0: unknown */
+	uint64_t done;       /* units of the items finished */
+	uint64_t current;    /* units of the item in progress */
+	uint64_t t0_ns;      /* pb_progress_start's time */
+	uint64_t budget_ns;  /* the whole work should take this long, 0: no budget */
 };
 
 void pb_progress_start(struct pb_progress *p, const char *cmd, bool on, uint64_t total);
+/* The work started by pb_progress_start should take about NS in all. */
+void pb_progress_budget(struct pb_progress *p, uint64_t ns);
+/* Start an item of one unit, the previous one done. */
 void pb_progress_show(struct pb_progress *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Start an item of UNITS units (0 counts as 1), the previous one done. */
+void pb_progress_item(struct pb_progress *p, uint64_t units, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/*
+ * Seconds left at NOW_NS (CLOCK_MONOTONIC), or NAN when unknown: from the
+ * rate of the units done so far when some are done and the total is known
+ * (the item in progress counts as left), else what the budget leaves
+ * (NAN once it is spent), else NAN.  With both, the budget's until a
+ * tenth of the total is done.
+ */
+double pb_progress_eta(const struct pb_progress *p, uint64_t now_ns);
 /* Clear the line. */
 void pb_progress_end(struct pb_progress *p);
 

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <errno.h>
 #include <json-c/json.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -306,6 +307,82 @@ START_TEST(progress_line)
 	ck_assert_msg(strstr(s, "messaging: unit 2 (ETA ") != NULL, "no ETA on the second unit: %s",
 		      s);
 	free(s);
+	/* a budget gives an ETA from the first unit on, without a total */
+	{
+		struct pb_progress p;
+		struct mem m;
+
+		pb_progress_start(&p, "throughput", true, 0);
+		pb_progress_budget(&p, 36000ULL * 1000000000ULL);
+		p.fp = mem_open(&m);
+		pb_progress_show(&p, "calibrating");
+		s = mem_text(&m);
+		ck_assert_msg(strstr(s, "throughput: calibrating (ETA ") != NULL &&
+			      strstr(s, "h") != NULL, "no ETA from the budget: %s", s);
+		free(s);
+	}
+}
+END_TEST
+
+/* The ETA: from the rate of the units done, weighted items counted by their
+ * weight, the item in progress counted as left; else what a budget leaves;
+ * else unknown. */
+START_TEST(progress_eta)
+{
+	const uint64_t s = 1000000000ULL;
+	struct pb_progress p;
+
+	pb_progress_start(&p, "latency", false, 10);
+	ck_assert(isnan(pb_progress_eta(&p, p.t0_ns + 5 * s)));   /* nothing done */
+	pb_progress_show(&p, "1");
+	pb_progress_show(&p, "2");
+	pb_progress_show(&p, "3");
+	ck_assert_uint_eq(p.done, 2);
+	/* 2 units in 4 s: 2 s each, 8 left (the third included) */
+	ck_assert_double_eq_tol(pb_progress_eta(&p, p.t0_ns + 4 * s), 16.0, 1e-9);
+	ck_assert_double_eq_tol(pb_progress_eta(&p, p.t0_ns), 0.0, 1e-9);
+	p.done = 10;
+	ck_assert_double_eq_tol(pb_progress_eta(&p, p.t0_ns + 4 * s), 0.0, 1e-9);
+	p.done = 11;                                               /* more than planned */
+	ck_assert(isnan(pb_progress_eta(&p, p.t0_ns + 4 * s)));
+
+	/* Weighted items (report's parts): 3 units done in 6 s, 7 left. */
+	pb_progress_start(&p, "report", false, 10);
+	pb_progress_item(&p, 3, "a");
+	pb_progress_item(&p, 7, "b");
+	ck_assert_uint_eq(p.done, 3);
+	ck_assert_uint_eq(p.current, 7);
+	ck_assert_double_eq_tol(pb_progress_eta(&p, p.t0_ns + 6 * s), 14.0, 1e-9);
+	pb_progress_item(&p, 0, "c");                              /* 0 counts as 1 */
+	pb_progress_item(&p, 1, "d");
+	ck_assert_uint_eq(p.done, 11);
+
+	/* A budget: 30 s in all, 10 s gone; spent: unknown.  Counted units,
+	 * once some are done, win over the budget. */
+	pb_progress_start(&p, "throughput", false, 0);
+	ck_assert(isnan(pb_progress_eta(&p, p.t0_ns + 10 * s)));
+	pb_progress_budget(&p, 30 * s);
+	ck_assert_double_eq_tol(pb_progress_eta(&p, p.t0_ns + 10 * s), 20.0, 1e-9);
+	ck_assert(isnan(pb_progress_eta(&p, p.t0_ns + 30 * s)));
+	ck_assert(isnan(pb_progress_eta(&p, p.t0_ns + 31 * s)));
+	pb_progress_start(&p, "latency", false, 4);
+	pb_progress_budget(&p, 40 * s);
+	pb_progress_show(&p, "1");
+	ck_assert_double_eq_tol(pb_progress_eta(&p, p.t0_ns + 1 * s), 39.0, 1e-9);
+	pb_progress_show(&p, "2");
+	ck_assert_double_eq_tol(pb_progress_eta(&p, p.t0_ns + 12 * s), 36.0, 1e-9);
+	/* a clock before the start counts as no time gone */
+	ck_assert_double_eq_tol(pb_progress_eta(&p, p.t0_ns - 1), 0.0, 1e-9);
+	/* the budget holds until a tenth of the units is done, or it is spent */
+	pb_progress_start(&p, "report", false, 100);
+	pb_progress_budget(&p, 100 * s);
+	p.done = 9;
+	ck_assert_double_eq_tol(pb_progress_eta(&p, p.t0_ns + 20 * s), 80.0, 1e-9);
+	ck_assert_double_eq_tol(pb_progress_eta(&p, p.t0_ns + 180 * s), 1820.0, 1e-9);
+	p.done = 10;
+	ck_assert_double_eq_tol(pb_progress_eta(&p, p.t0_ns + 20 * s), 180.0, 1e-9);
+	p.total = 101;                                            /* a tenth rounds up */
+	ck_assert_double_eq_tol(pb_progress_eta(&p, p.t0_ns + 20 * s), 80.0, 1e-9);
 }
 END_TEST
 
@@ -602,7 +679,7 @@ END_TEST
 
 PB_CHECK_SUITE_MAIN("output",
 	PB_TCASE("emitters", csv_quoting, document_shape, stats_shape, csv_rows, tap_escaping,
-		 tap_yaml, eta_format, progress_line),
+		 tap_yaml, eta_format, progress_line, progress_eta),
 	PB_TCASE("fleet", os_release_values, rfc3339_utc, caps_list, run_object_types,
 		 lava_names_numbers_results, lava_documents, lava_names_stable),
 	PB_TCASE("destination", finish_to_file, finish_reports_full_device,

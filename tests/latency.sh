@@ -122,6 +122,26 @@ is "--wait all with two sizes exits 0" "$?" 0
 is "sizes x waits results" "$(q "$T/w" '.results#')" 6
 is "wait words in order" "$(q "$T/w" '.results[0].wait') $(q "$T/w" '.results[1].wait') $(q "$T/w" '.results[2].wait')" "block poll spin"
 is "second size" "$(q "$T/w" '.results[3].size_bytes')" 4096
+# Spinning on one CPU yields (sched_yield), and the document says so; on two
+# CPUs, or waiting another way, it does not.
+"$PB" latency --wait block,spin -c 0 -n 50 -r 1 -w 0 -f json -o "$T/sy" 2>/dev/null
+is "--cpu 0 --wait block,spin exits 0" "$?" 0
+is "one CPU: spin yields, block does not (spin_yield)" \
+	"$(q "$T/sy" '.results[0].spin_yield') $(q "$T/sy" '.results[1].spin_yield')" "false true"
+"$PB" latency --wait spin -c 0 -n 50 -r 1 -w 0 >"$T/syt" 2>/dev/null
+grep -q '^spin on one CPU yields: .*sched_yield()' "$T/syt"; ok $? "text says the one-CPU spin yielded"
+if [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] && taskset -c 0,1 true 2>/dev/null; then
+	"$PB" latency --wait spin -c 0,1 -n 50 -r 1 -w 0 -f json -o "$T/sy2" 2>/dev/null
+	is "two CPUs: spin does not yield" "$(q "$T/sy2" '.results[0].spin_yield')" false
+else
+	skip "two CPUs: spin does not yield" "CPUs 0 and 1 are not both usable"
+fi
+if taskset -c 0 true 2>/dev/null; then
+	taskset -c 0 "$PB" latency --wait spin -n 50 -r 1 -w 0 -f json -o "$T/sy1" 2>/dev/null
+	is "unpinned in a one-CPU affinity mask: spin yields" "$(q "$T/sy1" '.results[0].spin_yield')" true
+else
+	skip "unpinned in a one-CPU affinity mask: spin yields" "no taskset -c 0"
+fi
 
 "$PB" latency -n 50 -r 1 -w 0 --counters rusage -f json -o "$T/r" 2>/dev/null
 is "--counters rusage exits 0" "$?" 0
