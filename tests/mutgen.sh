@@ -21,11 +21,13 @@ rules="rel eq logic logic-drop const errno neg call-del break-del arith ratio"
 plan 18
 # --count: a header naming the rules, then the file's row.
 counts=$(perl "$gen" --count f.c)
+# shellcheck disable=SC2046 # the header, split into words
 set -- $(printf '%s\n' "$counts" | sed -n 1p)
 shift
 header=$*
 is "$header" "$rules total" "--count has a column per rule and a total"
 row=$(printf '%s\n' "$counts" | awk '$1 == "f.c"')
+# shellcheck disable=SC2086 # the row, split into words
 set -- $row
 shift
 for r in $rules; do
