@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* tests/mutgen.sh's fixture for tests/mutation/gen.pl: every rule has a
+ * point here, and none may come from a comment like this one (a < b, x == y,
+ * a && b, 42, EAGAIN, if (x) f(); break; a * b / c) */
+#include <errno.h>
+#define LIMIT (4 < 5 && 6 > 7)
+
+#if 0
+static int unused(int a) { return a < 1 && a > 2; }
+#endif
+
+static const char *text = "a < b, c == d, e && f, 17, EINTR, g / h";
+static const char lt = '<';
+
+int f(int a, int b);
+int f(int a, int b)
+{
+	char buf[64];
+	double r;
+
+	if (a < b || a >= 10)
+		return -EAGAIN;
+	while (a != b && b == 3) {
+		a++;
+		if (a > 100)
+			break;
+	}
+	(void)text;
+	(void)lt;
+	buf[0] = 0;
+	r = (double)a / b;
+	f(a - 1, b + 2);
+	return (int)(r * 2) + buf[0] + (a <= b ? EINVAL : 0);
+}

@@ -1,0 +1,88 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The mutant generator of make mutation-sample (tests/mutation/gen.pl) on a
+# small fixture: every rule yields points, none comes from a comment, string,
+# character constant, directive or #if 0 block, the same seed draws the same
+# sample, every point applies and reverts to the same bytes, and every entry
+# of tests/mutation/equivalent.tab names a point the generator still yields,
+# with a reason.  HACKING, "Mutation testing".
+. "${TESTS_SRCDIR:-$(dirname "$0")}/tap.sh"
+top=${TESTS_SRCDIR:-$(dirname "$0")}/..
+gen=$top/tests/mutation/gen.pl
+fixture=$top/tests/mutation/fixture.c
+equiv=$top/tests/mutation/equivalent.tab
+[ -r "$gen" ] && [ -r "$fixture" ] || skip_all "no generator under $top/tests/mutation"
+command -v perl >/dev/null 2>&1 || skip_all "perl is not installed"
+tap_tmpdir
+cd "$TEST_TMP" || exit 99
+cp "$fixture" f.c || exit 99
+rules="rel eq logic logic-drop const errno neg call-del break-del arith ratio"
+
+plan 18
+# --count: a header naming the rules, then the file's row.
+counts=$(perl "$gen" --count f.c)
+# shellcheck disable=SC2046 # the header, split into words
+set -- $(printf '%s\n' "$counts" | sed -n 1p)
+shift
+header=$*
+is "$header" "$rules total" "--count has a column per rule and a total"
+row=$(printf '%s\n' "$counts" | awk '$1 == "f.c"')
+# shellcheck disable=SC2086 # the row, split into words
+set -- $row
+shift
+for r in $rules; do
+	[ "${1:-0}" -gt 0 ]
+	ok $? "rule $r yields points on the fixture ($1)"
+	shift
+done
+
+list=$(perl "$gen" --list f.c)
+# The first code line of the fixture is the declaration of f(); the lines
+# above hold every operator, constant and errno name in comments, strings,
+# character constants, a #define and an #if 0 block.
+first=$(grep -n '^int f(int a, int b);' f.c | cut -d: -f1)
+early=$(printf '%s\n' "$list" | awk -F'\t' -v n="$first" '$3 < n')
+[ -n "$first" ] && [ -z "$early" ]
+ok $? "no point in comments, strings, character constants, directives or #if 0"
+[ -z "$early" ] || diag "$early"
+
+dups=$(printf '%s\n' "$list" | cut -f1 | sort | uniq -d)
+[ -z "$dups" ]
+ok $? "every point has its own tag"
+
+a=$(perl "$gen" --sample 10 --seed 42 f.c)
+b=$(perl "$gen" --sample 10 --seed 42 f.c)
+c=$(perl "$gen" --sample 10 --seed 43 f.c)
+[ "$(nlines "$a")" -eq 10 ] && [ "$a" = "$b" ] && [ "$a" != "$c" ]
+ok $? "the same seed draws the same 10 points, another seed others"
+
+# Every point: applied it changes the file, reverted it gives the bytes back.
+bad=
+printf '%s\n' "$list" >points
+while IFS= read -r p; do
+	perl "$gen" --apply "$p" && ! cmp -s f.c "$fixture" &&
+		perl "$gen" --revert "$p" && cmp -s f.c "$fixture" ||
+		{ bad="$bad $(printf '%s' "$p" | cut -f1-5)"; cp "$fixture" f.c; }
+done <points
+[ -z "$bad" ]
+ok $? "each of the $(nlines "$list") points applies and reverts byte for byte"
+[ -z "$bad" ] || diag "$bad"
+
+p=$(printf '%s\n' "$list" | sed -n 1p)
+perl "$gen" --apply "$p" && ! perl "$gen" --apply "$p" 2>err && grep -q 'the text there is not' err
+ok $? "a point is refused where its text is not (applied twice)"
+perl "$gen" --revert "$p"
+
+# equivalent.tab: tag, file, rule, change, reason; the tag still generated.
+stale=
+while IFS='	' read -r tag file rule change why; do
+	case $tag in ''|'#'*) continue ;; esac
+	if [ -z "$why" ] || [ -z "$change" ] ||
+		! (cd "$top" && perl "$gen" --point "$tag" "$file" 2>/dev/null | cut -f5) | grep -qx "$rule"; then
+		stale="$stale $tag"
+	fi
+done <"$equiv"
+[ -z "$stale" ]
+ok $? "every equivalent.tab entry names a generated point and gives a reason"
+[ -z "$stale" ] || diag "stale or unexplained:$stale"
+rm -f f.c points err
