@@ -406,19 +406,13 @@ static ssize_t read_direct_empty_packet(int fd, void *buf, size_t n)
 	return n > 1 && is_nonblock(fd) ? 0 : read(fd, buf, n);
 }
 
-/* RD-01: a read of the 10 queued bytes returns 9, or the right count with
- * one byte changed. */
+/* RD-01, CRE-01: a read says one byte less than it took (the last is
+ * lost), or the right count with one byte changed. */
 static ssize_t read_one_short(int fd, void *buf, size_t n)
 {
 	ssize_t r = read(fd, buf, n);
 
-	if (r > 1 && is_pipe_fd(fd)) {
-		char c;
-
-		(void)!read(fd, &c, 1);
-		return r - 1;
-	}
-	return r;
+	return r > 1 && is_pipe_fd(fd) ? r - 1 : r;
 }
 
 static ssize_t read_flips_last(int fd, void *buf, size_t n)
@@ -459,6 +453,95 @@ static ssize_t read_eof_eagain(int fd, void *buf, size_t n)
 	return r == 0 && n > 0 ? fail_with(EAGAIN) : r;
 }
 
+/* ---- CRE: each end's flags, the wrong-end calls, and the EMFILE boundary ---- */
+
+static bool is_read_end_fd(int fd)
+{
+	return is_pipe_fd(fd) && (fcntl(fd, F_GETFL) & O_ACCMODE) == O_RDONLY;
+}
+
+/* CRE-01: the write end alone says O_NONBLOCK, FD_CLOEXEC, or O_RDONLY. */
+static int fcntl_write_end_says(int fd, int cmd, long arg, int getcmd, int set, int clear)
+{
+	int r = fcntl(fd, cmd, arg);
+
+	return cmd == getcmd && r >= 0 && is_write_end(fd) ? (r & ~clear) | set : r;
+}
+
+static int fcntl_write_end_nonblock(int fd, int cmd, long arg)
+{
+	return fcntl_write_end_says(fd, cmd, arg, F_GETFL, O_NONBLOCK, 0);
+}
+
+static int fcntl_write_end_cloexec(int fd, int cmd, long arg)
+{
+	return fcntl_write_end_says(fd, cmd, arg, F_GETFD, FD_CLOEXEC, 0);
+}
+
+static int fcntl_write_end_rdonly(int fd, int cmd, long arg)
+{
+	return fcntl_write_end_says(fd, cmd, arg, F_GETFL, O_RDONLY, O_ACCMODE);
+}
+
+/* CRE-03: FD_CLOEXEC missing on the write end only. */
+static int fcntl_write_end_no_cloexec(int fd, int cmd, long arg)
+{
+	return fcntl_write_end_says(fd, cmd, arg, F_GETFD, 0, FD_CLOEXEC);
+}
+
+/* CRE-04: O_NONBLOCK missing on the read end only (by F_GETFL). */
+static int fcntl_read_end_no_nonblock(int fd, int cmd, long arg)
+{
+	int r = fcntl(fd, cmd, arg);
+
+	return cmd == F_GETFL && r >= 0 && is_read_end_fd(fd) ? r & ~O_NONBLOCK : r;
+}
+
+/* CRE-01: a write on the read end says EIO, a read on the write end EINVAL. */
+static ssize_t write_read_end_eio(int fd, const void *buf, size_t n)
+{
+	return is_read_end_fd(fd) ? fail_with(EIO) : write(fd, buf, n);
+}
+
+static ssize_t read_write_end_einval(int fd, void *buf, size_t n)
+{
+	return is_write_end(fd) ? fail_with(EINVAL) : read(fd, buf, n);
+}
+
+/* CRE-05: unknown flags give EOPNOTSUPP instead of EINVAL. */
+static int pipe2_eopnotsupp(int fd[2], int flags)
+{
+	int r = (int)syscall(SYS_pipe2, fd, flags);
+
+	if (r != 0 && errno == EINVAL)
+		errno = EOPNOTSUPP;
+	return r;
+}
+
+/* CRE-06: out of descriptors gives ENFILE instead of EMFILE; or pipe2
+ * needs a third free descriptor (fails with two). */
+static int pipe2_enfile(int fd[2], int flags)
+{
+	int r = (int)syscall(SYS_pipe2, fd, flags);
+
+	if (r != 0 && errno == EMFILE)
+		errno = ENFILE;
+	return r;
+}
+
+static int pipe2_needs_three(int fd[2], int flags)
+{
+	int spare = open("/dev/null", O_RDONLY | O_CLOEXEC), r;
+
+	if (spare < 0) {
+		errno = EMFILE;
+		return -1;
+	}
+	r = (int)syscall(SYS_pipe2, fd, flags);
+	PB_KEEP_ERRNO(close(spare));
+	return r;
+}
+
 static const struct {
 	const char *id;
 	struct pb_sysops sys;  /* the calls broken; the rest are real */
@@ -476,6 +559,20 @@ static const struct {
 	{ "CRE-02", { .pipe2 = pipe2_high_write_end }, "(the two lowest free), got" },
 	{ "CRE-05", { .pipe2 = pipe2_clobber_second }, "failed but wrote pipefd" },
 	{ "CRE-04", { .read = read_empty_eio }, "read of the empty pipe gave -1/EIO" },
+	/* CRE: each end and each condition on its own; CRE-06 at one free
+	 * descriptor (EMFILE) and at two (success) */
+	{ "CRE-01", { .read = read_one_short }, "read back 5 bytes" },
+	{ "CRE-01", { .fcntl = fcntl_write_end_nonblock }, "O_NONBLOCK set on fd[1]" },
+	{ "CRE-01", { .fcntl = fcntl_write_end_cloexec }, "FD_CLOEXEC set on fd[1]" },
+	{ "CRE-01", { .fcntl = fcntl_write_end_rdonly }, "fd[1] is O_RDONLY" },
+	{ "CRE-01", { .write = write_read_end_eio }, "write on the read end gave -1/EIO" },
+	{ "CRE-01", { .read = read_write_end_einval }, "read on the write end gave -1/EINVAL" },
+	{ "CRE-03", { .fcntl = fcntl_write_end_no_cloexec }, "FD_CLOEXEC not set on fd[1]" },
+	{ "CRE-04", { .fcntl = fcntl_read_end_no_nonblock }, "O_NONBLOCK not set on fd[0]" },
+	{ "CRE-05", { .pipe2 = pipe2_eopnotsupp }, "not EINVAL" },
+	{ "CRE-06", { .pipe2 = pipe2_enfile }, "= -1/ENFILE, not EMFILE" },
+	{ "CRE-06", { .pipe2 = pipe2_clobber_second }, "pipe2 failed but wrote pipefd" },
+	{ "CRE-06", { .pipe2 = pipe2_needs_three }, "pipe2 with two free fds = -1/EMFILE" },
 	/* NB-01: each step on its own; NB-03: PIPE_BUF at the value and -1,
 	 * the capacity and two free pages at the value (the real kernel) and +1 */
 	{ "NB-01", { .write = write_1_after_pipe_buf_eagain }, "write(1) after PIPE_BUF bytes" },
