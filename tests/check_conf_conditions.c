@@ -6,8 +6,10 @@
  * but still queued bytes, an EINTR that still queued bytes, a torn write of
  * a size the first condition does not use, a pipe whose read end is the
  * lowest free descriptor but whose write end is not, ...) and requires FAIL
- * with the detail that names that condition.  Also the shared helpers those
- * checks use (filling, descriptor counting).
+ * with the detail that names that condition; a boundary is tried at its
+ * value (a row with no phrase: a lawful kernel there must not FAIL) and one
+ * past it.  Also the shared helpers those checks use (filling, descriptor
+ * counting).
  */
 #include <config.h>
 
@@ -448,9 +450,7 @@ static ssize_t read_nonblock_blocks(int fd, void *buf, size_t n)
 /* RD-06: EOF, once every writer is gone, reads as -1/EAGAIN. */
 static ssize_t read_eof_eagain(int fd, void *buf, size_t n)
 {
-	ssize_t r = read(fd, buf, n);
-
-	return r == 0 && n > 0 ? fail_with(EAGAIN) : r;
+	return read_eof_fails(EAGAIN, fd, buf, n);
 }
 
 /* ---- CRE: each end's flags, the wrong-end calls, and the EMFILE boundary ---- */

@@ -238,45 +238,32 @@ static ssize_t read_fifo_eof_blocks(int fd, void *b, size_t n)
 	return r;
 }
 
-static ssize_t read_fifo_eof_eio(int fd, void *b, size_t n)
+/* PL-05: no fd of a set is ever ready per select(): the read set (a read
+ * end at EOF never readable) or the write set (a write end never writable). */
+static int select_clearing(int nfds, fd_set *r, fd_set *w, fd_set *e, struct timeval *tv,
+			   bool reads)
 {
-	ssize_t r = read(fd, b, n);
+	int ret = select(nfds, r, w, e, tv);
+	fd_set *set = reads ? r : w;
 
-	if (r == 0 && n > 0) {
-		errno = EIO;
-		return -1;
+	if (ret > 0 && set) {
+		for (int fd = 0; fd < nfds; fd++)
+			if (FD_ISSET(fd, set)) {
+				FD_CLR(fd, set);
+				ret--;
+			}
 	}
-	return r;
+	return ret;
 }
 
-/* PL-05: a read end at EOF is never readable per select(). */
 static int select_never_readable(int nfds, fd_set *r, fd_set *w, fd_set *e, struct timeval *tv)
 {
-	int ret = select(nfds, r, w, e, tv);
-
-	if (ret > 0 && r) {
-		for (int fd = 0; fd < nfds; fd++)
-			if (FD_ISSET(fd, r)) {
-				FD_CLR(fd, r);
-				ret--;
-			}
-	}
-	return ret;
+	return select_clearing(nfds, r, w, e, tv, true);
 }
 
-/* PL-05: a write end never reported writable. */
 static int select_never_writable(int nfds, fd_set *r, fd_set *w, fd_set *e, struct timeval *tv)
 {
-	int ret = select(nfds, r, w, e, tv);
-
-	if (ret > 0 && w) {
-		for (int fd = 0; fd < nfds; fd++)
-			if (FD_ISSET(fd, w)) {
-				FD_CLR(fd, w);
-				ret--;
-			}
-	}
-	return ret;
+	return select_clearing(nfds, r, w, e, tv, false);
 }
 
 /* MD-01: the wrong file type. */
@@ -787,7 +774,7 @@ static const struct broken {
 	{ "PL-04", false, .sys.poll = poll_hup_never, .says = "writer closed: revents 0x0" },
 	{ "PL-04", false, .sys.poll = poll_sticky_hup, .says = "new writer open: revents 0x10" },
 	{ "PL-04", false, .sys.read = read_fifo_eof_blocks, .says = "blocked (EINTR after 2 s)" },
-	{ "PL-04", false, .sys.read = read_fifo_eof_eio, .says = "returned -1 (" },
+	{ "PL-04", false, .sys.read = read_eof_eio, .says = "returned -1 (" },
 	{ "PL-05", false, .sys.select = select_never_readable, .says = "EOF not readable" },
 	{ "MD-01", true, .sys.fstat = fstat_regular },
 	{ "MD-02", false, .sys.lseek = lseek_ok },
