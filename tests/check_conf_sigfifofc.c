@@ -323,6 +323,64 @@ static ssize_t w_4_says_3(int fd, const void *b, size_t n)
 	return r == 4 ? 3 : r;
 }
 
+/* FC-01: FIONREAD on one end only is one too many, or (the read end) ENOTTY. */
+static int ioctl_fionread_end(int fd, unsigned long req, void *arg, int accmode, int err)
+{
+	if (req != FIONREAD || (fcntl(fd, F_GETFL) & O_ACCMODE) != accmode)
+		return ioctl(fd, req, arg);
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	if (ioctl(fd, req, arg) != 0)
+		return -1;
+	(*(int *)arg)++;
+	return 0;
+}
+
+static int ioctl_read_end_plus_1(int fd, unsigned long req, void *arg)
+{
+	return ioctl_fionread_end(fd, req, arg, O_RDONLY, 0);
+}
+
+static int ioctl_write_end_plus_1(int fd, unsigned long req, void *arg)
+{
+	return ioctl_fionread_end(fd, req, arg, O_WRONLY, 0);
+}
+
+static int ioctl_read_end_enotty(int fd, unsigned long req, void *arg)
+{
+	return ioctl_fionread_end(fd, req, arg, O_RDONLY, ENOTTY);
+}
+
+/* FC-02: a default capacity one byte below PIPE_BUF. */
+static int fcntl_capacity_pipe_buf_less_1(int fd, int cmd, long arg)
+{
+	int r = fcntl(fd, cmd, arg);
+
+	return cmd == F_GETPIPE_SZ && r > 0 ? PIPE_BUF - 1 : r;
+}
+
+/* FC-03: after a resize the read end reports one byte more, or less. */
+static int fcntl_read_end_off(int fd, int cmd, long arg, int by)
+{
+	int r = fcntl(fd, cmd, arg);
+
+	if (cmd == F_GETPIPE_SZ && r > 0 && (fcntl(fd, F_GETFL) & O_ACCMODE) == O_RDONLY)
+		r += by;
+	return r;
+}
+
+static int fcntl_read_end_plus_1(int fd, int cmd, long arg)
+{
+	return fcntl_read_end_off(fd, cmd, arg, 1);
+}
+
+static int fcntl_read_end_less_1(int fd, int cmd, long arg)
+{
+	return fcntl_read_end_off(fd, cmd, arg, -1);
+}
+
 /* ---------------------------------------------------------- setup faults */
 /*
  * A pipe or FIFO call failing in a check's setup is the kernel's FAIL, never
@@ -384,6 +442,18 @@ static const struct broken broken[] = {
 	{ "SIG-04", "no SIGPIPE", .sys.write = w_no_sigpipe, .says = "SIGPIPE 0 times" },
 	{ "SIG-05", "EOF, not EAGAIN", .sys.read = r_eagain_is_eof, .says = "returned 0 (EOF)" },
 	{ "SIG-05", "write says 3", .sys.write = w_4_says_3, .says = "returned 3" },
+	{ "FC-01", "read end +1", .sys.ioctl = ioctl_read_end_plus_1,
+	  .says = "FIONREAD on the read end: 124, expected 123" },
+	{ "FC-01", "write end +1", .sys.ioctl = ioctl_write_end_plus_1,
+	  .says = "FIONREAD on the write end: 124, expected 123" },
+	{ "FC-01", "read end ENOTTY", .sys.ioctl = ioctl_read_end_enotty,
+	  .says = "FIONREAD on the read end: -1/ENOTTY" },
+	{ "FC-02", "PIPE_BUF - 1", .sys.fcntl = fcntl_capacity_pipe_buf_less_1,
+	  .says = "default capacity 4095 is below PIPE_BUF" },
+	{ "FC-03", "other end +1", .sys.fcntl = fcntl_read_end_plus_1,
+	  .says = "but the other end reads" },
+	{ "FC-03", "other end -1", .sys.fcntl = fcntl_read_end_less_1,
+	  .says = "but the other end reads" },
 	/* Setup faults: FAIL naming the call, not "error". */
 	{ "FIFO-07", "write 0 on a full FIFO", .sys.write = write_zero_when_full,
 	  .says = "returned 0" },
