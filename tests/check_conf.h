@@ -120,6 +120,23 @@ static inline ssize_t read_eio_on_pipes(int fd, void *b, size_t n)
 	return read(fd, b, n);
 }
 
+/* EOF (a read of N > 0 that returns 0) fails with ERR instead. */
+static inline ssize_t read_eof_fails(int err, int fd, void *b, size_t n)
+{
+	ssize_t r = read(fd, b, n);
+
+	if (r == 0 && n > 0) {
+		errno = err;
+		return -1;
+	}
+	return r;
+}
+
+static inline ssize_t read_eof_eio(int fd, void *b, size_t n)
+{
+	return read_eof_fails(EIO, fd, b, n);
+}
+
 /* A write that moved some but not all of its bytes says -1/err instead:
  * the bytes are in the pipe, but the caller is told none went. */
 static inline ssize_t write_partial_as(int err, int fd, const void *b, size_t n)

@@ -6,8 +6,10 @@
  * but still queued bytes, an EINTR that still queued bytes, a torn write of
  * a size the first condition does not use, a pipe whose read end is the
  * lowest free descriptor but whose write end is not, ...) and requires FAIL
- * with the detail that names that condition.  Also the shared helpers those
- * checks use (filling, descriptor counting).
+ * with the detail that names that condition; a boundary is tried at its
+ * value (a row with no phrase: a lawful kernel there must not FAIL) and one
+ * past it.  Also the shared helpers those checks use (filling, descriptor
+ * counting).
  */
 #include <config.h>
 
@@ -17,6 +19,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -150,10 +153,400 @@ static int pipe2_high_write_end(int fd[2], int flags)
 	return 0;
 }
 
+/* ---- one condition each of NB, WR and RD, boundaries at the value and ±1 ---- */
+
+static bool is_nonblock(int fd)
+{
+	return (fcntl(fd, F_GETFL) & O_NONBLOCK) != 0;
+}
+
+static bool is_write_end(int fd)
+{
+	return is_pipe_fd(fd) && (fcntl(fd, F_GETFL) & O_ACCMODE) == O_WRONLY;
+}
+
+static long queued(int fd)
+{
+	int q = 0;
+
+	return ioctl(fd, FIONREAD, &q) == 0 ? q : -1;
+}
+
+static ssize_t fail_with(int err)
+{
+	errno = err;
+	return -1;
+}
+
+/* NB-01: after PIPE_BUF bytes, a nonblocking write(1) says EAGAIN. */
+static ssize_t write_1_after_pipe_buf_eagain(int fd, const void *buf, size_t n)
+{
+	if (n == 1 && is_nonblock(fd) && queued(fd) == PIPE_BUF)
+		return fail_with(EAGAIN);
+	return write(fd, buf, n);
+}
+
+/* NB-01: a write(PIPE_BUF) into a full pipe fails with EIO; the write(1)
+ * before it, and the fill, see EAGAIN as they should. */
+static bool full_write_1_seen;
+static ssize_t write_full_pipe_buf_eio(int fd, const void *buf, size_t n)
+{
+	ssize_t r = write(fd, buf, n);
+
+	if (r < 0 && errno == EAGAIN && n == 1)
+		full_write_1_seen = true;
+	else if (r < 0 && errno == EAGAIN && n == PIPE_BUF && full_write_1_seen)
+		errno = EIO;
+	return r;
+}
+
+/* NB-01: 96 bytes free in the last page, a write(96) says EAGAIN. */
+static ssize_t write_96_eagain(int fd, const void *buf, size_t n)
+{
+	return n == 96 && is_nonblock(fd) ? fail_with(EAGAIN) : write(fd, buf, n);
+}
+
+/* NB-03: a nonblocking write of more than PIPE_BUF moves at most LIMIT bytes. */
+static ssize_t write_big_capped(int fd, const void *buf, size_t n, size_t limit)
+{
+	if (n > PIPE_BUF && is_nonblock(fd) && n > limit)
+		n = limit;
+	return write(fd, buf, n);
+}
+
+static ssize_t write_big_pipe_buf(int fd, const void *buf, size_t n)
+{
+	return write_big_capped(fd, buf, n, PIPE_BUF);
+}
+
+static ssize_t write_big_pipe_buf_less_1(int fd, const void *buf, size_t n)
+{
+	return write_big_capped(fd, buf, n, PIPE_BUF - 1);
+}
+
+/* NB-03: a nonblocking write of more than PIPE_BUF (but not the 5-page one)
+ * says one byte more than it moved. */
+static ssize_t write_big_overcounts(int fd, const void *buf, size_t n)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	ssize_t r = write(fd, buf, n);
+
+	return r > 0 && n > PIPE_BUF && n != (size_t)(5 * page) ? r + 1 : r;
+}
+
+/* NB-03: the write(5 pages) into two free pages says one byte more than it
+ * moved, or returns 0. */
+static ssize_t write_5_pages_overcounts(int fd, const void *buf, size_t n)
+{
+	ssize_t r = write(fd, buf, n);
+
+	return r > 0 && n == (size_t)(5 * sysconf(_SC_PAGESIZE)) ? r + 1 : r;
+}
+
+static ssize_t write_5_pages_zero(int fd, const void *buf, size_t n)
+{
+	return n == (size_t)(5 * sysconf(_SC_PAGESIZE)) ? 0 : write(fd, buf, n);
+}
+
+/* NB-04: the dup of the write end, whose flags the wrappers below misreport. */
+static int nb04_dup = -1;
+static int dup_remembered(int fd)
+{
+	return nb04_dup = dup(fd);
+}
+
+/* F_GETFL: the read end says O_NONBLOCK, whatever it is. */
+static int fcntl_read_end_nonblock(int fd, int cmd, long arg)
+{
+	int r = fcntl(fd, cmd, arg);
+
+	if (cmd == F_GETFL && r >= 0 && is_pipe_fd(fd) && (r & O_ACCMODE) == O_RDONLY)
+		r |= O_NONBLOCK;
+	return r;
+}
+
+/* F_GETFL: the dup never says O_NONBLOCK. */
+static int fcntl_dup_blocking(int fd, int cmd, long arg)
+{
+	int r = fcntl(fd, cmd, arg);
+
+	return cmd == F_GETFL && r >= 0 && fd == nb04_dup ? r & ~O_NONBLOCK : r;
+}
+
+/* F_SETFL on the dup fails with EIO, or is accepted and ignored. */
+static int fcntl_dup_setfl_eio(int fd, int cmd, long arg)
+{
+	if (cmd == F_SETFL && fd == nb04_dup) {
+		errno = EIO;
+		return -1;
+	}
+	return fcntl(fd, cmd, arg);
+}
+
+static int fcntl_dup_setfl_ignored(int fd, int cmd, long arg)
+{
+	return cmd == F_SETFL && fd == nb04_dup ? 0 : fcntl(fd, cmd, arg);
+}
+
+/* NB-05: a nonblocking write(1) that cannot be done says 1. */
+static ssize_t write_1_lies(int fd, const void *buf, size_t n)
+{
+	ssize_t r = write(fd, buf, n);
+
+	return r < 0 && errno == EAGAIN && n == 1 ? 1 : r;
+}
+
+/* NB-05: a write(10000) with 96 bytes free says 96 but moves none. */
+static ssize_t write_10000_lies(int fd, const void *buf, size_t n)
+{
+	ssize_t r = write(fd, buf, n);
+
+	return r < 0 && errno == EAGAIN && n == 10000 ? 96 : r;
+}
+
+/* WR-01: a blocking write(200) with 96 bytes free says 200 (moving none),
+ * or fails with EIO; a blocking write(1) into a full pipe fails with EIO. */
+static ssize_t write_200_says_200(int fd, const void *buf, size_t n)
+{
+	return n == 200 && !is_nonblock(fd) ? 200 : write(fd, buf, n);
+}
+
+static ssize_t write_200_eio(int fd, const void *buf, size_t n)
+{
+	return n == 200 && !is_nonblock(fd) ? fail_with(EIO) : write(fd, buf, n);
+}
+
+static ssize_t write_1_blocking_eio(int fd, const void *buf, size_t n)
+{
+	return n == 1 && !is_nonblock(fd) ? fail_with(EIO) : write(fd, buf, n);
+}
+
+/* WR-02: a blocking write larger than the capacity, with no reader
+ * draining, says it is done (moving none), or fails with EIO. */
+static ssize_t write_huge_says_done(int fd, const void *buf, size_t n)
+{
+	return n > 65536 && !is_nonblock(fd) ? (ssize_t)n : write(fd, buf, n);
+}
+
+static ssize_t write_huge_eio(int fd, const void *buf, size_t n)
+{
+	return n > 65536 && !is_nonblock(fd) ? fail_with(EIO) : write(fd, buf, n);
+}
+
+/* WR-03: the 1 MiB+123 write moves all but its last byte and says all,
+ * or moves all and says one byte less. */
+static ssize_t write_huge_drops_last(int fd, const void *buf, size_t n)
+{
+	ssize_t r;
+
+	if (n <= 65536 || is_nonblock(fd))
+		return write(fd, buf, n);
+	r = write(fd, buf, n - 1);
+	return r == (ssize_t)n - 1 ? (ssize_t)n : r;
+}
+
+static ssize_t write_huge_undercounts(int fd, const void *buf, size_t n)
+{
+	ssize_t r = write(fd, buf, n);
+
+	return r > 65536 && !is_nonblock(fd) ? r - 1 : r;
+}
+
+/* WR-04: a record (<= PIPE_BUF) is written whole but said to be one byte short. */
+static ssize_t write_record_undercounts(int fd, const void *buf, size_t n)
+{
+	ssize_t r = write(fd, buf, n);
+
+	return r >= 16 && r <= PIPE_BUF ? r - 1 : r;
+}
+
+/* WR-05: _PC_PIPE_BUF off by one on the write end only, on the FIFO path
+ * only, or on the directory only. */
+static long fpathconf_write_end_plus_1(int fd, int name)
+{
+	long v = fpathconf(fd, name);
+
+	return name == _PC_PIPE_BUF && is_write_end(fd) ? v + 1 : v;
+}
+
+static bool is_fifo_path(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISFIFO(st.st_mode);
+}
+
+static long pathconf_fifo_less_1(const char *path, int name)
+{
+	long v = pathconf(path, name);
+
+	return name == _PC_PIPE_BUF && is_fifo_path(path) ? v - 1 : v;
+}
+
+static long pathconf_dir_less_1(const char *path, int name)
+{
+	long v = pathconf(path, name);
+
+	return name == _PC_PIPE_BUF && !is_fifo_path(path) ? v - 1 : v;
+}
+
+/* WR-06: read(0) on an empty pipe says EAGAIN; write(0) on a pipe says
+ * EPIPE (no signal); the first read of the (nonblocking) O_DIRECT pipe
+ * returns 0, an empty packet. */
+static ssize_t read_0_eagain(int fd, void *buf, size_t n)
+{
+	return n == 0 && is_pipe_fd(fd) ? fail_with(EAGAIN) : read(fd, buf, n);
+}
+
+static ssize_t write_0_epipe(int fd, const void *buf, size_t n)
+{
+	return n == 0 && is_pipe_fd(fd) ? fail_with(EPIPE) : write(fd, buf, n);
+}
+
+static ssize_t read_direct_empty_packet(int fd, void *buf, size_t n)
+{
+	return n > 1 && is_nonblock(fd) ? 0 : read(fd, buf, n);
+}
+
+/* RD-01, CRE-01: a read says one byte less than it took (the last is
+ * lost), or the right count with one byte changed. */
+static ssize_t read_one_short(int fd, void *buf, size_t n)
+{
+	ssize_t r = read(fd, buf, n);
+
+	return r > 1 && is_pipe_fd(fd) ? r - 1 : r;
+}
+
+static ssize_t read_flips_last(int fd, void *buf, size_t n)
+{
+	ssize_t r = read(fd, buf, n);
+
+	if (r > 0 && is_pipe_fd(fd))
+		((char *)buf)[r - 1] ^= 1;
+	return r;
+}
+
+/* RD-02: EOF does not persist: the second EOF is -1/EIO. */
+static int eofs_seen;
+static ssize_t read_second_eof_eio(int fd, void *buf, size_t n)
+{
+	ssize_t r = read(fd, buf, n);
+
+	return r == 0 && n > 0 && ++eofs_seen > 1 ? fail_with(EIO) : r;
+}
+
+/* RD-03: a nonblocking read of an empty pipe blocks until a signal. */
+static ssize_t read_nonblock_blocks(int fd, void *buf, size_t n)
+{
+	ssize_t r = read(fd, buf, n);
+
+	if (r < 0 && errno == EAGAIN) {
+		pause();
+		return fail_with(EINTR);
+	}
+	return r;
+}
+
+/* RD-06: EOF, once every writer is gone, reads as -1/EAGAIN. */
+static ssize_t read_eof_eagain(int fd, void *buf, size_t n)
+{
+	return read_eof_fails(EAGAIN, fd, buf, n);
+}
+
+/* ---- CRE: each end's flags, the wrong-end calls, and the EMFILE boundary ---- */
+
+static bool is_read_end_fd(int fd)
+{
+	return is_pipe_fd(fd) && (fcntl(fd, F_GETFL) & O_ACCMODE) == O_RDONLY;
+}
+
+/* CRE-01: the write end alone says O_NONBLOCK, FD_CLOEXEC, or O_RDONLY. */
+static int fcntl_write_end_says(int fd, int cmd, long arg, int getcmd, int set, int clear)
+{
+	int r = fcntl(fd, cmd, arg);
+
+	return cmd == getcmd && r >= 0 && is_write_end(fd) ? (r & ~clear) | set : r;
+}
+
+static int fcntl_write_end_nonblock(int fd, int cmd, long arg)
+{
+	return fcntl_write_end_says(fd, cmd, arg, F_GETFL, O_NONBLOCK, 0);
+}
+
+static int fcntl_write_end_cloexec(int fd, int cmd, long arg)
+{
+	return fcntl_write_end_says(fd, cmd, arg, F_GETFD, FD_CLOEXEC, 0);
+}
+
+static int fcntl_write_end_rdonly(int fd, int cmd, long arg)
+{
+	return fcntl_write_end_says(fd, cmd, arg, F_GETFL, O_RDONLY, O_ACCMODE);
+}
+
+/* CRE-03: FD_CLOEXEC missing on the write end only. */
+static int fcntl_write_end_no_cloexec(int fd, int cmd, long arg)
+{
+	return fcntl_write_end_says(fd, cmd, arg, F_GETFD, 0, FD_CLOEXEC);
+}
+
+/* CRE-04: O_NONBLOCK missing on the read end only (by F_GETFL). */
+static int fcntl_read_end_no_nonblock(int fd, int cmd, long arg)
+{
+	int r = fcntl(fd, cmd, arg);
+
+	return cmd == F_GETFL && r >= 0 && is_read_end_fd(fd) ? r & ~O_NONBLOCK : r;
+}
+
+/* CRE-01: a write on the read end says EIO, a read on the write end EINVAL. */
+static ssize_t write_read_end_eio(int fd, const void *buf, size_t n)
+{
+	return is_read_end_fd(fd) ? fail_with(EIO) : write(fd, buf, n);
+}
+
+static ssize_t read_write_end_einval(int fd, void *buf, size_t n)
+{
+	return is_write_end(fd) ? fail_with(EINVAL) : read(fd, buf, n);
+}
+
+/* CRE-05: unknown flags give EOPNOTSUPP instead of EINVAL. */
+static int pipe2_eopnotsupp(int fd[2], int flags)
+{
+	int r = (int)syscall(SYS_pipe2, fd, flags);
+
+	if (r != 0 && errno == EINVAL)
+		errno = EOPNOTSUPP;
+	return r;
+}
+
+/* CRE-06: out of descriptors gives ENFILE instead of EMFILE; or pipe2
+ * needs a third free descriptor (fails with two). */
+static int pipe2_enfile(int fd[2], int flags)
+{
+	int r = (int)syscall(SYS_pipe2, fd, flags);
+
+	if (r != 0 && errno == EMFILE)
+		errno = ENFILE;
+	return r;
+}
+
+static int pipe2_needs_three(int fd[2], int flags)
+{
+	int spare = open("/dev/null", O_RDONLY | O_CLOEXEC), r;
+
+	if (spare < 0) {
+		errno = EMFILE;
+		return -1;
+	}
+	r = (int)syscall(SYS_pipe2, fd, flags);
+	PB_KEEP_ERRNO(close(spare));
+	return r;
+}
+
 static const struct {
 	const char *id;
 	struct pb_sysops sys;  /* the calls broken; the rest are real */
-	const char *phrase;    /* the detail names the condition that broke */
+	const char *phrase;    /* the detail names the condition that broke; NULL: a
+				* lawful value at a boundary, which must not FAIL */
 } cases[] = {
 	{ "NB-01", { .write = write_eagain_but_queued },
 	  "96 bytes free: write(200) = -1/EAGAIN, FIONREAD" },
@@ -166,6 +559,60 @@ static const struct {
 	{ "CRE-02", { .pipe2 = pipe2_high_write_end }, "(the two lowest free), got" },
 	{ "CRE-05", { .pipe2 = pipe2_clobber_second }, "failed but wrote pipefd" },
 	{ "CRE-04", { .read = read_empty_eio }, "read of the empty pipe gave -1/EIO" },
+	/* CRE: each end and each condition on its own; CRE-06 at one free
+	 * descriptor (EMFILE) and at two (success) */
+	{ "CRE-01", { .read = read_one_short }, "read back 5 bytes" },
+	{ "CRE-01", { .fcntl = fcntl_write_end_nonblock }, "O_NONBLOCK set on fd[1]" },
+	{ "CRE-01", { .fcntl = fcntl_write_end_cloexec }, "FD_CLOEXEC set on fd[1]" },
+	{ "CRE-01", { .fcntl = fcntl_write_end_rdonly }, "fd[1] is O_RDONLY" },
+	{ "CRE-01", { .write = write_read_end_eio }, "write on the read end gave -1/EIO" },
+	{ "CRE-01", { .read = read_write_end_einval }, "read on the write end gave -1/EINVAL" },
+	{ "CRE-03", { .fcntl = fcntl_write_end_no_cloexec }, "FD_CLOEXEC not set on fd[1]" },
+	{ "CRE-04", { .fcntl = fcntl_read_end_no_nonblock }, "O_NONBLOCK not set on fd[0]" },
+	{ "CRE-05", { .pipe2 = pipe2_eopnotsupp }, "not EINVAL" },
+	{ "CRE-06", { .pipe2 = pipe2_enfile }, "= -1/ENFILE, not EMFILE" },
+	{ "CRE-06", { .pipe2 = pipe2_clobber_second }, "pipe2 failed but wrote pipefd" },
+	{ "CRE-06", { .pipe2 = pipe2_needs_three }, "pipe2 with two free fds = -1/EMFILE" },
+	/* NB-01: each step on its own; NB-03: PIPE_BUF at the value and -1,
+	 * the capacity and two free pages at the value (the real kernel) and +1 */
+	{ "NB-01", { .write = write_1_after_pipe_buf_eagain }, "write(1) after PIPE_BUF bytes" },
+	{ "NB-01", { .write = write_full_pipe_buf_eio }, "full pipe: write(4096) = -1/EIO" },
+	{ "NB-01", { .write = write_96_eagain }, "last page: write(96) = -1/EAGAIN" },
+	{ "NB-03", { .write = write_big_pipe_buf }, NULL },
+	{ "NB-03", { .write = write_big_pipe_buf_less_1 }, "= 4095, expected at least PIPE_BUF" },
+	{ "NB-03", { .write = write_big_overcounts }, "= 65537, expected at least PIPE_BUF" },
+	{ "NB-03", { .write = write_5_pages_overcounts }, "expected a partial write of at most" },
+	{ "NB-03", { .write = write_5_pages_zero }, ") = 0, expected a partial write" },
+	{ "NB-04", { .dup = dup_remembered, .fcntl = fcntl_read_end_nonblock }, "read end yes" },
+	{ "NB-04", { .dup = dup_remembered, .fcntl = fcntl_dup_blocking }, "its dup no" },
+	{ "NB-04", { .dup = dup_remembered, .fcntl = fcntl_dup_setfl_eio }, "F_SETFL on the dup: EIO" },
+	{ "NB-04", { .dup = dup_remembered, .fcntl = fcntl_dup_setfl_ignored },
+	  "did not clear it on the original" },
+	{ "NB-05", { .write = write_1_lies }, "FIONREAD says" },
+	{ "NB-05", { .write = write_10000_lies }, "96 B free: write(10000) = 96" },
+	/* WR: each verdict branch on its own */
+	{ "WR-01", { .write = write_200_says_200 }, "returned 200 (capacity overrun" },
+	{ "WR-01", { .write = write_200_eio }, "write(200) = -1/EIO, not -1/EINTR" },
+	{ "WR-01", { .write = write_1_blocking_eio }, "(b) full pipe: blocking write(1) = -1/EIO" },
+	{ "WR-02", { .write = write_huge_says_done }, "with no reader draining returned" },
+	{ "WR-02", { .write = write_huge_eio }, "= -1/EIO" },
+	{ "WR-03", { .write = write_huge_drops_last }, "the wrong number of bytes" },
+	{ "WR-03", { .write = write_huge_undercounts }, "(short count, no signal)" },
+	{ "WR-03", { .read = read_eio_on_pipes }, "a read error" },
+	{ "WR-04", { .write = write_record_undercounts }, "a write of <= PIPE_BUF was partial" },
+	{ "WR-05", { .fpathconf = fpathconf_write_end_plus_1 }, "fpathconf(write end) 4097" },
+	{ "WR-05", { .pathconf = pathconf_fifo_less_1 }, "pathconf(FIFO) 4095" },
+	{ "WR-05", { .pathconf = pathconf_dir_less_1 }, "pathconf(dir) 4095" },
+	{ "WR-06", { .read = read_0_eagain }, "read(fd, buf, 0) on an empty pipe = -1/EAGAIN" },
+	{ "WR-06", { .write = write_0_epipe }, "with no reader did not return 0" },
+	{ "WR-06", { .read = read_direct_empty_packet }, "(an empty packet)" },
+	/* RD: the later conditions */
+	{ "RD-01", { .read = read_one_short }, "read(100) with 10 bytes queued = 9" },
+	{ "RD-01", { .read = read_flips_last }, "read(100) with 10 bytes queued = 10" },
+	{ "RD-02", { .read = read_flips_last }, "differ from those written" },
+	{ "RD-02", { .read = read_second_eof_eio }, "read #3 = -1/EIO" },
+	{ "RD-03", { .read = read_nonblock_blocks }, "nonblocking read blocked" },
+	{ "RD-06", { .read = read_eof_eagain }, "all write descriptors closed: read = -1/EAGAIN" },
 };
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
 
@@ -178,7 +625,15 @@ START_TEST(later_condition_fails)
 
 	ck_assert_ptr_nonnull(c);
 	fill_writes = 0;
+	eofs_seen = 0;
+	full_write_1_seen = false;
+	nb04_dup = -1;
 	ck_assert_int_eq(pb_conformance_run_one(c, &o, &r), 0);
+	if (!cases[_i].phrase) {
+		ck_assert_msg(r.verdict != PB_FAIL && r.verdict != PB_ERROR, "%s case %d (lawful): "
+			      "%s: %s", cases[_i].id, _i, pb_verdict_names[r.verdict], r.detail);
+		return;
+	}
 	ck_assert_msg(r.verdict == PB_FAIL, "%s case %d: %s: %s", cases[_i].id, _i,
 		      pb_verdict_names[r.verdict], r.detail);
 	ck_assert_msg(strstr(r.detail, cases[_i].phrase) != NULL, "%s case %d: '%s' lacks '%s'",

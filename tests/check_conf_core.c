@@ -125,18 +125,6 @@ static ssize_t read_greedy(int fd, void *buf, size_t n)
 	return (ssize_t)got;
 }
 
-/* EOF reported as an error. */
-static ssize_t read_eof_error(int fd, void *buf, size_t n)
-{
-	ssize_t r = read(fd, buf, n);
-
-	if (r == 0 && n > 0) {
-		errno = EIO;
-		return -1;
-	}
-	return r;
-}
-
 /* An empty pipe reads as EOF even with writers. */
 static ssize_t read_empty_is_eof(int fd, void *buf, size_t n)
 {
@@ -511,7 +499,7 @@ static struct pb_sysops broken_ops(enum bug b)
 	case PIPE2_LENIENT: s.pipe2 = pipe2_lenient; break;
 	case PIPE2_LEAKY: s.pipe2 = pipe2_leaky; break;
 	case READ_GREEDY: s.read = read_greedy; break;
-	case READ_EOF_ERROR: s.read = read_eof_error; break;
+	case READ_EOF_ERROR: s.read = read_eof_eio; break;
 	case READ_EMPTY_EOF: s.read = read_empty_is_eof; break;
 	case READ_NO_RESTART: s.read = read_no_restart; break;
 	case READ_NO_WAKEUP: s.read = read_no_eof_wakeup; break;

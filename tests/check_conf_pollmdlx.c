@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/select.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -124,19 +125,145 @@ static int poll_always_hup(struct pollfd *fds, nfds_t n, int timeout)
 	return ret < 0 ? ret : (int)n;
 }
 
-/* PL-05: a write end never reported writable. */
-static int select_never_writable(int nfds, fd_set *r, fd_set *w, fd_set *e, struct timeval *tv)
+/* ---------------------------------------- the later conditions, one each */
+
+static long fionread_of(int fd)
+{
+	int q = -1;
+
+	return ioctl(fd, FIONREAD, &q) == 0 ? q : -1;
+}
+
+/* Real poll, then EDIT adjusts each fd's revents (given what is queued). */
+static int poll_edited(struct pollfd *fds, nfds_t n, int timeout,
+		       short (*edit)(const struct pollfd *p, long queued))
+{
+	int ret = poll(fds, n, timeout);
+
+	if (ret < 0)
+		return ret;
+	ret = 0;
+	for (nfds_t i = 0; i < n; i++) {
+		fds[i].revents = edit(&fds[i], fionread_of(fds[i].fd));
+		ret += fds[i].revents != 0;
+	}
+	return ret;
+}
+
+static bool is_read_end(int fd)
+{
+	return (fcntl(fd, F_GETFL) & O_ACCMODE) == O_RDONLY;
+}
+
+/* PL-01: an empty read end says POLLIN; an empty write end lacks POLLOUT;
+ * one queued byte lacks POLLIN; a write end with room but data queued
+ * lacks POLLOUT. */
+static short edit_empty_pollin(const struct pollfd *p, long q)
+{
+	return q == 0 && is_read_end(p->fd) ? p->revents | (p->events & POLLIN) : p->revents;
+}
+
+static short edit_empty_no_pollout(const struct pollfd *p, long q)
+{
+	return q == 0 ? p->revents & ~POLLOUT : p->revents;
+}
+
+static short edit_one_byte_no_pollin(const struct pollfd *p, long q)
+{
+	return q == 1 ? p->revents & ~POLLIN : p->revents;
+}
+
+static short edit_queued_no_pollout(const struct pollfd *p, long q)
+{
+	return q > 0 ? p->revents & ~POLLOUT : p->revents;
+}
+
+/* PL-02 (and PL-05's select below): a drained, writer-less read end says
+ * POLLIN besides POLLHUP. */
+static short edit_hup_drained_pollin(const struct pollfd *p, long q)
+{
+	return q == 0 && (p->revents & POLLHUP) ? p->revents | POLLIN : p->revents;
+}
+
+/* PL-04: POLLHUP is never set, or stays once set (a new writer does not
+ * clear it). */
+static short edit_no_hup(const struct pollfd *p, long q)
+{
+	(void)q;
+	return p->revents & ~POLLHUP;
+}
+
+static bool hup_seen;
+static short edit_sticky_hup(const struct pollfd *p, long q)
+{
+	(void)q;
+	hup_seen = hup_seen || (p->revents & POLLHUP);
+	return hup_seen ? p->revents | POLLHUP : p->revents;
+}
+
+/* PL-04: POLLHUP on the second poll only (the one with a writer open). */
+static int polls_made;
+static short edit_hup_second_poll(const struct pollfd *p, long q)
+{
+	(void)q;
+	return ++polls_made == 2 ? p->revents | POLLHUP : p->revents;
+}
+
+#define POLL_EDITED(name, edit) \
+	static int name(struct pollfd *fds, nfds_t n, int timeout) \
+	{ \
+		return poll_edited(fds, n, timeout, edit); \
+	}
+POLL_EDITED(poll_empty_pollin, edit_empty_pollin)
+POLL_EDITED(poll_empty_no_pollout, edit_empty_no_pollout)
+POLL_EDITED(poll_one_byte_no_pollin, edit_one_byte_no_pollin)
+POLL_EDITED(poll_queued_no_pollout, edit_queued_no_pollout)
+POLL_EDITED(poll_hup_drained_pollin, edit_hup_drained_pollin)
+POLL_EDITED(poll_hup_never, edit_no_hup)
+POLL_EDITED(poll_sticky_hup, edit_sticky_hup)
+POLL_EDITED(poll_hup_second, edit_hup_second_poll)
+#undef POLL_EDITED
+
+/* PL-04: a blocking read of a FIFO that never had a writer blocks (until a
+ * signal) instead of EOF, or fails with EIO. */
+static ssize_t read_fifo_eof_blocks(int fd, void *b, size_t n)
+{
+	ssize_t r = read(fd, b, n);
+
+	if (r == 0 && !(fcntl(fd, F_GETFL) & O_NONBLOCK)) {
+		pause();
+		errno = EINTR;
+		return -1;
+	}
+	return r;
+}
+
+/* PL-05: no fd of a set is ever ready per select(): the read set (a read
+ * end at EOF never readable) or the write set (a write end never writable). */
+static int select_clearing(int nfds, fd_set *r, fd_set *w, fd_set *e, struct timeval *tv,
+			   bool reads)
 {
 	int ret = select(nfds, r, w, e, tv);
+	fd_set *set = reads ? r : w;
 
-	if (ret > 0 && w) {
+	if (ret > 0 && set) {
 		for (int fd = 0; fd < nfds; fd++)
-			if (FD_ISSET(fd, w)) {
-				FD_CLR(fd, w);
+			if (FD_ISSET(fd, set)) {
+				FD_CLR(fd, set);
 				ret--;
 			}
 	}
 	return ret;
+}
+
+static int select_never_readable(int nfds, fd_set *r, fd_set *w, fd_set *e, struct timeval *tv)
+{
+	return select_clearing(nfds, r, w, e, tv, true);
+}
+
+static int select_never_writable(int nfds, fd_set *r, fd_set *w, fd_set *e, struct timeval *tv)
+{
+	return select_clearing(nfds, r, w, e, tv, false);
 }
 
 /* MD-01: the wrong file type. */
@@ -636,6 +763,19 @@ static const struct broken {
 	{ "PL-03", false, .sys.poll = poll_no_err },
 	{ "PL-04", false, .sys.poll = poll_always_hup },
 	{ "PL-05", false, .sys.select = select_never_writable },
+	/* PL: each further condition on its own */
+	{ "PL-01", true, .sys.poll = poll_empty_pollin, .says = "empty pipe: read end revents 0x1," },
+	{ "PL-01", true, .sys.poll = poll_empty_no_pollout,
+	  .says = "empty pipe: write end revents 0x0, expected POLLOUT" },
+	{ "PL-01", true, .sys.poll = poll_one_byte_no_pollin, .says = "1 byte queued: read end" },
+	{ "PL-01", true, .sys.poll = poll_queued_no_pollout, .says = "after reading PIPE_BUF" },
+	{ "PL-02", true, .sys.poll = poll_hup_drained_pollin, .says = "drained: revents 0x11" },
+	{ "PL-04", false, .sys.poll = poll_hup_second, .says = "writer open: revents 0x10" },
+	{ "PL-04", false, .sys.poll = poll_hup_never, .says = "writer closed: revents 0x0" },
+	{ "PL-04", false, .sys.poll = poll_sticky_hup, .says = "new writer open: revents 0x10" },
+	{ "PL-04", false, .sys.read = read_fifo_eof_blocks, .says = "blocked (EINTR after 2 s)" },
+	{ "PL-04", false, .sys.read = read_eof_eio, .says = "returned -1 (" },
+	{ "PL-05", false, .sys.select = select_never_readable, .says = "EOF not readable" },
 	{ "MD-01", true, .sys.fstat = fstat_regular },
 	{ "MD-02", false, .sys.lseek = lseek_ok },
 	{ "MD-03", false, .sys.fstat = fstat_zero_times },

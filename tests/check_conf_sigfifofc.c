@@ -188,6 +188,199 @@ static int fcntl_drops_async(int fd, int cmd, long arg)
 	return fcntl(fd, cmd, cmd == F_SETFL ? arg & ~(long)O_ASYNC : arg);
 }
 
+/* ------------------------------------------- the later conditions, one each */
+
+static bool handler_installed(void)
+{
+	struct sigaction sa;
+
+	return sigaction(SIGPIPE, NULL, &sa) == 0 && sa.sa_handler != SIG_IGN &&
+	       sa.sa_handler != SIG_DFL;
+}
+
+/* SIG-01: no SIGPIPE; instead of EPIPE the write says N, EIO, or the
+ * writer gets SIGUSR1. */
+static ssize_t w_quiet_success(int fd, const void *b, size_t n)
+{
+	ssize_t r = w_no_sigpipe(fd, b, n);
+
+	return r < 0 && errno == EPIPE ? (ssize_t)n : r;
+}
+
+static ssize_t w_quiet_eio(int fd, const void *b, size_t n)
+{
+	ssize_t r = w_no_sigpipe(fd, b, n);
+
+	if (r < 0 && errno == EPIPE)
+		errno = EIO;
+	return r;
+}
+
+static ssize_t w_quiet_sigusr1(int fd, const void *b, size_t n)
+{
+	ssize_t r = w_no_sigpipe(fd, b, n);
+
+	if (r < 0 && errno == EPIPE)
+		PB_KEEP_ERRNO(raise(SIGUSR1));
+	return r;
+}
+
+/* SIG-02: under a handler (SIG_IGN is right) the write succeeds, the
+ * handler runs twice, or not at all. */
+static ssize_t w_handler_success(int fd, const void *b, size_t n)
+{
+	bool h = handler_installed();
+	ssize_t r = write(fd, b, n);
+
+	return h && r < 0 && errno == EPIPE ? (ssize_t)n : r;
+}
+
+static ssize_t w_sigpipe_twice(int fd, const void *b, size_t n)
+{
+	ssize_t r = write(fd, b, n);
+
+	if (r < 0 && errno == EPIPE && handler_installed())
+		PB_KEEP_ERRNO(raise(SIGPIPE));
+	return r;
+}
+
+static ssize_t w_handler_no_sigpipe(int fd, const void *b, size_t n)
+{
+	return handler_installed() ? w_no_sigpipe(fd, b, n) : write(fd, b, n);
+}
+
+/* SIG-03: the thread's SIGPIPE is lost (taken off the pending set). */
+static ssize_t w_sigpipe_lost(int fd, const void *b, size_t n)
+{
+	struct timespec zero = { 0, 0 };
+	ssize_t r = write(fd, b, n);
+	sigset_t set;
+
+	if (r < 0 && errno == EPIPE) {
+		sigemptyset(&set);
+		sigaddset(&set, SIGPIPE);
+		PB_KEEP_ERRNO(sigtimedwait(&set, NULL, &zero));
+	}
+	return r;
+}
+
+/* SIG-04: the blocked writer's writes return at once (what fits, then
+ * EAGAIN), or its big write fails with EIO at once; its partial write says
+ * one byte short of what it moved, or never returns; the next write(1)
+ * after the reader left succeeds, or raises SIGPIPE twice. */
+static ssize_t w_never_blocks(int fd, const void *b, size_t n)
+{
+	int fl = fcntl(fd, F_GETFL);
+	ssize_t r;
+
+	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+	r = write(fd, b, n);
+	PB_KEEP_ERRNO(fcntl(fd, F_SETFL, fl));
+	return r;
+}
+
+static ssize_t w_big_eio(int fd, const void *b, size_t n)
+{
+	return n > PIPE_BUF ? (errno = EIO, -1) : write(fd, b, n);
+}
+
+static ssize_t w_partial_undercounts(int fd, const void *b, size_t n)
+{
+	ssize_t r = write(fd, b, n);
+
+	return r > 1 && (size_t)r < n ? r - 1 : r;
+}
+
+static ssize_t w_partial_never_returns(int fd, const void *b, size_t n)
+{
+	ssize_t r = write(fd, b, n);
+
+	if (r > 0 && (size_t)r < n)
+		for (;;)
+			pause();
+	return r;
+}
+
+static ssize_t w_one_success(int fd, const void *b, size_t n)
+{
+	ssize_t r = write(fd, b, n);
+
+	return n == 1 && r < 0 && errno == EPIPE ? 1 : r;
+}
+
+/* SIG-05: the reopened empty FIFO reads as EOF, or the write says 3. */
+static ssize_t r_eagain_is_eof(int fd, void *b, size_t n)
+{
+	ssize_t r = read(fd, b, n);
+
+	return r < 0 && errno == EAGAIN ? 0 : r;
+}
+
+static ssize_t w_4_says_3(int fd, const void *b, size_t n)
+{
+	ssize_t r = write(fd, b, n);
+
+	return r == 4 ? 3 : r;
+}
+
+/* FC-01: FIONREAD on one end only is one too many, or (the read end) ENOTTY. */
+static int ioctl_fionread_end(int fd, unsigned long req, void *arg, int accmode, int err)
+{
+	if (req != FIONREAD || (fcntl(fd, F_GETFL) & O_ACCMODE) != accmode)
+		return ioctl(fd, req, arg);
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	if (ioctl(fd, req, arg) != 0)
+		return -1;
+	(*(int *)arg)++;
+	return 0;
+}
+
+static int ioctl_read_end_plus_1(int fd, unsigned long req, void *arg)
+{
+	return ioctl_fionread_end(fd, req, arg, O_RDONLY, 0);
+}
+
+static int ioctl_write_end_plus_1(int fd, unsigned long req, void *arg)
+{
+	return ioctl_fionread_end(fd, req, arg, O_WRONLY, 0);
+}
+
+static int ioctl_read_end_enotty(int fd, unsigned long req, void *arg)
+{
+	return ioctl_fionread_end(fd, req, arg, O_RDONLY, ENOTTY);
+}
+
+/* FC-02: a default capacity one byte below PIPE_BUF. */
+static int fcntl_capacity_pipe_buf_less_1(int fd, int cmd, long arg)
+{
+	int r = fcntl(fd, cmd, arg);
+
+	return cmd == F_GETPIPE_SZ && r > 0 ? PIPE_BUF - 1 : r;
+}
+
+/* FC-03: after a resize the read end reports one byte more, or less. */
+static int fcntl_read_end_off(int fd, int cmd, long arg, int by)
+{
+	int r = fcntl(fd, cmd, arg);
+
+	if (cmd == F_GETPIPE_SZ && r > 0 && (fcntl(fd, F_GETFL) & O_ACCMODE) == O_RDONLY)
+		r += by;
+	return r;
+}
+
+static int fcntl_read_end_plus_1(int fd, int cmd, long arg)
+{
+	return fcntl_read_end_off(fd, cmd, arg, 1);
+}
+
+static int fcntl_read_end_less_1(int fd, int cmd, long arg)
+{
+	return fcntl_read_end_off(fd, cmd, arg, -1);
+}
+
 /* ---------------------------------------------------------- setup faults */
 /*
  * A pipe or FIFO call failing in a check's setup is the kernel's FAIL, never
@@ -229,6 +422,38 @@ static const struct broken broken[] = {
 	{ "FC-04", "shrink allowed", .sys.fcntl = fcntl_ebusy_lies },
 	{ "FC-05", "max exceeded", .sys.fcntl = fcntl_eperm_lies },
 	{ "FC-06", "no SIGIO", .sys.fcntl = fcntl_drops_async },
+	/* Each later condition on its own. */
+	{ "SIG-01", "write says 1", .sys.write = w_quiet_success, .says = "write returned 1" },
+	{ "SIG-01", "write EIO", .sys.write = w_quiet_eio, .says = "(write failed)" },
+	{ "SIG-01", "SIGUSR1", .sys.write = w_quiet_sigusr1, .says = "signal USR1, not SIGPIPE" },
+	{ "SIG-02", "handler: success", .sys.write = w_handler_success,
+	  .says = "handler: write returned 1" },
+	{ "SIG-02", "handler twice", .sys.write = w_sigpipe_twice, .says = "handler ran 2 times" },
+	{ "SIG-02", "no handler", .sys.write = w_handler_no_sigpipe, .says = "handler ran 0 times" },
+	{ "SIG-03", "write succeeds", .sys.write = w_epipe_succeeds, .says = "write returned 1" },
+	{ "SIG-03", "SIGPIPE lost", .sys.write = w_sigpipe_lost, .says = "not pending in the writing" },
+	{ "SIG-04", "returns at once", .sys.write = w_never_blocks, .says = "to wait for room" },
+	{ "SIG-04", "EIO at once", .sys.write = w_big_eio, .says = "returned -1/EIO while" },
+	{ "SIG-04", "count one short", .sys.write = w_partial_undercounts,
+	  .says = "expected the partial count" },
+	{ "SIG-04", "never woke", .sys.write = w_partial_never_returns, .says = "never woke" },
+	{ "SIG-04", "next write 1", .sys.write = w_one_success, .says = "the next write returned 1" },
+	{ "SIG-04", "SIGPIPE twice", .sys.write = w_sigpipe_twice, .says = "SIGPIPE 2 times" },
+	{ "SIG-04", "no SIGPIPE", .sys.write = w_no_sigpipe, .says = "SIGPIPE 0 times" },
+	{ "SIG-05", "EOF, not EAGAIN", .sys.read = r_eagain_is_eof, .says = "returned 0 (EOF)" },
+	{ "SIG-05", "write says 3", .sys.write = w_4_says_3, .says = "returned 3" },
+	{ "FC-01", "read end +1", .sys.ioctl = ioctl_read_end_plus_1,
+	  .says = "FIONREAD on the read end: 124, expected 123" },
+	{ "FC-01", "write end +1", .sys.ioctl = ioctl_write_end_plus_1,
+	  .says = "FIONREAD on the write end: 124, expected 123" },
+	{ "FC-01", "read end ENOTTY", .sys.ioctl = ioctl_read_end_enotty,
+	  .says = "FIONREAD on the read end: -1/ENOTTY" },
+	{ "FC-02", "PIPE_BUF - 1", .sys.fcntl = fcntl_capacity_pipe_buf_less_1,
+	  .says = "default capacity 4095 is below PIPE_BUF" },
+	{ "FC-03", "other end +1", .sys.fcntl = fcntl_read_end_plus_1,
+	  .says = "but the other end reads" },
+	{ "FC-03", "other end -1", .sys.fcntl = fcntl_read_end_less_1,
+	  .says = "but the other end reads" },
 	/* Setup faults: FAIL naming the call, not "error". */
 	{ "FIFO-07", "write 0 on a full FIFO", .sys.write = write_zero_when_full,
 	  .says = "returned 0" },
