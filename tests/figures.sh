@@ -1,0 +1,121 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Derived figures, recomputed: every figure a document derives from raw
+# values in the same document (rates, per-call times, call sums, ratios,
+# the statistics of the repetitions with the man page's definitions) is
+# computed again here from those raw values and must agree to 1e-9
+# relative.  A ratio the wrong way round, a unit factor, a sum of the
+# wrong counts or a statistic of the wrong sample changes a figure that
+# nothing else recomputes (issue 19's survivors).
+. "${TESTS_SRCDIR:-$(dirname "$0")}/tap.sh"
+tap_tmpdir
+D=$TEST_TMP
+command -v perl >/dev/null 2>&1 || skip_all "perl is not installed"
+perl -MJSON::PP -e 1 2>/dev/null || skip_all "perl's JSON::PP is not installed (Debian package perl)"
+
+plan 8
+
+# figures FILE: one line per figure that does not agree ("path: got X,
+# want Y"), nothing when every figure does; a count of figures checked on
+# stderr's last line is not needed: a document with no result fails.
+figures() {
+	perl -MJSON::PP -e '
+	use strict; use warnings;
+	local $/; open(my $f, "<", $ARGV[0]) or die "$ARGV[0]: $!";
+	my $d = JSON::PP->new->decode(<$f>);
+	my ($n, @bad) = (0);
+	sub near { my ($p, $got, $want) = @_; $n++;
+		if (!defined $got || !defined $want) {
+			push @bad, "$p: got " . ($got // "null") . ", want " . ($want // "null") if defined($got) != defined($want);
+			return; }
+		my $tol = 1e-9 * (abs($want) > 1 ? abs($want) : 1);
+		push @bad, "$p: got $got, want $want" if abs($got - $want) > $tol; }
+	sub stats { my ($p, $s, @v) = @_;
+		@v = sort { $a <=> $b } @v; my $k = @v;
+		my $med = $k % 2 ? $v[$k / 2] : ($v[$k / 2 - 1] + $v[$k / 2]) / 2;
+		my $mean = 0; $mean += $_ / $k for @v;
+		my $ss = 0; $ss += ($_ - $mean) ** 2 for @v;
+		my $sd = $k > 1 ? sqrt($ss / ($k - 1)) : 0;
+		near("$p.n", $s->{n}, $k); near("$p.min", $s->{min}, $v[0]);
+		near("$p.max", $s->{max}, $v[-1]);
+		# Nanoseconds print as integers: the median of an even count is
+		# truncated in the document, the figures use the exact one.
+		near("$p.median", $s->{median}, int($med));
+		near("$p.mean", $s->{mean}, $mean);
+		near("$p.stddev", $s->{stddev}, $sd) if $k > 1;
+		near("$p.rsd", $s->{rsd}, $sd / $mean) if $k > 1 && $mean;
+		near("$p.spread", $s->{spread}, ($v[-1] - $v[0]) / $med) if $med;
+		return $med; }
+	my %first;
+	my $i = 0;
+	for my $r (@{$d->{results}}) {
+		my $p = "results[$i]"; $i++;
+		next unless $r->{repetitions} && @{$r->{repetitions}};
+		my $j = 0;
+		for my $x (@{$r->{repetitions}}) {
+			my $q = "$p.repetitions[" . $j++ . "]";
+			near("$q.syscalls", $x->{syscalls}, $x->{write_calls} + $x->{read_calls});
+			near("$q.tt_ns", $x->{tt_ns}, $x->{tw_ns} + $x->{tr_ns});
+			near("$q.rate_bytes_per_s", $x->{rate_bytes_per_s}, $x->{bytes} * 1e9 / $x->{tt_ns});
+			near("$q.ns_per_syscall", $x->{ns_per_syscall}, $x->{tt_ns} / $x->{syscalls});
+		}
+		my $s = $r->{summary};
+		my %med;
+		for my $t (qw(tw_ns tr_ns tt_ns)) {
+			$med{$t} = stats("$p.summary.$t", $s->{$t}, map { $_->{$t} } @{$r->{repetitions}});
+		}
+		near("$p.summary.rate_bytes_per_s", $s->{rate_bytes_per_s}, $s->{bytes} * 1e9 / $med{tt_ns});
+		near("$p.summary.rate_syscalls_per_s", $s->{rate_syscalls_per_s}, $s->{syscalls} * 1e9 / $med{tt_ns});
+		near("$p.summary.ns_per_syscall", $s->{ns_per_syscall}, $med{tt_ns} / $s->{syscalls});
+		# Time per byte relative to the first kind of the same mode and
+		# size (null for the first itself), and to rw of the same kind.
+		my $g = "$r->{mode}/$r->{size_bytes}";
+		if (!$first{$g}) {
+			$first{$g} = [$r, $med{tt_ns}];
+			near("$p.cost_ratio_to_first", $r->{cost_ratio_to_first}, undef);
+		} else {
+			my ($f, $fm) = @{$first{$g}};
+			near("$p.cost_ratio_to_first", $r->{cost_ratio_to_first},
+				($med{tt_ns} / $s->{bytes}) / ($fm / $f->{summary}{bytes}));
+		}
+		$r->{_med} = $med{tt_ns};
+		if ($r->{mode} ne "rw" && exists $r->{cost_ratio_to_rw}) {
+			my ($rw) = grep { $_->{mode} eq "rw" && $_->{kind} eq $r->{kind} &&
+				$_->{size_bytes} == $r->{size_bytes} && $_->{_med} } @{$d->{results}};
+			near("$p.cost_ratio_to_rw", $r->{cost_ratio_to_rw},
+				$rw ? ($med{tt_ns} / $s->{bytes}) / ($rw->{_med} / $rw->{summary}{bytes}) : undef);
+		}
+	}
+	print "$_\n" for @bad;
+	print "no figure checked\n" unless $n;
+	' "$1" 2>&1
+}
+
+P=$PIPEBENCH
+"$P" throughput --kind anon --size 4K --loops 300 --repeat 4 -q --format json --output "$D/t1.json"
+is "$(figures "$D/t1.json")" "" "throughput, one kind, 4 repetitions: every derived figure recomputes"
+"$P" throughput --kind anon --size 100 --loops 200 --repeat 3 -q --format json --output "$D/t2.json"
+is "$(figures "$D/t2.json")" "" "throughput, 100-byte writes, 3 repetitions (odd median): every figure recomputes"
+"$P" throughput --kind anon,fifo,socketpair --size 4K --loops 200 --repeat 2 --dir "$D" -q --format json --output "$D/t3.json"
+is "$(figures "$D/t3.json")" "" "throughput --kind anon,fifo,socketpair: rates, statistics and cost_ratio_to_first recompute"
+n=$("$JSONQ" "$D/t3.json" '.results#')
+is "$n" 3 "... three results to recompute"
+"$P" throughput --kind fifo,anon --size 4K --loops 200 --repeat 2 --dir "$D" -q --format json --output "$D/t4.json"
+is "$(figures "$D/t4.json")" "" "throughput --kind fifo,anon: the ratio is to the first kind given (fifo)"
+"$P" throughput --mode rw,vmsplice,splice --kind anon --size 64K --loops 100 --repeat 2 -q --format json --output "$D/t5.json"
+is "$(figures "$D/t5.json")" "" "throughput --mode rw,vmsplice,splice: every figure recomputes, cost_ratio_to_rw too"
+
+# The text shows the JSON's figures: the headline rate (MB/s, 10^6) and
+# ns per system call of the same run.
+"$P" throughput --kind anon --size 4K --loops 300 --repeat 3 -q --format json --output "$D/t6.json"
+rate=$("$JSONQ" "$D/t6.json" .results[0].summary.rate_bytes_per_s)
+[ -n "$rate" ] && perl -e 'exit !($ARGV[0] > 0)' "$rate"
+ok $? "the document has a positive summary rate ($rate)"
+
+# The recomputation itself can fail: a document with one figure changed
+# by a factor 1000/1024 (KiB taken as 1000) is caught.
+perl -MJSON::PP -e 'local $/; open(my $f, "<", $ARGV[0]) or die; my $d = JSON::PP->new->decode(<$f>);
+	$d->{results}[0]{summary}{rate_bytes_per_s} *= 1000 / 1024; print JSON::PP->new->encode($d)' \
+	"$D/t1.json" >"$D/bad.json"
+is "$(figures "$D/bad.json" | sed 's/: got .*//')" "results[0].summary.rate_bytes_per_s" \
+	"a rate off by 1000/1024 is reported, and nothing else"
