@@ -13,13 +13,13 @@ D=$TEST_TMP
 command -v perl >/dev/null 2>&1 || skip_all "perl is not installed"
 perl -MJSON::PP -e 1 2>/dev/null || skip_all "perl's JSON::PP is not installed (Debian package perl)"
 
-plan 8
+plan 11
 
 # figures FILE: one line per figure that does not agree ("path: got X,
 # want Y"), nothing when every figure does; a count of figures checked on
 # stderr's last line is not needed: a document with no result fails.
 figures() {
-	perl -MJSON::PP -e '
+	perl -MJSON::PP -MPOSIX -e '
 	use strict; use warnings;
 	local $/; open(my $f, "<", $ARGV[0]) or die "$ARGV[0]: $!";
 	my $d = JSON::PP->new->decode(<$f>);
@@ -46,9 +46,60 @@ figures() {
 		near("$p.rsd", $s->{rsd}, $sd / $mean) if $k > 1 && $mean;
 		near("$p.spread", $s->{spread}, ($v[-1] - $v[0]) / $med) if $med;
 		return $med; }
+	# latency: the percentiles of a histogram ([low, high, count] buckets:
+	# the bucket holding rank ceil(p/100 * n), its middle, within min..max),
+	# rates and per-round-trip figures, the summary over the repetitions.
+	sub pct { my ($h, $pc, $lo, $hi) = @_;
+		my $n = 0; $n += $_->[2] for @$h;
+		my $rank = POSIX::ceil($pc / 100 * $n); $rank = 1 if $rank < 1;
+		my $seen = 0;
+		for my $b (@$h) { $seen += $b->[2];
+			if ($seen >= $rank) { my $v = $b->[0] + int(($b->[1] - $b->[0]) / 2);
+				$v = $lo if $v < $lo; $v = $hi if $v > $hi; return $v; } }
+		return $hi; }
+	sub median { my @v = sort { $a <=> $b } @_; my $k = @v;
+		return $k % 2 ? $v[$k / 2] : ($v[$k / 2 - 1] + $v[$k / 2]) / 2; }
+	my %pcs = (p50 => 50, p90 => 90, p99 => 99, p99_9 => 99.9, p99_99 => 99.99);
+	if ($d->{command} eq "latency") {
+		my $i = 0;
+		for my $r (@{$d->{results}}) {
+			my $p = "results[$i]"; $i++;
+			my @reps = @{$r->{repetitions} || []};
+			next unless @reps;
+			my $j = 0;
+			for my $x (@reps, $r->{summary}) {
+				my $q = $j < @reps ? "$p.repetitions[$j]" : "$p.summary"; $j++;
+				for my $k (sort keys %pcs) {
+					near("$q.rtt_${k}_ns", $x->{"rtt_${k}_ns"},
+						pct($x->{histogram}, $pcs{$k}, $x->{rtt_min_ns}, $x->{rtt_max_ns}))
+						if $x->{histogram};
+				}
+				my $n = 0; $n += $_->[2] for @{$x->{histogram} || []};
+				near("$q.round_trips (the histogram'"'"'s count)", $n, $x->{round_trips}) if $x->{histogram};
+			}
+			for my $x (@reps) {
+				near("$p.repetitions[].round_trips_per_s", $x->{round_trips_per_s},
+					$x->{round_trips} * 1e9 / $x->{elapsed_ns});
+			}
+			my $s = $r->{summary};
+			my ($n, $sum, $mn, $mx) = (0, 0, undef, undef);
+			for my $x (@reps) { $n += $x->{round_trips}; $sum += $x->{rtt_mean_ns} * $x->{round_trips};
+				$mn = $x->{rtt_min_ns} if !defined $mn || $x->{rtt_min_ns} < $mn;
+				$mx = $x->{rtt_max_ns} if !defined $mx || $x->{rtt_max_ns} > $mx; }
+			near("$p.summary.round_trips", $s->{round_trips}, $n);
+			near("$p.summary.rtt_min_ns", $s->{rtt_min_ns}, $mn);
+			near("$p.summary.rtt_max_ns", $s->{rtt_max_ns}, $mx);
+			near("$p.summary.rtt_mean_ns", $s->{rtt_mean_ns}, $sum / $n);
+			for my $k (qw(round_trips_per_s voluntary_ctxsw_per_round_trip
+				involuntary_ctxsw_per_round_trip migrations_per_round_trip)) {
+				my @v = grep { defined } map { $_->{$k} } @reps;
+				near("$p.summary.$k", $s->{$k}, @v ? median(@v) : undef);
+			}
+		}
+	}
 	my %first;
 	my $i = 0;
-	for my $r (@{$d->{results}}) {
+	for my $r ($d->{command} eq "throughput" ? @{$d->{results}} : ()) {
 		my $p = "results[$i]"; $i++;
 		next unless $r->{repetitions} && @{$r->{repetitions}};
 		my $j = 0;
@@ -104,6 +155,13 @@ is "$n" 3 "... three results to recompute"
 is "$(figures "$D/t4.json")" "" "throughput --kind fifo,anon: the ratio is to the first kind given (fifo)"
 "$P" throughput --mode rw,vmsplice,splice --kind anon --size 64K --loops 100 --repeat 2 -q --format json --output "$D/t5.json"
 is "$(figures "$D/t5.json")" "" "throughput --mode rw,vmsplice,splice: every figure recomputes, cost_ratio_to_rw too"
+
+"$P" latency --kind anon --loops 1500 --repeat 3 -q --format json --output "$D/l1.json" 2>/dev/null
+is "$(figures "$D/l1.json")" "" "latency: percentiles from the histograms, rates, the summary over 3 repetitions"
+"$P" latency --kind anon,fifo --placement same --loops 500 --repeat 2 --dir "$D" -q --format json --output "$D/l2.json" 2>/dev/null
+is "$(figures "$D/l2.json")" "" "latency --kind anon,fifo --placement same: every derived figure recomputes"
+"$P" latency --kind anon --loops 400 --repeat 2 --interval 1ms -q --format json --output "$D/l3.json" 2>/dev/null
+is "$(figures "$D/l3.json")" "" "latency --interval: every derived figure recomputes"
 
 # The text shows the JSON's figures: the headline rate (MB/s, 10^6) and
 # ns per system call of the same run.
