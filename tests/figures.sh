@@ -13,7 +13,7 @@ D=$TEST_TMP
 command -v perl >/dev/null 2>&1 || skip_all "perl is not installed"
 perl -MJSON::PP -e 1 2>/dev/null || skip_all "perl's JSON::PP is not installed (Debian package perl)"
 
-plan 11
+plan 13
 
 # figures FILE: one line per figure that does not agree ("path: got X,
 # want Y"), nothing when every figure does; a count of figures checked on
@@ -30,7 +30,7 @@ figures() {
 			return; }
 		my $tol = 1e-9 * (abs($want) > 1 ? abs($want) : 1);
 		push @bad, "$p: got $got, want $want" if abs($got - $want) > $tol; }
-	sub stats { my ($p, $s, @v) = @_;
+	sub stats { my ($p, $s, @v) = @_; my $float = $p =~ /rate_/;
 		@v = sort { $a <=> $b } @v; my $k = @v;
 		my $med = $k % 2 ? $v[$k / 2] : ($v[$k / 2 - 1] + $v[$k / 2]) / 2;
 		my $mean = 0; $mean += $_ / $k for @v;
@@ -40,7 +40,7 @@ figures() {
 		near("$p.max", $s->{max}, $v[-1]);
 		# Nanoseconds print as integers: the median of an even count is
 		# truncated in the document, the figures use the exact one.
-		near("$p.median", $s->{median}, int($med));
+		near("$p.median", $s->{median}, $float ? $med : int($med));
 		near("$p.mean", $s->{mean}, $mean);
 		near("$p.stddev", $s->{stddev}, $sd) if $k > 1;
 		near("$p.rsd", $s->{rsd}, $sd / $mean) if $k > 1 && $mean;
@@ -94,6 +94,32 @@ figures() {
 				involuntary_ctxsw_per_round_trip migrations_per_round_trip)) {
 				my @v = grep { defined } map { $_->{$k} } @reps;
 				near("$p.summary.$k", $s->{$k}, @v ? median(@v) : undef);
+			}
+		}
+	}
+	# messaging: the hackbench message count (groups x fds senders, each to
+	# fds receivers, loops times), bytes, rates, and the statistics.
+	if ($d->{command} eq "messaging") {
+		my $i = 0;
+		for my $r (@{$d->{results}}) {
+			my $p = "results[$i]"; $i++;
+			my @reps = @{$r->{repetitions} || []};
+			next unless @reps;
+			my $msgs = $r->{groups} * $r->{fds} * $r->{fds} * $r->{loops};
+			my $j = 0;
+			for my $x (@reps) {
+				my $q = "$p.repetitions[" . $j++ . "]";
+				near("$q.messages", $x->{messages}, $msgs);
+				near("$q.bytes", $x->{bytes}, $msgs * $r->{size_bytes});
+				near("$q.rate_messages_per_s", $x->{rate_messages_per_s}, $x->{messages} * 1e9 / $x->{elapsed_ns});
+				near("$q.rate_bytes_per_s", $x->{rate_bytes_per_s}, $x->{bytes} * 1e9 / $x->{elapsed_ns});
+			}
+			my $s = $r->{summary};
+			near("$p.summary.messages", $s->{messages}, $msgs);
+			near("$p.summary.bytes", $s->{bytes}, $msgs * $r->{size_bytes});
+			for my $k (qw(elapsed_ns cpu_user_ns cpu_sys_ns voluntary_ctxsw involuntary_ctxsw
+				rate_messages_per_s rate_bytes_per_s)) {
+				stats("$p.summary.$k", $s->{$k}, map { $_->{$k} } @reps);
 			}
 		}
 	}
@@ -162,6 +188,11 @@ is "$(figures "$D/l1.json")" "" "latency: percentiles from the histograms, rates
 is "$(figures "$D/l2.json")" "" "latency --kind anon,fifo --placement same: every derived figure recomputes"
 "$P" latency --kind anon --loops 400 --repeat 2 --interval 1ms -q --format json --output "$D/l3.json" 2>/dev/null
 is "$(figures "$D/l3.json")" "" "latency --interval: every derived figure recomputes"
+
+"$P" messaging --groups 2 --fds 5 --loops 40 --size 200 --repeat 3 -q --format json --output "$D/m1.json" 2>/dev/null
+is "$(figures "$D/m1.json")" "" "messaging: message count, bytes, rates and the statistics of 3 repetitions"
+"$P" messaging --groups 1 --fds 4 --loops 30 --repeat 2 --threads -q --format json --output "$D/m2.json" 2>/dev/null
+is "$(figures "$D/m2.json")" "" "messaging --threads: every derived figure recomputes"
 
 # The text shows the JSON's figures: the headline rate (MB/s, 10^6) and
 # ns per system call of the same run.
