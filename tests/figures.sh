@@ -13,7 +13,7 @@ D=$TEST_TMP
 command -v perl >/dev/null 2>&1 || skip_all "perl is not installed"
 perl -MJSON::PP -e 1 2>/dev/null || skip_all "perl's JSON::PP is not installed (Debian package perl)"
 
-plan 13
+plan 14
 
 # figures FILE: one line per figure that does not agree ("path: got X,
 # want Y"), nothing when every figure does; a count of figures checked on
@@ -123,6 +123,28 @@ figures() {
 			}
 		}
 	}
+	# o_noatime: each pair'"'"'s TT ratio B/A, their median and spread, and
+	# the statistics of each side.
+	if ($d->{command} eq "o_noatime") {
+		my %role = map { ($_->{role} // "") => $_ } @{$d->{results}};
+		my ($ra, $rb, $ba) = @role{qw(A B B/A)};
+		if ($ra && $rb && $ba) {
+			for my $x ($ra, $rb) {
+				stats("results[$x->{role}].tt_ns", $x->{tt_ns}, map { $_->{tt_ns} } @{$x->{repetitions}});
+				near("results[$x->{role}].repetitions[].tt_ns", $_->{tt_ns}, $_->{tw_ns} + $_->{tr_ns})
+					for @{$x->{repetitions}};
+			}
+			my @r;
+			for my $k (0 .. $#{$ba->{repetitions}}) {
+				push @r, $rb->{repetitions}[$k]{tt_ns} / $ra->{repetitions}[$k]{tt_ns};
+				near("results[B/A].repetitions[$k].tt_ratio", $ba->{repetitions}[$k]{tt_ratio}, $r[-1]);
+			}
+			my @v = sort { $a <=> $b } @r;
+			my $m = median(@r);
+			near("summary.tt_ratio_median", $d->{summary}{tt_ratio_median}, $m);
+			near("summary.tt_ratio_spread", $d->{summary}{tt_ratio_spread}, ($v[-1] - $v[0]) / $m);
+		}
+	}
 	my %first;
 	my $i = 0;
 	for my $r ($d->{command} eq "throughput" ? @{$d->{results}} : ()) {
@@ -193,6 +215,9 @@ is "$(figures "$D/l3.json")" "" "latency --interval: every derived figure recomp
 is "$(figures "$D/m1.json")" "" "messaging: message count, bytes, rates and the statistics of 3 repetitions"
 "$P" messaging --groups 1 --fds 4 --loops 30 --repeat 2 --threads -q --format json --output "$D/m2.json" 2>/dev/null
 is "$(figures "$D/m2.json")" "" "messaging --threads: every derived figure recomputes"
+
+"$P" o_noatime --loops 200 --repeat 3 --dir "$D" -q --format json --output "$D/o1.json" 2>/dev/null
+is "$(figures "$D/o1.json")" "" "o_noatime: each pair's TT ratio B/A, their median and spread, each side's statistics"
 
 # The text shows the JSON's figures: the headline rate (MB/s, 10^6) and
 # ns per system call of the same run.
