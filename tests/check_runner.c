@@ -25,6 +25,7 @@ static void nap_ms(long ms)
 }
 
 static void naps_400(struct pb_check_ctx *ctx) { nap_ms(400); pb_check_set(ctx, PB_PASS, "slept"); }
+static void naps_2000(struct pb_check_ctx *ctx) { nap_ms(2000); pb_check_set(ctx, PB_PASS, "slept"); }
 static void naps_200(struct pb_check_ctx *ctx) { nap_ms(200); pb_check_set(ctx, PB_PASS, "slept"); }
 static void segv(struct pb_check_ctx *ctx) { (void)ctx; raise(SIGSEGV); }
 static void sigkill(struct pb_check_ctx *ctx) { (void)ctx; raise(SIGKILL); }
@@ -62,9 +63,9 @@ struct row {
 
 static const struct row rows[] = {
 	{ "default watchdog is 5 s", naps_400, 0, PB_PASS, "slept", false, 0, 400, 4900 },
-	{ "under the watchdog", naps_200, 0.6, PB_PASS, "slept", false, 0, 200, 590 },
-	{ "over the watchdog", naps_400, 0.3, PB_FAIL,
-	  "timed out after 0.3 s (watchdog killed the check)", true, 0, 300, 399 },
+	{ "under the watchdog", naps_200, 1.5, PB_PASS, "slept", false, 0, 200, 1490 },
+	{ "over the watchdog", naps_2000, 0.3, PB_FAIL,
+	  "timed out after 0.3 s (watchdog killed the check)", true, 0, 300, 1990 },
 	{ "SIGSEGV", segv, 5, PB_FAIL, "check process killed by signal SIGSEGV (11)", false,
 	  SIGSEGV, 0, 4900 },
 	{ "SIGKILL", sigkill, 5, PB_FAIL, "check process killed by signal SIGKILL (9)", false,
