@@ -25,7 +25,7 @@ static void nap_ms(long ms)
 }
 
 static void naps_400(struct pb_check_ctx *ctx) { nap_ms(400); pb_check_set(ctx, PB_PASS, "slept"); }
-static void naps_2000(struct pb_check_ctx *ctx) { nap_ms(2000); pb_check_set(ctx, PB_PASS, "slept"); }
+static void naps_5000(struct pb_check_ctx *ctx) { nap_ms(5000); pb_check_set(ctx, PB_PASS, "slept"); }
 static void naps_200(struct pb_check_ctx *ctx) { nap_ms(200); pb_check_set(ctx, PB_PASS, "slept"); }
 static void segv(struct pb_check_ctx *ctx) { (void)ctx; raise(SIGSEGV); }
 static void sigkill(struct pb_check_ctx *ctx) { (void)ctx; raise(SIGKILL); }
@@ -64,8 +64,8 @@ struct row {
 static const struct row rows[] = {
 	{ "default watchdog is 5 s", naps_400, 0, PB_PASS, "slept", false, 0, 400, 4900 },
 	{ "under the watchdog", naps_200, 1.5, PB_PASS, "slept", false, 0, 200, 1490 },
-	{ "over the watchdog", naps_2000, 0.3, PB_FAIL,
-	  "timed out after 0.3 s (watchdog killed the check)", true, 0, 300, 1990 },
+	{ "over the watchdog", naps_5000, 1, PB_FAIL,
+	  "timed out after 1 s (watchdog killed the check)", true, 0, 1000, 1400 },
 	{ "SIGSEGV", segv, 5, PB_FAIL, "check process killed by signal SIGSEGV (11)", false,
 	  SIGSEGV, 0, 4900 },
 	{ "SIGKILL", sigkill, 5, PB_FAIL, "check process killed by signal SIGKILL (9)", false,
