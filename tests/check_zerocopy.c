@@ -1,0 +1,328 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The zero-copy modes' counts (src/zerocopy.c) against a recomputation
+ * from the parameters, and each of pb_zc_run's count and data checks made
+ * to fire on its own by a "kernel" that misbehaves once.
+ *
+ * The kernel here is this file: it defines vmsplice, splice, tee, read and
+ * write, which the statically linked library calls instead of libc's (the
+ * executable's definitions come first).  They pass through to the system
+ * calls, except while a row's fault is armed: then the AT-th call of the
+ * row's kind (counted only inside pb_zc_run) misbehaves, once.
+ */
+#undef _FORTIFY_SOURCE /* this file defines read() and write() itself */
+#include <config.h>
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#include "check_main.h"
+#include "engine.h"
+#include "zerocopy.h"
+
+/* Rows name only the fields they judge. */
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
+enum call { C_VMSPLICE, C_SPLICE_IN, C_SPLICE_OUT, C_TEE, C_WRITE, C_READ, C_READ_COPY,
+	    C_COUNT };
+enum how {
+	H_NONE,
+	H_SHORT,   /* moves one byte less than asked, says it moved them all */
+	H_UNDER,   /* moves what it says plus one byte: returns one less */
+	H_ZERO,    /* moves nothing, returns 0 */
+	H_ERR,     /* fails with ENOSYS */
+	H_AGAIN,   /* fails with EAGAIN */
+	H_CORRUPT, /* delivers the bytes with the first one flipped (0x40) */
+};
+
+static bool armed;
+static enum call f_call;
+static enum how f_how;
+static unsigned f_at, calls[C_COUNT];
+static ino_t copy_ino; /* tee's second pipe, whose reads are C_READ_COPY */
+
+/* What the AT-th call of kind C (counted while armed) must do. */
+static enum how fault(enum call c)
+{
+	if (!armed)
+		return H_NONE;
+	return calls[c]++ == f_at && c == f_call ? f_how : H_NONE;
+}
+
+static ino_t ino(int fd)
+{
+	struct stat st;
+	int e = errno;
+	ino_t r = fstat(fd, &st) == 0 ? st.st_ino : 0;
+
+	errno = e;
+	return r;
+}
+
+/* The result of a call that misbehaves as H says (not H_CORRUPT). */
+static ssize_t result(enum how h, ssize_t n)
+{
+	if (h == H_ZERO)
+		return 0;
+	if (h == H_ERR || h == H_AGAIN) {
+		errno = h == H_ERR ? ENOSYS : EAGAIN;
+		return -1;
+	}
+	if (h == H_SHORT && n >= 0)
+		return n + 1;
+	if (h == H_UNDER && n > 0)
+		return n - 1;
+	return n;
+}
+
+/* The length to ask the real call for. */
+static size_t asked(enum how h, size_t len)
+{
+	return h == H_SHORT && len > 1 ? len - 1 : len;
+}
+
+ssize_t vmsplice(int fd, const struct iovec *iov, size_t nr, unsigned int flags)
+{
+	enum how h = fault(C_VMSPLICE);
+	struct iovec v = iov[0];
+
+	if (h == H_ZERO || h == H_ERR || h == H_AGAIN)
+		return result(h, 0);
+	v.iov_len = asked(h, v.iov_len);
+	return result(h, syscall(SYS_vmsplice, fd, &v, nr, flags));
+}
+
+ssize_t splice(int in, loff_t *off_in, int out, loff_t *off_out, size_t len, unsigned int flags)
+{
+	enum how h = fault(off_in ? C_SPLICE_IN : C_SPLICE_OUT);
+	loff_t at = off_out ? *off_out : 0;
+	ssize_t n;
+
+	if (h == H_ZERO || h == H_ERR || h == H_AGAIN)
+		return result(h, 0);
+	n = syscall(SYS_splice, in, off_in, out, off_out, asked(h, len), flags);
+	if (h == H_CORRUPT && n > 0 && off_out) {
+		unsigned char b;
+
+		ck_assert_int_eq(pread(out, &b, 1, at), 1);
+		b ^= 0x40;
+		ck_assert_int_eq(pwrite(out, &b, 1, at), 1);
+	}
+	return result(h, n);
+}
+
+ssize_t tee(int in, int out, size_t len, unsigned int flags)
+{
+	enum how h = fault(C_TEE);
+
+	copy_ino = ino(out);
+	if (h == H_ZERO || h == H_ERR || h == H_AGAIN)
+		return result(h, 0);
+	return result(h, syscall(SYS_tee, in, out, asked(h, len), flags));
+}
+
+ssize_t write(int fd, const void *buf, size_t len)
+{
+	enum how h = armed ? fault(C_WRITE) : H_NONE;
+
+	if (h == H_ZERO || h == H_ERR || h == H_AGAIN)
+		return result(h, 0);
+	return result(h, syscall(SYS_write, fd, buf, asked(h, len)));
+}
+
+ssize_t read(int fd, void *buf, size_t len)
+{
+	enum how h = armed ? fault(copy_ino && ino(fd) == copy_ino ? C_READ_COPY : C_READ) :
+		     H_NONE;
+	ssize_t n;
+
+	if (h == H_ZERO || h == H_ERR || h == H_AGAIN)
+		return result(h, 0);
+	n = syscall(SYS_read, fd, buf, asked(h, len));
+	if (h == H_CORRUPT && n > 0)
+		((unsigned char *)buf)[0] ^= 0x40;
+	return result(h, n);
+}
+
+/* ---- the rows: a 64 KiB pipe, 4 KiB chunks (one page a pipe buffer), so
+ * every loop moves exactly one pipe of bytes in PS/S calls plus the EAGAIN. */
+#define PS 65536u
+#define S 4096u
+#define ANY UINT64_MAX
+
+struct row {
+	const char *what;
+	enum pb_mode mode;
+	enum pb_verify verify;
+	uint64_t loops, fill_limit;  /* fill_limit 0: the engine's own */
+	enum call call;
+	enum how how;
+	unsigned at;                 /* the call (0-based, counted per kind) */
+	int ret;
+	uint64_t bad_loop, bad_written, bad_read, bad_offset; /* ANY: not judged */
+	const char *failed_call;     /* NULL: not judged */
+	unsigned bad_pipe;
+};
+
+/* Calls per loop of a fault-free run. */
+static uint64_t puts_per_loop(enum pb_mode m) { return PS / S + 1 + (m == PB_MODE_TEE); }
+static uint64_t takes_per_loop(enum pb_mode m) { return (PS / S + 1) * (m == PB_MODE_TEE ? 2 : 1); }
+static uint64_t pipes(enum pb_mode m) { return m == PB_MODE_TEE ? 2 : 1; }
+
+/* The first call of loop 1, per kind (loop 0 made PS/S + 1 of them). */
+#define L1 (PS / S + 1)
+#define VM PB_MODE_VMSPLICE
+#define SP PB_MODE_SPLICE
+#define TE PB_MODE_TEE
+#define V_ALL PB_VERIFY_ALL
+#define V_OFF PB_VERIFY_OFF
+#define V_SMP PB_VERIFY_SAMPLE
+
+static const struct row rows[] = {
+	/* No fault: the counts, per mode and verify setting. */
+	{ "vmsplice clean", VM, V_ALL, 3, 0, C_COUNT, H_NONE, 0, 0 },
+	{ "splice clean", SP, V_ALL, 3, 0, C_COUNT, H_NONE, 0, 0 },
+	{ "tee clean", TE, V_ALL, 3, 0, C_COUNT, H_NONE, 0, 0 },
+	{ "vmsplice sampled", VM, V_SMP, 18, 0, C_COUNT, H_NONE, 0, 0 },
+	{ "splice sampled", SP, V_SMP, 17, 0, C_COUNT, H_NONE, 0, 0 },
+	{ "tee unverified", TE, V_OFF, 3, 0, C_COUNT, H_NONE, 0, 0 },
+	/* The fill limit at the edge: one pipe is allowed, one byte less is not. */
+	{ "vmsplice limit = pipe", VM, V_ALL, 2, PS, C_COUNT, H_NONE, 0, 0 },
+	{ "vmsplice limit < pipe", VM, V_ALL, 2, PS - 1, C_COUNT, H_NONE, 0, -EOVERFLOW },
+	{ "tee limit < pipe", TE, V_ALL, 2, PS - 1, C_COUNT, H_NONE, 0, -EOVERFLOW },
+	/* A writer that claims a byte it did not queue: bytes read < written. */
+	{ "vmsplice short", VM, V_OFF, 3, 0, C_VMSPLICE, H_SHORT, L1, -EIO, 1, PS, PS - 1, ANY },
+	{ "splice-in short", SP, V_OFF, 3, 0, C_SPLICE_IN, H_SHORT, L1, -EIO, 1, PS, PS - 1, ANY },
+	{ "tee's write short", TE, V_OFF, 3, 0, C_WRITE, H_SHORT, L1, -EIO, 1, ANY, ANY, ANY },
+	/* ... and one that queues a byte more than it says: read > written.  The
+	 * next chunks start a byte before a page and take two pipe buffers each:
+	 * 1 + 7 * 2 buffers, then one byte fits the last (1 + 7 * S + 1 moved). */
+	{ "vmsplice under", VM, V_OFF, 3, 0, C_VMSPLICE, H_UNDER, L1, -EIO, 1, PS / 2, PS / 2 + 1,
+	  ANY },
+	{ "splice-in under", SP, V_OFF, 3, 0, C_SPLICE_IN, H_UNDER, L1, -EIO, 1, PS / 2,
+	  PS / 2 + 1, ANY },
+	/* The secondary count: the tee copy against what tee() said. */
+	{ "tee short", TE, V_OFF, 3, 0, C_TEE, H_SHORT, 1, -EIO, 1, 2 * PS, 2 * PS - 1, ANY },
+	{ "tee under", TE, V_ALL, 3, 0, C_TEE, H_UNDER, 1, -EIO, 1, 2 * PS - 1, 2 * PS, ANY },
+	{ "tee EAGAIN: no copy", TE, V_ALL, 3, 0, C_TEE, H_AGAIN, 1, 0 },
+	/* A reader that loses a byte from its count. */
+	{ "read under", VM, V_OFF, 3, 0, C_READ, H_UNDER, L1, -EIO, 1, PS, PS - 1, ANY },
+	{ "splice-out under", SP, V_OFF, 3, 0, C_SPLICE_OUT, H_UNDER, L1, -EIO, 1, PS, PS - 1, ANY },
+	{ "tee copy read under", TE, V_OFF, 3, 0, C_READ_COPY, H_UNDER, L1, -EIO, 1, 2 * PS,
+	  2 * PS - 1, ANY },
+	/* Shifted bytes caught by the data check when it looks. */
+	{ "vmsplice short, checked", VM, V_ALL, 3, 0, C_VMSPLICE, H_SHORT, L1, -EBADMSG, 1 },
+	{ "read under, checked", VM, V_ALL, 3, 0, C_READ, H_UNDER, L1, -EBADMSG, 1 },
+	/* Wrong bytes: named by loop, byte and pipe. */
+	{ "read corrupt", VM, V_ALL, 3, 0, C_READ, H_CORRUPT, L1, -EBADMSG, 1, ANY, ANY, 0 },
+	{ "splice-out corrupt", SP, V_ALL, 3, 0, C_SPLICE_OUT, H_CORRUPT, L1 + 1, -EBADMSG, 1,
+	  ANY, ANY, S },
+	{ "tee primary corrupt", TE, V_ALL, 3, 0, C_READ, H_CORRUPT, L1, -EBADMSG, 1, ANY, ANY, 0 },
+	{ "tee copy corrupt", TE, V_ALL, 3, 0, C_READ_COPY, H_CORRUPT, L1 + 2, -EBADMSG, 1, ANY,
+	  ANY, 2 * S, NULL, 1 },
+	/* Sampled: loop 1 of 3 is not looked at, the last loop is. */
+	{ "sampled skips loop 1", VM, V_SMP, 3, 0, C_READ, H_CORRUPT, L1, 0 },
+	{ "sampled checks the last", VM, V_SMP, 3, 0, C_READ, H_CORRUPT, 2 * L1, -EBADMSG, 2 },
+	{ "unverified misses it", SP, V_OFF, 3, 0, C_SPLICE_OUT, H_CORRUPT, L1, 0 },
+	/* A put that returns 0 is not a full pipe; a failing call is named. */
+	{ "vmsplice 0", VM, V_ALL, 3, 0, C_VMSPLICE, H_ZERO, L1, -EPROTO, 1, ANY, ANY, ANY,
+	  "vmsplice" },
+	{ "splice-in 0", SP, V_ALL, 3, 0, C_SPLICE_IN, H_ZERO, 3, -EPROTO, 0, ANY, ANY, ANY,
+	  "splice" },
+	{ "tee's write 0", TE, V_ALL, 3, 0, C_WRITE, H_ZERO, L1, -EPROTO, 1, ANY, ANY, ANY,
+	  "write" },
+	{ "tee fails", TE, V_ALL, 3, 0, C_TEE, H_ERR, 1, -ENOSYS, ANY, ANY, ANY, ANY, "tee" },
+	{ "vmsplice fails", VM, V_ALL, 3, 0, C_VMSPLICE, H_ERR, 2, -ENOSYS, ANY, ANY, ANY, ANY,
+	  "vmsplice" },
+	{ "read fails", VM, V_ALL, 3, 0, C_READ, H_ERR, L1, -ENOSYS, ANY, ANY, ANY, ANY, "read" },
+	{ "splice-out fails", SP, V_ALL, 3, 0, C_SPLICE_OUT, H_ERR, 0, -ENOSYS, ANY, ANY, ANY, ANY,
+	  "splice" },
+	{ "tee copy read fails", TE, V_ALL, 3, 0, C_READ_COPY, H_ERR, 0, -ENOSYS, ANY, ANY, ANY,
+	  ANY, "read" },
+};
+
+/* Loops a verify setting checks out of LOOPS: 0, every PB_ZC_SAMPLE-th, the last. */
+static uint64_t verified(enum pb_verify v, uint64_t loops)
+{
+	if (v == PB_VERIFY_OFF)
+		return 0;
+	if (v == PB_VERIFY_ALL)
+		return loops;
+	return (loops - 1) / PB_ZC_SAMPLE + 1 + ((loops - 1) % PB_ZC_SAMPLE != 0);
+}
+
+#define JUDGE(field, want) \
+	do { \
+		if ((want) != ANY) \
+			ck_assert_msg(res.field == (want), "%s: " #field " %llu, want %llu", \
+				      w->what, (unsigned long long)res.field, \
+				      (unsigned long long)(want)); \
+	} while (0)
+
+START_TEST(zc_counts)
+{
+	const struct row *w = &rows[_i];
+	uint64_t limit = w->fill_limit ? w->fill_limit : pb_engine_fill_limit(PS, S);
+	struct pb_engine_result res;
+	const char *what;
+	struct pb_zc z;
+	int p[2], r;
+
+	ck_assert_int_eq(pb_zc_open(&z, w->mode, w->verify, S, &what), 0);
+	ck_assert_int_eq(pipe2(p, O_NONBLOCK | O_CLOEXEC), 0);
+	ck_assert_int_eq(fcntl(p[1], F_SETPIPE_SZ, PS), (int)PS);
+	f_call = w->call, f_how = w->how, f_at = w->at;
+	memset(calls, 0, sizeof(calls));
+	armed = true;
+	r = pb_zc_run(&z, p[0], p[1], S, w->loops, limit, &res);
+	armed = false;
+	ck_assert_msg(r == w->ret, "%s: returned %d (%s), want %d", w->what, r, strerror(-r),
+		      w->ret);
+	if (w->how != H_NONE)
+		ck_assert_msg(calls[w->call] > w->at, "%s: the fault never fired", w->what);
+	if (w->ret == 0 && w->how == H_NONE) {
+		uint64_t l = w->loops;
+
+		ck_assert_uint_eq(res.loops_done, l);
+		ck_assert_uint_eq(res.bytes_written, l * PS * pipes(w->mode));
+		ck_assert_uint_eq(res.bytes_read, res.bytes_written);
+		ck_assert_uint_eq(res.write_calls, l * puts_per_loop(w->mode));
+		ck_assert_uint_eq(res.read_calls, l * takes_per_loop(w->mode));
+		ck_assert_uint_eq(res.verified_loops, verified(w->verify, l));
+	} else if (w->ret == 0 && w->how == H_AGAIN) {
+		/* One loop without its copy: a pipe less, a copy drain of 1 call. */
+		ck_assert_uint_eq(res.bytes_written, 3 * 2 * PS - PS);
+		ck_assert_uint_eq(res.bytes_read, res.bytes_written);
+		ck_assert_uint_eq(res.read_calls, 3 * takes_per_loop(w->mode) - PS / S);
+	} else if (w->ret == 0) {
+		ck_assert_uint_eq(res.loops_done, w->loops);
+		ck_assert_uint_eq(res.verified_loops, verified(w->verify, w->loops));
+	} else if (w->ret == -EIO || w->ret == -EBADMSG || w->ret == -EPROTO) {
+		JUDGE(bad_loop, w->bad_loop);
+	}
+	if (w->ret == -EIO) {
+		JUDGE(bad_written, w->bad_written);
+		JUDGE(bad_read, w->bad_read);
+		/* The loop that failed the count is counted, the next is not. */
+		ck_assert_uint_eq(res.loops_done, w->bad_loop + 1);
+	}
+	if (w->ret == -EBADMSG) {
+		ck_assert_uint_eq(res.bad_pipe, w->bad_pipe);
+		if (w->how == H_CORRUPT) {
+			JUDGE(bad_offset, w->bad_offset);
+			ck_assert_uint_eq(res.bad_got, res.bad_expected ^ 0x40);
+		}
+	}
+	if (w->failed_call)
+		ck_assert_str_eq(res.failed_call ? res.failed_call : "(none)", w->failed_call);
+	close(p[0]), close(p[1]);
+	pb_zc_close(&z);
+}
+END_TEST
+
+PB_CHECK_SUITE_MAIN("zerocopy",
+	PB_TCASE_LOOP("counts", 30, zc_counts, sizeof(rows) / sizeof(rows[0])))
