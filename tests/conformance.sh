@@ -190,7 +190,7 @@ junit_host() {
 	unshare -u python3 -c 'import os, socket, sys
 socket.sethostname(bytes.fromhex(sys.argv[1]))
 os.execv(sys.argv[2], sys.argv[2:])' "$1" "$PB" conformance --format junit --only CRE-01 |
-	sed -n 's/.*<testsuite .* hostname="\([^"]*\)">$/\1/p' | tr -d '\n' | od -An -tx1 |
+	LC_ALL=C sed -n 's/.*<testsuite .* hostname="\([^"]*\)">$/\1/p' | tr -d '\n' | od -An -tx1 |
 	tr -d ' \n'
 }
 while read -r host want what; do
