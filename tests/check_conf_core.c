@@ -484,7 +484,7 @@ enum bug {
 	PIPE2_EXTRA_FD, OPEN_EXTRA_FD, CLOSE_KEEPS_REF, FCNTL_GETPIPESZ_EIO, FCNTL_SETFL_EIO,
 	PIPE2_DIRECT_EIO, WRITE_EIO, WRITE_ENOMEM, WRITE_PAGE_EIO, WRITE_PAGE_ENOMEM,
 	NOATIME_EFFECTIVE, NOATIME_IGNORED, NOATIME_ATIME_ONLY, NOATIME_ALL_FROZEN,
-	NOATIME_INVERTED,
+	NOATIME_INVERTED, NOATIME_READ_EIO, NOATIME_WRITE_EIO,
 };
 
 static struct pb_sysops broken_ops(enum bug b)
@@ -529,13 +529,14 @@ static struct pb_sysops broken_ops(enum bug b)
 	case WRITE_PAGE_EIO: s.write = write_page_eio; break;
 	case WRITE_PAGE_ENOMEM: s.write = write_page_enomem; break;
 	case NOATIME_EFFECTIVE: case NOATIME_IGNORED: case NOATIME_ATIME_ONLY:
-	case NOATIME_ALL_FROZEN: case NOATIME_INVERTED:
-		na_mode = b == NOATIME_EFFECTIVE ? NA_EFFECTIVE : b == NOATIME_IGNORED ? NA_IGNORED :
-			  b == NOATIME_ATIME_ONLY ? NA_ATIME_ONLY :
-			  b == NOATIME_INVERTED ? NA_INVERTED : NA_ALL_FROZEN;
+	case NOATIME_ALL_FROZEN: case NOATIME_INVERTED: case NOATIME_READ_EIO:
+	case NOATIME_WRITE_EIO:
+		na_mode = b == NOATIME_IGNORED ? NA_IGNORED : b == NOATIME_ATIME_ONLY ? NA_ATIME_ONLY :
+			  b == NOATIME_INVERTED ? NA_INVERTED :
+			  b == NOATIME_ALL_FROZEN ? NA_ALL_FROZEN : NA_EFFECTIVE;
 		s.pipe2 = na_pipe2;
-		s.write = na_write;
-		s.read = na_read;
+		s.write = b == NOATIME_WRITE_EIO ? write_eio_on_pipes : na_write;
+		s.read = b == NOATIME_READ_EIO ? read_eio_on_pipes : na_read;
 		s.fstat = na_fstat;
 		break;
 	}
@@ -707,6 +708,12 @@ static const struct {
 	/* the flag makes timestamps move where a plain pipe's stay put */
 	{ "CRE-05", NOATIME_INVERTED, PB_KIND_ANON, PB_FAIL,
 	  "while those of a plain pipe2(fd, 0) pipe stayed put" },
+	/* the write succeeds and the read fails, or the write fails: the detail
+	 * names the call that did */
+	{ "CRE-05", NOATIME_READ_EIO, PB_KIND_ANON, PB_FAIL,
+	  "the pipe2(O_NOATIME) pipe, a read with 1 byte queued of 1 byte = -1/EIO" },
+	{ "CRE-05", NOATIME_WRITE_EIO, PB_KIND_ANON, PB_FAIL,
+	  "the pipe2(O_NOATIME) pipe, a write into the empty pipe of 1 byte = -1/EIO" },
 };
 #define NVERDICTS (int)(sizeof(verdicts) / sizeof(verdicts[0]))
 
