@@ -95,6 +95,14 @@ static const struct { unsigned long magic; const char *name; } magics[] = {
 	{ 0xF2F52010, "f2fs" }, { 0x65735546, "fuse" }, { PIPEFS_MAGIC_, "pipefs" },
 };
 
+const char *pb_ts_magic_name(unsigned long magic)
+{
+	for (size_t i = 0; i < sizeof(magics) / sizeof(magics[0]); i++)
+		if (magic == magics[i].magic)
+			return magics[i].name;
+	return NULL;
+}
+
 /* Find the mountinfo line for DEV whose mount point is the longest prefix of REAL. */
 static void mountinfo_lookup(dev_t dev, const char *real, struct pb_ts_mount *m)
 {
@@ -141,10 +149,11 @@ int pb_ts_mount_describe(const char *path, int fd, struct pb_ts_mount *m)
 	r = path ? statfs(path, &sf) : fstatfs(fd, &sf);
 	if (r != 0)
 		return -errno;
-	snprintf(m->fstype, sizeof(m->fstype), "unknown (magic 0x%lx)", (unsigned long)sf.f_type);
-	for (size_t i = 0; i < sizeof(magics) / sizeof(magics[0]); i++)
-		if ((unsigned long)sf.f_type == magics[i].magic)
-			snprintf(m->fstype, sizeof(m->fstype), "%s", magics[i].name);
+	if (pb_ts_magic_name((unsigned long)sf.f_type))
+		snprintf(m->fstype, sizeof(m->fstype), "%s", pb_ts_magic_name((unsigned long)sf.f_type));
+	else
+		snprintf(m->fstype, sizeof(m->fstype), "unknown (magic 0x%lx)",
+			 (unsigned long)sf.f_type);
 	if ((unsigned long)sf.f_type == PIPEFS_MAGIC_) {
 		/* Kernel-internal mount: no mount options apply. */
 		snprintf(m->atime_policy, sizeof(m->atime_policy), "internal");

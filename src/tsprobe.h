@@ -168,6 +168,12 @@ extern const char *const pb_ts_ref_method_names[];
 /* Whether PATH (or, when PATH is NULL, the fd FD) is on tmpfs (statfs f_type). */
 bool pb_ts_on_tmpfs(const char *path, int fd);
 
+/*
+ * The name pb_ts_mount_describe() gives a statfs f_type MAGIC ("ext4" for
+ * 0xEF53, "pipefs" for PIPEFS_MAGIC), or NULL for a magic it does not know.
+ */
+const char *pb_ts_magic_name(unsigned long magic);
+
 /* The filesystem's usual name: "overlayfs" for "overlay", else FSTYPE. */
 const char *pb_ts_fs_name(const char *fstype);
 

@@ -14,6 +14,7 @@
 #include <config.h>
 
 #include <check.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -473,6 +474,25 @@ static int na_fstat(int fd, struct stat *st)
 	return 0;
 }
 
+/* ---- fork() failing in the check's process (the harness's resource) ---- */
+
+/* When set, fork() fails with EAGAIN in every process but this one: the
+ * runner's fork of the check works, the check's own fork of a helper fails. */
+static pid_t fork_only_in;
+
+pid_t fork(void)
+{
+	static pid_t (*real)(void);
+
+	if (fork_only_in && getpid() != fork_only_in) {
+		errno = EAGAIN;
+		return -1;
+	}
+	if (!real)
+		*(void **)&real = dlsym(RTLD_NEXT, "fork");
+	return real();
+}
+
 /* ---- the table: each of this file's checks and the bug it must catch ---- */
 
 enum bug {
@@ -484,14 +504,16 @@ enum bug {
 	PIPE2_EXTRA_FD, OPEN_EXTRA_FD, CLOSE_KEEPS_REF, FCNTL_GETPIPESZ_EIO, FCNTL_SETFL_EIO,
 	PIPE2_DIRECT_EIO, WRITE_EIO, WRITE_ENOMEM, WRITE_PAGE_EIO, WRITE_PAGE_ENOMEM,
 	NOATIME_EFFECTIVE, NOATIME_IGNORED, NOATIME_ATIME_ONLY, NOATIME_ALL_FROZEN,
-	NOATIME_INVERTED,
+	NOATIME_INVERTED, NOATIME_READ_EIO, NOATIME_WRITE_EIO, FORK_EAGAIN,
 };
 
 static struct pb_sysops broken_ops(enum bug b)
 {
 	struct pb_sysops s = pb_sysops_real;
 
+	fork_only_in = b == FORK_EAGAIN ? getpid() : 0;
 	switch (b) {
+	case FORK_EAGAIN: break;
 	case READ_REVERSED: s.read = read_reversed; break;
 	case PIPE2_HIGH: s.pipe2 = pipe2_high; break;
 	case PIPE2_NO_CLOEXEC: s.pipe2 = pipe2_no_cloexec; break;
@@ -529,13 +551,14 @@ static struct pb_sysops broken_ops(enum bug b)
 	case WRITE_PAGE_EIO: s.write = write_page_eio; break;
 	case WRITE_PAGE_ENOMEM: s.write = write_page_enomem; break;
 	case NOATIME_EFFECTIVE: case NOATIME_IGNORED: case NOATIME_ATIME_ONLY:
-	case NOATIME_ALL_FROZEN: case NOATIME_INVERTED:
-		na_mode = b == NOATIME_EFFECTIVE ? NA_EFFECTIVE : b == NOATIME_IGNORED ? NA_IGNORED :
-			  b == NOATIME_ATIME_ONLY ? NA_ATIME_ONLY :
-			  b == NOATIME_INVERTED ? NA_INVERTED : NA_ALL_FROZEN;
+	case NOATIME_ALL_FROZEN: case NOATIME_INVERTED: case NOATIME_READ_EIO:
+	case NOATIME_WRITE_EIO:
+		na_mode = b == NOATIME_IGNORED ? NA_IGNORED : b == NOATIME_ATIME_ONLY ? NA_ATIME_ONLY :
+			  b == NOATIME_INVERTED ? NA_INVERTED :
+			  b == NOATIME_ALL_FROZEN ? NA_ALL_FROZEN : NA_EFFECTIVE;
 		s.pipe2 = na_pipe2;
-		s.write = na_write;
-		s.read = na_read;
+		s.write = b == NOATIME_WRITE_EIO ? write_eio_on_pipes : na_write;
+		s.read = b == NOATIME_READ_EIO ? read_eio_on_pipes : na_read;
 		s.fstat = na_fstat;
 		break;
 	}
@@ -707,6 +730,14 @@ static const struct {
 	/* the flag makes timestamps move where a plain pipe's stay put */
 	{ "CRE-05", NOATIME_INVERTED, PB_KIND_ANON, PB_FAIL,
 	  "while those of a plain pipe2(fd, 0) pipe stayed put" },
+	/* the check cannot fork its reader: the harness's resource */
+	{ "WR-03", FORK_EAGAIN, PB_KIND_ANON, PB_ERROR, "fork: EAGAIN" },
+	/* the write succeeds and the read fails, or the write fails: the detail
+	 * names the call that did */
+	{ "CRE-05", NOATIME_READ_EIO, PB_KIND_ANON, PB_FAIL,
+	  "the pipe2(O_NOATIME) pipe, a read with 1 byte queued of 1 byte = -1/EIO" },
+	{ "CRE-05", NOATIME_WRITE_EIO, PB_KIND_ANON, PB_FAIL,
+	  "the pipe2(O_NOATIME) pipe, a write into the empty pipe of 1 byte = -1/EIO" },
 };
 #define NVERDICTS (int)(sizeof(verdicts) / sizeof(verdicts[0]))
 

@@ -283,6 +283,25 @@ static off_t lseek_ok(int fd, off_t off, int whence)
 	return 0;
 }
 
+/* MD-02: fsync and fdatasync that "succeed" on a pipe's write end (the read
+ * end still says EINVAL, so a check asking only there would pass). */
+static bool is_write_end(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	return is_pipe_fd(fd) && fl >= 0 && (fl & O_ACCMODE) == O_WRONLY;
+}
+
+static int fsync_ok_on_write_end(int fd)
+{
+	return is_write_end(fd) ? 0 : fsync(fd);
+}
+
+static int fdatasync_ok_on_write_end(int fd)
+{
+	return is_write_end(fd) ? 0 : fdatasync(fd);
+}
+
 /* MD-03: zero timestamps. */
 static int fstat_zero_times(int fd, struct stat *st)
 {
@@ -778,6 +797,9 @@ static const struct broken {
 	{ "PL-05", false, .sys.select = select_never_readable, .says = "EOF not readable" },
 	{ "MD-01", true, .sys.fstat = fstat_regular },
 	{ "MD-02", false, .sys.lseek = lseek_ok },
+	{ "MD-02", false, .sys.fsync = fsync_ok_on_write_end, .says = "fsync returned 0" },
+	{ "MD-02", false, .sys.fdatasync = fdatasync_ok_on_write_end,
+	  .says = "fdatasync returned 0" },
 	{ "MD-03", false, .sys.fstat = fstat_zero_times },
 	{ "MD-05", false, .sys.fstat = fstat_frozen_times },
 	{ "MD-06", false, .sys.readlink = readlink_wrong },

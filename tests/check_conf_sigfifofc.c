@@ -183,6 +183,15 @@ static int fcntl_eperm_lies(int fd, int cmd, long arg)
 	return cmd == F_SETPIPE_SZ && r < 0 && errno == EPERM ? (int)arg : r;
 }
 
+/* The boundary alone: exactly pipe-max-size + 1 is granted without the
+ * privilege (a larger size still EPERM, so a check asking past it passes). */
+static int fcntl_max_plus_one_allowed(int fd, int cmd, long arg)
+{
+	if (cmd == F_SETPIPE_SZ && arg == pb_check_proc_long("/proc/sys/fs/pipe-max-size") + 1)
+		return (int)arg;
+	return fcntl(fd, cmd, arg);
+}
+
 static int fcntl_drops_async(int fd, int cmd, long arg)
 {
 	return fcntl(fd, cmd, cmd == F_SETFL ? arg & ~(long)O_ASYNC : arg);
@@ -421,6 +430,8 @@ static const struct broken broken[] = {
 	{ "FC-03", "not rounded", .sys.fcntl = fcntl_unrounded },
 	{ "FC-04", "shrink allowed", .sys.fcntl = fcntl_ebusy_lies },
 	{ "FC-05", "max exceeded", .sys.fcntl = fcntl_eperm_lies },
+	{ "FC-05", "max+1 granted", .sys.fcntl = fcntl_max_plus_one_allowed,
+	  .says = "F_SETPIPE_SZ(max+1) succeeded without CAP_SYS_RESOURCE" },
 	{ "FC-06", "no SIGIO", .sys.fcntl = fcntl_drops_async },
 	/* Each later condition on its own. */
 	{ "SIG-01", "write says 1", .sys.write = w_quiet_success, .says = "write returned 1" },

@@ -191,6 +191,35 @@ START_TEST(fs_quirk_words)
 }
 END_TEST
 
+/* Every row of the statfs magic table, as the kernel's magic.h spells it. */
+START_TEST(magic_names)
+{
+	static const struct { unsigned long magic; const char *name; } rows[] = {
+		{ 0x01021994, "tmpfs" },   /* TMPFS_MAGIC */
+		{ 0xEF53, "ext4" },        /* EXT4_SUPER_MAGIC (ext2/3 share it) */
+		{ 0x58465342, "xfs" },     /* XFS_SUPER_MAGIC, "XFSB" */
+		{ 0x9123683E, "btrfs" },   /* BTRFS_SUPER_MAGIC */
+		{ 0x2FC12FC1, "zfs" },     /* ZFS_SUPER_MAGIC */
+		{ 0x794C7630, "overlay" }, /* OVERLAYFS_SUPER_MAGIC */
+		{ 0x6969, "nfs" },         /* NFS_SUPER_MAGIC */
+		{ 0x4d44, "vfat" },        /* MSDOS_SUPER_MAGIC */
+		{ 0x858458f6, "ramfs" },   /* RAMFS_MAGIC */
+		{ 0xF2F52010, "f2fs" },    /* F2FS_SUPER_MAGIC */
+		{ 0x65735546, "fuse" },    /* FUSE_SUPER_MAGIC */
+		{ 0x50495045, "pipefs" },  /* PIPEFS_MAGIC, "PIPE" */
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		ck_assert_ptr_nonnull(pb_ts_magic_name(rows[i].magic));
+		ck_assert_str_eq(pb_ts_magic_name(rows[i].magic), rows[i].name);
+		/* A neighbouring number is no filesystem of the table's. */
+		ck_assert_ptr_null(pb_ts_magic_name(rows[i].magic - 1));
+		ck_assert_ptr_null(pb_ts_magic_name(rows[i].magic + 1));
+	}
+	ck_assert_ptr_null(pb_ts_magic_name(0));
+}
+END_TEST
+
 /* Attribution: the FIFO directory's result against the FIFO on tmpfs. */
 START_TEST(attribution)
 {
@@ -325,5 +354,5 @@ END_TEST
 
 PB_CHECK_SUITE_MAIN("tsprobe",
 	PB_TCASE("judge", judge_each_branch, fold_agreement_and_disagreement, verdicts,
-		 fs_quirk_words, attribution),
+		 fs_quirk_words, magic_names, attribution),
 	PB_TCASE("live", with_tmpfs, live_fifo_probe))

@@ -70,7 +70,7 @@ xml_ok() {
 	}' "$1"
 }
 
-echo "1..95"
+echo "1..101"
 
 # ---- --list and selection
 run 0 --list
@@ -183,6 +183,31 @@ check "JUnit: a failure element with the detail" sh -c '
 	grep -q "<failure type=\"fail\" message=\"timed out" "$1" &&
 	grep -Eq "failures=\"[12]\"" "$1"' sh "$T/out"
 check "JUnit with a failure: still well-formed" xml_ok "$T/out"
+# The hostname (a UTS namespace's, any bytes) goes through the XML text
+# filter: valid UTF-8 up to U+10FFFF (F4 8F BF BF) kept whole, a stray or
+# cut-short byte one '?' each.  Rows: hostname, attribute value, in hex.
+junit_host() {
+	unshare -u python3 -c 'import os, socket, sys
+socket.sethostname(bytes.fromhex(sys.argv[1]))
+os.execv(sys.argv[2], sys.argv[2:])' "$1" "$PB" conformance --format junit --only CRE-01 |
+	LC_ALL=C sed -n 's/.*<testsuite .* hostname="\([^"]*\)">$/\1/p' | tr -d '\n' | od -An -tx1 |
+	tr -d ' \n'
+}
+while read -r host want what; do
+	if command -v python3 >/dev/null && unshare -u true 2>/dev/null; then
+		got=$(junit_host "$host")
+		check "JUnit: hostname $what ($host -> $want, got $got)" test "$got" = "$want"
+	else
+		ok "JUnit: hostname $what # SKIP no unshare -u or python3"
+	fi
+done <<'ROWS'
+f48fbfbf f48fbfbf U+10FFFF, the last code point
+f09f9982 f09f9982 U+1F642
+c3a9 c3a9 U+00E9
+61ff62 613f62 a stray 0xFF
+61f48fbf62 613f3f3f62 a 4-byte sequence cut short
+2641 26616d703b41 an ampersand
+ROWS
 
 # ---- JSON
 run 0 --format json --only RD-03,WR-05 --kind all

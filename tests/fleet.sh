@@ -9,7 +9,7 @@
 tap_tmpdir
 D="$TEST_TMP"
 
-plan 65
+plan 67
 
 # run_ok FILE CMD: the run object of FILE is complete and typed.
 run_ok() {
@@ -154,5 +154,16 @@ run "$P" compare --label a,b,c,d "$D/f0.json" "$D/f1.json"
 is "$rc/$(nlines "$err")" "2/1" "more labels than documents: usage error, one line"
 case $err in *"4 labels for 2 documents"*) ok 0 "the error counts every label given" ;;
 *) ok 1 "the error counts every label given"; diag "$err" ;; esac
+# A document whose capabilities differ from the base's: the base's counted,
+# the other's as the difference, in the header of text and markdown.
+caps() { perl -0pe 's/"capabilities": \[[^]]*\]/"capabilities": ['"$1"']/' "$2"; }
+caps '"CAP_CHOWN", "CAP_KILL"' "$D/f0.json" >"$D/fc0.json"
+caps '"CAP_KILL", "CAP_SYS_ADMIN"' "$D/f6.json" >"$D/fc1.json"
+"$P" compare --format markdown "$D/fc0.json" "$D/fc1.json" >"$D/fleet.md"
+is "$(grep '^| [01] ' "$D/fleet.md" | awk -F' [|] ' '{ print $7 }' | tr '\n' /)" \
+	"2/-CAP_CHOWN +CAP_SYS_ADMIN/" "markdown: the base's capabilities counted, the other's as a difference"
+"$P" compare "$D/fc0.json" "$D/fc1.json" >"$D/fleet.txt"
+grep -Eq "^  board06/$(uname -r) +-CAP_CHOWN \+CAP_SYS_ADMIN$" "$D/fleet.txt"
+ok $? "text: the note names the capabilities board06 lacks and has"
 rm -f "$D"/f*.json "$D/fleet."* "$D/t.out"
 ok "$(tmp_empty; echo $?)" "nothing left behind"

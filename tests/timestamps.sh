@@ -19,7 +19,7 @@ run() { want=$1; shift; "$PB" "$@" >"$work/out" 2>"$work/err"; got=$?; [ "$got" 
 empty_dir() { [ -z "$(ls -A "$work/d")" ]; }
 one_line_err() { [ "$(wc -l < "$work/err")" -eq 1 ] && [ ! -s "$work/out" ]; }
 
-echo "1..38"
+echo "1..39"
 
 # Which verdict the host should give: 6.15 froze anonymous pipes (f017b0a4951f).
 set -- $(uname -r | sed -n 's/^\([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
@@ -116,6 +116,12 @@ check "o_noatime labels the substitute benchmark" \
 check "o_noatime prints the substitute ratio" grep -q 'TT ratio fifo/anon: median .*\[substitute\]' "$work/out"
 check "o_noatime --expect supported exits 1" \
 	run 1 o_noatime --dir "$work/d" --loops 5 --repeat 1 --expect supported
+# The text's lines, each by its first word ("-" an empty line): one line per
+# probed target, a blank line between the blocks.
+shape() { awk '/^$/ { print "-"; next } { print $1 }' "$work/out" | tr '\n' ' '; }
+run 0 o_noatime --dir "$work/d" --loops 200 --repeat 1
+check "o_noatime text: one line each, anon and fifo on lines of their own" \
+	[ "$(shape)" = "kernel pipe2(O_NOATIME) This Linux - timestamps anon fifo - SUBSTITUTE on 200 A B TT " ]
 run 0 o_noatime --dir "$work/d" --loops 10 --repeat 2 --format json
 check "o_noatime JSON: rejected, substitute mode, 2 ratios" \
 	[ "$("$JQ" "$work/out" .pipe2_o_noatime.accepted .benchmark.mode '.benchmark.tt_ratios_b_over_a#' .summary.substitute | tr '\n' ' ')" = "false substitute_fifo_vs_anon 2 true " ]
