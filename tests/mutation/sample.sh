@@ -9,15 +9,20 @@
 # relative to SRCDIR, shell patterns allowed); N of them are drawn uniformly
 # with SEED (a random seed is chosen and printed when SEED is empty), or the
 # points are read from the file POINTS (a survivors file of an earlier run).
-# SRCDIR is copied to OUTDIR/tree, configured and built once; the unmutated
-# tree runs `make check` once (tests that fail there kill no mutant).  Each
-# point is then applied, built (a build failure: stillborn), run against the
-# tests tests/mutation/map.tab names for its file and, when those pass,
-# against the whole of `make check` (killed or survived; a run past
-# MUTATION_TIMEOUT seconds is killed by timeout), and reverted.  A point
-# that tests/mutation/equivalent.tab lists is equivalent and not run.
-# Report: OUTDIR/sample-report.txt (also on stdout); survivors, one point a
-# line: OUTDIR/survivors.txt; the failing runs' logs: OUTDIR/logs/.
+# SRCDIR is copied to OUTDIR/tree (and OUTDIR/tree.2 ... for
+# MUTATION_WORKERS > 1: each worker takes every W-th point in its own copy),
+# configured and built once; the unmutated tree runs `make check` once
+# (tests that fail there kill no mutant).  Each point is then applied, built
+# (a build failure: stillborn), run against the tests tests/mutation/map.tab
+# names for its file, one at a time, stopping at the first that fails, and
+# when those pass against the whole of `make check` (killed or survived; a
+# run past MUTATION_TIMEOUT seconds is killed by timeout), and reverted.  A
+# kill counts only when the killing test, run again alone, fails again (a
+# test that passes then was flaky: it is named in the report and the mutant
+# goes on to the next tests).  A point that tests/mutation/equivalent.tab
+# lists is equivalent and not run.  Report: OUTDIR/sample-report.txt (also on
+# stdout); survivors, one point a line: OUTDIR/survivors.txt; the failing
+# runs' logs: OUTDIR/logs/.
 set -u
 me=mutation-sample
 src=$(cd "${1:?usage: sample.sh SRCDIR OUTDIR N SEED FILES [POINTS]}" && pwd) || exit 2
@@ -27,6 +32,7 @@ seed=${4:-}
 files=${5:-}
 points_in=${6:-}
 jobs=${MUTATION_JOBS:-2}
+workers=${MUTATION_WORKERS:-1}
 map_timeout=${MUTATION_TIMEOUT:-300}
 check_timeout=${MUTATION_CHECK_TIMEOUT:-1800}
 gen=$src/tests/mutation/gen.pl
@@ -34,6 +40,7 @@ equiv=$src/tests/mutation/equivalent.tab
 map=$src/tests/mutation/map.tab
 command -v perl >/dev/null || { echo "$me: perl is needed" >&2; exit 2; }
 case $want in ''|*[!0-9]*) echo "$me: N: not a count: '$want'" >&2; exit 2 ;; esac
+case $workers in ''|*[!0-9]*|0) echo "$me: MUTATION_WORKERS: not a count: '$workers'" >&2; exit 2 ;; esac
 case $seed in *[!0-9]*) echo "$me: SEED: not a number: '$seed'" >&2; exit 2 ;; esac
 [ -z "$points_in" ] || [ -r "$points_in" ] || { echo "$me: POINTS: $points_in: cannot read it" >&2; exit 2; }
 [ -z "$points_in" ] || points_in=$(cd "$(dirname "$points_in")" && pwd)/$(basename "$points_in")
@@ -49,7 +56,7 @@ out=$(cd "$out" && pwd)
 tree=$out/tree
 report=$out/sample-report.txt
 survivors=$out/survivors.txt
-rm -rf "$tree" "$out/logs"
+rm -rf "$tree" "$tree".[0-9]* "$out/logs" "$out"/results.*
 mkdir -p "$tree" "$out/logs" || exit 2
 
 # The source tree without git's metadata, build trees or earlier runs.
@@ -81,6 +88,17 @@ t0=$(date +%s)
 (autoreconf -fi >/dev/null 2>&1 && mkdir -p b && cd b && ../configure >/dev/null &&
 	make -j"$jobs" >/dev/null 2>&1 && make -j"$jobs" check TESTS= >/dev/null 2>&1) ||
 	{ echo "$me: the unmutated tree does not build" >&2; exit 2; }
+w=2
+while [ "$w" -le "$workers" ]; do
+	# A configured out-of-tree build is relocatable only by building again:
+	# each worker's copy is configured and built on its own.
+	rm -rf "$tree.$w" && mkdir -p "$tree.$w" &&
+		(tar --exclude=./b -cf - . | (cd "$tree.$w" && tar -xf -)) &&
+		(cd "$tree.$w" && mkdir -p b && cd b && ../configure >/dev/null &&
+			make -j"$jobs" >/dev/null 2>&1 && make -j"$jobs" check TESTS= >/dev/null 2>&1) ||
+		{ echo "$me: worker $w's copy does not build" >&2; exit 2; }
+	w=$((w + 1))
+done
 echo "$me: the unmutated tree's make check (its failures kill no mutant)" >&2
 (cd b && timeout -k 10 "$check_timeout" make -j"$jobs" check >"$out/logs/baseline.log" 2>&1)
 grep -E '^(FAIL|ERROR|XPASS):' "$out/logs/baseline.log" | sed 's/^[A-Z]*: //; s/ .*//' | sort -u >"$out/baseline-fails"
@@ -89,8 +107,9 @@ if [ -s "$out/baseline-fails" ]; then
 fi
 t_base=$(($(date +%s) - t0))
 
-# run_tests LOG TIMEOUT [TESTS]: the first test that fails here but not in
-# the unmutated tree, "timeout" past TIMEOUT, or nothing when none fails.
+# run_tests LOG TIMEOUT [TESTS]: the tests that fail here but not in the
+# unmutated tree, one a line ("timeout" past TIMEOUT, "make" when make failed
+# with no test failing), or nothing when none fails.
 run_tests() {
 	log=$1 limit=$2
 	shift 2
@@ -103,69 +122,127 @@ run_tests() {
 	case $rc in 124|137) echo timeout; return ;; esac
 	[ $rc -ne 0 ] || return 0
 	k=$(grep -E '^(FAIL|ERROR|XPASS):' "$log" | sed 's/^[A-Z]*: //; s/ .*//' |
-		grep -vxF -f "$out/baseline-fails" | head -n 1)
+		grep -vxF -f "$out/baseline-fails" | sort -u)
 	[ -n "$k" ] || grep -q -E '^(FAIL|ERROR|XPASS):' "$log" || k="make"
-	echo "$k"
+	printf '%s\n' "$k"
+}
+
+# confirm LOG TIMEOUT FAILED...: the first of FAILED that fails again when
+# run alone (timeout and make count as they are); the flaky ones, those that
+# pass the second time, are added to LOG.flaky.
+confirm() {
+	log=$1 limit=$2
+	shift 2
+	for t; do
+		case $t in timeout|make) echo "$t"; return ;; esac
+		again=$(run_tests "$log.again" "$limit" "$t")
+		if [ -n "$again" ]; then rm -f "$log.again"; echo "$t"; return; fi
+		echo "$t" >>"$log.flaky"
+	done
 }
 
 short() { printf '%s' "$1" | cut -c1-60; }
 
-: >"$report"
-: >"$survivors"
-killed=0 bytimeout=0 survived=0 stillborn=0 equivalent=0 done=0
-n=$(wc -l <"$out/points.txt")
-t1=$(date +%s)
-while IFS= read -r point; do
-	[ -n "$point" ] || continue
-	tag=$(printf '%s\n' "$point" | cut -f1)
-	file=$(printf '%s\n' "$point" | cut -f2)
-	where=$file:$(printf '%s\n' "$point" | cut -f3)
-	rule=$(printf '%s\n' "$point" | cut -f5)
-	before=$(printf '%s\n' "$point" | cut -f6)
-	after=$(printf '%s\n' "$point" | cut -f7)
-	by=-
-	if grep -q "^$tag	" "$equiv" 2>/dev/null; then
-		result=equivalent; equivalent=$((equivalent + 1))
-		by=$(grep "^$tag	" "$equiv" | head -n 1 | cut -f5)
-	else
-		cp "$file" "$out/orig" || exit 2
-		perl "$gen" --apply "$point" || { echo "$me: cannot apply $tag" >&2; exit 2; }
-		tests=$(awk -F'	' -v f="$file" '$1 == f { print $2 }' "$map")
-		[ -n "$tests" ] || tests=$(awk -F'	' '$1 == "*" { print $2 }' "$map")
-		if ! (cd b && make -j"$jobs" >"$out/logs/$tag.build.log" 2>&1); then
-			result=stillborn; stillborn=$((stillborn + 1))
-		else
-			rm -f "$out/logs/$tag.build.log"
-			# The file's tests first (none mapped: make check at once).
-			k=
-			# shellcheck disable=SC2086 # a list of tests
-			[ -z "$tests" ] || k=$(run_tests "$out/logs/$tag.log" "$map_timeout" $tests)
-			[ -n "$k" ] || k=$(run_tests "$out/logs/$tag.log" "$check_timeout")
-			if [ -z "$k" ]; then
-				result=survived; survived=$((survived + 1))
-				printf '%s\n' "$point" >>"$survivors"
-			else
-				result=killed; killed=$((killed + 1)) by=$k
-				[ "$k" != timeout ] || bytimeout=$((bytimeout + 1))
-				rm -f "$out/logs/$tag.log"
-			fi
-		fi
-		perl "$gen" --revert "$point" || { echo "$me: cannot revert $tag" >&2; exit 2; }
-		cmp -s "$file" "$out/orig" || { echo "$me: $file: not restored after $tag" >&2; exit 2; }
-		touch "$file"
-	fi
-	line=$(printf '%s %-26s %-10s %s -> %s  %s %s' "$tag" "$where" "$rule" \
-		"$(short "$before")" "$(short "$after")" "$result" "$by")
-	echo "$line" >>"$report"
-	echo "$line"
-	done=$((done + 1))
+progress() {
+	d=$(cat "$out"/results.* 2>/dev/null | wc -l)
 	el=$(($(date +%s) - t1))
-	eta=$((el * (n - done) / done))
-	printf '%s: %d/%d, %dm%02ds elapsed, about %dm%02ds left\n' "$me" "$done" "$n" \
+	[ "$d" -gt 0 ] || d=1
+	eta=$((el * (n - d) / d))
+	printf '%s: %d/%d, %dm%02ds elapsed, about %dm%02ds left\n' "$me" "$d" "$n" \
 		$((el / 60)) $((el % 60)) $((eta / 60)) $((eta % 60)) >&2
-done <"$out/points.txt"
-(cd b && make -j"$jobs" >/dev/null 2>&1)
+}
+
+# work W: worker W's share of the points (every W-th, from the W-th), in
+# its own copy of the tree; one tab-separated result line per point.
+work() {
+	wk=$1
+	wtree=$tree
+	[ "$wk" -eq 1 ] || wtree=$tree.$wk
+	cd "$wtree" || exit 2
+	res=$out/results.$wk
+	: >"$res"
+	idx=0
+	while IFS= read -r point; do
+		idx=$((idx + 1))
+		[ -n "$point" ] || continue
+		[ $(((idx - 1) % workers + 1)) -eq "$wk" ] || continue
+		tag=$(printf '%s\n' "$point" | cut -f1)
+		file=$(printf '%s\n' "$point" | cut -f2)
+		by=-
+		if grep -q "^$tag	" "$equiv" 2>/dev/null; then
+			result=equivalent
+			by=$(grep "^$tag	" "$equiv" | head -n 1 | cut -f5)
+		else
+			cp "$file" "$out/orig.$wk" || exit 2
+			perl "$gen" --apply "$point" || { echo "$me: cannot apply $tag" >&2; exit 2; }
+			tests=$(awk -F'	' -v f="$file" '$1 == f { print $2 }' "$map")
+			[ -n "$tests" ] || tests=$(awk -F'	' '$1 == "*" { print $2 }' "$map")
+			if ! (cd b && make -j"$jobs" >"$out/logs/$tag.build.log" 2>&1); then
+				result=stillborn
+			else
+				rm -f "$out/logs/$tag.build.log"
+				# The file's tests first, one at a time (none mapped:
+				# make check at once), then the whole suite.
+				k=
+				for t in $tests; do
+					f=$(run_tests "$out/logs/$tag.log" "$map_timeout" "$t")
+					[ -z "$f" ] || k=$(confirm "$out/logs/$tag.log" "$map_timeout" $f)
+					[ -z "$k" ] || break
+				done
+				if [ -z "$k" ]; then
+					f=$(run_tests "$out/logs/$tag.log" "$check_timeout")
+					[ -z "$f" ] || k=$(confirm "$out/logs/$tag.log" "$check_timeout" $f)
+				fi
+				if [ -z "$k" ]; then
+					result=survived
+				else
+					result=killed by=$k
+					rm -f "$out/logs/$tag.log"
+				fi
+				if [ -s "$out/logs/$tag.log.flaky" ]; then
+					by="$by (flaky, passed when run again: $(sort -u "$out/logs/$tag.log.flaky" | tr '\n' ' '))"
+					rm -f "$out/logs/$tag.log.flaky"
+				fi
+			fi
+			perl "$gen" --revert "$point" || { echo "$me: cannot revert $tag" >&2; exit 2; }
+			cmp -s "$file" "$out/orig.$wk" || { echo "$me: $file: not restored after $tag" >&2; exit 2; }
+			touch "$file"
+		fi
+		printf '%d\t%s\t%s\t%s\n' "$idx" "$result" "$by" "$point" >>"$res"
+		printf '%s %-26s %-10s %s -> %s  %s %s\n' "$tag" "$file:$(printf '%s\n' "$point" | cut -f3)" \
+			"$(printf '%s\n' "$point" | cut -f5)" "$(short "$(printf '%s\n' "$point" | cut -f6)")" \
+			"$(short "$(printf '%s\n' "$point" | cut -f7)")" "$result" "$by"
+		progress
+	done <"$out/points.txt"
+	(cd b && make -j"$jobs" >/dev/null 2>&1)
+}
+
+n=$(grep -c . "$out/points.txt")
+t1=$(date +%s)
+pids=
+w=1
+while [ "$w" -le "$workers" ]; do
+	work "$w" &
+	pids="$pids $!"
+	w=$((w + 1))
+done
+trap 'kill $pids 2>/dev/null' INT TERM HUP
+st=0
+for p in $pids; do wait "$p" || st=1; done
+[ "$st" -eq 0 ] || { echo "$me: a worker stopped early (above)" >&2; exit 2; }
 el=$(($(date +%s) - t1))
+
+sort -n -k1,1 "$out"/results.* >"$out/results"
+# Fields: index, result, by, then the point's seven (tag file line column
+# rule before after; after may be empty).
+awk -F'\t' '{ printf "%s %-26s %-10s %s -> %s  %s %s\n", $4, $5 ":" $6, $8,
+	substr($9, 1, 60), substr($10, 1, 60), $2, $3 }' "$out/results" >"$report"
+awk -F'\t' -v OFS='\t' '$2 == "survived" { print $4, $5, $6, $7, $8, $9, $10 }' \
+	"$out/results" >"$survivors"
+count() { awk -F'	' -v r="$1" '$2 == r' "$out/results" | wc -l | tr -d ' '; }
+killed=$(count killed) survived=$(count survived) stillborn=$(count stillborn) equivalent=$(count equivalent)
+bytimeout=$(awk -F'	' '$2 == "killed" && $3 == "timeout"' "$out/results" | wc -l | tr -d ' ')
+done=$(grep -c . "$out/results")
 scored=$((killed + survived))
 ci=$(awk -v k="$killed" -v n="$scored" 'BEGIN {
 	if (n == 0) { print "no score (nothing killed or survived)"; exit }
@@ -178,6 +255,6 @@ ci=$(awk -v k="$killed" -v n="$scored" 'BEGIN {
 	echo "files: $*"
 	echo "killed $killed ($bytimeout by timeout), survived $survived, stillborn $stillborn, equivalent $equivalent"
 	echo "$ci"
-	[ "$done" -eq 0 ] || echo "time: build and baseline check ${t_base}s; ${el}s for $done mutants, $((el / done))s each"
+	[ "$done" -eq 0 ] || echo "time: build and baseline check ${t_base}s; ${el}s for $done mutants with $workers worker(s), $((el / done))s each"
 	[ "$survived" -eq 0 ] || echo "survivors: $survivors (make mutation-sample POINTS=$survivors reruns them)"
 } | tee -a "$report"
