@@ -50,6 +50,28 @@ START_TEST(single_and_empty)
 }
 END_TEST
 
+/* A mean or median of zero leaves the relative figures undefined: they are
+ * 0 (the documents print them as such), never a division by zero, and the
+ * one that is defined is still computed. */
+START_TEST(zero_mean_or_median)
+{
+	const double zeros[] = { 0, 0, 0 }, centred[] = { -1, 0, 1 }, zmed[] = { 0, 0, 3 };
+	struct pb_stats s;
+
+	ck_assert_int_eq(pb_stats_compute(zeros, 3, &s), 0);
+	ck_assert_double_eq(s.rsd, 0);
+	ck_assert_double_eq(s.spread, 0);
+	ck_assert_int_eq(pb_stats_compute(centred, 3, &s), 0);
+	ck_assert_double_eq(s.stddev, 1);
+	ck_assert_double_eq(s.rsd, 0);
+	ck_assert_double_eq(s.spread, 0);
+	/* median 0, mean 1: the rsd exists, the spread does not */
+	ck_assert_int_eq(pb_stats_compute(zmed, 3, &s), 0);
+	ck_assert_double_eq_tol(s.rsd, sqrt(3.0), 1e-12);
+	ck_assert_double_eq(s.spread, 0);
+}
+END_TEST
+
 START_TEST(input_untouched)
 {
 	double v[] = { 3, 1, 2 };
@@ -133,6 +155,26 @@ START_TEST(welch_near_significance)
 }
 END_TEST
 
+/* The ends of the p-value's range: equal means give t = 0 and p = 1
+ * exactly; a difference so large that t * t overflows gives p = 0 (not
+ * the -1 that means "undefined"). */
+START_TEST(welch_extremes)
+{
+	const double a[] = { 0, 2 }, b[] = { 1, 1, 1 }, far[] = { 1e200, 1e200 };
+	struct pb_stats sa, sb;
+	double t, df;
+
+	pb_stats_compute(a, 2, &sa);
+	pb_stats_compute(b, 3, &sb);
+	ck_assert_double_eq(pb_stats_welch(&sa, &sb, &t, &df), 1);
+	ck_assert_double_eq(t, 0);
+	pb_stats_compute(far, 2, &sb);
+	ck_assert_double_eq(pb_stats_welch(&sa, &sb, &t, &df), 0);
+	ck_assert(t > 1e199);
+}
+END_TEST
+
 PB_CHECK_SUITE_MAIN("stats",
-	PB_TCASE("describe", odd_and_even_medians, dispersion, single_and_empty, input_untouched),
-	PB_TCASE("welch", welch_known_value, welch_undefined, welch_near_significance))
+	PB_TCASE("describe", odd_and_even_medians, dispersion, single_and_empty, zero_mean_or_median,
+		 input_untouched),
+	PB_TCASE("welch", welch_known_value, welch_undefined, welch_near_significance, welch_extremes))
