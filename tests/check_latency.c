@@ -123,6 +123,14 @@ START_TEST(small_values_are_exact)
 	pb_hist_reset(&h);
 	ck_assert_uint_eq(h.count, 0);
 	ck_assert_uint_eq(pb_hist_percentile(&h, 50), 0);
+	/* one value, then the same value again: no spread (0, not negative) */
+	pb_hist_record(&h, 7);
+	ck_assert_double_eq(pb_hist_stddev(&h), 0);
+	ck_assert_double_eq_tol(pb_hist_mean(&h), 7, 1e-12);
+	pb_hist_record(&h, 7);
+	ck_assert_double_eq(pb_hist_stddev(&h), 0);
+	pb_hist_record(&h, 10);
+	ck_assert_double_eq_tol(pb_hist_stddev(&h), sqrt(3.0), 1e-9);
 	pb_hist_free(&h);
 }
 END_TEST
