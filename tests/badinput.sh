@@ -71,7 +71,7 @@ if command -v strace >/dev/null && strace -f -qq -e trace=pipe2 -o /dev/null tru
 else
 	STRACE=0
 fi
-plan $((n * 4 + 2 + 12))
+plan $((n * 4 + 5 + 12))
 
 while IFS='|' read -r cmd opt val; do
 	case $opt in
@@ -103,6 +103,14 @@ run "$PIPEBENCH" compare "$GOOD"
 is "$rc:$(nlines "$err")" "2:1" "compare with one file: exit 2, one line"
 run "$PIPEBENCH" report stray
 is "$rc:$(nlines "$err")" "2:1" "report with a stray argument: exit 2, one line"
+# compare takes BASE and at most 63 NEW files: 63 are compared, 64 refused.
+set -- "$GOOD"
+i=0; while [ $i -lt 63 ]; do set -- "$@" "$GOOD"; i=$((i + 1)); done
+run "$PIPEBENCH" compare --format json "$@"
+is "$rc" 0 "compare BASE and 63 NEW files: compared (exit 0)"
+run "$PIPEBENCH" compare "$@" "$GOOD"
+is "$rc:$(nlines "$err")" "2:1" "compare BASE and 64 NEW files: exit 2, one line"
+printf '%s' "$err" | grep -q 'at most 63 NEW files'; ok $? "compare with 64 NEW files: the message names the limit"
 
 # An option given twice is refused, never silently reduced to one value
 # (a dropped --expect or --only would be a false pass).

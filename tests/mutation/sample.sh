@@ -20,7 +20,11 @@
 # kill counts only when the killing test, run again alone, fails again (a
 # test that passes then was flaky: it is named in the report and the mutant
 # goes on to the next tests).  A point that tests/mutation/equivalent.tab
-# lists is equivalent and not run.  Report: OUTDIR/sample-report.txt (also on
+# lists is equivalent and not run.  MUTATION_RESUME=1 goes on with the run
+# in OUTDIR that was interrupted: its points, copies and baseline are kept,
+# a mutant left applied is reverted, and the points with a result are not
+# run again.  The whole suite runs with make -j MUTATION_CHECK_JOBS (twice
+# MUTATION_JOBS: its tests mostly wait).  Report: OUTDIR/sample-report.txt (also on
 # stdout); survivors, one point a line: OUTDIR/survivors.txt; the failing
 # runs' logs: OUTDIR/logs/.
 set -u
@@ -32,6 +36,7 @@ seed=${4:-}
 files=${5:-}
 points_in=${6:-}
 jobs=${MUTATION_JOBS:-2}
+check_jobs=${MUTATION_CHECK_JOBS:-$((jobs * 2))}
 workers=${MUTATION_WORKERS:-1}
 map_timeout=${MUTATION_TIMEOUT:-300}
 check_timeout=${MUTATION_CHECK_TIMEOUT:-1800}
@@ -56,26 +61,39 @@ out=$(cd "$out" && pwd)
 tree=$out/tree
 report=$out/sample-report.txt
 survivors=$out/survivors.txt
-rm -rf "$tree" "$tree".[0-9]* "$out/logs" "$out"/results.*
-mkdir -p "$tree" "$out/logs" || exit 2
+resume=0
+if [ "${MUTATION_RESUME:-}" = 1 ]; then
+	if [ -s "$out/points.txt" ] && [ -f "$tree/b/Makefile" ] && [ -f "$out/baseline-fails" ] &&
+		[ -f "$out/pristine.tar" ]; then
+		resume=1
+	else
+		echo "$me: MUTATION_RESUME=1: $out holds no run to resume; starting afresh" >&2
+	fi
+fi
+if [ "$resume" = 0 ]; then
+	rm -rf "$tree" "$tree".[0-9]* "$out/logs" "$out"/results.*
+	mkdir -p "$tree" "$out/logs" || exit 2
 
-# The source tree without git's metadata, build trees or earlier runs.
-if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
-	(cd "$src" && git ls-files -co --exclude-standard | grep -v -e '^mutation' -e '^build' |
-		tar -cf - -T -) | (cd "$tree" && tar -xf -)
-else
-	(cd "$src" && tar --exclude=.git --exclude='./build*' --exclude='./mutation*' \
-		--exclude=autom4te.cache -cf - .) | (cd "$tree" && tar -xf -)
-fi || { echo "$me: cannot copy $src to $tree" >&2; exit 2; }
-[ ! -e "$tree/config.status" ] ||
-	{ echo "$me: $src is configured in place: run make distclean there, or build out of tree" >&2; exit 2; }
-
+	# The source tree without git's metadata, build trees or earlier runs.
+	if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
+		(cd "$src" && git ls-files -co --exclude-standard | grep -v -e '^mutation' -e '^build' |
+			tar -cf - -T -) | (cd "$tree" && tar -xf -)
+	else
+		(cd "$src" && tar --exclude=.git --exclude='./build*' --exclude='./mutation*' \
+			--exclude=autom4te.cache -cf - .) | (cd "$tree" && tar -xf -)
+	fi || { echo "$me: cannot copy $src to $tree" >&2; exit 2; }
+	(cd "$tree" && tar -cf "$out/pristine.tar" src) || exit 2
+	[ ! -e "$tree/config.status" ] ||
+		{ echo "$me: $src is configured in place: run make distclean there, or build out of tree" >&2; exit 2; }
+fi
 cd "$tree" || exit 2
 # shellcheck disable=SC2086 # FILES is a list of shell patterns
 set -- $files
 for f; do [ -f "$f" ] || { echo "$me: FILES: $f: no such file in $src" >&2; exit 2; }; done
 total=$(perl "$gen" --list "$@" | wc -l)
-if [ -n "$points_in" ]; then
+if [ "$resume" = 1 ]; then
+	echo "$me: resuming $out: $(cat "$out"/results.* 2>/dev/null | wc -l) of $(grep -c . "$out/points.txt") points done"
+elif [ -n "$points_in" ]; then
 	cp "$points_in" "$out/points.txt"
 	echo "$me: $(wc -l <"$out/points.txt") points from $points_in"
 else
@@ -83,29 +101,48 @@ else
 	echo "$me: seed $seed: $(wc -l <"$out/points.txt") of $total points over $# files"
 fi
 
-echo "$me: building a scratch copy in $tree" >&2
-t0=$(date +%s)
-(autoreconf -fi >/dev/null 2>&1 && mkdir -p b && cd b && ../configure >/dev/null &&
-	make -j"$jobs" >/dev/null 2>&1 && make -j"$jobs" check TESTS= >/dev/null 2>&1) ||
-	{ echo "$me: the unmutated tree does not build" >&2; exit 2; }
-w=2
-while [ "$w" -le "$workers" ]; do
-	# A configured out-of-tree build is relocatable only by building again:
-	# each worker's copy is configured and built on its own.
-	rm -rf "$tree.$w" && mkdir -p "$tree.$w" &&
-		(tar --exclude=./b -cf - . | (cd "$tree.$w" && tar -xf -)) &&
-		(cd "$tree.$w" && mkdir -p b && cd b && ../configure >/dev/null &&
-			make -j"$jobs" >/dev/null 2>&1 && make -j"$jobs" check TESTS= >/dev/null 2>&1) ||
-		{ echo "$me: worker $w's copy does not build" >&2; exit 2; }
-	w=$((w + 1))
-done
-echo "$me: the unmutated tree's make check (its failures kill no mutant)" >&2
-(cd b && timeout -k 10 "$check_timeout" make -j"$jobs" check >"$out/logs/baseline.log" 2>&1)
-grep -E '^(FAIL|ERROR|XPASS):' "$out/logs/baseline.log" | sed 's/^[A-Z]*: //; s/ .*//' | sort -u >"$out/baseline-fails"
-if [ -s "$out/baseline-fails" ]; then
-	echo "$me: failing without a mutant, not counted: $(tr '\n' ' ' <"$out/baseline-fails")" >&2
+if [ "$resume" = 1 ]; then
+	# The interrupted run may have left a mutant applied in any copy: every
+	# source file that differs from the pristine copy is put back (and
+	# touched, so make rebuilds it), then each copy is built again.
+	t0=$(date +%s)
+	rm -rf "$out/pristine" && mkdir -p "$out/pristine" && tar -xf "$out/pristine.tar" -C "$out/pristine" || exit 2
+	for t in "$tree" "$tree".[0-9]*; do
+		[ -d "$t/b" ] || continue
+		(cd "$out/pristine" && find src -type f) | while IFS= read -r f; do
+			cmp -s "$out/pristine/$f" "$t/$f" || { cp "$out/pristine/$f" "$t/$f" && touch "$t/$f" &&
+				echo "$me: ${t#"$out"/}/$f: restored" >&2; }
+		done
+		(cd "$t/b" && make -j"$jobs" >/dev/null 2>&1 && make -j"$jobs" check TESTS= >/dev/null 2>&1) ||
+			{ echo "$me: $t does not build" >&2; exit 2; }
+	done
+	rm -rf "$out/pristine"
+	t_base=$(($(date +%s) - t0))
+else
+	echo "$me: building a scratch copy in $tree" >&2
+	t0=$(date +%s)
+	(autoreconf -fi >/dev/null 2>&1 && mkdir -p b && cd b && ../configure >/dev/null &&
+		make -j"$jobs" >/dev/null 2>&1 && make -j"$jobs" check TESTS= >/dev/null 2>&1) ||
+		{ echo "$me: the unmutated tree does not build" >&2; exit 2; }
+	w=2
+	while [ "$w" -le "$workers" ]; do
+		# A configured out-of-tree build is relocatable only by building again:
+		# each worker's copy is configured and built on its own.
+		rm -rf "$tree.$w" && mkdir -p "$tree.$w" &&
+			(tar --exclude=./b -cf - . | (cd "$tree.$w" && tar -xf -)) &&
+			(cd "$tree.$w" && mkdir -p b && cd b && ../configure >/dev/null &&
+				make -j"$jobs" >/dev/null 2>&1 && make -j"$jobs" check TESTS= >/dev/null 2>&1) ||
+			{ echo "$me: worker $w's copy does not build" >&2; exit 2; }
+		w=$((w + 1))
+	done
+	echo "$me: the unmutated tree's make check (its failures kill no mutant)" >&2
+	(cd b && timeout -k 10 "$check_timeout" make -j"$jobs" check >"$out/logs/baseline.log" 2>&1)
+	grep -E '^(FAIL|ERROR|XPASS):' "$out/logs/baseline.log" | sed 's/^[A-Z]*: //; s/ .*//' | sort -u >"$out/baseline-fails"
+	if [ -s "$out/baseline-fails" ]; then
+		echo "$me: failing without a mutant, not counted: $(tr '\n' ' ' <"$out/baseline-fails")" >&2
+	fi
+	t_base=$(($(date +%s) - t0))
 fi
-t_base=$(($(date +%s) - t0))
 
 # run_tests LOG TIMEOUT [TESTS]: the tests that fail here but not in the
 # unmutated tree, one a line ("timeout" past TIMEOUT, "make" when make failed
@@ -116,7 +153,8 @@ run_tests() {
 	if [ $# -gt 0 ]; then
 		(cd b && timeout -k 10 "$limit" make -j"$jobs" check TESTS="$*" >"$log" 2>&1)
 	else
-		(cd b && timeout -k 10 "$limit" make -j"$jobs" check >"$log" 2>&1)
+		# the whole suite: its tests mostly wait, so more of them at once
+		(cd b && timeout -k 10 "$limit" make -j"$check_jobs" check >"$log" 2>&1)
 	fi
 	rc=$?
 	case $rc in 124|137) echo timeout; return ;; esac
@@ -160,12 +198,13 @@ work() {
 	[ "$wk" -eq 1 ] || wtree=$tree.$wk
 	cd "$wtree" || exit 2
 	res=$out/results.$wk
-	: >"$res"
+	[ "$resume" = 1 ] || : >"$res"
 	idx=0
 	while IFS= read -r point; do
 		idx=$((idx + 1))
 		[ -n "$point" ] || continue
 		[ $(((idx - 1) % workers + 1)) -eq "$wk" ] || continue
+		cut -f1 "$out"/results.* 2>/dev/null | grep -qx "$idx" && continue
 		tag=$(printf '%s\n' "$point" | cut -f1)
 		file=$(printf '%s\n' "$point" | cut -f2)
 		by=-
