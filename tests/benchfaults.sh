@@ -21,7 +21,7 @@ asan=$(ldd "$PB" 2>/dev/null | awk '/libasan\.so/ { print $3; exit }')
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 export ASAN_OPTIONS
 
-plan 35
+plan 39
 
 # faulty FAULT ARGS...: run pipebench ARGS with FAULT injected (rc, out, err).
 faulty() {
@@ -79,3 +79,8 @@ tmp_empty; ok $? "throughput --timeout 1 under hung-read: nothing left in TMPDIR
 tap_n=$((tap_n + 1))
 if printf '%s\n' "$err" | grep -q -- '--timeout: timed out after 1 s'; then r=ok; else r="not ok"; fi
 echo "$r $tap_n - throughput --timeout 1 under hung-read: the message names the timeout # TODO it says '${err#pipebench throughput: }'"
+# latency's party B: end of file in the middle of a message (its read of
+# 100 bytes gets 50, then 0) -- B's own message reaches the user.
+faulty eof-midway latency --loops 200 --repeat 1 --size 100
+expect "latency --size 100 under eof-midway" 3 \
+	'anon any block: party B: read: end of file inside a message$'

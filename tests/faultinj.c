@@ -56,7 +56,7 @@ enum fault {
 	F_SETPIPE_NOROUND, F_GETPIPE_LIES,
 	F_POLLOUT_FULL, F_NO_POLLHUP, F_NO_POLLERR, F_SELECT_EOF,
 	F_TS_UNSET, F_TS_PARTIAL_ANON, F_TS_FROZEN_FIFO,
-	F_FIFO_ENXIO_LOST, F_FIFO_OPEN_NOBLOCK,
+	F_FIFO_ENXIO_LOST, F_FIFO_OPEN_NOBLOCK, F_EOF_MIDWAY,
 	F_COUNT
 };
 
@@ -96,6 +96,7 @@ static const char *const fault_names[F_COUNT] = {
 	[F_TS_FROZEN_FIFO] = "ts-frozen-fifo",  /* FIFO I/O leaves a/mtime unchanged */
 	[F_FIFO_ENXIO_LOST] = "fifo-enxio-lost", /* O_WRONLY|O_NONBLOCK opens without a reader */
 	[F_FIFO_OPEN_NOBLOCK] = "fifo-open-noblock", /* blocking FIFO opens do not wait */
+	[F_EOF_MIDWAY] = "eof-midway",          /* read(n >= 2) gets n/2, the next read 0 (EOF) */
 };
 
 static enum fault fault;
@@ -381,6 +382,9 @@ static ssize_t hang(void)
 	return real_read(hang_fd, &c, 1);
 }
 
+/* eof-midway: the descriptors whose next read returns end of file. */
+static bool midway[1024];
+
 ssize_t read(int fd, void *buf, size_t n)
 {
 	struct stat st;
@@ -408,6 +412,21 @@ ssize_t read(int fd, void *buf, size_t n)
 			((char *)buf)[0] = ((char *)buf)[1];
 			((char *)buf)[1] = t;
 		}
+		return r;
+	case F_EOF_MIDWAY:
+		/* A read of n >= 2 bytes gets at most n / 2; the next read on
+		 * that descriptor returns 0 (end of file) although bytes are
+		 * queued and the writer is open. */
+		if (fd >= (int)(sizeof(midway) / sizeof(midway[0])))
+			break;
+		if (midway[fd]) {
+			midway[fd] = false;
+			return 0;
+		}
+		if (n < 2)
+			break;
+		r = real_read(fd, buf, n / 2);
+		midway[fd] = r > 0;
 		return r;
 	case F_HUNG_READ:
 		return hang();
