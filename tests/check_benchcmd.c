@@ -263,6 +263,24 @@ START_TEST(o_noatime_on_a_kernel_that_takes_the_flag)
 	ck_assert_str_eq(json_object_get_string(v), "o_noatime_ab");
 	json_object_put(doc);
 	ck_assert_int_eq(unlink(out), 0);
+	/* The text names the A/B pipes and what F_GETFL says of each end (this
+	 * kernel drops the flag: no on both). */
+	av[8] = "text";
+	kernel_takes_noatime = true;
+	ck_assert_int_eq(pb_cmd_run(&pb_cmd_o_noatime, 11, av), PB_EXIT_OK);
+	kernel_takes_noatime = false;
+	{
+		FILE *f = fopen(out, "r");
+		size_t n;
+
+		ck_assert_ptr_nonnull(f);
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		buf[n] = '\0';
+		fclose(f);
+	}
+	ck_assert_msg(strstr(buf, "pipe2(O_NOATIME) ") != NULL, "%s", buf);
+	ck_assert_msg(strstr(buf, "; O_NOATIME on read end: no, write end: no\n") != NULL, "%s", buf);
+	ck_assert_int_eq(unlink(out), 0);
 	ck_assert_int_eq(rmdir(dir), 0);  /* fails if the run left anything */
 }
 END_TEST

@@ -7,7 +7,7 @@ tap_tmpdir
 PB="$PIPEBENCH throughput --loops 30 --warmup 0"
 J="$TEST_TMP/out.json"
 
-plan 44
+plan 46
 
 run $PB --repeat 2
 is "$rc" 0 "text run exits 0"
@@ -146,3 +146,13 @@ printf '%s\n' "$out" | awk -F, 'function rel(a, w) { d = a - w; if (d < 0) d = -
 		rel($14, $8 / $12) > 1e-12 || ($1 == "socketpair") != ($4 == "") || $2 != "rw") bad = 1 }
 	END { exit bad }'
 ok $? "csv: rate_bytes_per_s and ns_per_syscall as in JSON; no pipe size for a socketpair"
+# A size larger than the pipe's buffer is noted (any of the sizes, not only
+# the first); a size exactly the buffer's is not larger.
+run $PB --size 4K --repeat 1 --format json
+cap=$(printf '%s' "$out" | "$JSONQ" - .results[0].pipe_size_bytes)
+run $PB --size "4K,$((cap + 1))" --repeat 1
+printf '%s\n' "$out" | grep -q "^note        --size $((cap + 1)) B is larger than the .* pipe buffer: every write is partial$"
+ok $? "a --size one byte over the $cap-byte pipe buffer (the second size) is noted"
+run $PB --size "$cap" --repeat 1
+! printf '%s\n' "$out" | grep -q 'is larger than'
+ok $? "a --size equal to the pipe buffer is not noted"
