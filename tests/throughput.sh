@@ -7,7 +7,7 @@ tap_tmpdir
 PB="$PIPEBENCH throughput --loops 30 --warmup 0"
 J="$TEST_TMP/out.json"
 
-plan 46
+plan 48
 
 run $PB --repeat 2
 is "$rc" 0 "text run exits 0"
@@ -150,9 +150,11 @@ ok $? "csv: rate_bytes_per_s and ns_per_syscall as in JSON; no pipe size for a s
 # the first); a size exactly the buffer's is not larger.
 run $PB --size 4K --repeat 1 --format json
 cap=$(printf '%s' "$out" | "$JSONQ" - .results[0].pipe_size_bytes)
-run $PB --size "4K,$((cap + 1))" --repeat 1
-printf '%s\n' "$out" | grep -q "^note        --size $((cap + 1)) B is larger than the .* pipe buffer: every write is partial$"
-ok $? "a --size one byte over the $cap-byte pipe buffer (the second size) is noted"
+for a in "anon 4K,$((cap + 1))" "anon,socketpair 4K,$((cap + 1))" "anon,socketpair $((cap + 1))"; do
+	run $PB --kind ${a% *} --size ${a#* } --repeat 1
+	printf '%s\n' "$out" | grep -q "^note        --size $((cap + 1)) B is larger than the .* pipe buffer: every write is partial$"
+	ok $? "--kind ${a% *} --size ${a#* }: a size one byte over the $cap-byte pipe buffer is noted"
+done
 run $PB --size "$cap" --repeat 1
 ! printf '%s\n' "$out" | grep -q 'is larger than'
 ok $? "a --size equal to the pipe buffer is not noted"
