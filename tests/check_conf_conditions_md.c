@@ -57,6 +57,8 @@ struct row {
 	enum pb_verdict v;     /* the verdict the check must give */
 	const char *phrase;    /* the detail must say this */
 	struct fake rd, wr, io;
+	struct fake sz;        /* the Nth F_GETPIPE_SZ returns RET instead */
+	int setsz_err;         /* F_SETPIPE_SZ fails with this instead */
 	unsigned flags;        /* PB_RUN_* */
 };
 
@@ -128,6 +130,16 @@ static int nth_ioctl(int fd, unsigned long req, void *arg)
 	if (r == 0 && req == FIONREAD && is_pipe_fd(fd) && ++ioctls_seen == cur->io.nth)
 		*(int *)arg += (int)cur->io.ret;
 	return r;
+}
+
+static int sizes_seen;
+static int nth_fcntl(int fd, int cmd, long arg)
+{
+	if (cmd == F_SETPIPE_SZ && cur->setsz_err)
+		return (int)fail_with(cur->setsz_err);
+	if (cmd == F_GETPIPE_SZ && ++sizes_seen == cur->sz.nth)
+		return (int)cur->sz.ret;
+	return fcntl(fd, cmd, arg);
 }
 
 /* ---- fstat: one field of one end changed ---- */
@@ -771,8 +783,10 @@ static struct pb_check_result run_row(const struct row *w)
 		s.write = nth_write;
 	if (w->io.nth)
 		s.ioctl = nth_ioctl;
+	if (w->sz.nth || w->setsz_err)
+		s.fcntl = nth_fcntl;
 	cur = w;
-	reads_seen = writes_seen = ioctls_seen = calls_seen = 0;
+	reads_seen = writes_seen = ioctls_seen = calls_seen = sizes_seen = 0;
 	mapped_ok = false;
 	ck_assert_int_eq(pb_conformance_run_one(c, &o, &r), 0);
 	if (getenv("PB_TEST_VERBOSE"))
@@ -789,6 +803,93 @@ START_TEST(one_condition)
 		      pb_verdict_names[r.verdict], pb_verdict_names[w->v], r.detail);
 	ck_assert_msg(strstr(r.detail, w->phrase) != NULL, "%s row %d: '%s' lacks '%s'", w->id,
 		      _i, r.detail, w->phrase);
+}
+END_TEST
+
+/*
+ * LX-03 on this machine's limits (it needs CAP_SETUID and a soft limit):
+ * pipe #N's F_GETPIPE_SZ is call N, the first past the soft limit's is
+ * call full + 1; writes 1 (the fill) and 2 (the byte after reading all
+ * but one back); read 1 (all but one).
+ */
+static int uname_5_10(struct utsname *u)
+{
+	int r = uname(u);
+
+	snprintf(u->release, sizeof(u->release), "5.10.0-test");
+	return r;
+}
+
+START_TEST(lx03_conditions)
+{
+	long page = sysconf(_SC_PAGESIZE), soft, hard, maxsz, def, full;
+	char want[12][160];
+	struct row rows3[12];
+	int n = 0;
+
+	soft = pb_check_proc_long("/proc/sys/fs/pipe-user-pages-soft");
+	hard = pb_check_proc_long("/proc/sys/fs/pipe-user-pages-hard");
+	maxsz = pb_check_proc_long("/proc/sys/fs/pipe-max-size");
+	if (!pb_check_has_cap(PB_CAP_SETUID) || soft <= 0 || maxsz < 16 * page ||
+	    soft / 16 + 1 > 4096) {
+		fprintf(stderr, "# lx03_conditions: skipped: LX-03 does not run its limits here\n");
+		return;
+	}
+	def = 16 * page;
+	full = soft / 16;
+	memset(rows3, 0, sizeof(rows3));
+#define ROW3(verdict, ...) \
+	do { \
+		rows3[n].id = "LX-03"; \
+		rows3[n].kind = PB_KIND_ANON; \
+		rows3[n].v = (verdict); \
+		rows3[n].phrase = want[n]; \
+		snprintf(want[n], sizeof(want[n]), __VA_ARGS__); \
+	} while (0)
+	ROW3(PB_PASS, "pipes 1-%ld get %ld, #%ld gets ", full, def, full + 1);
+	n++;
+	ROW3(PB_PASS, "%s", hard == 0 ? "hard limit: skip (pipe-user-pages-hard=0)" :
+	     "hard limit ");
+	n++;
+	ROW3(PB_FAIL, "pipe #%ld (within the soft limit %ld pages) has %ld bytes, expected %ld",
+	     full, soft, def / 2, def);
+	rows3[n++].sz = (struct fake){ (int)full, def / 2, 0, NULL };
+	ROW3(PB_FAIL, "pipe #1 (within the soft limit %ld pages) has %ld bytes", soft, def * 2);
+	rows3[n++].sz = (struct fake){ 1, def * 2, 0, NULL };
+	/* The first past the limit: 1 page (before 5.14) and 2 are lawful, 3 and 0 not. */
+	ROW3(PB_PASS, "#%ld gets %ld; write(1) after read(n-1) ok", full + 1, 2 * page);
+	rows3[n++].sz = (struct fake){ (int)full + 1, page, 0, NULL };
+	ROW3(PB_FAIL, "pipe #%ld (first past the soft limit) has %ld bytes, expected %ld (2 pages",
+	     full + 1, 3 * page, 2 * page);
+	rows3[n++].sz = (struct fake){ (int)full + 1, 3 * page, 0, NULL };
+	ROW3(PB_FAIL, "(first past the soft limit) has 0 bytes");
+	rows3[n++].sz = (struct fake){ (int)full + 1, 0, 0, NULL };
+	ROW3(PB_FAIL, "filling the small pipe with one write on a pipe returned %ld", 2 * page - 1);
+	rows3[n++].wr = (struct fake){ 1, 2 * page - 1, 0, NULL };
+	ROW3(PB_FAIL, "reading all but 1 byte back on a pipe returned %ld", 2 * page - 2);
+	rows3[n++].rd = (struct fake){ 1, 2 * page - 2, 0, NULL };
+	ROW3(PB_FAIL, "holding 1 byte: nonblocking write(1) gave -1 (Resource temporarily "
+	     "unavailable): the pipe15 stall");
+	rows3[n++].wr = (struct fake){ 2, -1, EAGAIN, NULL };
+	ROW3(PB_FAIL, "write(1) gave 0 (): the pipe15 stall (kernel 5.10.0-test predates the 5.14 "
+	     "fix 46c4c9d1beb7)");
+	rows3[n].sys.uname = uname_5_10;
+	rows3[n++].wr = (struct fake){ 2, 0, 0, NULL };
+	ROW3(PB_FAIL, "F_SETPIPE_SZ(%ld) over the soft limit: EBUSY, expected EPERM", 16 * page);
+	rows3[n++].setsz_err = EBUSY;
+#undef ROW3
+	for (int i = 0; i < n; i++) {
+		struct pb_check_result r = run_row(&rows3[i]);
+
+		if (i == 0 && r.verdict == PB_SKIP) {
+			fprintf(stderr, "# lx03_conditions: skipped: %s\n", r.detail);
+			return;
+		}
+		ck_assert_msg(r.verdict == rows3[i].v, "LX-03 row %d: %s, expected %s: %s", i,
+			      pb_verdict_names[r.verdict], pb_verdict_names[rows3[i].v], r.detail);
+		ck_assert_msg(strstr(r.detail, want[i]) != NULL, "LX-03 row %d: '%s' lacks '%s'",
+			      i, r.detail, want[i]);
+	}
 }
 END_TEST
 
@@ -970,4 +1071,5 @@ END_TEST
 
 PB_CHECK_SUITE_MAIN("conf_conditions_md",
 	PB_TCASE_LOOP("one_condition", 30, one_condition, NROWS),
-	PB_TCASE_LOOP("lx07", 30, lx07_condition, NLX07))
+	PB_TCASE_LOOP("lx07", 30, lx07_condition, NLX07),
+	PB_TCASE_TIMED("lx03", 120, lx03_conditions))
