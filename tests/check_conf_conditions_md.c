@@ -18,7 +18,9 @@
 
 #include <check.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -594,6 +596,81 @@ static int open_ro_dat_eacces(const char *path, int flags, mode_t mode)
 	return open(path, flags, mode);
 }
 
+/* ---- PL: poll and select answers one step at a time ---- */
+
+/* poll says no descriptor is ready but leaves revents set: the count rules. */
+static int poll_zero_garbage(struct pollfd *fds, nfds_t n, int timeout)
+{
+	int r = poll(fds, n, timeout);
+
+	if (r == 0)
+		for (nfds_t i = 0; i < n; i++)
+			fds[i].revents = POLLIN | POLLOUT;
+	return r;
+}
+
+/* PL-03: a reader-less write end also says POLLHUP. */
+static int poll_adds_hup(struct pollfd *fds, nfds_t n, int timeout)
+{
+	int r = poll(fds, n, timeout);
+
+	for (nfds_t i = 0; r > 0 && i < n; i++)
+		if (fds[i].revents)
+			fds[i].revents |= POLLHUP;
+	return r;
+}
+
+/* select counts a descriptor ready but clears it from the set, or says
+ * every descriptor asked about is ready. */
+static int select_count_but_empty(int nfds, fd_set *r, fd_set *w, fd_set *e, struct timeval *tv)
+{
+	int ret = select(nfds, r, w, e, tv);
+
+	if (ret > 0 && r)
+		FD_ZERO(r);
+	return ret;
+}
+
+static int select_all_ready(int nfds, fd_set *r, fd_set *w, fd_set *e, struct timeval *tv)
+{
+	int ret = select(nfds, r, w, e, tv);
+
+	if (ret == 0 && r)
+		for (int fd = 0; fd < nfds; fd++)
+			if (fd >= 3) {
+				FD_SET(fd, r);
+				ret = 1;
+			}
+	return ret;
+}
+
+/* PL-04: the Nth open of a FIFO for writing fails with ENXIO. */
+static int open_fifo_writer_nth(const char *path, int flags, mode_t mode, int nth)
+{
+	struct stat st;
+
+	if ((flags & O_ACCMODE) == O_WRONLY && stat(path, &st) == 0 && S_ISFIFO(st.st_mode) &&
+	    ++calls_seen == nth)
+		return (int)fail_with(ENXIO);
+	return open(path, flags, mode);
+}
+
+static int open_writer_1_enxio(const char *path, int flags, mode_t mode)
+{
+	return open_fifo_writer_nth(path, flags, mode, 1);
+}
+
+static int open_writer_2_enxio(const char *path, int flags, mode_t mode)
+{
+	return open_fifo_writer_nth(path, flags, mode, 2);
+}
+
+static int select_einval(int nfds, fd_set *r, fd_set *w, fd_set *e, struct timeval *tv)
+{
+	(void)nfds, (void)r, (void)w, (void)e, (void)tv;
+	return (int)fail_with(EINVAL);
+}
+
 #define A PB_KIND_ANON
 #define F PB_KIND_FIFO
 #define RD(n, ...) .rd = { (n), __VA_ARGS__ }
@@ -694,6 +771,40 @@ static const struct row rows[] = {
 	{ "LX-06", A, { .pread = pread_3 }, .v = PB_ERROR, .phrase = "pread of the temp file: short" },
 	{ "LX-06", A, { .open = open_ro_dat_eacces }, .v = PB_ERROR, .phrase =
 	  "reopening the temp file read-only: Permission denied" },
+	/* PL: each setup step and note; a poll count of 0 rules over revents */
+	{ "PL-01", A, {}, .v = PB_PASS, .phrase = "no POLLOUT; POLLOUT again after reading 4096" },
+	{ "PL-01", F, {}, .v = PB_PASS, .phrase = "no POLLOUT; POLLOUT again after reading 4096" },
+	{ "PL-01", A, { .poll = poll_zero_garbage }, .v = PB_PASS, .phrase = "empty: 0/POLLOUT" },
+	{ "PL-01", A, {}, .v = PB_FAIL, .phrase = "write(1) into the empty end on a pipe returned 0",
+	  WR(1, 0) },
+	{ "PL-01", A, {}, .v = PB_FAIL, .phrase = "read(1) with 1 byte queued on a pipe returned 0",
+	  RD(1, 0) },
+	{ "PL-01", A, {}, .v = PB_FAIL, .phrase = "read(PIPE_BUF) when full on a pipe returned 4095",
+	  RD(2, 4095) },
+	{ "PL-02", A, {}, .v = PB_PASS, .phrase = "data left: 0x11; drained: 0x10" },
+	{ "PL-02", A, {}, .v = PB_FAIL, .phrase = "write(5) into the empty end on a pipe returned 4",
+	  WR(1, 4) },
+	{ "PL-02", A, {}, .v = PB_FAIL, .phrase = "and the writer gone on a pipe returned 4",
+	  RD(1, 4) },
+	{ "PL-03", A, {}, .v = PB_PASS, .phrase = "revents 0xc" },
+	{ "PL-03", A, { .poll = poll_adds_hup }, .v = PB_FAIL,
+	  .phrase = "no readers: write end revents 0x1c, expected 0xc (POLLOUT|POLLERR)" },
+	{ "PL-04", A, {}, .v = PB_PASS, .phrase = "HUP state 0/0/POLLHUP/0; select nuance: " },
+	{ "PL-04", A, { .select = select_all_ready }, .v = PB_PASS,
+	  .phrase = "select nuance: none, select says readable (ready=1, read=0)" },
+	{ "PL-04", A, { .select = select_einval }, .v = PB_FAIL,
+	  .phrase = "select() of one pipe end with timeout 0: EINVAL" },
+	{ "PL-04", A, {}, .v = PB_FAIL, .phrase = "never had a writer returned 1 (data), expected 0",
+	  RD(1, 1, 0, "x") },
+	{ "PL-04", A, { .open = open_writer_1_enxio }, .v = PB_FAIL,
+	  .phrase = "open(O_WRONLY|O_NONBLOCK) of a FIFO with a reader: ENXIO; POSIX requires "
+	  "success" },
+	{ "PL-04", A, { .open = open_writer_2_enxio }, .v = PB_FAIL,
+	  .phrase = "reopening a writer of a FIFO with a reader: ENXIO" },
+	{ "PL-05", A, {}, .v = PB_PASS, .phrase = "EOF read end readable; full reader-less write "
+	  "end writable" },
+	{ "PL-05", A, { .select = select_count_but_empty }, .v = PB_FAIL,
+	  .phrase = "read end at EOF not readable per select()" },
 	/* MD-01: fstat of each end on its own; the implementation-defined
 	 * values, each alone, are INFO on an anonymous pipe, nothing on a FIFO */
 	{ "MD-01", A, {}, .v = PB_PASS, .phrase = "nlink 1, st_size 0 with 5000 bytes queued" },
@@ -1069,7 +1180,32 @@ START_TEST(lx07_condition)
 }
 END_TEST
 
+/* SIG-03 blocks SIGPIPE to see where it is pending, and unblocks it again:
+ * run in this process (no runner child to throw the mask away), it leaves
+ * the mask as it found it, and nothing pending. */
+START_TEST(sig03_restores_mask)
+{
+	struct pb_check_ctx ctx = { .sys = &pb_sysops_real, .kind = PB_KIND_ANON,
+				    .verdict = PB_PASS };
+	sigset_t mask, pend;
+	char dir[4096];
+
+	ck_assert_int_eq(pb_tmpdir_make(NULL, dir, sizeof(dir)), 0);
+	ctx.dir = dir;
+	sigemptyset(&mask);
+	ck_assert_int_eq(sigprocmask(SIG_SETMASK, &mask, NULL), 0);
+	pb_test_find_check("SIG-03")->run(&ctx);
+	ck_assert_msg(ctx.verdict == PB_PASS, "SIG-03: %s", ctx.detail);
+	ck_assert_int_eq(sigprocmask(SIG_SETMASK, NULL, &mask), 0);
+	ck_assert_msg(!sigismember(&mask, SIGPIPE), "SIG-03 left SIGPIPE blocked");
+	sigpending(&pend);
+	ck_assert(!sigismember(&pend, SIGPIPE));
+	pb_tmpdir_remove(dir);
+}
+END_TEST
+
 PB_CHECK_SUITE_MAIN("conf_conditions_md",
 	PB_TCASE_LOOP("one_condition", 30, one_condition, NROWS),
 	PB_TCASE_LOOP("lx07", 30, lx07_condition, NLX07),
-	PB_TCASE_TIMED("lx03", 120, lx03_conditions))
+	PB_TCASE_TIMED("lx03", 120, lx03_conditions),
+	PB_TCASE_TIMED("sig03", 10, sig03_restores_mask))
