@@ -1,0 +1,1414 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The other conditions of the MD-*, LX-*, PL-*, SIG-* and WR-* checks, one
+ * at a time (see tests/check_conf_conditions.c for the idea): each row
+ * breaks one condition of a check, a step the first condition never looks
+ * at (the third read of LX-01's packet sequence, fstat of the write end
+ * only, a posix_fadvise that returns the wrong error number, ...), and
+ * requires the verdict the check must then give (FAIL, or INFO and SKIP
+ * where a branch says so) with the detail that names that step.  A row
+ * that expects PASS is a lawful kernel at a boundary: it must not be judged
+ * broken, and its note must say what it saw.
+ *
+ * Most rows need no wrapper of their own: the Nth read, write or FIONREAD
+ * on a pipe or FIFO (counted from 1 in the check's process) says what the
+ * row's `rd`, `wr` or `io` says instead of what the kernel did.
+ */
+#include <config.h>
+
+#include <check.h>
+#include <errno.h>
+#include <signal.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check_conf.h"
+#include "check_main.h"
+#include "cleanup.h"
+#include "conformance.h"
+#include "tsprobe.h"
+
+#ifndef O_NOTIFICATION_PIPE
+#define O_NOTIFICATION_PIPE O_EXCL
+#endif
+
+/* The Nth call of a kind on a pipe: what it says instead.  nth 0: untouched.
+ * A read does the real read first, then returns RET (copying DATA, when
+ * given, into the buffer) or -1/ERR; a write writes nothing and returns RET
+ * or -1/ERR; a FIONREAD adds RET to what the kernel said. */
+struct fake {
+	int nth;
+	ssize_t ret;
+	int err;
+	const char *data;
+};
+
+struct row {
+	const char *id;
+	enum pb_kind kind;
+	struct pb_sysops sys;  /* the calls broken; the rest are real */
+	enum pb_verdict v;     /* the verdict the check must give */
+	const char *phrase;    /* the detail must say this */
+	struct fake rd, wr, io;
+	struct fake sz;        /* the Nth F_GETPIPE_SZ returns RET instead */
+	int setsz_err;         /* F_SETPIPE_SZ fails with this instead */
+	const char *base;      /* the check's directory goes here (NULL: $TMPDIR) */
+	unsigned flags;        /* PB_RUN_* */
+};
+
+/* The row being run: set before the check forks, so its process sees it. */
+static const struct row *cur;
+static int reads_seen, writes_seen, ioctls_seen, calls_seen;
+
+static ssize_t fail_with(int err)
+{
+	errno = err;
+	return -1;
+}
+
+static int accmode(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	return fl < 0 ? -1 : fl & O_ACCMODE;
+}
+
+static bool is_read_end(int fd)
+{
+	return is_pipe_fd(fd) && accmode(fd) == O_RDONLY;
+}
+
+static bool is_write_end(int fd)
+{
+	return is_pipe_fd(fd) && accmode(fd) == O_WRONLY;
+}
+
+/* An anonymous pipe (not a FIFO): its /proc/self/fd link reads "pipe:[". */
+static bool is_anon(int fd)
+{
+	char path[64], link[64];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = readlink(path, link, sizeof(link) - 1);
+	return n > 6 && strncmp(link, "pipe:[", 6) == 0;
+}
+
+static ssize_t nth_read(int fd, void *buf, size_t n)
+{
+	ssize_t r = read(fd, buf, n);
+	const struct fake *f = &cur->rd;
+
+	if (!is_pipe_fd(fd) || ++reads_seen != f->nth)
+		return r;
+	if (f->err)
+		return fail_with(f->err);
+	if (f->data)
+		memcpy(buf, f->data, strlen(f->data) < n ? strlen(f->data) : n);
+	return f->ret;
+}
+
+static ssize_t nth_write(int fd, const void *buf, size_t n)
+{
+	const struct fake *f = &cur->wr;
+
+	if (!is_pipe_fd(fd) || ++writes_seen != f->nth)
+		return write(fd, buf, n);
+	return f->err ? fail_with(f->err) : f->ret;
+}
+
+static int nth_ioctl(int fd, unsigned long req, void *arg)
+{
+	int r = ioctl(fd, req, arg);
+
+	if (r == 0 && req == FIONREAD && is_pipe_fd(fd) && ++ioctls_seen == cur->io.nth)
+		*(int *)arg += (int)cur->io.ret;
+	return r;
+}
+
+static int sizes_seen;
+static int nth_fcntl(int fd, int cmd, long arg)
+{
+	if (cmd == F_SETPIPE_SZ && cur->setsz_err)
+		return (int)fail_with(cur->setsz_err);
+	if (cmd == F_GETPIPE_SZ && ++sizes_seen == cur->sz.nth)
+		return (int)cur->sz.ret;
+	return fcntl(fd, cmd, arg);
+}
+
+/* ---- fstat: one field of one end changed ---- */
+
+static int fstat_edit(int fd, struct stat *st, bool (*which)(int), void (*edit)(struct stat *))
+{
+	int r = fstat(fd, st);
+
+	if (r == 0 && which(fd))
+		edit(st);
+	return r;
+}
+
+static void set_regular(struct stat *st)
+{
+	st->st_mode = (st->st_mode & ~S_IFMT) | S_IFREG;
+}
+
+static void ino_plus_1(struct stat *st)
+{
+	st->st_ino++;
+}
+
+static void dev_plus_1(struct stat *st)
+{
+	st->st_dev++;
+}
+
+static void mode_0644(struct stat *st)
+{
+	st->st_mode = (st->st_mode & ~07777) | 0644;
+}
+
+static void uid_plus_1(struct stat *st)
+{
+	st->st_uid++;
+}
+
+static void nlink_2(struct stat *st)
+{
+	st->st_nlink = 2;
+}
+
+static void size_5000(struct stat *st)
+{
+	st->st_size = 5000;
+}
+
+static void blocks_8(struct stat *st)
+{
+	st->st_blocks = 8;
+}
+
+#define FSTAT_EDIT(name, which, edit) \
+	static int name(int fd, struct stat *st) \
+	{ \
+		return fstat_edit(fd, st, which, edit); \
+	}
+FSTAT_EDIT(fstat_w_regular, is_write_end, set_regular)
+FSTAT_EDIT(fstat_r_regular, is_read_end, set_regular)
+FSTAT_EDIT(fstat_w_ino, is_write_end, ino_plus_1)
+FSTAT_EDIT(fstat_w_dev, is_write_end, dev_plus_1)
+FSTAT_EDIT(fstat_r_mode, is_read_end, mode_0644)
+FSTAT_EDIT(fstat_r_uid, is_read_end, uid_plus_1)
+FSTAT_EDIT(fstat_r_nlink, is_read_end, nlink_2)
+FSTAT_EDIT(fstat_r_size, is_read_end, size_5000)
+FSTAT_EDIT(fstat_r_blocks, is_read_end, blocks_8)
+#undef FSTAT_EDIT
+
+static int fstat_w_eio(int fd, struct stat *st)
+{
+	return is_write_end(fd) ? (int)fail_with(EIO) : fstat(fd, st);
+}
+
+/* MD-03: one timestamp of a new pipe before the clock read before pipe(),
+ * or after the one read after fstat; or all three at the coarse clock's
+ * "now" (lawful: the kernel stamps from it); or bad on the first try only. */
+static void set_ts(struct stat *st, int which, struct timespec t)
+{
+	if (which == 0)
+		st->st_atim = t;
+	else if (which == 1)
+		st->st_mtim = t;
+	else
+		st->st_ctim = t;
+}
+
+static int fstat_ts_shifted(int fd, struct stat *st, int which, long sec, bool first_only)
+{
+	int r = fstat(fd, st);
+	struct timespec now;
+
+	if (r != 0 || !is_pipe_fd(fd) || (first_only && ++calls_seen > 1))
+		return r;
+	clock_gettime(CLOCK_REALTIME_COARSE, &now);
+	now.tv_sec += sec;
+	if (which < 0)
+		for (int i = 0; i < 3; i++)
+			set_ts(st, i, now);
+	else
+		set_ts(st, which, now);
+	return r;
+}
+
+static int fstat_atime_early(int fd, struct stat *st)
+{
+	return fstat_ts_shifted(fd, st, 0, -2, false);
+}
+
+static int fstat_mtime_early(int fd, struct stat *st)
+{
+	return fstat_ts_shifted(fd, st, 1, -2, false);
+}
+
+static int fstat_ctime_late(int fd, struct stat *st)
+{
+	return fstat_ts_shifted(fd, st, 2, 60, false);
+}
+
+static int fstat_atime_late(int fd, struct stat *st)
+{
+	return fstat_ts_shifted(fd, st, 0, 60, false);
+}
+
+static int fstat_ts_coarse_now(int fd, struct stat *st)
+{
+	return fstat_ts_shifted(fd, st, -1, 0, false);
+}
+
+static int fstat_mtime_early_once(int fd, struct stat *st)
+{
+	return fstat_ts_shifted(fd, st, 1, -2, true);
+}
+
+static int fstat_pipe_eio(int fd, struct stat *st)
+{
+	return is_pipe_fd(fd) ? (int)fail_with(EIO) : fstat(fd, st);
+}
+
+/* ---- MD-02: one unsupported call on one end that "works" or says another errno ---- */
+
+static off_t lseek_w_ok(int fd, off_t off, int whence)
+{
+	return is_write_end(fd) ? 0 : lseek(fd, off, whence);
+}
+
+static off_t lseek_r_einval(int fd, off_t off, int whence)
+{
+	return is_read_end(fd) ? (off_t)fail_with(EINVAL) : lseek(fd, off, whence);
+}
+
+static ssize_t pread_zero(int fd, void *buf, size_t n, off_t off)
+{
+	return is_pipe_fd(fd) ? 0 : pread(fd, buf, n, off);
+}
+
+static ssize_t pread_einval(int fd, void *buf, size_t n, off_t off)
+{
+	return is_pipe_fd(fd) ? fail_with(EINVAL) : pread(fd, buf, n, off);
+}
+
+static ssize_t pwrite_one(int fd, const void *buf, size_t n, off_t off)
+{
+	return is_pipe_fd(fd) ? 1 : pwrite(fd, buf, n, off);
+}
+
+static ssize_t pwrite_ebadf(int fd, const void *buf, size_t n, off_t off)
+{
+	return is_pipe_fd(fd) ? fail_with(EBADF) : pwrite(fd, buf, n, off);
+}
+
+static int fadvise_zero(int fd, off_t off, off_t len, int advice)
+{
+	return is_pipe_fd(fd) ? 0 : posix_fadvise(fd, off, len, advice);
+}
+
+static int fadvise_einval(int fd, off_t off, off_t len, int advice)
+{
+	return is_pipe_fd(fd) ? EINVAL : posix_fadvise(fd, off, len, advice);
+}
+
+/* posix_fadvise's contract is the error number returned; one that also
+ * returns -1 (the syscall convention) is wrong even if errno says ESPIPE. */
+static int fadvise_minus_1(int fd, off_t off, off_t len, int advice)
+{
+	return is_pipe_fd(fd) ? (int)fail_with(ESPIPE) : posix_fadvise(fd, off, len, advice);
+}
+
+static int fsync_eio(int fd)
+{
+	return is_pipe_fd(fd) ? (int)fail_with(EIO) : fsync(fd);
+}
+
+static int fdatasync_erofs(int fd)
+{
+	return is_pipe_fd(fd) ? (int)fail_with(EROFS) : fdatasync(fd);
+}
+
+static int ftruncate_ok(int fd, off_t len)
+{
+	return is_pipe_fd(fd) ? 0 : ftruncate(fd, len);
+}
+
+static int ftruncate_eperm(int fd, off_t len)
+{
+	return is_pipe_fd(fd) ? (int)fail_with(EPERM) : ftruncate(fd, len);
+}
+
+static bool mapped_ok;
+static void *mmap_ok(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	if (!is_pipe_fd(fd))
+		return mmap(addr, len, prot, flags, fd, off);
+	mapped_ok = true;
+	return mmap(addr, len, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+}
+
+static void *mmap_eacces(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	if (!is_pipe_fd(fd))
+		return mmap(addr, len, prot, flags, fd, off);
+	errno = EACCES;
+	return MAP_FAILED;
+}
+
+/* ---- MD-06: /proc/self/fd ---- */
+
+static ssize_t readlink_second_fails(const char *path, char *buf, size_t n)
+{
+	return ++calls_seen == 2 ? fail_with(ENOENT) : readlink(path, buf, n);
+}
+
+static ssize_t readlink_second_wrong(const char *path, char *buf, size_t n)
+{
+	if (++calls_seen != 2)
+		return readlink(path, buf, n);
+	snprintf(buf, n, "pipe:[1]");
+	return (ssize_t)strlen(buf);
+}
+
+static int open_proc_fd_eacces(const char *path, int flags, mode_t mode)
+{
+	return strncmp(path, "/proc/self/fd/", 14) == 0 ? (int)fail_with(EACCES)
+							 : open(path, flags, mode);
+}
+
+/* ---- LX-02: F_GETFL, F_SETFL and the FIFO's O_DIRECT ---- */
+
+static int fcntl_getfl_fails(int fd, int cmd, long arg, bool (*which)(int))
+{
+	return cmd == F_GETFL && which(fd) ? (int)fail_with(EIO) : fcntl(fd, cmd, arg);
+}
+
+static int fcntl_r_getfl_eio(int fd, int cmd, long arg)
+{
+	return fcntl_getfl_fails(fd, cmd, arg, is_read_end);
+}
+
+static int fcntl_w_getfl_eio(int fd, int cmd, long arg)
+{
+	return fcntl_getfl_fails(fd, cmd, arg, is_write_end);
+}
+
+static int fcntl_r_says_direct(int fd, int cmd, long arg)
+{
+	int r = fcntl(fd, cmd, arg);
+
+	return cmd == F_GETFL && r >= 0 && is_read_end(fd) ? r | O_DIRECT : r;
+}
+
+/* F_SETFL with O_DIRECT: fails with EINVAL, or is accepted and ignored; on
+ * anonymous pipes or FIFOs only. */
+static int fcntl_setfl_direct(int fd, int cmd, long arg, bool anon, bool fails)
+{
+	if (cmd != F_SETFL || !(arg & O_DIRECT) || is_anon(fd) != anon)
+		return fcntl(fd, cmd, arg);
+	return fails ? (int)fail_with(EINVAL) : fcntl(fd, cmd, arg & ~O_DIRECT);
+}
+
+static int fcntl_anon_setfl_einval(int fd, int cmd, long arg)
+{
+	return fcntl_setfl_direct(fd, cmd, arg, true, true);
+}
+
+static int fcntl_fifo_setfl_einval(int fd, int cmd, long arg)
+{
+	return fcntl_setfl_direct(fd, cmd, arg, false, true);
+}
+
+static int fcntl_fifo_setfl_ignored(int fd, int cmd, long arg)
+{
+	return fcntl_setfl_direct(fd, cmd, arg, false, false);
+}
+
+/* open(O_RDWR|O_DIRECT) of a FIFO: O_DIRECT ignored (success), or EPERM. */
+static int open_direct_ignored(const char *path, int flags, mode_t mode)
+{
+	return open(path, flags & ~O_DIRECT, mode);
+}
+
+static int open_direct_eperm(const char *path, int flags, mode_t mode)
+{
+	return flags & O_DIRECT ? (int)fail_with(EPERM) : open(path, flags, mode);
+}
+
+/* ---- LX-04: O_NOTIFICATION_PIPE ---- */
+
+static int pipe2_notif(int fd[2], int flags, int err)
+{
+	if (!(flags & O_NOTIFICATION_PIPE))
+		return (int)syscall(SYS_pipe2, fd, flags);
+	if (err)
+		return (int)fail_with(err);
+	return (int)syscall(SYS_pipe2, fd, flags & ~O_NOTIFICATION_PIPE);
+}
+
+static int pipe2_notif_made(int fd[2], int flags)
+{
+	return pipe2_notif(fd, flags, 0);
+}
+
+static int pipe2_notif_eio(int fd[2], int flags)
+{
+	return pipe2_notif(fd, flags, EIO);
+}
+
+static int pipe2_notif_enopkg(int fd[2], int flags)
+{
+	return pipe2_notif(fd, flags, ENOPKG);
+}
+
+static int pipe2_notif_einval(int fd[2], int flags)
+{
+	return pipe2_notif(fd, flags, EINVAL);
+}
+
+static ssize_t write_pipe_fails(int fd, const void *buf, size_t n, int err)
+{
+	return is_pipe_fd(fd) ? fail_with(err) : write(fd, buf, n);
+}
+
+static ssize_t write_exdev(int fd, const void *buf, size_t n)
+{
+	return write_pipe_fails(fd, buf, n, EXDEV);
+}
+
+static ssize_t write_eperm(int fd, const void *buf, size_t n)
+{
+	return write_pipe_fails(fd, buf, n, EPERM);
+}
+
+static int uname_4_19(struct utsname *u)
+{
+	int r = uname(u);
+
+	snprintf(u->release, sizeof(u->release), "4.19.0-test");
+	return r;
+}
+
+/* ---- LX-05: tee, splice, vmsplice ---- */
+
+static bool same_pipe(int a, int b)
+{
+	struct stat x, y;
+
+	return fstat(a, &x) == 0 && fstat(b, &y) == 0 && x.st_ino == y.st_ino &&
+	       x.st_dev == y.st_dev;
+}
+
+static ssize_t tee_says_4(int in, int out, size_t len, unsigned flags)
+{
+	ssize_t r = tee(in, out, len, flags);
+
+	return r == 5 ? 4 : r;
+}
+
+static ssize_t tee_self_zero(int in, int out, size_t len, unsigned flags)
+{
+	return same_pipe(in, out) ? 0 : tee(in, out, len, flags);
+}
+
+static ssize_t tee_self_ebadf(int in, int out, size_t len, unsigned flags)
+{
+	return same_pipe(in, out) ? fail_with(EBADF) : tee(in, out, len, flags);
+}
+
+/* splice with off_in on a pipe: the offset ignored (the bytes move), or EINVAL. */
+static ssize_t splice_off_ignored(int in, loff_t *off_in, int out, loff_t *off_out,
+				  size_t len, unsigned flags)
+{
+	if (off_in && is_pipe_fd(in))
+		off_in = NULL;
+	return splice(in, off_in, out, off_out, len, flags);
+}
+
+static ssize_t splice_off_einval(int in, loff_t *off_in, int out, loff_t *off_out,
+				 size_t len, unsigned flags)
+{
+	if (off_in && is_pipe_fd(in))
+		return fail_with(EINVAL);
+	return splice(in, off_in, out, off_out, len, flags);
+}
+
+static ssize_t splice_says_4(int in, loff_t *off_in, int out, loff_t *off_out, size_t len,
+			     unsigned flags)
+{
+	ssize_t r = splice(in, off_in, out, off_out, len, flags);
+
+	return r == 5 && !off_in ? 4 : r;
+}
+
+/* LX-06: the splice of one file byte into the pipe returns 0. */
+static ssize_t splice_file_zero(int in, loff_t *off_in, int out, loff_t *off_out,
+				size_t len, unsigned flags)
+{
+	return !is_pipe_fd(in) ? 0 : splice(in, off_in, out, off_out, len, flags);
+}
+
+static ssize_t vmsplice_ret(int fd, const struct iovec *iov, unsigned long n, unsigned flags,
+			    int err)
+{
+	(void)iov, (void)n, (void)flags;
+	if (!is_pipe_fd(fd))
+		return fail_with(EBADF);
+	return err ? fail_with(err) : 1;
+}
+
+static ssize_t vmsplice_one(int fd, const struct iovec *iov, unsigned long n, unsigned flags)
+{
+	return vmsplice_ret(fd, iov, n, flags, 0);
+}
+
+static ssize_t vmsplice_eio(int fd, const struct iovec *iov, unsigned long n, unsigned flags)
+{
+	return vmsplice_ret(fd, iov, n, flags, EIO);
+}
+
+/* LX-06: the temp file's read-back is short; its read-only reopen fails. */
+static ssize_t pread_3(int fd, void *buf, size_t n, off_t off)
+{
+	ssize_t r = pread(fd, buf, n, off);
+
+	return r > 3 ? 3 : r;
+}
+
+static int open_ro_dat_eacces(const char *path, int flags, mode_t mode)
+{
+	size_t l = strlen(path);
+
+	if (l > 8 && strcmp(path + l - 8, "lx06.dat") == 0 && (flags & O_ACCMODE) == O_RDONLY)
+		return (int)fail_with(EACCES);
+	return open(path, flags, mode);
+}
+
+/* ---- PL: poll and select answers one step at a time ---- */
+
+/* poll says no descriptor is ready but leaves revents set: the count rules. */
+static int poll_zero_garbage(struct pollfd *fds, nfds_t n, int timeout)
+{
+	int r = poll(fds, n, timeout);
+
+	if (r == 0)
+		for (nfds_t i = 0; i < n; i++)
+			fds[i].revents = POLLIN | POLLOUT;
+	return r;
+}
+
+/* PL-03: a reader-less write end also says POLLHUP. */
+static int poll_adds_hup(struct pollfd *fds, nfds_t n, int timeout)
+{
+	int r = poll(fds, n, timeout);
+
+	for (nfds_t i = 0; r > 0 && i < n; i++)
+		if (fds[i].revents)
+			fds[i].revents |= POLLHUP;
+	return r;
+}
+
+/* select counts a descriptor ready but clears it from the set, or says
+ * every descriptor asked about is ready. */
+static int select_count_but_empty(int nfds, fd_set *r, fd_set *w, fd_set *e, struct timeval *tv)
+{
+	int ret = select(nfds, r, w, e, tv);
+
+	if (ret > 0 && r)
+		FD_ZERO(r);
+	return ret;
+}
+
+static int select_all_ready(int nfds, fd_set *r, fd_set *w, fd_set *e, struct timeval *tv)
+{
+	int ret = select(nfds, r, w, e, tv);
+
+	if (ret == 0 && r)
+		for (int fd = 0; fd < nfds; fd++)
+			if (fd >= 3) {
+				FD_SET(fd, r);
+				ret = 1;
+			}
+	return ret;
+}
+
+/* PL-04: the Nth open of a FIFO for writing fails with ENXIO. */
+static int open_fifo_writer_nth(const char *path, int flags, mode_t mode, int nth)
+{
+	struct stat st;
+
+	if ((flags & O_ACCMODE) == O_WRONLY && stat(path, &st) == 0 && S_ISFIFO(st.st_mode) &&
+	    ++calls_seen == nth)
+		return (int)fail_with(ENXIO);
+	return open(path, flags, mode);
+}
+
+static int open_writer_1_enxio(const char *path, int flags, mode_t mode)
+{
+	return open_fifo_writer_nth(path, flags, mode, 1);
+}
+
+static int open_writer_2_enxio(const char *path, int flags, mode_t mode)
+{
+	return open_fifo_writer_nth(path, flags, mode, 2);
+}
+
+static int select_einval(int nfds, fd_set *r, fd_set *w, fd_set *e, struct timeval *tv)
+{
+	(void)nfds, (void)r, (void)w, (void)e, (void)tv;
+	return (int)fail_with(EINVAL);
+}
+
+/* LX-02: the read end's flags are 0 (O_RDONLY, nothing else): a valid answer. */
+static int fcntl_r_getfl_zero(int fd, int cmd, long arg)
+{
+	int r = fcntl(fd, cmd, arg);
+
+	return cmd == F_GETFL && r >= 0 && is_read_end(fd) ? 0 : r;
+}
+
+/* LX-02: the write end's flags are 0: not even O_WRONLY, so no O_DIRECT. */
+static int fcntl_w_getfl_zero(int fd, int cmd, long arg)
+{
+	int r = fcntl(fd, cmd, arg);
+
+	return cmd == F_GETFL && r >= 0 && is_write_end(fd) ? 0 : r;
+}
+
+/* PL-02: poll says nothing is ready, ever. */
+static int poll_never_ready(struct pollfd *fds, nfds_t n, int timeout)
+{
+	(void)timeout;
+	for (nfds_t i = 0; i < n; i++)
+		fds[i].revents = 0;
+	return 0;
+}
+
+/* SIG-02: a write into a reader-less pipe that says 1 but leaves errno EPIPE. */
+static ssize_t write_1_errno_epipe(int fd, const void *buf, size_t n)
+{
+	(void)buf, (void)n;
+	if (!is_pipe_fd(fd))
+		return write(fd, buf, n);
+	errno = EPIPE;
+	return 1;
+}
+
+/* WR-04: a reader slow enough that the time budget cuts the stream. */
+static ssize_t read_slowly(int fd, void *buf, size_t n)
+{
+	struct timespec t = { 0, 2000000 };
+
+	if (is_pipe_fd(fd))
+		nanosleep(&t, NULL);
+	return read(fd, buf, n > 512 ? 512 : n);
+}
+
+/* ---- MD-04: anonymous pipes frozen (the 6.15 signature on any kernel) ---- */
+
+static const struct timespec past = { 946684800, 0 };
+static const struct timespec ctime_then = { 1000000000, 1 };
+
+static int fstat_times(int fd, struct stat *st, bool freeze_fifo_mtime, bool anon_ctime_now)
+{
+	int r = fstat(fd, st);
+	struct timespec now;
+
+	if (r != 0 || !is_pipe_fd(fd))
+		return r;
+	if (is_anon(fd)) {
+		clock_gettime(CLOCK_REALTIME_COARSE, &now);
+		st->st_atim = st->st_mtim = past;
+		st->st_ctim = anon_ctime_now ? now : ctime_then;
+	} else if (freeze_fifo_mtime) {
+		st->st_mtim = past;
+	}
+	return r;
+}
+
+static int fstat_anon_frozen(int fd, struct stat *st)
+{
+	return fstat_times(fd, st, false, false);
+}
+
+static int fstat_anon_frozen_fifo_no_mtime(int fd, struct stat *st)
+{
+	return fstat_times(fd, st, true, false);
+}
+
+static int fstat_anon_ctime_only(int fd, struct stat *st)
+{
+	return fstat_times(fd, st, false, true);
+}
+
+static int open_fifo_eio_any(const char *path, int flags, mode_t mode)
+{
+	size_t l = strlen(path);
+
+	return l > 5 && strcmp(path + l - 5, ".fifo") == 0 ? (int)fail_with(EIO)
+							    : open(path, flags, mode);
+}
+
+/* A row's verdict and the phrase its detail must carry. */
+#define FAILS .v = PB_FAIL, .phrase =
+#define PASSES .v = PB_PASS, .phrase =
+#define SAYS(verdict) .v = (verdict), .phrase =
+#define A PB_KIND_ANON
+#define F PB_KIND_FIFO
+#define RD(n, ...) .rd = { (n), __VA_ARGS__ }
+#define WR(n, ...) .wr = { (n), __VA_ARGS__ }
+#define IO(n, delta) .io = { (n), (delta), 0, NULL }
+
+static const struct row rows[] = {
+	/* LX-01: reads 1 "abc", 2 read(2) of "defgh", 3 the discarded rest,
+	 * 4 and 5 the 4096 + 10 packets, 6 "x"; writes 1 "abc", 2 "defgh",
+	 * 3 the 4106 bytes, 4 write(0), 5 "x" */
+	{ "LX-01", A, {}, PASSES "4106 -> 4096+10; write(0) adds no packet" },
+	{ "LX-01", A, {}, FAILS "write(\"defgh\") after it on a pipe returned 4", WR(2, 4) },
+	{ "LX-01", A, {}, FAILS "read(100) gave 3, expected 3", RD(1, 3, 0, "abd") },
+	{ "LX-01", A, {}, FAILS "read(100) gave 2, expected 3", RD(1, 2, 0, "ab") },
+	{ "LX-01", A, {}, FAILS "read(2) of packet \"defgh\" gave 1", RD(2, 1) },
+	{ "LX-01", A, {}, FAILS "read(2) of packet \"defgh\" gave 2", RD(2, 2, 0, "dx") },
+	{ "LX-01", A, {}, FAILS "next read gave 3 bytes, expected EAGAIN", RD(3, 3, 0, "fgh") },
+	{ "LX-01", A, {}, FAILS "next read gave 0, expected EAGAIN", RD(3, 0) },
+	{ "LX-01", A, {}, FAILS "next read gave -1, expected EAGAIN", RD(3, -1, EIO) },
+	{ "LX-01", A, {}, FAILS "write(4106) into the empty O_DIRECT end on a pipe returned "
+	  "4105", WR(3, 4105) },
+	{ "LX-01", A, {}, FAILS "packets of 4096 and 10; a read gave 4095", RD(4, 4095) },
+	{ "LX-01", A, {}, FAILS "packets of 4096 and 10; a read gave 9", RD(5, 9) },
+	{ "LX-01", A, {}, FAILS "packets of 4096 and 10; a read gave 11", RD(5, 11) },
+	{ "LX-01", A, {}, FAILS "write(0) gave 1, expected 0", WR(4, 1) },
+	{ "LX-01", A, {}, FAILS "write(\"x\") into the empty O_DIRECT end on a pipe: EIO",
+	  WR(5, -1, EIO) },
+	{ "LX-01", A, {}, FAILS "read gave 0, expected 1 (an empty packet was returned)",
+	  RD(6, 0) },
+	{ "LX-01", A, {}, FAILS "read gave 1, expected 1 (\"x\")", RD(6, 1, 0, "y") },
+	{ "LX-01", A, {}, FAILS "read gave 2, expected 1 (\"x\")", RD(6, 2, 0, "xx") },
+	/* LX-02: each end's F_GETFL, the F_SETFL, packet mode's two writes; the
+	 * FIFO quirk's other forms are INFO, never FAIL */
+	{ "LX-02", A, {}, PASSES "FIFO quirk verified: open(O_RDWR|O_DIRECT) EINVAL" },
+	{ "LX-02", A, { .fcntl = fcntl_r_getfl_eio }, FAILS "F_GETFL: Input/output error" },
+	{ "LX-02", A, { .fcntl = fcntl_w_getfl_eio }, FAILS "F_GETFL: Input/output error" },
+	{ "LX-02", A, { .fcntl = fcntl_r_says_direct }, FAILS
+	  "O_DIRECT on read end set, write end set; expected the write end only" },
+	{ "LX-02", A, { .fcntl = fcntl_anon_setfl_einval }, FAILS
+	  "F_SETFL O_DIRECT on a plain pipe's write end: Invalid argument" },
+	{ "LX-02", A, {}, FAILS "did not turn packet mode on", WR(1, 1) },
+	{ "LX-02", A, {}, FAILS "did not turn packet mode on", WR(2, 1) },
+	{ "LX-02", A, {}, FAILS "did not turn packet mode on", RD(1, 4, 0, "abcd") },
+	{ "LX-02", A, { .open = open_direct_ignored }, SAYS(PB_INFO)
+	  "open(O_RDWR|O_DIRECT) succeeded, F_SETFL O_DIRECT packet mode on" },
+	{ "LX-02", A, { .open = open_direct_eperm }, SAYS(PB_INFO)
+	  "open(O_RDWR|O_DIRECT) EPERM, F_SETFL O_DIRECT packet mode on" },
+	{ "LX-02", A, { .fcntl = fcntl_fifo_setfl_einval }, SAYS(PB_INFO)
+	  "packet mode could not be set" },
+	{ "LX-02", A, { .fcntl = fcntl_fifo_setfl_ignored }, SAYS(PB_INFO)
+	  "open(O_RDWR|O_DIRECT) EINVAL, F_SETFL O_DIRECT packet mode off" },
+	/* LX-04: an emulated notification pipe, and pipe2's other answers */
+	{ "LX-04", A, { .pipe2 = pipe2_notif_made, .write = write_exdev }, PASSES
+	  "notification pipe made; user write() EXDEV" },
+	{ "LX-04", A, { .pipe2 = pipe2_notif_made, .write = write_eperm }, FAILS
+	  "user write() into a notification pipe: EPERM, expected EXDEV" },
+	{ "LX-04", A, { .pipe2 = pipe2_notif_made }, FAILS
+	  "user write() into a notification pipe returned 1, expected EXDEV" },
+	{ "LX-04", A, { .pipe2 = pipe2_notif_made }, FAILS "returned 0, expected EXDEV",
+	  WR(1, 0) },
+	{ "LX-04", A, { .pipe2 = pipe2_notif_eio }, FAILS
+	  "pipe2(O_NOTIFICATION_PIPE): EIO, expected success or ENOPKG" },
+	{ "LX-04", A, { .pipe2 = pipe2_notif_enopkg },
+	  SAYS(PB_SKIP) "ENOPKG (CONFIG_WATCH_QUEUE off)" },
+	{ "LX-04", A, { .pipe2 = pipe2_notif_einval }, SAYS(PB_SKIP)
+	  "EINVAL: this kernel does not know the flag" },
+	{ "LX-04", A, { .pipe2 = pipe2_notif_einval, .uname = uname_4_19 }, SAYS(PB_SKIP)
+	  "does not know the flag (older than 5.8)" },
+	/* LX-05: FIONREADs 1, 2 after tee (source, destination), 3, 4 after splice */
+	{ "LX-05", A, {}, PASSES "tee self EINVAL; vmsplice full EAGAIN" },
+	{ "LX-05", A, { .tee = tee_says_4 }, FAILS "tee(5): returned 4, source holds 5, "
+	  "destination 5" },
+	{ "LX-05", A, {}, FAILS "tee(5): returned 5, source holds 6, destination 5", IO(1, 1) },
+	{ "LX-05", A, {}, FAILS "tee(5): returned 5, source holds 5, destination 4", IO(2, -1) },
+	{ "LX-05", A, { .splice = splice_off_ignored }, FAILS
+	  "splice with off_in on a pipe gave 5 (success), expected ESPIPE" },
+	{ "LX-05", A, { .splice = splice_off_einval }, FAILS
+	  "splice with off_in on a pipe gave -1 (EINVAL), expected ESPIPE" },
+	{ "LX-05", A, { .splice = splice_says_4 }, FAILS "splice(5): returned 4, source holds "
+	  "0, destination 10" },
+	{ "LX-05", A, {}, FAILS "splice(5): returned 5, source holds 1, destination 10",
+	  IO(3, 1) },
+	{ "LX-05", A, {}, FAILS "splice(5): returned 5, source holds 0, destination 9",
+	  IO(4, -1) },
+	{ "LX-05", A, {}, FAILS "destination read gave 10 bytes", RD(1, 10, 0, "hellohelly") },
+	{ "LX-05", A, {}, FAILS "destination read gave 9 bytes", RD(1, 9) },
+	{ "LX-05", A, { .tee = tee_self_zero }, FAILS "tee of a pipe into itself gave 0 "
+	  "(success), expected EINVAL" },
+	{ "LX-05", A, { .tee = tee_self_ebadf }, FAILS "tee of a pipe into itself gave -1 "
+	  "(EBADF), expected EINVAL" },
+	{ "LX-05", A, { .vmsplice = vmsplice_one }, FAILS
+	  "into a full pipe gave 1 (success), expected EAGAIN" },
+	{ "LX-05", A, { .vmsplice = vmsplice_eio }, FAILS
+	  "into a full pipe gave -1 (EIO), expected EAGAIN" },
+	/* LX-06: the setup steps after the fill */
+	{ "LX-06", A, {}, PASSES "not vulnerable: the file still reads \"AAAA\"" },
+	{ "LX-06", A, { .splice = splice_file_zero }, FAILS
+	  "into an empty pipe returned 0; splice(2) requires 1" },
+	{ "LX-06", A, { .pread = pread_3 }, SAYS(PB_ERROR) "pread of the temp file: short" },
+	{ "LX-06", A, { .open = open_ro_dat_eacces }, SAYS(PB_ERROR)
+	  "reopening the temp file read-only: Permission denied" },
+	/* PL: each setup step and note; a poll count of 0 rules over revents */
+	{ "PL-01", A, {}, PASSES "no POLLOUT; POLLOUT again after reading 4096" },
+	{ "PL-01", F, {}, PASSES "no POLLOUT; POLLOUT again after reading 4096" },
+	{ "PL-01", A, { .poll = poll_zero_garbage }, PASSES "empty: 0/POLLOUT" },
+	{ "PL-01", A, {}, FAILS "write(1) into the empty end on a pipe returned 0",
+	  WR(1, 0) },
+	{ "PL-01", A, {}, FAILS "read(1) with 1 byte queued on a pipe returned 0",
+	  RD(1, 0) },
+	{ "PL-01", A, {}, FAILS "read(PIPE_BUF) when full on a pipe returned 4095",
+	  RD(2, 4095) },
+	{ "PL-02", A, {}, PASSES "data left: 0x11; drained: 0x10" },
+	{ "PL-02", A, {}, FAILS "write(5) into the empty end on a pipe returned 4",
+	  WR(1, 4) },
+	{ "PL-02", A, {}, FAILS "and the writer gone on a pipe returned 4",
+	  RD(1, 4) },
+	{ "PL-03", A, {}, PASSES "revents 0xc" },
+	{ "PL-03", A, { .poll = poll_adds_hup }, .v = PB_FAIL,
+	  .phrase = "no readers: write end revents 0x1c, expected 0xc (POLLOUT|POLLERR)" },
+	{ "PL-04", A, {}, PASSES "HUP state 0/0/POLLHUP/0; select nuance: " },
+	{ "PL-04", A, { .select = select_all_ready }, .v = PB_PASS,
+	  .phrase = "select nuance: none, select says readable (ready=1, read=0)" },
+	{ "PL-04", A, { .select = select_einval }, .v = PB_FAIL,
+	  .phrase = "select() of one pipe end with timeout 0: EINVAL" },
+	{ "PL-04", A, {}, FAILS "never had a writer returned 1 (data), expected 0",
+	  RD(1, 1, 0, "x") },
+	{ "PL-04", A, { .open = open_writer_1_enxio }, .v = PB_FAIL,
+	  .phrase = "open(O_WRONLY|O_NONBLOCK) of a FIFO with a reader: ENXIO; POSIX requires "
+	  "success" },
+	{ "PL-04", A, { .open = open_writer_2_enxio }, .v = PB_FAIL,
+	  .phrase = "reopening a writer of a FIFO with a reader: ENXIO" },
+	{ "PL-05", A, {}, PASSES "EOF read end readable; full reader-less write "
+	  "end writable" },
+	{ "PL-05", A, { .select = select_count_but_empty }, .v = PB_FAIL,
+	  .phrase = "read end at EOF not readable per select()" },
+	{ "LX-02", A, { .fcntl = fcntl_r_getfl_zero }, PASSES "FIFO quirk verified" },
+	{ "LX-02", A, { .fcntl = fcntl_w_getfl_zero }, FAILS "F_GETFL O_DIRECT on read end clear, "
+	  "write end clear; expected the write end only" },
+	{ "PL-02", A, { .poll = poll_never_ready }, .v = PB_FAIL,
+	  .phrase = "writer gone, data left: revents 0x0, expected 0x11" },
+	{ "SIG-02", A, { .write = write_1_errno_epipe }, .v = PB_FAIL,
+	  .phrase = "SIG_IGN: write returned 1 (success), expected -1/EPIPE" },
+	/* WR-04: the time budget cutting a slow stream is not a failure */
+	{ "WR-04", A, { .read = read_slowly }, PASSES "stopped at the 1.5 s budget" },
+	/* MD-04 with anonymous pipes frozen: the FIFO probe, its setup, its note */
+	{ "MD-04", A, { .fstat = fstat_anon_frozen }, .v = PB_KNOWN_DEVIATION,
+	  .phrase = "while a FIFO's still change: the Linux 6.15 change", .base = "/dev/shm" },
+	{ "MD-04", A, { .fstat = fstat_anon_frozen_fifo_no_mtime }, .v = PB_KNOWN_DEVIATION,
+	  .phrase = "the FIFO: write: mtime unchanged, ctime updated; read: atime updated "
+	  "(see MD-05)",
+	  .base = "/dev/shm" },
+	{ "MD-04", A, { .fstat = fstat_anon_frozen, .mkfifo = mkfifo_eio }, .v = PB_FAIL,
+	  .phrase = "mkfifo(0600) in an empty private directory on a FIFO: EIO" },
+	{ "MD-04", A, { .fstat = fstat_anon_frozen, .open = open_fifo_eio_any }, .v = PB_FAIL,
+	  .phrase = "open(O_NONBLOCK) of both ends on a FIFO: EIO" },
+	{ "MD-04", A, { .fstat = fstat_anon_ctime_only }, .v = PB_FAIL,
+	  .phrase = "partial update: write: mtime unchanged, ctime updated; read: atime "
+	  "unchanged" },
+	/* MD-01: fstat of each end on its own; the implementation-defined
+	 * values, each alone, are INFO on an anonymous pipe, nothing on a FIFO */
+	{ "MD-01", A, {}, PASSES "nlink 1, st_size 0 with 5000 bytes queued" },
+	{ "MD-01", A, { .fstat = fstat_w_eio }, FAILS "fstat: Input/output error" },
+	{ "MD-01", A, { .fstat = fstat_w_regular }, FAILS
+	  "file type 010000 (read end) and 0100000 (write end), expected S_IFIFO" },
+	{ "MD-01", A, { .fstat = fstat_r_regular }, FAILS
+	  "file type 0100000 (read end) and 010000 (write end), expected S_IFIFO" },
+	{ "MD-01", A, { .fstat = fstat_w_ino }, FAILS "the ends are different files" },
+	{ "MD-01", A, { .fstat = fstat_w_dev }, FAILS "the ends are different files" },
+	{ "MD-01", F, { .fstat = fstat_w_ino }, FAILS "the ends are different files" },
+	{ "MD-01", A, { .fstat = fstat_r_mode }, SAYS(PB_INFO) "unusual for Linux:; mode 0644," },
+	{ "MD-01", A, { .fstat = fstat_r_uid },
+	  SAYS(PB_INFO) "unusual for Linux:; mode 0600, uid " },
+	{ "MD-01", A, { .fstat = fstat_r_nlink }, SAYS(PB_INFO) ", nlink 2, st_size 0" },
+	{ "MD-01", A, { .fstat = fstat_r_size }, SAYS(PB_INFO) "st_size 5000 with 5000 bytes" },
+	{ "MD-01", A, { .fstat = fstat_r_blocks }, SAYS(PB_INFO) "st_blocks 8" },
+	{ "MD-01", F, { .fstat = fstat_r_uid }, PASSES ", nlink 1, st_size 0 with 5000" },
+	/* MD-02: each call, each end, each of expect_err's two branches */
+	{ "MD-02", A, {}, PASSES "fsync, fdatasync, ftruncate: EINVAL; mmap: ENODEV" },
+	{ "MD-02", A, { .lseek = lseek_w_ok }, FAILS
+	  "lseek(write end) returned 0, expected -1/ESPIPE" },
+	{ "MD-02", A, { .lseek = lseek_r_einval }, FAILS
+	  "lseek(read end): EINVAL, expected ESPIPE" },
+	{ "MD-02", A, { .pread = pread_zero }, FAILS "pread returned 0, expected -1/ESPIPE" },
+	{ "MD-02", A, { .pread = pread_einval }, FAILS "pread: EINVAL, expected ESPIPE" },
+	{ "MD-02", A, { .pwrite = pwrite_one }, FAILS "pwrite returned 1, expected -1/ESPIPE" },
+	{ "MD-02", A, { .pwrite = pwrite_ebadf }, FAILS "pwrite: EBADF, expected ESPIPE" },
+	{ "MD-02", A, { .posix_fadvise = fadvise_zero }, FAILS
+	  "posix_fadvise returned 0 (success), expected ESPIPE" },
+	{ "MD-02", A, { .posix_fadvise = fadvise_einval }, FAILS
+	  "posix_fadvise returned 22 (EINVAL), expected ESPIPE" },
+	{ "MD-02", A, { .posix_fadvise = fadvise_minus_1 }, FAILS
+	  "posix_fadvise returned -1 (" },
+	{ "MD-02", A, { .fsync = fsync_eio }, FAILS "fsync: EIO, expected EINVAL" },
+	{ "MD-02", A, { .fdatasync = fdatasync_erofs }, FAILS "fdatasync: EROFS, expected EINVAL" },
+	{ "MD-02", A, { .ftruncate = ftruncate_ok }, FAILS
+	  "ftruncate returned 0, expected -1/EINVAL" },
+	{ "MD-02", A, { .ftruncate = ftruncate_eperm }, FAILS "ftruncate: EPERM, expected EINVAL" },
+	{ "MD-02", A, { .mmap = mmap_ok },
+	  FAILS "mmap of the read end succeeded, expected ENODEV" },
+	{ "MD-02", A, { .mmap = mmap_eacces }, FAILS "mmap: EACCES, expected ENODEV" },
+	{ "MD-02", A, {}, FAILS "after the failed calls the first byte is not 'a'",
+	  RD(1, 1, 0, "b") },
+	{ "MD-02", A, {}, FAILS "after the failed calls the first byte is not 'a'",
+	  RD(1, -1, EIO) },
+	{ "MD-02", A, {}, FAILS "setup: write(3) into the empty end on a pipe returned 2",
+	  WR(1, 2) },
+	/* MD-03: each timestamp, before and after the window; the coarse clock's
+	 * own "now" at the window's start is lawful; a bad first try is retried */
+	{ "MD-03", A, {}, PASSES "coarse clock before" },
+	{ "MD-03", A, { .fstat = fstat_ts_coarse_now }, PASSES "<= a/m/ctime" },
+	{ "MD-03", A, { .fstat = fstat_atime_early }, FAILS "st_atim " },
+	{ "MD-03", A, { .fstat = fstat_mtime_early }, FAILS "st_mtim " },
+	{ "MD-03", A, { .fstat = fstat_ctime_late }, FAILS "st_ctim " },
+	{ "MD-03", A, { .fstat = fstat_atime_late }, FAILS "is outside [" },
+	{ "MD-03", A, { .fstat = fstat_mtime_early_once }, PASSES "coarse clock before" },
+	{ "MD-03", A, { .fstat = fstat_pipe_eio }, FAILS "fstat: Input/output error" },
+	/* MD-06: the second link, the reopen, and every read and write after it:
+	 * reads 1 (writer closed, reopened one open), 2 "hi", 3 EOF */
+	{ "MD-06", A, {}, PASSES "; reopened writer: EAGAIN, data, then EOF" },
+	{ "MD-06", A, { .readlink = readlink_second_fails }, FAILS
+	  ": No such file or directory" },
+	{ "MD-06", A, { .readlink = readlink_second_wrong }, FAILS "is 'pipe:[1]', expected" },
+	{ "MD-06", A, { .open = open_proc_fd_eacces }, FAILS "O_WRONLY: Permission denied" },
+	{ "MD-06", A, {}, FAILS "read gave 0 (EOF), expected EAGAIN", RD(1, 0) },
+	{ "MD-06", A, {}, FAILS "read gave data, expected EAGAIN", RD(1, 2, 0, "hi") },
+	{ "MD-06", A, {}, FAILS "read gave Input/output error, expected EAGAIN", RD(1, -1, EIO) },
+	{ "MD-06", A, {}, FAILS "write through the reopened fd", WR(1, 1) },
+	{ "MD-06", A, {}, FAILS "read gave 1, expected \"hi\"", RD(2, 1) },
+	{ "MD-06", A, {}, FAILS "read gave 2, expected \"hi\"", RD(2, 2, 0, "ho") },
+	{ "MD-06", A, {}, FAILS "reopened writer: read gave 1 (data), expected 0", RD(3, 1) },
+	{ "MD-06", A, {}, FAILS "reopened writer: read gave -1 (Resource temporarily "
+	  "unavailable)", RD(3, -1, EAGAIN) },
+};
+#define NROWS (sizeof(rows) / sizeof(rows[0]))
+
+static struct pb_check_result run_row(const struct row *w)
+{
+	const struct pb_check *c = pb_test_find_check(w->id);
+	struct pb_sysops s = pb_test_sysops(&w->sys);
+	struct pb_run_opts o = { .sys = &s, .kind = w->kind, .timeout_s = 10, .flags = w->flags,
+				 .base_dir = w->base };
+	struct pb_check_result r;
+
+	ck_assert_msg(c != NULL, "no check %s", w->id);
+	if (w->rd.nth)
+		s.read = nth_read;
+	if (w->wr.nth)
+		s.write = nth_write;
+	if (w->io.nth)
+		s.ioctl = nth_ioctl;
+	if (w->sz.nth || w->setsz_err)
+		s.fcntl = nth_fcntl;
+	cur = w;
+	reads_seen = writes_seen = ioctls_seen = calls_seen = sizes_seen = 0;
+	mapped_ok = false;
+	ck_assert_int_eq(pb_conformance_run_one(c, &o, &r), 0);
+	if (getenv("PB_TEST_VERBOSE"))
+		fprintf(stderr, "# %s: %s: %s\n", w->id, pb_verdict_names[r.verdict], r.detail);
+	return r;
+}
+
+START_TEST(one_condition)
+{
+	const struct row *w = &rows[_i];
+	struct pb_check_result r;
+
+	if (w->base && (pb_dir_usable(w->base) != 0 || !pb_ts_on_tmpfs(w->base, -1))) {
+		fprintf(stderr, "# %s row %d: skipped: %s is not a usable tmpfs\n", w->id, _i,
+			w->base);
+		return;
+	}
+	r = run_row(w);
+
+	ck_assert_msg(r.verdict == w->v, "%s row %d: %s, expected %s: %s", w->id, _i,
+		      pb_verdict_names[r.verdict], pb_verdict_names[w->v], r.detail);
+	ck_assert_msg(strstr(r.detail, w->phrase) != NULL, "%s row %d: '%s' lacks '%s'", w->id,
+		      _i, r.detail, w->phrase);
+}
+END_TEST
+
+/*
+ * LX-03 on this machine's limits (it needs CAP_SETUID and a soft limit):
+ * pipe #N's F_GETPIPE_SZ is call N, the first past the soft limit's is
+ * call full + 1; writes 1 (the fill) and 2 (the byte after reading all
+ * but one back); read 1 (all but one).
+ */
+static int uname_5_10(struct utsname *u)
+{
+	int r = uname(u);
+
+	snprintf(u->release, sizeof(u->release), "5.10.0-test");
+	return r;
+}
+
+START_TEST(lx03_conditions)
+{
+	long page = sysconf(_SC_PAGESIZE), soft, hard, maxsz, def, full;
+	char want[12][160];
+	struct row rows3[12];
+	int n = 0;
+
+	soft = pb_check_proc_long("/proc/sys/fs/pipe-user-pages-soft");
+	hard = pb_check_proc_long("/proc/sys/fs/pipe-user-pages-hard");
+	maxsz = pb_check_proc_long("/proc/sys/fs/pipe-max-size");
+	if (!pb_check_has_cap(PB_CAP_SETUID) || soft <= 0 || maxsz < 16 * page ||
+	    soft / 16 + 1 > 4096) {
+		fprintf(stderr, "# lx03_conditions: skipped: LX-03 does not run its limits here\n");
+		return;
+	}
+	def = 16 * page;
+	full = soft / 16;
+	memset(rows3, 0, sizeof(rows3));
+#define ROW3(verdict, ...) \
+	do { \
+		rows3[n].id = "LX-03"; \
+		rows3[n].kind = PB_KIND_ANON; \
+		rows3[n].v = (verdict); \
+		rows3[n].phrase = want[n]; \
+		snprintf(want[n], sizeof(want[n]), __VA_ARGS__); \
+	} while (0)
+	ROW3(PB_PASS, "pipes 1-%ld get %ld, #%ld gets ", full, def, full + 1);
+	n++;
+	ROW3(PB_PASS, "%s", hard == 0 ? "hard limit: skip (pipe-user-pages-hard=0)" :
+	     "hard limit ");
+	n++;
+	ROW3(PB_FAIL, "pipe #%ld (within the soft limit %ld pages) has %ld bytes, expected %ld",
+	     full, soft, def / 2, def);
+	rows3[n++].sz = (struct fake){ (int)full, def / 2, 0, NULL };
+	ROW3(PB_FAIL, "pipe #1 (within the soft limit %ld pages) has %ld bytes", soft, def * 2);
+	rows3[n++].sz = (struct fake){ 1, def * 2, 0, NULL };
+	/* The first past the limit: 1 page (before 5.14) and 2 are lawful, 3 and 0 not. */
+	ROW3(PB_PASS, "#%ld gets %ld; write(1) after read(n-1) ok", full + 1, 2 * page);
+	rows3[n++].sz = (struct fake){ (int)full + 1, page, 0, NULL };
+	ROW3(PB_FAIL, "pipe #%ld (first past the soft limit) has %ld bytes, expected %ld (2 pages",
+	     full + 1, 3 * page, 2 * page);
+	rows3[n++].sz = (struct fake){ (int)full + 1, 3 * page, 0, NULL };
+	ROW3(PB_FAIL, "(first past the soft limit) has 0 bytes");
+	rows3[n++].sz = (struct fake){ (int)full + 1, 0, 0, NULL };
+	ROW3(PB_FAIL, "filling the small pipe with one write on a pipe returned %ld", 2 * page - 1);
+	rows3[n++].wr = (struct fake){ 1, 2 * page - 1, 0, NULL };
+	ROW3(PB_FAIL, "reading all but 1 byte back on a pipe returned %ld", 2 * page - 2);
+	rows3[n++].rd = (struct fake){ 1, 2 * page - 2, 0, NULL };
+	ROW3(PB_FAIL, "holding 1 byte: nonblocking write(1) gave -1 (Resource temporarily "
+	     "unavailable): the pipe15 stall");
+	rows3[n++].wr = (struct fake){ 2, -1, EAGAIN, NULL };
+	ROW3(PB_FAIL, "write(1) gave 0 (): the pipe15 stall (kernel 5.10.0-test predates the 5.14 "
+	     "fix 46c4c9d1beb7)");
+	rows3[n].sys.uname = uname_5_10;
+	rows3[n++].wr = (struct fake){ 2, 0, 0, NULL };
+	ROW3(PB_FAIL, "F_SETPIPE_SZ(%ld) over the soft limit: EBUSY, expected EPERM", 16 * page);
+	rows3[n++].setsz_err = EBUSY;
+#undef ROW3
+	for (int i = 0; i < n; i++) {
+		struct pb_check_result r = run_row(&rows3[i]);
+
+		if (i == 0 && r.verdict == PB_SKIP) {
+			fprintf(stderr, "# lx03_conditions: skipped: %s\n", r.detail);
+			return;
+		}
+		ck_assert_msg(r.verdict == rows3[i].v, "LX-03 row %d: %s, expected %s: %s", i,
+			      pb_verdict_names[r.verdict], pb_verdict_names[rows3[i].v], r.detail);
+		ck_assert_msg(strstr(r.detail, want[i]) != NULL, "LX-03 row %d: '%s' lacks '%s'",
+			      i, r.detail, want[i]);
+	}
+}
+END_TEST
+
+/* ---- LX-07: an emulated pipe-max-size (a plain file, nothing global changes) ---- */
+
+/* How the emulated kernel departs from Linux: one field per row. */
+struct lx07_kernel {
+	int one;            /* writing "1": 0 rounds up to a page, 1 EINVAL, 2 stored as is */
+	int five;           /* writing "5000": 0 rounds up to 2 pages, 1 EINVAL, 2 as is */
+	bool unpriv_free;   /* unprivileged pipes ignore the maximum */
+	bool priv_capped;   /* privileged pipes get only the maximum */
+	int first_err;      /* the first write fails with this */
+	bool first_off;     /* the first write stores one byte more */
+	int restore_err;    /* writing the original value back fails with this */
+	bool restore_off;   /* ... or stores it one page larger */
+	bool open_fails;    /* the file cannot be opened at all */
+};
+
+static const struct lx07_row {
+	struct lx07_kernel k;
+	enum pb_verdict v;
+	const char *phrase;
+} lx07_rows[] = {
+	{ {}, PB_PASS, "max 4096: unprivileged pipe 4096; privileged " },
+	{ {}, PB_PASS, "; 5000 -> 8192; write of 1 accepted, reads back a page" },
+	{ { .one = 1 }, PB_PASS, "; write of 1 rejected (as pipe(7) says)" },
+	{ { .one = 2 }, PB_FAIL, "writing 1 was accepted but reads back 1, expected 4096" },
+	{ { .five = 2 }, PB_FAIL, "writing 5000: accepted, reads back 5000, expected 8192" },
+	{ { .five = 1 }, PB_FAIL, "writing 5000: Invalid argument, reads back 4096, expected "
+	  "8192" },
+	{ { .first_off = true }, PB_FAIL, "wrote 4096, reads back 4097" },
+	{ { .unpriv_free = true }, PB_FAIL, "without CAP_SYS_RESOURCE got 65536 bytes, expected "
+	  "4096" },
+	{ { .priv_capped = true }, PB_FAIL, "with CAP_SYS_RESOURCE a new pipe got 4096, expected "
+	  "65536" },
+	{ { .first_err = EACCES }, PB_SKIP, "is not writable here: Permission denied" },
+	{ { .first_err = EROFS }, PB_SKIP, "is not writable here: Read-only file system" },
+	{ { .first_err = EPERM }, PB_SKIP, "is not writable here: Operation not permitted" },
+	{ { .first_err = EIO }, PB_ERROR, "write /proc/sys/fs/pipe-max-size: Input/output error" },
+	{ { .restore_err = EIO }, PB_ERROR, "could not restore /proc/sys/fs/pipe-max-size to "
+	  "1048576 (Input/output error)" },
+	{ { .restore_off = true }, PB_ERROR, "to 1048576 (reads back wrong)" },
+	{ { .open_fails = true }, PB_SKIP, "cannot read /proc/sys/fs/pipe-max-size" },
+};
+#define NLX07 (sizeof(lx07_rows) / sizeof(lx07_rows[0]))
+
+static const struct lx07_kernel *k7;
+static char k7_file[4200];
+static long *k7_max;  /* shared: the uid 65534 helper reads it too */
+static int k7_writes;
+
+static bool is_k7_file(int fd)
+{
+	struct stat a, b;
+
+	return fstat(fd, &a) == 0 && stat(k7_file, &b) == 0 && a.st_ino == b.st_ino &&
+	       a.st_dev == b.st_dev;
+}
+
+static int k7_open(const char *path, int flags, mode_t mode)
+{
+	if (strcmp(path, "/proc/sys/fs/pipe-max-size") != 0)
+		return open(path, flags, mode);
+	if (k7->open_fails)
+		return (int)fail_with(ENOENT);
+	return open(k7_file, flags, mode);
+}
+
+static long k7_round(long v, int how)
+{
+	long r = 4096;
+
+	if (how == 2)
+		return v;
+	while (r < v)
+		r *= 2;
+	return r;
+}
+
+static ssize_t k7_write(int fd, const void *buf, size_t n)
+{
+	char text[32], out[32];
+	long v, stored;
+	int how = 0, first = ++k7_writes == 1;
+
+	if (!is_k7_file(fd) || n >= sizeof(text))
+		return write(fd, buf, n);
+	memcpy(text, buf, n);
+	text[n] = '\0';
+	v = strtol(text, NULL, 10);
+	if (first && k7->first_err)
+		return fail_with(k7->first_err);
+	if (v == 1048576 && k7->restore_err)
+		return fail_with(k7->restore_err);
+	if (v == 1)
+		how = k7->one;
+	else if (v == 5000)
+		how = k7->five;
+	if (how == 1)
+		return fail_with(EINVAL);
+	stored = k7_round(v, how) + (first && k7->first_off) +
+		 (v == 1048576 && k7->restore_off ? 4096 : 0);
+	snprintf(out, sizeof(out), "%ld\n", stored);
+	/* A rejected value leaves the old one: the file changes only here. */
+	if (ftruncate(fd, 0) != 0 || pwrite(fd, out, strlen(out), 0) != (ssize_t)strlen(out))
+		return -1;
+	*k7_max = stored;
+	return (ssize_t)n;
+}
+
+static int k7_fcntl(int fd, int cmd, long arg)
+{
+	int r = fcntl(fd, cmd, arg);
+
+	if (cmd != F_GETPIPE_SZ || r < 0)
+		return r;
+	if (pb_check_has_limit_cap(PB_CAP_SYS_RESOURCE))
+		return k7->priv_capped ? (int)*k7_max : r;
+	return k7->unpriv_free || r < *k7_max ? r : (int)*k7_max;
+}
+
+START_TEST(lx07_condition)
+{
+	const struct lx07_row *w = &lx07_rows[_i];
+	struct pb_sysops s = pb_sysops_real;
+	struct pb_run_opts o = { .sys = &s, .kind = PB_KIND_ANON, .timeout_s = 10,
+				 .flags = PB_RUN_ALLOW_GLOBAL };
+	struct pb_check_result r;
+	char dir[4096];
+	int fd;
+
+	bool has_res = pb_check_has_limit_cap(PB_CAP_SYS_RESOURCE);
+	enum pb_verdict want = w->v;
+	const char *phrase = w->phrase;
+
+	/* With CAP_SYS_RESOURCE the unprivileged side is a uid 65534 helper. */
+	if (has_res && !pb_check_has_cap(PB_CAP_SETUID)) {
+		fprintf(stderr, "# lx07_condition: skipped: CAP_SYS_RESOURCE without CAP_SETUID\n");
+		return;
+	}
+	/* Without CAP_SYS_RESOURCE the privileged side is not tried. */
+	if (w->k.priv_capped && !has_res)
+		want = PB_PASS, phrase = "; privileged skipped: no CAP_SYS_RESOURCE; ";
+	ck_assert_int_eq(pb_tmpdir_make(NULL, dir, sizeof(dir)), 0);
+	snprintf(k7_file, sizeof(k7_file), "%s/pipe-max-size", dir);
+	fd = open(k7_file, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "1048576\n", 8), 8);
+	close(fd);
+	k7_max = mmap(NULL, sizeof(*k7_max), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		      -1, 0);
+	ck_assert_ptr_ne(k7_max, MAP_FAILED);
+	*k7_max = 1048576;
+	k7 = &w->k;
+	k7_writes = 0;
+	s.open = k7_open;
+	s.write = k7_write;
+	s.fcntl = k7_fcntl;
+	ck_assert_int_eq(pb_conformance_run_one(pb_test_find_check("LX-07"), &o, &r), 0);
+	if (getenv("PB_TEST_VERBOSE"))
+		fprintf(stderr, "# LX-07: %s: %s\n", pb_verdict_names[r.verdict], r.detail);
+	ck_assert_msg(r.verdict == want, "LX-07 row %d: %s, expected %s: %s", _i,
+		      pb_verdict_names[r.verdict], pb_verdict_names[want], r.detail);
+	ck_assert_msg(strstr(r.detail, phrase) != NULL, "LX-07 row %d: '%s' lacks '%s'", _i,
+		      r.detail, phrase);
+	if (want == PB_PASS)
+		ck_assert_ptr_nonnull(strstr(r.detail, has_res ? "; privileged 16 pages; " :
+					     "; privileged skipped: no CAP_SYS_RESOURCE; "));
+	/* Put back when the kernel let it be (the guardian may still be at it). */
+	if (!w->k.restore_err && !w->k.restore_off && !w->k.open_fails) {
+		struct timespec ms = { 0, 1000000 };
+
+		for (int i = 0; i < 2000 && *k7_max != 1048576; i++)
+			nanosleep(&ms, NULL);
+		ck_assert_int_eq(*k7_max, 1048576);
+	}
+	munmap(k7_max, sizeof(*k7_max));
+	unlink(k7_file);
+	pb_tmpdir_remove(dir);
+}
+END_TEST
+
+/* WR-04's note counts against 4 x 3000 records; a stream read whole is not
+ * said to have stopped at the budget. */
+START_TEST(wr04_note)
+{
+	const struct row w = { "WR-04", PB_KIND_ANON, {}, .v = PB_PASS, .phrase = "" };
+	struct pb_check_result r = run_row(&w);
+
+	ck_assert_msg(r.verdict == PB_PASS, "WR-04: %s: %s", pb_verdict_names[r.verdict],
+		      r.detail);
+	ck_assert_msg(strstr(r.detail, "/12000 records whole and in order blocking, ") &&
+		      strstr(r.detail, "/12000 nonblocking (4 writers, "), "%s", r.detail);
+	if (strstr(r.detail, "12000/12000 records whole and in order blocking, 12000/12000"))
+		ck_assert_msg(!strstr(r.detail, "stopped at"), "%s", r.detail);
+}
+END_TEST
+
+/*
+ * MD-05 where /dev/shm is a tmpfs: a FIFO there shows every update (pass,
+ * and descriptor 0 is as good as any: stdin closed first); a filesystem
+ * that hides a FIFO write's mtime/ctime, compared with it, is a known
+ * deviation, never a "may be" failure.
+ */
+static int fstat_hides_off_tmpfs(int fd, struct stat *st)
+{
+	int ret = fstat(fd, st);
+
+	if (ret == 0 && is_pipe_fd(fd) && !pb_ts_on_tmpfs(NULL, fd)) {
+		st->st_mtim = (struct timespec){ 946684800, 0 };
+		st->st_ctim = (struct timespec){ 1000000000, 1 };
+	}
+	return ret;
+}
+
+START_TEST(md05_with_tmpfs)
+{
+	struct pb_run_opts o = { .kind = PB_KIND_ANON, .timeout_s = 10, .base_dir = "/dev/shm" };
+	struct pb_sysops s = pb_sysops_real;
+	struct pb_check_result r;
+	struct statvfs vfs;
+	const char *other = NULL, *cand[] = { "/var/tmp", "/tmp", "." };
+
+	if (pb_dir_usable("/dev/shm") != 0 || !pb_ts_on_tmpfs("/dev/shm", -1) ||
+	    statvfs("/dev/shm", &vfs) != 0 || (vfs.f_flag & ST_NOATIME)) {
+		fprintf(stderr, "# md05_with_tmpfs: skipped: no usable tmpfs at /dev/shm\n");
+		return;
+	}
+	close(0);
+	ck_assert_int_eq(pb_conformance_run_one(pb_test_find_check("MD-05"), &o, &r), 0);
+	ck_assert_msg(r.verdict == PB_PASS, "MD-05 on /dev/shm: %s: %s",
+		      pb_verdict_names[r.verdict], r.detail);
+	ck_assert_msg(strstr(r.detail, "write updated mtime and ctime, read updated atime (tmpfs)"),
+		      "%s", r.detail);
+	for (size_t i = 0; i < sizeof(cand) / sizeof(cand[0]) && !other; i++)
+		if (pb_dir_usable(cand[i]) == 0 && !pb_ts_on_tmpfs(cand[i], -1))
+			other = cand[i];
+	if (!other)
+		return;
+	s.fstat = fstat_hides_off_tmpfs;
+	o.sys = &s;
+	o.base_dir = other;
+	ck_assert_int_eq(pb_conformance_run_one(pb_test_find_check("MD-05"), &o, &r), 0);
+	ck_assert_msg(r.verdict == PB_KNOWN_DEVIATION, "MD-05 in %s: %s: %s", other,
+		      pb_verdict_names[r.verdict], r.detail);
+	ck_assert_ptr_nonnull(strstr(r.detail, "so the pipe code conforms and the filesystem "
+				     "hides it"));
+}
+END_TEST
+
+/* SIG-03 blocks SIGPIPE to see where it is pending, and unblocks it again:
+ * run in this process (no runner child to throw the mask away), it leaves
+ * the mask as it found it, and nothing pending. */
+START_TEST(sig03_restores_mask)
+{
+	struct pb_check_ctx ctx = { .sys = &pb_sysops_real, .kind = PB_KIND_ANON,
+				    .verdict = PB_PASS };
+	sigset_t mask, pend;
+	char dir[4096];
+
+	ck_assert_int_eq(pb_tmpdir_make(NULL, dir, sizeof(dir)), 0);
+	ctx.dir = dir;
+	sigemptyset(&mask);
+	ck_assert_int_eq(sigprocmask(SIG_SETMASK, &mask, NULL), 0);
+	pb_test_find_check("SIG-03")->run(&ctx);
+	ck_assert_msg(ctx.verdict == PB_PASS, "SIG-03: %s", ctx.detail);
+	ck_assert_int_eq(sigprocmask(SIG_SETMASK, NULL, &mask), 0);
+	ck_assert_msg(!sigismember(&mask, SIGPIPE), "SIG-03 left SIGPIPE blocked");
+	sigpending(&pend);
+	ck_assert(!sigismember(&pend, SIGPIPE));
+	pb_tmpdir_remove(dir);
+}
+END_TEST
+
+PB_CHECK_SUITE_MAIN("conf_conditions_md",
+	PB_TCASE_LOOP("one_condition", 30, one_condition, NROWS),
+	PB_TCASE_LOOP("lx07", 30, lx07_condition, NLX07),
+	PB_TCASE_TIMED("lx03", 120, lx03_conditions),
+	PB_TCASE_TIMED("sig03", 10, sig03_restores_mask),
+	PB_TCASE_TIMED("wr04_md05", 60, wr04_note, md05_with_tmpfs))
