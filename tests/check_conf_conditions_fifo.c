@@ -743,6 +743,12 @@ static int ioctl_fionread_plus_1(int fd, unsigned long req, void *arg)
 	return r;
 }
 
+/* FIONREAD fails (ENOTTY) and fills in nothing. */
+static int ioctl_fionread_enotty(int fd, unsigned long req, void *arg)
+{
+	return req == FIONREAD ? ifail_with(ENOTTY) : ioctl(fd, req, arg);
+}
+
 static int fcntl_set_4_pages(int fd, int cmd, long arg, bool eio)
 {
 	int r;
@@ -1107,6 +1113,7 @@ static const struct {
 	/* FC-04 */
 	{ "FC-04", 0, { .fcntl = fcntl_size_after_ebusy }, false, "after EBUSY: size", ANY },
 	{ "FC-04", 0, { .ioctl = ioctl_fionread_plus_1 }, false, "after EBUSY: size", ANY },
+	{ "FC-04", 0, { .ioctl = ioctl_fionread_enotty }, false, "FIONREAD -1 (was", ANY },
 	{ "FC-04", 0, { .fcntl = fcntl_set_4_pages_eio }, false, "): EIO, expected", ANY },
 	{ "FC-04", 0, { .fcntl = fcntl_set_4_pages_plus_1 }, false, ") returned", ANY },
 	{ "FC-04", 0, { .fcntl = fcntl_read_end_plus_1 }, false, "but the other end reads", ANY },
