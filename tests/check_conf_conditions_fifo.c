@@ -370,6 +370,26 @@ static ssize_t read_x_swallowed(int fd, void *b, size_t n)
 	return read_after_x(fd, b, n, AX_SWALLOW);
 }
 
+/* The reader's process ends with its read: any judged call it makes after
+ * (the check's own code run by the reader) is counted in *STRAY. */
+static int *stray;
+static bool reader_returned;
+
+static ssize_t read_x_eio_marks(int fd, void *b, size_t n)
+{
+	ssize_t r = read_after_x(fd, b, n, AX_EIO);
+
+	reader_returned = r < 0 && errno == EIO;
+	return r;
+}
+
+static int close_stray(int fd)
+{
+	if (reader_returned)
+		__atomic_add_fetch(stray, 1, __ATOMIC_SEQ_CST);
+	return close(fd);
+}
+
 static ssize_t write_x_eio(int fd, const void *buf, size_t n)
 {
 	return n == 1 && *(const char *)buf == 'X' ? fail_with(EIO) : write(fd, buf, n);
@@ -401,7 +421,7 @@ static ssize_t read_one_eof_hangs(int fd, void *buf, size_t n)
 
 /* ---- NB-02: the big write into a full pipe ---- */
 
-enum big { BIG_EIO, BIG_ONE, BIG_BLOCKS };
+enum big { BIG_EIO, BIG_ONE, BIG_ONE_EINTR, BIG_BLOCKS };
 
 static ssize_t write_big_full(int fd, const void *buf, size_t n, enum big how)
 {
@@ -413,6 +433,10 @@ static ssize_t write_big_full(int fd, const void *buf, size_t n, enum big how)
 		return fail_with(EIO);
 	if (how == BIG_ONE)
 		return 1;  /* errno stays EAGAIN */
+	if (how == BIG_ONE_EINTR) {
+		errno = EINTR;  /* a count is no interrupted call */
+		return 1;
+	}
 	pause();
 	return fail_with(EINTR);
 }
@@ -425,6 +449,11 @@ static ssize_t write_big_eio(int fd, const void *b, size_t n)
 static ssize_t write_big_one(int fd, const void *b, size_t n)
 {
 	return write_big_full(fd, b, n, BIG_ONE);
+}
+
+static ssize_t write_big_one_eintr(int fd, const void *b, size_t n)
+{
+	return write_big_full(fd, b, n, BIG_ONE_EINTR);
 }
 
 static ssize_t write_big_blocks(int fd, const void *b, size_t n)
@@ -964,7 +993,7 @@ static const struct {
 	enum pb_kind kind;
 	struct pb_sysops sys;  /* the calls broken; the rest are real */
 	bool lawful;           /* must not FAIL or ERROR; else must FAIL */
-	const char *phrase;    /* the detail must hold this */
+	const char *phrase;    /* the detail must hold this (end with it: "...$") */
 	enum need need;
 } cases[] = {
 	/* CRE-07: the bad pointer, then the read-only page, each condition */
@@ -1028,6 +1057,8 @@ static const struct {
 	{ "RD-05", 0, { .read = read_x_eof }, false, "the restarted read() returned 0 (EOF)", ANY },
 	{ "RD-05", 0, { .read = read_x_dies }, false, "the reader died (status 0x9)", ANY },
 	{ "RD-05", 0, { .read = read_x_swallowed }, false, "the reader never returned", ANY },
+	{ "RD-05", 0, { .read = read_x_eio_marks, .close = close_stray }, false,
+	  "the restarted read() returned -1/EIO", ANY },
 	{ "RD-05", 0, { .write = write_x_eio }, false,
 	  "write of 1 byte ('X') into the empty pipe with a reader = -1/EIO", ANY },
 	{ "RD-05", 0, { 0 }, true, "read() restarted after the SA_RESTART handler and returned 'X'", ANY },
@@ -1043,6 +1074,8 @@ static const struct {
 	/* NB-02: EIO, a count with EAGAIN, blocking; the FIFO */
 	{ "NB-02", 0, { .write = write_big_eio }, false, "full pipe: write(3*PIPE_BUF) = -1/EIO", ANY },
 	{ "NB-02", 0, { .write = write_big_one }, false, "full pipe: write(3*PIPE_BUF) = 1", ANY },
+	{ "NB-02", 0, { .write = write_big_one_eintr }, false, "full pipe: write(3*PIPE_BUF) = 1$",
+	  ANY },
 	{ "NB-02", 0, { .write = write_big_blocks }, false, "= -1/EINTR (it blocked)", ANY },
 	{ "NB-02", PB_KIND_FIFO, { .write = write_big_eio }, false,
 	  "full FIFO: write(3*PIPE_BUF) = -1/EIO", ANY },
@@ -1205,6 +1238,16 @@ static void set_read_counted(int i)
 		corrupt_at = (i - first - 1) * page + 10;
 }
 
+/* PHRASE in DETAIL; a PHRASE ending in '$' must end it. */
+static bool has_phrase(const char *detail, const char *phrase)
+{
+	size_t d = strlen(detail), p = strlen(phrase);
+
+	if (p == 0 || phrase[p - 1] != '$')
+		return strstr(detail, phrase) != NULL;
+	return d >= p - 1 && strncmp(detail + d - (p - 1), phrase, p - 1) == 0;
+}
+
 START_TEST(later_condition)
 {
 	const struct pb_check *c = pb_test_find_check(cases[_i].id);
@@ -1220,6 +1263,11 @@ START_TEST(later_condition)
 		return;
 	spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	ck_assert_int_ge(spare, 0);
+	stray = mmap(NULL, sizeof(*stray), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1,
+		     0);
+	ck_assert_ptr_ne(stray, MAP_FAILED);
+	*stray = 0;
+	reader_returned = false;
 	shared_count = mmap(NULL, sizeof(*shared_count), PROT_READ | PROT_WRITE,
 			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ck_assert_ptr_ne(shared_count, MAP_FAILED);
@@ -1237,8 +1285,11 @@ START_TEST(later_condition)
 	else
 		ck_assert_msg(r.verdict == PB_FAIL, "%s case %d: %s: %s", cases[_i].id, _i,
 			      pb_verdict_names[r.verdict], r.detail);
-	ck_assert_msg(strstr(r.detail, cases[_i].phrase) != NULL, "%s case %d: '%s' lacks '%s'",
+	ck_assert_msg(has_phrase(r.detail, cases[_i].phrase), "%s case %d: '%s' lacks '%s'",
 		      cases[_i].id, _i, r.detail, cases[_i].phrase);
+	ck_assert_msg(*stray == 0, "%s case %d: the reader made %d judged calls after its read "
+		      "returned", cases[_i].id, _i, *stray);
+	munmap(stray, sizeof(*stray));
 	ck_assert_msg(!r.timed_out, "%s case %d: the watchdog, not the check, decided",
 		      cases[_i].id, _i);
 	munmap(shared_count, sizeof(*shared_count));
