@@ -836,6 +836,16 @@ static int fcntl_bad_size(int fd, int cmd, long arg, long bad, bool eperm)
 	return eperm ? ifail_with(EPERM) : fcntl(fd, F_GETPIPE_SZ, 0);
 }
 
+/* (int)-1 accepted, errno left at EINVAL: a size is no failure. */
+static int fcntl_minus_1_accepted_einval(int fd, int cmd, long arg)
+{
+	int r = fcntl_bad_size(fd, cmd, arg, (long)(int)-1, false);
+
+	if (cmd == F_SETPIPE_SZ && arg == (long)(int)-1)
+		errno = EINVAL;
+	return r;
+}
+
 static int fcntl_minus_1_accepted(int fd, int cmd, long arg)
 {
 	return fcntl_bad_size(fd, cmd, arg, (long)(int)-1, false);
@@ -871,6 +881,16 @@ static int fcntl_file_get_size(int fd, int cmd, long arg)
 static int fcntl_file_set_size(int fd, int cmd, long arg)
 {
 	return fcntl_file(fd, cmd, arg, F_SETPIPE_SZ, false);
+}
+
+/* F_GETPIPE_SZ on a regular file says a size, errno left at EBADF. */
+static int fcntl_file_get_size_ebadf(int fd, int cmd, long arg)
+{
+	int r = fcntl_file(fd, cmd, arg, F_GETPIPE_SZ, false);
+
+	if (cmd == F_GETPIPE_SZ && is_regular_fd(fd))
+		errno = EBADF;
+	return r;
 }
 
 static int fcntl_file_get_einval(int fd, int cmd, long arg)
@@ -1155,10 +1175,14 @@ static const struct {
 	{ "FC-04", 0, { .read = read_counted }, false, "data changed by the resizes", ANY },  /* page 2 */
 	{ "FC-04", 0, { .read = read_counted }, false, "data changed by the resizes", ANY },  /* page 3 */
 	{ "FC-04", 0, { .fcntl = fcntl_minus_1_accepted }, false, "F_SETPIPE_SZ((int)-1): ", ANY },
+	{ "FC-04", 0, { .fcntl = fcntl_minus_1_accepted_einval }, false, "F_SETPIPE_SZ((int)-1): ",
+	  ANY },
 	{ "FC-04", 0, { .fcntl = fcntl_2g_eperm }, false,
 	  "F_SETPIPE_SZ((1U<<31)+1): -1 (EPERM), expected -1/EINVAL", ANY },
 	{ "FC-04", 0, { .fcntl = fcntl_file_get_size }, false, "F_GETPIPE_SZ on a regular file: ", ANY },
 	{ "FC-04", 0, { .fcntl = fcntl_file_set_size }, false, "F_SETPIPE_SZ on a regular file: ", ANY },
+	{ "FC-04", 0, { .fcntl = fcntl_file_get_size_ebadf }, false,
+	  "F_GETPIPE_SZ on a regular file: ", ANY },
 	{ "FC-04", 0, { .fcntl = fcntl_file_get_einval }, false,
 	  "F_GETPIPE_SZ on a regular file: -1 (EINVAL), expected -1/EBADF", ANY },
 	{ "FC-04", PB_KIND_FIFO, { .fcntl = fcntl_size_after_ebusy }, false, "after EBUSY: size", ANY },
