@@ -19,7 +19,7 @@ perl -MJSON::PP -e 1 2>/dev/null || skip_all "perl's JSON::PP is not installed (
 F=${TESTS_SRCDIR:-$(dirname "$0")}/figures
 P=$PIPEBENCH
 
-plan 26
+plan 29
 
 # ---- compare.  cmp NAME ARGS...: compare ARGS in every format, the JSON
 # to $D/NAME.json, text, CSV and markdown beside it; then the figures.
@@ -56,6 +56,30 @@ cmp c4 --allow-partial b.json n7.json n2.json
 is "$(perl "$F/compare.pl" c4.json c4.txt c4.csv c4.md)" "" \
 	"compare, a NEW without the fifo results: its cells are '-', the rest recomputes"
 is "$("$JSONQ" c4.json .summary.coverage_lost)" 2 "... the two results it lacks are coverage lost"
+
+# Documents from different hosts, users, capabilities and versions: the
+# labels (HOST/KERNEL, of different lengths), the notes, the documents
+# table.  withrun HOST EUID CAPS VERSION <DOC: DOC with that run.
+withrun() {
+	perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>); my ($h, $u, $c, $v) = @ARGV;
+		$d->{run} = { hostname => $h, kernel => { release => "6.$u" }, user => { euid => $u + 0,
+			capabilities => [split /,/, $c] }, pipebench => { version => $v } };
+		print JSON::PP->new->canonical->encode($d)' "$@"
+}
+withrun base 0 CAP_CHOWN,CAP_KILL,CAP_SYS_ADMIN 0.1.0 <b.json >hb.json
+withrun h1 0 CAP_CHOWN,CAP_KILL,CAP_SYS_ADMIN 0.1.0 <n1.json >h1.json
+withrun host-two 1000 "" 0.1.0 <n2.json >h2.json
+withrun h3 0 CAP_CHOWN,CAP_NET_RAW,CAP_SETUID,CAP_SETGID,CAP_MKNOD,CAP_BPF 0.1.0 <n5.json >h3.json
+withrun h1 0 CAP_CHOWN,CAP_KILL,CAP_SYS_ADMIN 0.2.0 <n6.json >h4.json
+cmp h5 hb.json h1.json h2.json h3.json
+is "$(perl "$F/compare.pl" h5.json h5.txt h5.csv h5.md)" "" \
+	"compare, three NEW from other users, capabilities: labels, notes and the documents table recompute"
+cmp h6 hb.json h1.json h2.json h3.json h4.json
+is "$(perl "$F/compare.pl" h6.json h6.txt h6.csv h6.md)" "" \
+	"compare, a fleet with a label given twice (#N) and another version: labels, notes, blocks recompute"
+cmp h7 --label base,a,bbbbbbbbbbbb,cc,d hb.json h1.json h2.json h3.json h4.json
+is "$(perl "$F/compare.pl" h7.json h7.txt h7.csv h7.md base,a,bbbbbbbbbbbb,cc,d)" "" \
+	"compare --label of different lengths in a fleet: the blocks are aligned to the longest"
 
 perl "$F/confdoc.pl" pass pass skip fail pass error >ca.json
 perl "$F/confdoc.pl" pass fail pass fail error error pass >cb.json

@@ -261,5 +261,100 @@ if (defined $mdf && -s $mdf) {
 			$l .= " |"; }
 		$n++; bad("markdown: no row '$l'") unless index($md, "$l\n") >= 0; }
 }
+# The documents: labels (--label's, else HOST/KERNEL, "#N" on a label
+# given twice), and what differs between them (euid, capabilities, version).
+my @paths = ($c->{params}{base}, @files);
+sub jp { my ($o, $path) = @_; for (split /\./, $path) { return undef unless ref $o eq "HASH" && exists $o->{$_}; $o = $o->{$_} } $o }
+sub jstr { my $v = shift; return undef unless defined $v; ref $v || JSON::PP::is_bool($v) ? JSON::PP->new->canonical->encode($v) : "$v" }
+my @lab = defined $labels ? split(/,/, $labels) : ();
+for my $k (0 .. $#docs) { $lab[$k] //= (jstr(jp($docs[$k], "run.hostname")) // jstr(jp($docs[$k], "system.hostname")) // "?") . "/" .
+	(jstr(jp($docs[$k], "run.kernel.release")) // jstr(jp($docs[$k], "system.kernel_release")) // "?"); }
+my %cnt; $cnt{$_}++ for @lab; @lab = map { $cnt{$lab[$_]} > 1 ? "$lab[$_]#$_" : $lab[$_] } 0 .. $#lab;
+my $lw = 0; for (@lab) { $lw = length if length > $lw }
+my @fk = (["users (euid)", "run.user.euid"], ["capabilities", "run.user.capabilities", "system.capabilities"],
+	["pipebench versions", "run.pipebench.version", "version"]);
+sub fv { my ($k, $key) = @_; my $v = jstr(jp($docs[$k], $fk[$key][1]));
+	$v //= jstr(jp($docs[$k], $fk[$key][2])) if $fk[$key][2]; $v // "unknown" }
+sub capsdiff { my $k = shift; my ($b, $x) = map { my $v = jp($docs[$_], "run.user.capabilities") // jp($docs[$_], "system.capabilities"); $v } (0, $k);
+	return fv($k, 1) unless ref $b eq "ARRAY" && ref $x eq "ARRAY";
+	return sprintf("none (base has %d)", scalar @$b) unless @$x;
+	my (@s, $more) = (); $more = 0;
+	for my $side (0, 1) { my ($from, $other) = $side ? ($x, $b) : ($b, $x);
+		for my $cap (@$from) { next if grep { $_ eq $cap } @$other;
+			if (@s < 4) { push @s, ($side ? "+" : "-") . $cap } else { $more++ } } }
+	return join(" ", @s) . ($more ? " and $more more" : ""); }
+my @differ = grep { my $key = $_; grep { fv($_, $key) ne fv(0, $key) } 1 .. $#docs } 0 .. $#fk;
+same("documents_differ_in", join(",", @{$c->{documents_differ_in} || []}), join(",", map { $fk[$_][1] } @differ));
+my %ign = map { ($_ => 1) } qw(repeat warmup timeout_ns only skip modes);
+for my $k (0 .. $#docs) { my $in = $c->{inputs}[$k];
+	same("inputs[$k].file", $in->{file}, $paths[$k]); same("inputs[$k].label", $in->{label}, $lab[$k]);
+	same("inputs[$k].command", $in->{command}, $docs[$k]{command});
+	same("inputs[$k].kernel_release", $in->{kernel_release}, jstr(jp($docs[$k], "system.kernel_release")) // "?");
+	same("inputs[$k].host", $in->{host}, jstr(jp($docs[$k], "run.hostname")) // jstr(jp($docs[$k], "system.hostname")) // "?");
+	next unless $k;
+	my ($pa, $pb) = map { $_->{params} || {} } ($base, $docs[$k]);
+	my @d = grep { !$ign{$_} && (!exists $pb->{$_} || jstr($pa->{$_}) ne jstr($pb->{$_})) } sort keys %$pa;
+	push @d, grep { !$ign{$_} && !exists $pa->{$_} } sort keys %$pb;
+	same("inputs[$k].params_differ", join(",", sort split /,/, $in->{params_differ} // ""), join(",", sort @d));
+	my %m; $m{join "\0", $_->{part} // "", $_->{id}} = 1 for grep { $_->{new_file} eq $paths[$k] } @{$c->{results}};
+	my $vm = 0;
+	for my $pp (undef, sort keys %{$base->{parts} || {}}) { for my $e (entries(part_of($base, $pp))) {
+		next if $e->{repetitions} || !defined $e->{id}; my $vk = defined $e->{verdict} ? "verdict" : defined $e->{status} ? "status" : next;
+		my $ne = find(part_of($docs[$k], $pp), { id => $e->{id} }); $vm++ if $ne && defined $ne->{$vk}; } }
+	same("inputs[$k].matched", $in->{matched}, scalar(keys %m) + $vm);
+}
+# Results no NEW matched and NEW's no BASE result matched (not verdicts).
+my ($ob, $on) = (0, 0);
+for my $k (1 .. $#docs) { for my $pp (undef, sort keys %{$base->{parts} || {}}) {
+	my @be = grep { $_->{repetitions} || (!defined $_->{verdict} && !defined $_->{status}) } entries(part_of($base, $pp));
+	my @ne = grep { $_->{repetitions} || (!defined $_->{verdict} && !defined $_->{status}) } entries(part_of($docs[$k], $pp));
+	my %desc = map { ($_ => 1) } qw(title detail details message note reason description label tag status verdict summary);
+	my $key = sub { my $e = shift; join ",", map { "$_=" . jstr($e->{$_}) } grep { !ref $e->{$_} && defined $e->{$_} &&
+		!defined rule($_) && !/ratio/ && !$desc{$_} && !/_(detail|description|label)$/ && "$e->{$_}" !~ /^-?\d+(\.\d*)?[eE.]|^-?\d*\.\d/ } sort keys %$e };
+	my %bk; $bk{$key->($_)}++ for @be; my %nk; $nk{$key->($_)}++ for @ne;
+	$ob += grep { !$nk{$key->($_)} } @be; $on += grep { !$bk{$key->($_)} } @ne; } }
+same("summary.only_in_base", $c->{summary}{only_in_base}, $ob); same("summary.only_in_new", $c->{summary}{only_in_new}, $on);
+if (defined $textf && -s $textf) { my $txt = slurp($textf); my $fleet = @files >= 4;
+	my $hd = sprintf("base   %s: %s, Linux %s\n", $paths[0], $base->{command}, jstr(jp($base, "system.kernel_release")) // "?");
+	for my $k (1 .. $#docs) { my $in = $c->{inputs}[$k];
+		$hd .= sprintf("new%-3d %s: %s, Linux %s%s\n", $k, $paths[$k], $docs[$k]{command}, jstr(jp($docs[$k], "system.kernel_release")) // "?",
+			defined $in->{params_differ} ? "; parameters differ: $in->{params_differ}" : ""); }
+	$n++; bad("text: no header '$hd'") unless index($txt, $hd) >= 0;
+	if ($fleet) { my $l = sprintf("documents (%d; column N below is document N):\n", scalar @docs);
+		$l .= sprintf("%3d %-*s %s%s\n", $_, $lw, $lab[$_], $paths[$_], $_ ? "" : " (base)") for 0 .. $#docs;
+		$n++; bad("text: no fleet header '$l'") unless index($txt, $l) == 0; }
+	else { my $l = sprintf("\n%18s", "base") . join("", map { sprintf("  %32s", $_) } @lab[1 .. $#lab]) . "\n";
+		$n++; bad("text: no column header '$l'") unless index($txt, $l) >= 0; }
+	for my $key (@differ) {
+		my $l = sprintf("note: the documents ran under different %s, so coverage and numbers differ; base %s has %s, these differ:\n",
+			$fk[$key][0], $lab[0], $key == 1 ? "its own set" : fv(0, $key));
+		for my $k (1 .. $#docs) { next if fv($k, $key) eq fv(0, $key);
+			$l .= sprintf("  %-*s %s\n", $lw, $lab[$k], $key == 1 ? capsdiff($k) : fv($k, $key)); }
+		$n++; bad("text: no note '$l'") unless index($txt, $l) >= 0; }
+	my $tail = ($ob || $on ? "; unmatched results: $ob only in base, $on only in new" : "") .
+		($sum{not_comparable} ? "; $sum{not_comparable} totals not comparable" : "") . "\n";
+	$n++; bad("text: the summary line does not end '$tail'") unless $txt =~ /^\d+ comparisons, .*coverage lost\Q$tail\E/m;
+}
+if (defined $mdf && -s $mdf) { my $md = slurp($mdf);
+	my $l = "| # | label | file | command | kernel | euid | capabilities | pipebench |\n|---|---|---|---|---|---|---|---|\n";
+	for my $k (0 .. $#docs) { my $caps;
+		if ($k == 0 || fv($k, 1) eq fv(0, 1)) { my $a = jp($docs[$k], "run.user.capabilities") // jp($docs[$k], "system.capabilities");
+			$caps = ref $a eq "ARRAY" ? ($k ? "same: " : "") . scalar @$a : fv($k, 1); }
+		else { $caps = capsdiff($k) }
+		$l .= sprintf("| %d%s | %s | %s | %s | %s | %s | %s | %s |\n", $k, $k ? "" : " (base)", $lab[$k], $paths[$k], $docs[$k]{command},
+			jstr(jp($docs[$k], "run.kernel.release")) // jstr(jp($docs[$k], "system.kernel_release")) // "?", fv($k, 0), $caps, fv($k, 2)); }
+	$n++; bad("markdown: no documents table '$l'") unless index($md, $l) >= 0;
+	for my $key (@differ) { my $t = "\n**Note:** the documents ran under different $fk[$key][0], so coverage and numbers differ.\n";
+		$n++; bad("markdown: no note '$t'") unless index($md, $t) >= 0; }
+	my $h = "| result | metric |" . join("", map { " $_ |" } @lab) . "\n|---|---|" . ("---|" x @lab) . "\n";
+	$n++; bad("markdown: no metrics header '$h'") unless index($md, $h) >= 0;
+	if (@grid) { my $g = "| check |" . join("", map { " $_ |" } @lab) . "\n|---|" . ("---|" x @lab) . "\n";
+		for my $r (0 .. $#grid) { my ($pt, $id, $key) = @{$grid[$r]}; my $gk = join "\0", $pt // "", $id, $key;
+			$g .= "| " . (defined $pt ? "$pt: " : "") . "$id $key |";
+			for my $k (0 .. $#docs) { my $v = $gcells[$r][$k]; my $reg = $k ? $greg{$gk}{$files[$k - 1]} : 0;
+				$g .= sprintf(" %s%s |", $v // "-", $reg ? " **!**" : ""); }
+			$g .= "\n"; }
+		$n++; bad("markdown: no verdict table '$g'") unless index($md, $g) >= 0; }
+}
 print "$_\n" for @bad;
 print "no figure checked\n" unless $n; print STDERR "checked $n\n" if $ENV{FIGS_N};
