@@ -114,13 +114,16 @@ done
 # ---- timestamps: every sample's state from its times, every field's
 # counts and state, every verdict and expectation.
 "$P" timestamps --repeat 4 --dir "$D" -q --format json -o ts1.json 2>/dev/null
-is "$(perl "$F/timestamps.pl" ts1.json)" "" "timestamps --repeat 4: per-sample states, counts, verdicts recompute"
+"$P" timestamps --repeat 4 --dir "$D" -q -o ts1.txt 2>/dev/null
+is "$(perl "$F/timestamps.pl" ts1.json ts1.txt)" "" \
+	"timestamps --repeat 4: per-sample states, counts, verdicts recompute; the text shows them"
 "$P" timestamps --repeat 2 --dir "$D" --expect anon=updated,fifo=frozen -q --format json -o ts2.json 2>/dev/null
 is "$(perl "$F/timestamps.pl" ts2.json)" "" "timestamps --expect: the expectations' holds recompute too"
 if mkdir ro && mount -t tmpfs -o noatime,size=64k pb-fig-noatime "$D/ro" 2>/dev/null; then
 	"$P" timestamps --repeat 3 --dir "$D/ro" -q --format json -o ts3.json 2>/dev/null
+	"$P" timestamps --repeat 3 --dir "$D/ro" -q -o ts3.txt 2>/dev/null
 	umount "$D/ro"
-	is "$(perl "$F/timestamps.pl" ts3.json)" "" "timestamps on a noatime mount: atime undetermined, the rest recomputes"
+	is "$(perl "$F/timestamps.pl" ts3.json ts3.txt)" "" "timestamps on a noatime mount: atime undetermined, the rest recomputes"
 else
 	skip 1 "cannot mount a noatime tmpfs here"
 fi

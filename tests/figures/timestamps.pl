@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# timestamps.pl TIMESTAMPS.json: each sample's state from its before/after times, each
-# field's counts and state from the samples, each verdict from the states.
+# timestamps.pl TIMESTAMPS.json [TEXT]: each sample's state from its before/after
+# times, each field's counts and state from the samples, each verdict from the
+# states; TEXT, the text of a run like it, shows the same mounts, method, table
+# and notes.
 use strict; use warnings; use JSON::PP;
 local $/; open(my $fh, "<", $ARGV[0]) or die "$ARGV[0]: $!"; my $d = JSON::PP->new->decode(<$fh>);
+my $txt; if (defined $ARGV[1]) { open(my $t, "<", $ARGV[1]) or die "$ARGV[1]: $!"; $txt = <$t>; }
 my ($n, @bad) = (0);
 sub same { my ($p, $got, $want) = @_; $n++;
 	my ($g, $w) = map { !defined $_ ? "null" : JSON::PP::is_bool($_) ? ($_ ? "true" : "false") : "$_" } ($got, $want);
@@ -64,6 +67,26 @@ my $ref = $d->{fifo_reference} && $d->{fifo_reference}{reference};
 target($ref, "fifo_reference.reference", $d->{params}{repeat}) if $ref;
 for my $e (@{$d->{expectations} || []}) {
 	same("expectations[$e->{kind}].holds", $e->{holds}, $e->{expected} eq $e->{observed} ? "true" : "false"); }
+# Both kinds are judged when the run completed or an expectation failed.
+same("results: anon and fifo", join(",", map { $_->{kind} } @{$d->{results}}), "anon,fifo") if $d->{exit_status} <= 1;
+if (defined $txt) {
+	my $ml = sub { my $m = shift; $m->{atime_policy} eq "internal" ? "$m->{fstype} (kernel-internal mount, no atime policy)" :
+		"$m->{fstype}, $m->{atime_policy}" . ($m->{read_only} ? ", read-only" : "") . ($m->{mountpoint} ? ", mounted on $m->{mountpoint}" : "") };
+	my @l = ("anon        " . $ml->($d->{results}[0]{filesystem}), "fifo        in $d->{params}{dir}: " . $ml->($d->{fifo_dir}));
+	my $fr = $d->{fifo_reference};
+	push @l, "reference   a FIFO " . ($fr->{method} eq "dev-shm" ? "under /dev/shm" : "on a tmpfs mounted in a private mount namespace") .
+		": " . $ml->($fr->{reference}{filesystem}) if $fr && $fr->{reference};
+	push @l, sprintf("method      %d repetitions; atime and mtime set to 2000-01-01 with futimens, ctime compared after the coarse clock (%.1f ms) passed it",
+		$d->{params}{repeat}, $d->{method}{coarse_clock_res_ns} / 1e6);
+	push @l, sprintf("%-5s %-13s %-13s %-13s %s", "kind", "operation", "atime", "mtime", "ctime");
+	for my $t (@{$d->{results}}) { for my $op (@{$t->{operations}}) {
+		push @l, sprintf("%-5s %-13s %-13s %-13s %s", $t->{kind}, $op->{operation},
+			map { $op->{supported} ? $op->{fields}{$_}{state} : "unsupported" } @fields);
+		if (!$op->{supported}) { push @l, "$t->{kind} $op->{operation}: not supported by this kernel: $op->{error}"; next }
+		for my $f (@fields) { my $o = $op->{fields}{$f};
+			push @l, "$t->{kind} $op->{operation} $f: $o->{state}: $o->{reason}" if defined $o->{reason}; } } }
+	for my $l (@l) { $n++; push @bad, "text: no line '$l'" unless $txt =~ /^\Q$l\E$/m; }
+}
 print "$_\n" for @bad;
 print "no figure checked\n" unless $n;
 print STDERR "checked $n\n" if $ENV{FIGS_N};
