@@ -67,6 +67,9 @@ my $ref = $d->{fifo_reference} && $d->{fifo_reference}{reference};
 target($ref, "fifo_reference.reference", $d->{params}{repeat}) if $ref;
 for my $e (@{$d->{expectations} || []}) {
 	same("expectations[$e->{kind}].holds", $e->{holds}, $e->{expected} eq $e->{observed} ? "true" : "false"); }
+# The coarse clock's resolution is the one this process sees (5: CLOCK_REALTIME_COARSE).
+my $res = eval { require Time::HiRes; Time::HiRes::clock_getres(5) };
+same("method.coarse_clock_res_ns", $d->{method}{coarse_clock_res_ns}, sprintf("%.0f", $res * 1e9)) if $res && $res > 0;
 # Both kinds are judged when the run completed or an expectation failed.
 same("results: anon and fifo", join(",", map { $_->{kind} } @{$d->{results}}), "anon,fifo") if $d->{exit_status} <= 1;
 if (defined $txt) {
