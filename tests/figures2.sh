@@ -21,9 +21,9 @@ P=$PIPEBENCH
 
 plan 29
 
-# ---- compare.  cmp NAME ARGS...: compare ARGS in every format, the JSON
+# ---- compare.  compare_all NAME ARGS...: compare ARGS in every format, the JSON
 # to $D/NAME.json, text, CSV and markdown beside it; then the figures.
-cmp() {
+compare_all() {
 	name=$1; shift
 	"$P" compare --format json -o "$D/$name.json" "$@" 2>/dev/null
 	"$P" compare -o "$D/$name.txt" "$@" 2>/dev/null
@@ -41,18 +41,18 @@ perl "$F/tpdoc.pl" 7 0.7 2 100 >n6.json
 perl "$F/tpdoc.pl" 8 1 3 100 | perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>);
 	$d->{results} = [grep { $_->{kind} eq "anon" } @{$d->{results}}]; print encode_json($d)' >n7.json
 
-cmp c1 b.json n1.json n2.json n3.json
+compare_all c1 b.json n1.json n2.json n3.json
 is "$(perl "$F/compare.pl" c1.json c1.txt c1.csv c1.md)" "" \
 	"compare, three NEW (noise, 25% slower, one repetition): JSON, text, CSV and markdown figures recompute"
 r=$("$JSONQ" c1.json .summary.regressions)
 [ "${r:-0}" -gt 0 ]; ok $? "... with regressions to count ($r)"
-cmp c2 --force b.json n4.json
+compare_all c2 --force b.json n4.json
 is "$(perl "$F/compare.pl" c2.json c2.txt c2.csv c2.md)" "" \
 	"compare --force, twice the loops: totals not comparable, per-unit rows recompute"
-cmp c3 --label A,B,C,D,E,F b.json n1.json n2.json n3.json n5.json n6.json
+compare_all c3 --label A,B,C,D,E,F b.json n1.json n2.json n3.json n5.json n6.json
 is "$(perl "$F/compare.pl" c3.json c3.txt c3.csv c3.md A,B,C,D,E,F)" "" \
 	"compare, a fleet of five NEW: the blocks, CSV and markdown figures recompute"
-cmp c4 --allow-partial b.json n7.json n2.json
+compare_all c4 --allow-partial b.json n7.json n2.json
 is "$(perl "$F/compare.pl" c4.json c4.txt c4.csv c4.md)" "" \
 	"compare, a NEW without the fifo results: its cells are '-', the rest recomputes"
 is "$("$JSONQ" c4.json .summary.coverage_lost)" 2 "... the two results it lacks are coverage lost"
@@ -71,34 +71,34 @@ withrun h1 0 CAP_CHOWN,CAP_KILL,CAP_SYS_ADMIN 0.1.0 <n1.json >h1.json
 withrun host-two 1000 "" 0.1.0 <n2.json >h2.json
 withrun h3 0 CAP_CHOWN,CAP_NET_RAW,CAP_SETUID,CAP_SETGID,CAP_MKNOD,CAP_BPF 0.1.0 <n5.json >h3.json
 withrun h1 0 CAP_CHOWN,CAP_KILL,CAP_SYS_ADMIN 0.2.0 <n6.json >h4.json
-cmp h5 hb.json h1.json h2.json h3.json
+compare_all h5 hb.json h1.json h2.json h3.json
 is "$(perl "$F/compare.pl" h5.json h5.txt h5.csv h5.md)" "" \
 	"compare, three NEW from other users, capabilities: labels, notes and the documents table recompute"
-cmp h6 hb.json h1.json h2.json h3.json h4.json
+compare_all h6 hb.json h1.json h2.json h3.json h4.json
 is "$(perl "$F/compare.pl" h6.json h6.txt h6.csv h6.md)" "" \
 	"compare, a fleet with a label given twice (#N) and another version: labels, notes, blocks recompute"
-cmp h7 --label base,a,bbbbbbbbbbbb,cc,d hb.json h1.json h2.json h3.json h4.json
+compare_all h7 --label base,a,bbbbbbbbbbbb,cc,d hb.json h1.json h2.json h3.json h4.json
 is "$(perl "$F/compare.pl" h7.json h7.txt h7.csv h7.md base,a,bbbbbbbbbbbb,cc,d)" "" \
 	"compare --label of different lengths in a fleet: the blocks are aligned to the longest"
 
 perl "$F/confdoc.pl" pass pass skip fail pass error >ca.json
 perl "$F/confdoc.pl" pass fail pass fail error error pass >cb.json
 perl "$F/confdoc.pl" error pass pass skip pass error >cc.json
-cmp v1 ca.json cb.json cc.json
+compare_all v1 ca.json cb.json cc.json
 is "$(perl "$F/compare.pl" v1.json v1.txt v1.csv v1.md)" "" \
 	"compare, verdicts in two NEW: changes, regressions, the grid and the counts recompute"
 is "$("$JSONQ" v1.json .summary.verdict_changes .summary.verdicts_unchanged .summary.regressions | tr '\n' ' ')" \
 	"7 6 3 " "... 7 changes (3 to fail or error), 6 unchanged"
 perl "$F/repdoc.pl" throughput=b.json conformance=ca.json >ra.json
 perl "$F/repdoc.pl" throughput=n2.json conformance=cb.json >rb.json
-cmp r1 ra.json rb.json
+compare_all r1 ra.json rb.json
 is "$(perl "$F/compare.pl" r1.json r1.txt r1.csv r1.md)" "" \
 	"compare, reports: each part's metrics and verdicts recompute"
 
 # Real documents: a throughput run against another.
 "$P" throughput --kind anon,fifo --size 4K --loops 100 --repeat 3 --dir "$D" -q --format json -o t1.json
 "$P" throughput --kind anon,fifo --size 4K --loops 100 --repeat 4 --dir "$D" -q --format json -o t2.json
-cmp c5 --threshold 1e6 t1.json t2.json
+compare_all c5 --threshold 1e6 t1.json t2.json
 is "$(perl "$F/compare.pl" c5.json c5.txt c5.csv c5.md)" "" "compare, two real throughput runs: every figure recomputes"
 
 # The recomputation can fail: one figure changed, each way, is reported.
