@@ -19,7 +19,7 @@ perl -MJSON::PP -e 1 2>/dev/null || skip_all "perl's JSON::PP is not installed (
 F=${TESTS_SRCDIR:-$(dirname "$0")}/figures
 P=$PIPEBENCH
 
-plan 29
+plan 31
 
 # ---- compare.  compare_all NAME ARGS...: compare ARGS in every format, the JSON
 # to $D/NAME.json, text, CSV and markdown beside it; then the figures.
@@ -170,3 +170,17 @@ wait "$pid"
 kill -0 "$stopped" 2>/dev/null && kill -KILL "$stopped"
 is "$(perl "$F/report.pl" rep3.json timestamps,conformance,throughput_64k)" "" \
 	"report interrupted in conformance: marked, not run, exit status and errors recompute"
+# A part killed by a signal (its process, not the report, SIGKILLed while
+# its second check is stopped): not interrupted, no status, exit 3, and the
+# report goes on to the next part.
+"$P" report --quick --parts conformance,messaging --format json -o "$D/rep4.json" 2>/dev/null &
+pid=$!
+stopped=$(stop_check kids "$pid")
+part=$(kids "$pid")
+[ -n "$part" ] && kill -KILL $part
+wait "$pid"; rc=$?
+kill -0 "$stopped" 2>/dev/null && kill -KILL "$stopped"
+is "$(perl "$F/report.pl" rep4.json conformance,messaging)" "" \
+	"report with a part killed by SIGKILL: not interrupted, no status, the next part run, exit status recomputes"
+is "$rc $("$JSONQ" rep4.json .part_runs.conformance.error .part_runs.messaging.exit_status | tr '\n' ' ')" \
+	"3 killed by signal SIGKILL 0 " "... exit 3, 'killed by signal SIGKILL', messaging still measured"

@@ -20,7 +20,10 @@ same("part_runs: only selected parts", join(",", sort keys %$runs), join(",", so
 same("parts: the parts that ran", join(",", sort keys %$parts), join(",", sort @ran));
 # The parts run in order: those not run are the last ones selected.
 same("ran then not_run: the selection in order", join(",", @ran, @{$d->{not_run}}), $sel);
-my %rank = (2 => 5, 1 => 4, 3 => 3, 4 => 2, 0 => 1);
+# Exit statuses: 0 ok, 1 fail, 2 usage, 3 error, 4 nothing applicable; a
+# part that did not finish or got a usage error is the report's error (3), a
+# part's 4 is fine; the worst wins (usage, error, fail, n/a, ok).
+my %rank = (2 => 5, 3 => 4, 1 => 3, 4 => 2, 0 => 1);
 my $st = 0; my ($intr, @errs) = (0);
 for my $p (@ran) { my $r = $runs->{$p}; my $doc = $parts->{$p};
 	if ($doc) {
@@ -28,7 +31,7 @@ for my $p (@ran) { my $r = $runs->{$p}; my $doc = $parts->{$p};
 		same("parts.$p.command", $doc->{command}, $p =~ s/_64k$//r);
 	}
 	my $s = $r->{exit_status} // -1;
-	$s = 1 if $s < 0 || $s == 2; $s = 0 if $s == 4;
+	$s = 3 if $s < 0 || $s == 2; $s = 0 if $s == 4;
 	$st = $s if ($rank{$s} // 6) > ($rank{$st} // 6);
 	$intr += $r->{interrupted} ? 1 : 0;
 	push @errs, "$p: $r->{error}" if defined $r->{error};
