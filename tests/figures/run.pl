@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # run.pl DOC.json ONLINE PAGESIZE ARGV...: the run facts (run, system) against
-# what this process sees: the same machine, user, affinity and limits.
+# what this process sees: the same machine, user, affinity, limits and
+# virtualisation.
 use strict; use warnings; use JSON::PP; use POSIX ();
 my ($file, $online, $page, @argv) = @ARGV;
 local $/; open(my $fh, "<", $file) or die "$file: $!"; my $d = JSON::PP->new->decode(<$fh>); $/ = "\n";
@@ -52,6 +53,20 @@ for my $x (@docs) { next unless $x; my $r = $x->{run}; my $sy = $x->{system}; my
 	my @la = split / /, file1("/proc/loadavg");
 	ok("$p run.loadavg: three load averages (" . join(" ", map { $_ // "null" } @{$r->{loadavg}}{qw(1m 5m 15m)}) . ")",
 		!grep { !defined $_ || $_ !~ /^[0-9.e+-]+$/ || $_ < 0 } @{$r->{loadavg}}{qw(1m 5m 15m)});
+	# Virtualisation from the same files: the CPU's hypervisor flag, Xen's
+	# type, the DMI vendor and product names, a container engine's marker.
+	my ($virt, $hv, $ct);
+	if (open(my $ci, "<", "/proc/cpuinfo")) { while (<$ci>) { if (/^flags\s*:\s*(.*)$/) { $virt = (" $1 " =~ / hypervisor /) ? 1 : 0; last } } }
+	my $ht = file1("/sys/hypervisor/type"); if (defined $ht && $ht ne "") { $hv = $ht; $virt = 1 }
+	my @dmi = (["QEMU", "qemu"], ["KVM", "kvm"], ["VMware", "vmware"], ["VirtualBox", "oracle"], ["innotek", "oracle"],
+		["Xen", "xen"], ["Bochs", "bochs"], ["Amazon EC2", "amazon"], ["Google Compute Engine", "google"],
+		["Parallels", "parallels"], ["BHYVE", "bhyve"], ["Virtual Machine", "microsoft"]);
+	for my $f ("sys_vendor", "product_name") { last if $hv; my $v = file1("/sys/class/dmi/id/$f"); next unless defined $v && $v ne "";
+		for my $m (@dmi) { if (index($v, $m->[0]) >= 0) { $hv = $m->[1]; $virt = 1; last } } }
+	$ct = -e "/run/.containerenv" ? "podman" : -e "/.dockerenv" ? "docker" : undef;
+	same("$p run.virtualization.virtualized", $r->{virtualization}{virtualized}, defined $virt ? ($virt ? "true" : "false") : undef);
+	same("$p run.virtualization.hypervisor", $r->{virtualization}{hypervisor}, $hv);
+	same("$p run.virtualization.container", $r->{virtualization}{container}, $ct);
 	my %os; if (open(my $o, "<", -e "/etc/os-release" ? "/etc/os-release" : "/usr/lib/os-release")) {
 		while (<$o>) { $os{$1} = $2 if /^(ID|VERSION_ID|PRETTY_NAME)=(.*)$/ } }
 	for (values %os) { s/^"(.*)"$/$1/; s/^'(.*)'$/$1/; s/\\(.)/$1/g; }
