@@ -19,7 +19,7 @@ perl -MJSON::PP -e 1 2>/dev/null || skip_all "perl's JSON::PP is not installed (
 F=${TESTS_SRCDIR:-$(dirname "$0")}/figures
 P=$PIPEBENCH
 
-plan 31
+plan 32
 
 # ---- compare.  compare_all NAME ARGS...: compare ARGS in every format, the JSON
 # to $D/NAME.json, text, CSV and markdown beside it; then the figures.
@@ -49,6 +49,16 @@ r=$("$JSONQ" c1.json .summary.regressions)
 compare_all c2 --force b.json n4.json
 is "$(perl "$F/compare.pl" c2.json c2.txt c2.csv c2.md)" "" \
 	"compare --force, twice the loops: totals not comparable, per-unit rows recompute"
+# Different work and no unit of work to divide by (no bytes, messages,
+# syscalls or round trips): the totals are not comparable, no per-unit row.
+for f in b n4; do
+	perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>); for my $r (@{$d->{results}}) {
+		for my $x (@{$r->{repetitions}}) { delete @$x{qw(bytes syscalls write_calls read_calls rate_bytes_per_s ns_per_syscall)} } }
+		print encode_json($d)' <$f.json >u$f.json
+done
+compare_all c6 --force ub.json un4.json
+is "$(perl "$F/compare.pl" c6.json c6.txt c6.csv c6.md)$("$JSONQ" c6.json .summary.not_comparable)" "20" \
+	"compare --force without a unit of work: 20 totals (5 of each of 4 results) not comparable, no per-unit rows, the rest recomputes"
 compare_all c3 --label A,B,C,D,E,F b.json n1.json n2.json n3.json n5.json n6.json
 is "$(perl "$F/compare.pl" c3.json c3.txt c3.csv c3.md A,B,C,D,E,F)" "" \
 	"compare, a fleet of five NEW: the blocks, CSV and markdown figures recompute"
