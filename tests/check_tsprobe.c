@@ -220,6 +220,63 @@ START_TEST(magic_names)
 }
 END_TEST
 
+/* Counts to go with fake()'s states: one sample each. */
+static void count_states(struct pb_ts_target *t)
+{
+	for (int i = 0; i < PB_TS_OP_COUNT; i++)
+		for (int f = 0; f < PB_TS_FIELD_COUNT; f++) {
+			struct pb_ts_obs *o = &t->ops[i].field[f];
+
+			o->n_updated = o->state == PB_TS_UPDATED;
+			o->n_unchanged = o->state == PB_TS_UNCHANGED;
+		}
+}
+
+/* Each of the three updates the pipe code makes (write mtime, write ctime,
+ * read atime), missing alone from the FIFO directory's result, is the
+ * filesystem's doing and named alone; present there alone and not on tmpfs,
+ * likewise. */
+START_TEST(attribution_each_bit)
+{
+	const enum pb_ts_state U = PB_TS_UPDATED, N = PB_TS_UNCHANGED;
+	static const char *const names[] = { "mtime", "ctime", "atime" };
+	struct pb_ts_target fifo, ref;
+	struct pb_ts_fifo_ref a;
+	char want[160];
+
+	for (int b = 0; b < 3; b++) {
+		enum pb_ts_state w[3] = { N, U, U }, r[3] = { U, N, N };
+
+		if (b < 2)
+			w[1 + b] = N;
+		else
+			r[0] = N;
+		fake(&fifo, w, r);
+		count_states(&fifo);
+		pb_ts_verdict_compute(&fifo);
+		snprintf(fifo.mount.fstype, sizeof(fifo.mount.fstype), "ext4");
+		fake(&ref, STATES(N, U, U), STATES(U, N, N));
+		count_states(&ref);
+		pb_ts_verdict_compute(&ref);
+		snprintf(ref.mount.fstype, sizeof(ref.mount.fstype), "ext4");
+		memset(&a, 0, sizeof(a));
+		pb_ts_attribute(&fifo, &ref, &a);
+		ck_assert_int_eq(a.attr, PB_TS_ATTR_FILESYSTEM);
+		ck_assert_int_eq(a.pipe_verdict, PB_TS_V_UPDATED);
+		snprintf(want, sizeof(want), "ext4 does not report FIFO %s updates through stat",
+			 names[b]);
+		ck_assert_str_eq(a.words, want);
+		/* The other way round: the directory reports what tmpfs does not. */
+		memset(&a, 0, sizeof(a));
+		pb_ts_attribute(&ref, &fifo, &a);
+		ck_assert_int_eq(a.attr, PB_TS_ATTR_FILESYSTEM);
+		snprintf(want, sizeof(want), "ext4 reports FIFO %s updates the pipe code does not make",
+			 names[b]);
+		ck_assert_str_eq(a.words, want);
+	}
+}
+END_TEST
+
 /* Attribution: the FIFO directory's result against the FIFO on tmpfs. */
 START_TEST(attribution)
 {
@@ -354,5 +411,5 @@ END_TEST
 
 PB_CHECK_SUITE_MAIN("tsprobe",
 	PB_TCASE("judge", judge_each_branch, fold_agreement_and_disagreement, verdicts,
-		 fs_quirk_words, magic_names, attribution),
+		 fs_quirk_words, magic_names, attribution, attribution_each_bit),
 	PB_TCASE("live", with_tmpfs, live_fifo_probe))

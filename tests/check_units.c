@@ -281,9 +281,52 @@ START_TEST(format_sizes)
 }
 END_TEST
 
+/* Each formatter at a unit's boundary and one either side, and what it
+ * writes read back as the same value: sizes in 1024s (K, M, G), durations
+ * in the largest unit that divides them. */
+START_TEST(formats_at_boundaries)
+{
+	static const struct { uint64_t v; const char *arg, *human; } sizes[] = {
+		{ 1, "1", "1 B" }, { 1023, "1023", "1023 B" }, { 1024, "1K", "1 KiB" },
+		{ 1025, "1025", "1025 B" }, { 2048, "2K", "2 KiB" },
+		{ (1ULL << 20) - 1024, "1023K", "1023 KiB" }, { 1ULL << 20, "1M", "1 MiB" },
+		{ (1ULL << 20) + 1024, "1025K", "1025 KiB" }, { (1ULL << 30) - (1ULL << 20), "1023M", "1023 MiB" },
+		{ 1ULL << 30, "1G", "1 GiB" }, { (1ULL << 30) + (1ULL << 20), "1025M", "1025 MiB" },
+		{ 3ULL << 30, "3G", "3 GiB" }, { (1ULL << 30) + 1, "1073741825", "1073741825 B" },
+	};
+	static const struct { uint64_t ns; const char *arg; } durs[] = {
+		{ 1, "1ns" }, { 999, "999ns" }, { 1000, "1us" }, { 1001, "1001ns" },
+		{ 999000, "999us" }, { 1000000, "1ms" }, { 1001000, "1001us" },
+		{ 999000000, "999ms" }, { 1000000000, "1s" }, { 59000000000ULL, "59s" },
+		{ 60000000000ULL, "1m" }, { 61000000000ULL, "61s" }, { 3540000000000ULL, "59m" },
+		{ 3600000000000ULL, "1h" }, { 3660000000000ULL, "61m" }, { 7200000000000ULL, "2h" },
+	};
+	char b[32];
+	uint64_t v;
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		pb_format_size_arg(sizes[i].v, b, sizeof(b));
+		ck_assert_str_eq(b, sizes[i].arg);
+		ck_assert_int_eq(pb_parse_size(b, 1, UINT64_MAX, &v), 0);
+		ck_assert_uint_eq(v, sizes[i].v);
+		pb_format_size(sizes[i].v, b, sizeof(b));
+		ck_assert_str_eq(b, sizes[i].human);
+	}
+	for (size_t i = 0; i < sizeof(durs) / sizeof(durs[0]); i++) {
+		pb_format_duration_arg(durs[i].ns, b, sizeof(b));
+		ck_assert_str_eq(b, durs[i].arg);
+		ck_assert_int_eq(pb_parse_duration(b, 1, UINT64_MAX, &v), 0);
+		ck_assert_uint_eq(v, durs[i].ns);
+	}
+	ck_assert_str_eq(pb_plural(0, "loop", "loops"), "loops");
+	ck_assert_str_eq(pb_plural(1, "loop", "loops"), "loop");
+	ck_assert_str_eq(pb_plural(2, "loop", "loops"), "loops");
+}
+END_TEST
+
 PB_CHECK_SUITE_MAIN("units",
 	PB_TCASE("sizes", size_suffixes, size_suffixes_documented, size_rejects_junk,
 		 size_range_and_overflow, format_sizes),
 	PB_TCASE("numbers", counts, durations, duration_units_and_bounds, doubles),
 	PB_TCASE("lists", size_lists, word_lists, cpu_lists, word_match, did_you_mean,
-		 formats_as_typed))
+		 formats_as_typed, formats_at_boundaries))
