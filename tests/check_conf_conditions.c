@@ -571,7 +571,7 @@ static const struct {
 	{ "CRE-04", { .fcntl = fcntl_read_end_no_nonblock }, "O_NONBLOCK not set on fd[0]" },
 	{ "CRE-05", { .pipe2 = pipe2_eopnotsupp }, "not EINVAL" },
 	{ "CRE-06", { .pipe2 = pipe2_enfile }, "= -1/ENFILE, not EMFILE" },
-	{ "CRE-06", { .pipe2 = pipe2_clobber_second }, "pipe2 failed but wrote pipefd" },
+	{ "CRE-06", { .pipe2 = pipe2_clobber_second }, "pipe2 failed but wrote pipefd {-7,99}" },
 	{ "CRE-06", { .pipe2 = pipe2_needs_three }, "pipe2 with two free fds = -1/EMFILE" },
 	/* NB-01: each step on its own; NB-03: PIPE_BUF at the value and -1,
 	 * the capacity and two free pages at the value (the real kernel) and +1 */

@@ -590,6 +590,18 @@ static ssize_t pread_3(int fd, void *buf, size_t n, off_t off)
 	return r > 3 ? 3 : r;
 }
 
+/* LX-06: the read back of the temp file says 0 (errno left at EIO): "short",
+ * not errno's text, for a count that is not negative. */
+static ssize_t pread_0_eio(int fd, void *buf, size_t n, off_t off)
+{
+	(void)fd;
+	(void)buf;
+	(void)n;
+	(void)off;
+	errno = EIO;
+	return 0;
+}
+
 static int open_ro_dat_eacces(const char *path, int flags, mode_t mode)
 {
 	size_t l = strlen(path);
@@ -867,6 +879,7 @@ static const struct row rows[] = {
 	{ "LX-06", A, { .splice = splice_file_zero }, FAILS
 	  "into an empty pipe returned 0; splice(2) requires 1" },
 	{ "LX-06", A, { .pread = pread_3 }, SAYS(PB_ERROR) "pread of the temp file: short" },
+	{ "LX-06", A, { .pread = pread_0_eio }, SAYS(PB_ERROR) "pread of the temp file: short" },
 	{ "LX-06", A, { .open = open_ro_dat_eacces }, SAYS(PB_ERROR)
 	  "reopening the temp file read-only: Permission denied" },
 	/* PL: each setup step and note; a poll count of 0 rules over revents */
