@@ -42,7 +42,6 @@ map_timeout=${MUTATION_TIMEOUT:-300}
 check_timeout=${MUTATION_CHECK_TIMEOUT:-1800}
 gen=$src/tests/mutation/gen.pl
 equiv=$src/tests/mutation/equivalent.tab
-map=$src/tests/mutation/map.tab
 command -v perl >/dev/null || { echo "$me: perl is needed" >&2; exit 2; }
 case $want in ''|*[!0-9]*) echo "$me: N: not a count: '$want'" >&2; exit 2 ;; esac
 case $workers in ''|*[!0-9]*|0) echo "$me: MUTATION_WORKERS: not a count: '$workers'" >&2; exit 2 ;; esac
@@ -214,8 +213,9 @@ work() {
 		else
 			cp "$file" "$out/orig.$wk" || exit 2
 			perl "$gen" --apply "$point" || { echo "$me: cannot apply $tag" >&2; exit 2; }
-			tests=$(awk -F'	' -v f="$file" '$1 == f { print $2 }' "$map")
-			[ -n "$tests" ] || tests=$(awk -F'	' '$1 == "*" { print $2 }' "$map")
+			# map.tab of the copy: its tests are the copy's
+			tests=$(awk -F'	' -v f="$file" '$1 == f { print $2 }' tests/mutation/map.tab)
+			[ -n "$tests" ] || tests=$(awk -F'	' '$1 == "*" { print $2 }' tests/mutation/map.tab)
 			if ! (cd b && make -j"$jobs" >"$out/logs/$tag.build.log" 2>&1); then
 				result=stillborn
 			else
