@@ -409,7 +409,33 @@ START_TEST(live_fifo_probe)
 }
 END_TEST
 
+/*
+ * Descriptor 0 is a descriptor: with standard input closed, the FIFO's read
+ * end may get it, and the probe still runs.
+ */
+START_TEST(fifo_on_fd_zero)
+{
+	char dir[4096], err[256] = "";
+	struct pb_ts_target t[1] = { { .kind = PB_KIND_FIFO } };
+	struct pb_ts_opts o = { .repeat = 1, .ops = PB_TS_OPS_RW };
+	int keep = dup(0);
+
+	ck_assert_int_ge(keep, 0);
+	ck_assert_int_eq(pb_tmpdir_make(NULL, dir, sizeof(dir)), 0);
+	o.dir = dir;
+	close(0);
+	errno = ENOENT;   /* what a stale errno would say */
+	ck_assert_msg(pb_ts_probe(t, 1, &o, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(dup2(keep, 0), 0);
+	close(keep);
+	ck_assert_uint_eq(t[0].ops[PB_TS_WRITE].nsamples, 1);
+	ck_assert_int_eq(rmdir(dir), 0);
+	pb_tmpdir_remove(dir);
+	pb_ts_target_free(&t[0]);
+}
+END_TEST
+
 PB_CHECK_SUITE_MAIN("tsprobe",
 	PB_TCASE("judge", judge_each_branch, fold_agreement_and_disagreement, verdicts,
 		 fs_quirk_words, magic_names, attribution, attribution_each_bit),
-	PB_TCASE("live", with_tmpfs, live_fifo_probe))
+	PB_TCASE("live", with_tmpfs, live_fifo_probe, fifo_on_fd_zero))

@@ -324,5 +324,51 @@ START_TEST(zc_counts)
 }
 END_TEST
 
+/* While set, pwrite(2) moves at most this many bytes a call, as a write to
+ * a file may (a signal, a filesystem's own limit). */
+static size_t pwrite_cap;
+
+ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
+{
+	if (pwrite_cap && len > pwrite_cap)
+		len = pwrite_cap;
+	return syscall(SYS_pwrite64, fd, buf, len, off);
+}
+
+/*
+ * splice's memfd: the whole source, even when pwrite(2) moves it a piece at
+ * a time, and the sink at the first page boundary past it, so the file is
+ * the source, the gap to that boundary and SIZE bytes.
+ */
+START_TEST(zc_splice_memfd)
+{
+	size_t n = PB_ZC_PERIOD + S, pg = (size_t)sysconf(_SC_PAGESIZE), got = 0;
+	static unsigned char back[PB_ZC_PERIOD + S];
+	const char *what;
+	struct stat st;
+	struct pb_zc z;
+
+	pwrite_cap = 65536;
+	ck_assert_int_eq(pb_zc_open(&z, PB_MODE_SPLICE, PB_VERIFY_ALL, S, &what), 0);
+	pwrite_cap = 0;
+	while (got < n) {
+		ssize_t r = pread(z.src_fd, back + got, n - got, (off_t)got);
+
+		ck_assert_int_gt(r, 0);
+		got += (size_t)r;
+	}
+	ck_assert_msg(memcmp(back, z.src, n) == 0, "the memfd does not hold the source");
+	ck_assert_uint_eq(n % pg, 0);   /* the source ends on a page boundary */
+	ck_assert_uint_eq(z.sink_off, n);
+	ck_assert_int_eq(fstat(z.src_fd, &st), 0);
+	ck_assert_uint_eq((uint64_t)st.st_size, n + S);
+	pb_zc_close(&z);
+	ck_assert_int_eq(pb_zc_open(&z, PB_MODE_SPLICE, PB_VERIFY_ALL, S + 1, &what), 0);
+	ck_assert_uint_eq(z.sink_off, n + pg);
+	pb_zc_close(&z);
+}
+END_TEST
+
 PB_CHECK_SUITE_MAIN("zerocopy",
-	PB_TCASE_LOOP("counts", 30, zc_counts, sizeof(rows) / sizeof(rows[0])))
+	PB_TCASE_LOOP("counts", 30, zc_counts, sizeof(rows) / sizeof(rows[0])),
+	PB_TCASE("memfd", zc_splice_memfd))

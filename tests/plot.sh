@@ -18,7 +18,7 @@ JSONQ=${TESTS_BUILDDIR:?}/jsonq
 W="$TEST_TMP/w"
 mkdir "$W"
 
-PLAN=154
+PLAN=156
 plan $PLAN
 
 GP=$(command -v gnuplot 2>/dev/null)
@@ -211,6 +211,17 @@ echo "$err" | grep -q "timed out\|did not finish"; ok $? "the line names the tim
 pid=$(cat "$W/hang.pid" 2>/dev/null)
 [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; ok $? "the hung gnuplot is gone"
 rm -f "$W/hang.pid"
+# gnuplot closes its input before the script is all written (a script over
+# the pipe's 64 KiB: a long title) and then writes an image bigger than a
+# pipe holds: the image is drained while the write end's error is handled,
+# so neither side waits for the other.
+mkdir "$W/bin-shut"
+printf '#!/bin/sh\nexec 0<&-\nhead -c 300000 /dev/zero | tr "\\\\0" x\n' >"$W/bin-shut/gnuplot"
+chmod +x "$W/bin-shut/gnuplot"
+run env PATH="$W/bin-shut:$PATH" timeout 60 "$P" plot -t 10s --title "$(printf '%0120000d' 0)" \
+	-o "$W/shut.svg" "$W/sweep.json"
+is "$rc" 0 "gnuplot closes its input early, then writes 300 KB: exit 0"
+is "$(wc -c <"$W/shut.svg" 2>/dev/null | tr -d ' ')" 300000 "and the whole image is written"
 # Interrupted: the child goes with it.
 env PATH="$W/bin-hang:$PATH" "$P" plot -o "$W/i.svg" "$W/sweep.json" 2>/dev/null &
 bg=$!
