@@ -56,7 +56,12 @@ sub target { my ($t, $p, $repeat) = @_;
 	my $det_s = sprintf("write changes %s, read changes %s", $in->($w), $in->($r));
 	for my $pair (["write", $w], ["read", $r]) { for my $f (@fields) { my $s = $pair->[1]{$f};
 		$det_s .= "; $pair->[0] $f $s" if $s eq "undetermined" || $s eq "inconsistent"; } }
-	same("$p.verdict_detail", $t->{verdict_detail}, $det_s);
+	# A filesystem that hides the updates is named after the kernel's
+	# part ("; overlayfs does not report FIFO mtime/ctime updates ..."):
+	# the part recomputed is what comes before it.
+	my $got_det = $t->{verdict_detail};
+	$got_det =~ s/; [A-Za-z0-9_.-]+ does not report .*$// if defined $got_det;
+	same("$p.verdict_detail", $got_det, $det_s);
 	return $v;
 }
 my %v;
