@@ -9,7 +9,7 @@
 tap_tmpdir
 J="$TEST_TMP/report.json"
 
-plan 49
+plan 53
 
 "$PIPEBENCH" report --quick --format json --output "$J" 2>"$TEST_TMP/err"; rc=$?
 is "$rc" 0 "report --quick exits 0 on this kernel"
@@ -48,6 +48,17 @@ printf '%s\n' "$out" | grep -Eq '^timestamps +not measured: .+' && printf '%s\n'
 ok $? "the failed part says 'not measured' and the others are still there"
 printf '%s\n' "$out" | grep -Eq '^timestamps +not measured: pipebench timestamps: .*Too many open files$'
 ok $? "... and why, in the part's own words"
+
+# A part whose standard error is longer than the error field holds (five
+# descriptors: conformance's harness fails in many checks, one line each):
+# its lines joined with "; ", cut at 511 bytes, and nothing else harmed.
+run sh -c 'exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-; ulimit -n 5 && exec "$0" report --quick --parts conformance --format json --output "$1"' "$PIPEBENCH" "$TEST_TMP/long.json"
+is "$rc" 3 "a part's long standard error: exit 3 (no crash)"
+e=$("$JSONQ" "$TEST_TMP/long.json" .part_runs.conformance.error)
+is "${#e}" 511 "... its error is the joined lines cut at 511 bytes"
+case $e in "pipebench conformance: "*"; pipebench conformance: "*) r=0 ;; *) r=1 ;; esac
+ok $r "... line after line, each whole, joined with '; '"
+is "$("$JSONQ" "$TEST_TMP/long.json" .part_runs.conformance.exit_status)" 3 "... and its exit status kept"
 
 # ---- TMPDIR is checked before anything runs: one line naming it, exit 2,
 # nothing made.  A mode-555 directory is no obstacle to root, so root gets a
