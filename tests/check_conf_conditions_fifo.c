@@ -23,7 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -1320,5 +1322,50 @@ START_TEST(later_condition)
 }
 END_TEST
 
+/*
+ * CRE-07 compares descriptor counts only when /proc/self/fd could count
+ * them.  A listing that counts nothing (-1 after the stream's own entry) is
+ * no count: here /proc is a tmpfs of this test's own mount namespace, whose
+ * self/fd directory starts empty, and a pipe2 that fails with EFAULT adds
+ * an entry each time; the check must not call that a leak (open fds -1 ->
+ * 0 is no count), and says the counts it saw.
+ */
+static int pipe2_efault_adds_entry(int fd[2], int flags)
+{
+	static int n;
+	char path[64];
+
+	(void)fd, (void)flags;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", 100 + n++);
+	close(open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0600));
+	errno = EFAULT;
+	return -1;
+}
+
+START_TEST(cre07_without_a_count)
+{
+	const struct pb_check *c = pb_test_find_check("CRE-07");
+	struct pb_sysops broken = { .pipe2 = pipe2_efault_adds_entry };
+	struct pb_sysops s = pb_test_sysops(&broken);
+	struct pb_run_opts o = { .sys = &s, .kind = PB_KIND_ANON, .timeout_s = 20 };
+	struct pb_check_result r;
+
+	ck_assert_ptr_nonnull(c);
+	/* Needs CAP_SYS_ADMIN: a mount namespace of its own (this process only). */
+	if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+	    mount("pb-test-proc", "/proc", "tmpfs", 0, "size=64k") != 0) {
+		fprintf(stderr, "# CRE-07 without a count: not run (%s)\n", strerror(errno));
+		return;
+	}
+	ck_assert_int_eq(mkdir("/proc/self", 0755), 0);
+	ck_assert_int_eq(mkdir("/proc/self/fd", 0755), 0);
+	ck_assert_int_eq(pb_conformance_run_one(c, &o, &r), 0);
+	ck_assert_msg(r.verdict != PB_FAIL && r.verdict != PB_ERROR, "%s: %s",
+		      pb_verdict_names[r.verdict], r.detail);
+	ck_assert_msg(strstr(r.detail, "open fds -1 -> 1"), "%s", r.detail);
+}
+END_TEST
+
 PB_CHECK_SUITE_MAIN("conf_conditions_fifo",
-	PB_TCASE_LOOP("later_conditions", 90, later_condition, NCASES))
+	PB_TCASE_LOOP("later_conditions", 90, later_condition, NCASES),
+	PB_TCASE_TIMED("no_fd_count", 30, cre07_without_a_count))

@@ -506,6 +506,32 @@ START_TEST(broken_kernel_fails)
 }
 END_TEST
 
+/* SIG-04's details name the sizes: the big write is twice the pipe's
+ * capacity (F_GETPIPE_SZ of a fresh pipe), whichever way it went wrong. */
+START_TEST(sig04_detail_sizes)
+{
+	ssize_t (*writes[])(int, const void *, size_t) = { w_never_blocks, w_big_eio };
+	int fd[2], cap;
+
+	ck_assert_int_eq(pipe(fd), 0);
+	cap = fcntl(fd[1], F_GETPIPE_SZ);
+	close(fd[0]);
+	close(fd[1]);
+	ck_assert_int_gt(cap, 0);
+	for (size_t i = 0; i < 2; i++) {
+		struct pb_sysops base = { .write = writes[i] };
+		struct pb_sysops sys = pb_test_sysops(&base);
+		struct pb_check_result r = run("SIG-04", &sys, PB_KIND_ANON);
+		char want[96];
+
+		ck_assert_int_eq(r.verdict, PB_FAIL);
+		snprintf(want, sizeof(want), "a blocking write(%d) into %s%d-byte pipe returned",
+			 2 * cap, i ? "a " : "an empty ", cap);
+		ck_assert_msg(strstr(r.detail, want), "no \"%s\" in: %s", want, r.detail);
+	}
+}
+END_TEST
+
 struct expect {
 	const char *id;
 	enum pb_verdict verdict, alt;  /* alt: also acceptable (environment-dependent) */
@@ -721,6 +747,7 @@ END_TEST
 
 PB_CHECK_SUITE_MAIN("conf_sigfifofc",
 	PB_TCASE_TIMED("registry", 0, registry_complete),
+	PB_TCASE_TIMED("sig04_sizes", 30, sig04_detail_sizes),
 	PB_TCASE_LOOP("this_kernel", 0, this_kernel, sizeof(here) / sizeof(here[0])),
 	PB_TCASE_LOOP("broken_kernel", 0, broken_kernel_fails, sizeof(broken) / sizeof(broken[0]),
 		      resource_limit_is_error, fifo_open_emfile_is_error,
