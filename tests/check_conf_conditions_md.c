@@ -927,6 +927,9 @@ static const struct row rows[] = {
 	  .phrase = "SIG_IGN: write returned 1 (success), expected -1/EPIPE" },
 	/* WR-04: the time budget cutting a slow stream is not a failure */
 	{ "WR-04", A, { .read = read_slowly }, PASSES "stopped at the 1.5 s budget" },
+	/* WR-04 cannot shrink the pipe: it names the size F_GETPIPE_SZ gives */
+	{ "WR-04", A, {}, .setsz_err = EPERM, .sz = { 1, 12288, 0, NULL },
+	  PASSES "(4 writers, 12288-byte pipe)" },
 	/* MD-04 with anonymous pipes frozen: the FIFO probe, its setup, its note */
 	{ "MD-04", A, { .fstat = fstat_anon_frozen }, .v = PB_KNOWN_DEVIATION,
 	  .phrase = "while a FIFO's still change: the Linux 6.15 change", .base = "/dev/shm" },
@@ -1398,6 +1401,59 @@ START_TEST(md05_with_tmpfs)
 END_TEST
 
 /*
+ * MD-03 when fstat fails: FAIL naming it, and both ends of the pipe it made
+ * closed (through the judged close; the ends as pipe2 returned them).
+ */
+static int *md03_fds;   /* shared: [0..1] the pipe's ends, [2..3] closed (1 each) */
+
+static int pipe2_recorded(int fd[2], int flags)
+{
+	int r = pipe2(fd, flags);
+
+	if (r == 0)
+		md03_fds[0] = fd[0], md03_fds[1] = fd[1];
+	return r;
+}
+
+static int close_recorded(int fd)
+{
+	for (int i = 0; i < 2; i++)
+		if (fd == md03_fds[i])
+			md03_fds[2 + i]++;
+	return close(fd);
+}
+
+static int fstat_eio(int fd, struct stat *st)
+{
+	(void)fd, (void)st;
+	return (int)fail_with(EIO);
+}
+
+START_TEST(md03_fstat_fails_closes_both)
+{
+	struct pb_sysops s = pb_sysops_real;
+	struct pb_run_opts o = { .sys = &s, .kind = PB_KIND_ANON, .timeout_s = 10 };
+	struct pb_check_result r;
+
+	md03_fds = mmap(NULL, 4 * sizeof(int), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			-1, 0);
+	ck_assert_ptr_ne(md03_fds, MAP_FAILED);
+	md03_fds[0] = md03_fds[1] = -1;
+	md03_fds[2] = md03_fds[3] = 0;
+	s.pipe2 = pipe2_recorded;
+	s.close = close_recorded;
+	s.fstat = fstat_eio;
+	ck_assert_int_eq(pb_conformance_run_one(pb_test_find_check("MD-03"), &o, &r), 0);
+	ck_assert_msg(r.verdict == PB_FAIL && strstr(r.detail, "fstat: Input/output error"),
+		      "%s: %s", pb_verdict_names[r.verdict], r.detail);
+	ck_assert_int_ge(md03_fds[0], 0);
+	ck_assert_msg(md03_fds[2] == 1 && md03_fds[3] == 1, "read end closed %d times, write end "
+		      "%d times", md03_fds[2], md03_fds[3]);
+	munmap(md03_fds, 4 * sizeof(int));
+}
+END_TEST
+
+/*
  * MD-05 in a directory on a noatime mount: a read's atime cannot be judged
  * there, so the check skips with write's mtime and ctime seen, never fails
  * on the atime the mount keeps (a tmpfs mounted noatime in a mount
@@ -1458,4 +1514,5 @@ PB_CHECK_SUITE_MAIN("conf_conditions_md",
 	PB_TCASE_LOOP("lx07", 30, lx07_condition, NLX07),
 	PB_TCASE_TIMED("lx03", 120, lx03_conditions),
 	PB_TCASE_TIMED("sig03", 10, sig03_restores_mask),
-	PB_TCASE_TIMED("wr04_md05", 60, wr04_note, md05_with_tmpfs, md05_on_noatime))
+	PB_TCASE_TIMED("wr04_md05", 60, wr04_note, md05_with_tmpfs, md05_on_noatime,
+		       md03_fstat_fails_closes_both))
