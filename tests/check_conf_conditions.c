@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -685,6 +686,35 @@ START_TEST(count_fds_is_exact)
 }
 END_TEST
 
+/* NB-05's info line on this kernel: the figures it names follow from the
+ * capacity (F_GETPIPE_SZ of a fresh pipe) and the page size. */
+START_TEST(nb05_figures)
+{
+	const struct pb_check *c = pb_test_find_check("NB-05");
+	struct pb_run_opts o = { .kind = PB_KIND_ANON, .timeout_s = 20 };
+	struct pb_check_result r;
+	long page = sysconf(_SC_PAGESIZE), cap;
+	char want[160];
+	int fd[2];
+
+	ck_assert_int_eq(pipe(fd), 0);
+	cap = fcntl(fd[1], F_GETPIPE_SZ);
+	close(fd[0]);
+	close(fd[1]);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_eq(pb_conformance_run_one(c, &o, &r), 0);
+	if (r.verdict == PB_SKIP)
+		return;  /* one page: nothing to count */
+	ck_assert_msg(r.verdict == PB_INFO, "%s: %s", pb_verdict_names[r.verdict], r.detail);
+	snprintf(want, sizeof(want), "1 B + %ld pages: FIONREAD %ld of %ld, write(1) = ",
+		 cap / page - 1, 1 + (cap / page - 1) * page, cap);
+	ck_assert_msg(strstr(r.detail, want), "no '%s' in: %s", want, r.detail);
+	snprintf(want, sizeof(want), "write(%ld) = ", page + 50);
+	ck_assert_msg(strstr(r.detail, want), "no '%s' in: %s", want, r.detail);
+}
+END_TEST
+
 PB_CHECK_SUITE_MAIN("conf_conditions",
 	PB_TCASE_LOOP("later_conditions", 30, later_condition_fails, NCASES),
+	PB_TCASE_TIMED("nb05", 30, nb05_figures),
 	PB_TCASE_TIMED("helpers", 0, count_fds_is_exact, fill_bound_is_64_mib))
