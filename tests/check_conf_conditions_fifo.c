@@ -319,6 +319,11 @@ static ssize_t read_early_eio(int fd, void *buf, size_t n)
 	return read_early(fd, buf, n, -1, EIO);
 }
 
+static ssize_t read_early_eintr(int fd, void *buf, size_t n)
+{
+	return read_early(fd, buf, n, -1, EINTR);
+}
+
 static ssize_t read_early_byte(int fd, void *buf, size_t n)
 {
 	return read_early(fd, buf, n, 1, 0);
@@ -1072,6 +1077,9 @@ static const struct {
 	  "blocking read of an empty FIFO with a writer returned -1/EIO", ANY },
 	/* RD-05: before the signal, after it, after 'X'; the write of 'X' */
 	{ "RD-05", 0, { .read = read_early_eio }, false, "read() returned -1/EIO before", ANY },
+	{ "RD-05", 0, { .read = read_early_eintr }, false, "read() returned -1/EINTR before any data "
+	  "was written or any signal sent despite SA_RESTART", ANY },
+	{ "RD-05", 0, { .read = read_early_eio }, false, "or any signal sent$", ANY },
 	{ "RD-05", 0, { .read = read_early_byte }, false, "read() returned 1 byte(s) before", ANY },
 	{ "RD-05", 0, { .read = read_byte_after_signal }, false, "returned 1 byte", ANY },
 	{ "RD-05", 0, { .read = read_x_as_y }, false, "the restarted read() returned 1 byte, not 'X'", ANY },
