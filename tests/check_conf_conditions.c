@@ -399,6 +399,11 @@ static ssize_t read_0_eagain(int fd, void *buf, size_t n)
 	return n == 0 && is_pipe_fd(fd) ? fail_with(EAGAIN) : read(fd, buf, n);
 }
 
+static ssize_t read_0_eintr(int fd, void *buf, size_t n)
+{
+	return n == 0 && is_pipe_fd(fd) ? fail_with(EINTR) : read(fd, buf, n);
+}
+
 static ssize_t write_0_epipe(int fd, const void *buf, size_t n)
 {
 	return n == 0 && is_pipe_fd(fd) ? fail_with(EPIPE) : write(fd, buf, n);
@@ -605,6 +610,7 @@ static const struct {
 	{ "WR-05", { .pathconf = pathconf_fifo_less_1 }, "pathconf(FIFO) 4095" },
 	{ "WR-05", { .pathconf = pathconf_dir_less_1 }, "pathconf(dir) 4095" },
 	{ "WR-06", { .read = read_0_eagain }, "read(fd, buf, 0) on an empty pipe = -1/EAGAIN" },
+	{ "WR-06", { .read = read_0_eintr }, "read(fd, buf, 0) on an empty pipe = -1/EINTR (it blocked)" },
 	{ "WR-06", { .write = write_0_epipe }, "with no reader did not return 0" },
 	{ "WR-06", { .read = read_direct_empty_packet }, "(an empty packet)" },
 	/* RD: the later conditions */

@@ -25,6 +25,7 @@ plot $A --format gnuplot
 plot $A $B --label old,new --format gnuplot
 plot $A $B --output $TEST_TMP/ab.svg
 report --quick --parts throughput_64k --format json
+report --quick --parts timestamps --format json
 conformance --only CRE-01,RD-02,WR-06,FIFO-03,MD-04,LX-01 --format json
 conformance --list
 timestamps --format json
