@@ -14,6 +14,7 @@
 
 #include "cleanup.h"
 #include "cli.h"
+#include "format.h"
 #include "sysinfo.h"
 #include "msg.h"
 #include "output.h"
@@ -51,14 +52,14 @@ static const char *const type_names[] = {
 
 static const char *const *row_words(const struct pb_cmd *cmd, const struct pb_opt *o)
 {
-	return o->words ? o->words : cmd->formats;
+	return o->words ? o->words : pb_format_words(cmd);
 }
 
 static const char *row_default(const struct pb_cmd *cmd, const struct pb_opt *o)
 {
 	if (o->def || o->type != PB_OPT_WORD || o->words)
 		return o->def;
-	return cmd->formats[0];
+	return pb_format_words(cmd)[0];
 }
 
 static bool row_is_list(const struct pb_opt *o)
@@ -352,14 +353,25 @@ int pb_cli_parse(struct pb_cli *cli, const struct pb_cmd *cmd, int argc,
 	if (convert_all(cli, cmd, cli->ncmd, cli->nrows) ||
 	    convert_all(cli, cmd, 0, cli->ncmd))
 		return PB_EXIT_USAGE;
-	cli->common.format_name = cmd->formats[cli->common.format];
-	/* --format lava: the command builds its JSON document, which one
-	 * emitter turns into LAVA signals when it is written (output.h). */
-	pb_out_set_lava(strcmp(cli->common.format_name, "lava") == 0);
-	for (unsigned i = 0; cmd->formats[i] && strcmp(cli->common.format_name, "lava") == 0; i++)
-		if (strcmp(cmd->formats[i], "json") == 0)
-			cli->common.format = i;
+	cli->common.format_name = pb_format_words(cmd)[cli->common.format];
+	/* A transform: the command writes the format it rewrites, and the
+	 * transform rewrites it as it is written (format.h). */
+	cli->transform = pb_transform_find(cmd, cli->common.format_name);
+	cli->fmt = pb_format_find(cmd, cli->transform ? cli->transform->from
+						    : cli->common.format_name);
+	pb_out_set_transform(cli->transform ? cli->transform->apply : NULL);
+	if (!cli->fmt) {
+		pb_err(cmd->name, "--format %s: no such format row", cli->common.format_name);
+		return PB_EXIT_ERROR;
+	}
 	return PB_CLI_CONTINUE;
+}
+
+void pb_cli_emit(const struct pb_cli *cli, const void *run, const struct pb_sysinfo *si,
+		 FILE *fp)
+{
+	if (cli->fmt && cli->fmt->emit)
+		cli->fmt->emit(run, si, fp);
 }
 
 bool pb_cli_given(const struct pb_cli *cli, const char *longname)

@@ -58,7 +58,8 @@ struct pb_opt {
 	uint64_t min, max;         /* count, size, sizes, duration (ns) */
 	double dmin, dmax;         /* double */
 	size_t max_items;          /* sizes */
-	const char *const *words;  /* word, words: the vocabulary (NULL: the command's formats) */
+	const char *const *words;  /* word, words: the vocabulary (NULL: the command's --format
+				      words, format.h) */
 	const char *def;           /* default as typed, converted like a given value; or NULL */
 	const char *def_help;      /* shown as "(default: ...)" when def is NULL, or NULL */
 	const char *arg;           /* argument name in --help ("N", "LIST") */
@@ -98,8 +99,8 @@ extern const char *const pb_kind_words[];
 unsigned pb_kind_mask(unsigned words_mask);
 
 struct pb_common {
-	unsigned format;         /* index into the command's formats */
-	const char *format_name; /* resolved format word */
+	unsigned format;         /* cli.c's own: index into pb_format_words(cmd) */
+	const char *format_name; /* the --format word given (or the default) */
 	const char *output;      /* --output FILE or NULL for stdout */
 	int quiet;
 	int help;
@@ -107,8 +108,14 @@ struct pb_common {
 
 #define PB_CLI_MAX_OPTS 32
 
+struct pb_transform;
+
 struct pb_cli {
 	const struct pb_cmd *cmd;
+	/* --format: the command's row that writes (a transform's `from` row
+	 * under a transform), and the transform or NULL. */
+	const struct pb_format *fmt;
+	const struct pb_transform *transform;
 	poptContext pc;
 	struct pb_common common;
 	void *params;              /* the command's params struct (cmd->params_size) */
@@ -147,6 +154,11 @@ int pb_cli_parse(struct pb_cli *cli, const struct pb_cmd *cmd, int argc,
 		 const char **argv, void *params);
 
 void pb_cli_free(struct pb_cli *cli);
+
+/* Write RUN (the command's run structure), measured on SI, to FP in the
+ * chosen --format: cli->fmt's emitter. */
+void pb_cli_emit(const struct pb_cli *cli, const void *run, const struct pb_sysinfo *si,
+		 FILE *fp);
 
 /* Whether the option named LONG was given on the command line. */
 bool pb_cli_given(const struct pb_cli *cli, const char *longname);

@@ -23,6 +23,7 @@
 #include "histogram.h"
 #include "latency.h"
 #include "msg.h"
+#include "lava.h"
 #include "output.h"
 #include "stats.h"
 #include "sysinfo.h"
@@ -34,8 +35,6 @@
 #define MAX_SIZE (1ULL << 20)
 #define SYSFS_CPU "/sys/devices/system/cpu"
 
-static const char *const formats[] = { "text", "json", "csv", "lava", NULL };
-enum { FMT_TEXT, FMT_JSON, FMT_CSV };
 
 static const double pcts[] = { 50, 90, 99, 99.9, 99.99 };
 static const char *const pct_keys[] = {
@@ -510,8 +509,9 @@ static void fmt_num(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.3f", v);
 }
 
-static void emit_text(const struct lat_run *run, const struct pb_sysinfo *si, FILE *fp)
+static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
+	const struct lat_run *run = r_;
 	const struct lat_params *p = run->p;
 	char usable[256];
 
@@ -732,8 +732,9 @@ static struct json_object *params_json(const struct lat_params *p)
 	return o;
 }
 
-static void emit_json(const struct lat_run *run, const struct pb_sysinfo *si, FILE *fp)
+static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
+	const struct lat_run *run = r_;
 	struct json_object *doc = pb_doc_new(NAME, si), *res = json_object_new_array();
 	struct json_object *ck = json_object_new_object(), *ct = json_object_new_object();
 	struct json_object *sum = json_object_new_object();
@@ -763,8 +764,9 @@ static void emit_json(const struct lat_run *run, const struct pb_sysinfo *si, FI
 	pb_doc_finish(doc, sum, run->error, run->status, fp);
 }
 
-static void emit_csv(const struct lat_run *run, const struct pb_sysinfo *si, FILE *fp)
+static void emit_csv(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
+	const struct lat_run *run = r_;
 	static const char *const cols[] = {
 		"kind", "size_bytes", "placement", "wait", "mode", "asked_cpus", "repetition",
 		"round_trips", "elapsed_ns", "rtt_mean_ns", "rtt_stddev_ns", "rtt_min_ns",
@@ -850,11 +852,7 @@ static int exec_params(struct pb_cli *cli, void *params)
 			  "skipped (%s)", run.ncells ? run.cells[0].reason : "none");
 	if (run.error[0])
 		pb_err(NAME, "%s", run.error);
-	switch (cli->common.format) {
-	case FMT_JSON: emit_json(&run, &si, out.fp); break;
-	case FMT_CSV: emit_csv(&run, &si, out.fp); break;
-	default: emit_text(&run, &si, out.fp); break;
-	}
+	pb_cli_emit(cli, &run, &si, out.fp);
 	teardown(&run);
 	if (pb_out_finish(&out, NAME, cli->common.output) && run.status == 0)
 		run.status = PB_EXIT_ERROR;
@@ -897,7 +895,41 @@ static const struct pb_opt options[] = {
 	PB_OPT_END
 };
 
+/* Latency: KIND-SIZEB-PLACEMENT-WAIT-p50 / -p99 (ns) and -rate (round trips/s);
+ * a placement the machine cannot provide makes the three skip cases. */
+static void lava_cases(struct pb_lava *l, struct json_object *doc)
+{
+	struct json_object *a = pb_json_get(doc, "results");
+
+	for (size_t i = 0; i < pb_json_len(a); i++) {
+		struct json_object *r = json_object_array_get_idx(a, i);
+		const char *st = pb_json_str(r, "status");
+		char name[160];
+
+		snprintf(name, sizeof(name), "%s-%lldB-%s-%s", pb_json_str(r, "kind") ? pb_json_str(r, "kind") : "?",
+			 pb_json_int(r, "size_bytes", 0), pb_json_str(r, "placement") ? pb_json_str(r, "placement") : "?",
+			 pb_json_str(r, "wait") ? pb_json_str(r, "wait") : "?");
+		if (st && strcmp(st, "ok") != 0) {
+			pb_lava_case(l, "skip", "%s-p50", name);
+			pb_lava_case(l, "skip", "%s-p99", name);
+			pb_lava_case(l, "skip", "%s-rate", name);
+			continue;
+		}
+		pb_lava_measure(l, pb_json_num(r, "summary.rtt_p50_ns"), "ns", "%s-p50", name);
+		pb_lava_measure(l, pb_json_num(r, "summary.rtt_p99_ns"), "ns", "%s-p99", name);
+		pb_lava_measure(l, pb_json_num(r, "summary.round_trips_per_s"), "rt/s", "%s-rate", name);
+	}
+}
+
+static const struct pb_format formats[] = {
+	{ .name = "text", .emit = emit_text, .text = true },
+	{ .name = "json", .emit = emit_json },
+	{ .name = "csv", .emit = emit_csv },
+	PB_FORMAT_END
+};
+
 const struct pb_cmd pb_cmd_latency = {
+	.lava_cases = lava_cases,
 	.name = NAME, .opts = options, .formats = formats, .params_size = sizeof(struct lat_params),
 	.check = check_params, .exec = exec_params,
 	.summary = "round-trip latency percentiles per CPU placement, with scheduler counters",

@@ -19,6 +19,7 @@
 #include "endpoint.h"
 #include "messaging.h"
 #include "msg.h"
+#include "lava.h"
 #include "output.h"
 #include "stats.h"
 #include "sysinfo.h"
@@ -27,8 +28,6 @@
 #define NAME "messaging"
 #define MAX_SIZE (1ULL << 20)
 
-static const char *const formats[] = { "text", "json", "csv", "lava", NULL };
-enum { FMT_TEXT, FMT_JSON, FMT_CSV };
 
 struct ms_params {
 	struct pb_messaging_params w;
@@ -217,12 +216,15 @@ static const char *mode_name(const struct ms_params *p)
 	return p->w.threads ? "thread" : "process";
 }
 
-static void emit_text(const struct ms_run *run, const struct pb_sysinfo *si, FILE *fp)
+static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
+	const struct ms_run *run = r_;
 	const struct ms_params *p = run->p;
 	const struct pb_messaging_params *w = &run->w;
 	char sz[32];
 
+	if (run->b.status && !run->nreps)
+		return;           /* nothing measured: the error says why */
 	pb_format_size(w->size, sz, sizeof(sz));
 	fprintf(fp, "kernel      Linux %s %s, %ld CPUs online (allowed %s)\n", si->kernel_release,
 		si->machine, si->cpus_online, si->allowed_list);
@@ -258,8 +260,9 @@ static void emit_text(const struct ms_run *run, const struct pb_sysinfo *si, FIL
 }
 
 /* The JSON's per-repetition fields, one row each, with the result's identity. */
-static void emit_csv(const struct ms_run *run, const struct pb_sysinfo *si, FILE *fp)
+static void emit_csv(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
+	const struct ms_run *run = r_;
 	const struct pb_messaging_params *w = &run->w;
 	const char *cols[9 + M_COUNT + 1] = {
 		"kind", "mode", "groups", "fds", "loops", "size_bytes", "repetition", "messages",
@@ -355,8 +358,9 @@ static struct json_object *result_json(const struct ms_run *run)
 	return o;
 }
 
-static void emit_json(const struct ms_run *run, const struct pb_sysinfo *si, FILE *fp)
+static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
+	const struct ms_run *run = r_;
 	struct json_object *doc = pb_doc_new(NAME, si), *res = json_object_new_array();
 	struct json_object *sum = json_object_new_object();
 
@@ -390,14 +394,7 @@ static int execute(struct pb_cli *cli, void *params)
 	if (summarize(&run))
 		set_error(&run.b, PB_EXIT_ERROR, "statistics: out of memory");
 	pb_bench_disarm(&run.b);
-	switch (cli->common.format) {
-	case FMT_JSON: emit_json(&run, &run.b.si, run.b.out.fp); break;
-	case FMT_CSV: emit_csv(&run, &run.b.si, run.b.out.fp); break;
-	default:
-		if (!run.b.status || run.nreps)
-			emit_text(&run, &run.b.si, run.b.out.fp);
-		break;
-	}
+	pb_cli_emit(cli, &run, &run.b.si, run.b.out.fp);
 	free(run.reps);
 	return pb_bench_end(&run.b, cli->common.output, false);
 }
@@ -427,7 +424,33 @@ static const struct pb_opt options[] = {
 	PB_OPT_END
 };
 
+/* Messaging: KIND-MODE-gGROUPS-fFDS-SIZEB-rate (messages/s) and -elapsed (ns). */
+static void lava_cases(struct pb_lava *l, struct json_object *doc)
+{
+	struct json_object *a = pb_json_get(doc, "results");
+
+	for (size_t i = 0; i < pb_json_len(a); i++) {
+		struct json_object *r = json_object_array_get_idx(a, i);
+		char name[160];
+
+		snprintf(name, sizeof(name), "%s-%s-g%lld-f%lld-%lldB", pb_json_str(r, "kind") ?
+			 pb_json_str(r, "kind") : "?", pb_json_str(r, "mode") ? pb_json_str(r, "mode") : "?",
+			 pb_json_int(r, "groups", 0), pb_json_int(r, "fds", 0), pb_json_int(r, "size_bytes", 0));
+		pb_lava_measure(l, pb_json_num(r, "summary.rate_messages_per_s.median"), "msg/s", "%s-rate",
+				name);
+		pb_lava_measure(l, pb_json_num(r, "summary.elapsed_ns.median"), "ns", "%s-elapsed", name);
+	}
+}
+
+static const struct pb_format formats[] = {
+	{ .name = "text", .emit = emit_text, .text = true },
+	{ .name = "json", .emit = emit_json },
+	{ .name = "csv", .emit = emit_csv },
+	PB_FORMAT_END
+};
+
 const struct pb_cmd pb_cmd_messaging = {
+	.lava_cases = lava_cases,
 	.name = NAME, .opts = options, .formats = formats, .params_size = sizeof(struct ms_params),
 	.check = check_params, .exec = execute,
 	.summary = "hackbench-style groups of senders and receivers over pipes",

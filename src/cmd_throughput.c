@@ -21,6 +21,7 @@
 #include "endpoint.h"
 #include "engine.h"
 #include "msg.h"
+#include "lava.h"
 #include "output.h"
 #include "stats.h"
 #include "sysinfo.h"
@@ -31,8 +32,6 @@
 #define MAX_CHUNK (64ULL << 20)
 #define NAME "throughput"
 
-static const char *const formats[] = { "text", "json", "csv", "seed", "lava", NULL };
-enum { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_SEED };
 
 struct tp_params {
 	unsigned kind_words;         /* --kind, bits of pb_kind_words */
@@ -328,11 +327,14 @@ static void placement(const struct tp_run *run, const struct pb_sysinfo *si, cha
 			 si->allowed_list, run->cpu_start, run->cpu_end);
 }
 
-static void emit_text(const struct tp_run *run, const struct pb_sysinfo *si, FILE *fp)
+static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
+	const struct tp_run *run = r_;
 	const struct tp_params *p = run->p;
 	char b1[64], b2[64], fl[64], place[384];
 
+	if (run->b.status && !run->ncells)
+		return;           /* nothing measured: the error says why */
 	placement(run, si, place, sizeof(place));
 	describe_flags(p->flags, fl, sizeof(fl));
 	fprintf(fp, "kernel      Linux %s %s, %ld CPUs online, load average %.2f\n",
@@ -416,8 +418,11 @@ static void emit_text(const struct tp_run *run, const struct pb_sysinfo *si, FIL
 		show_modes(p) ? "; vs rw: the same against the rw loop of the kind and size" : "");
 }
 
-static void emit_seed(const struct tp_run *run, FILE *fp)
+static void emit_seed(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
+	const struct tp_run *run = r_;
+
+	(void)si;
 	for (size_t i = 0; i < run->ncells; i++) {
 		char sz[32];
 
@@ -448,8 +453,9 @@ static void emit_seed(const struct tp_run *run, FILE *fp)
 }
 
 /* The JSON's per-repetition fields, one row each, with the result's identity. */
-static void emit_csv(const struct tp_run *run, const struct pb_sysinfo *si, FILE *fp)
+static void emit_csv(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
+	const struct tp_run *run = r_;
 	static const char *const cols[] = {
 		"kind", "mode", "size_bytes", "pipe_size_bytes", "repetition", "tw_ns", "tr_ns",
 		"tt_ns", "bytes", "write_calls", "read_calls", "syscalls", "rate_bytes_per_s",
@@ -578,8 +584,9 @@ static struct json_object *cell_json(const struct tp_run *run, const struct tp_c
 	return o;
 }
 
-static void emit_json(const struct tp_run *run, const struct pb_sysinfo *si, FILE *fp)
+static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
+	const struct tp_run *run = r_;
 	struct json_object *doc = pb_doc_new(NAME, si), *res = json_object_new_array();
 	struct json_object *pl = json_object_new_object(), *sum = json_object_new_object();
 
@@ -743,18 +750,10 @@ static int execute(struct pb_cli *cli, void *params)
 		measure(&run);
 	run.cpu_end = sched_getcpu();
 	pb_bench_disarm(&run.b);
-	switch (cli->common.format) {
-	case FMT_JSON: emit_json(&run, &run.b.si, run.b.out.fp); break;
-	case FMT_CSV: emit_csv(&run, &run.b.si, run.b.out.fp); break;
-	case FMT_SEED: emit_seed(&run, run.b.out.fp); break;
-	default:
-		if (!run.b.status || run.ncells)
-			emit_text(&run, &run.b.si, run.b.out.fp);
-		break;
-	}
+	pb_cli_emit(cli, &run, &run.b.si, run.b.out.fp);
 	teardown(&run);
 	/* Text with nothing measured: the message says why. */
-	return pb_bench_end(&run.b, cli->common.output, cli->common.format == FMT_TEXT &&
+	return pb_bench_end(&run.b, cli->common.output, cli->fmt->text &&
 			    run.b.status && run.b.status != PB_EXIT_ERROR);
 }
 
@@ -790,7 +789,42 @@ static const struct pb_opt options[] = {
 	PB_OPT_END
 };
 
+/* Throughput: KIND[-MODE]-SIZEB-rate (B/s) and -syscall (ns per call); a mode
+ * other than rw is named, and a skipped kind x mode makes both skip cases. */
+static void lava_cases(struct pb_lava *l, struct json_object *doc)
+{
+	struct json_object *a = pb_json_get(doc, "results");
+
+	for (size_t i = 0; i < pb_json_len(a); i++) {
+		struct json_object *r = json_object_array_get_idx(a, i);
+		const char *kind = pb_json_str(r, "kind"), *mode = pb_json_str(r, "mode"), *st = pb_json_str(r, "status");
+		long long size = pb_json_int(r, "size_bytes", -1);
+		char name[128];
+
+		/* KIND[-MODE]-SIZEB: rw (or a document without modes) keeps the old names. */
+		snprintf(name, sizeof(name), "%s%s%s-%lldB", kind ? kind : "?",
+			 mode && strcmp(mode, "rw") != 0 ? "-" : "",
+			 mode && strcmp(mode, "rw") != 0 ? mode : "", size);
+		if (st && strcmp(st, "skip") == 0) {
+			pb_lava_case(l, "skip", "%s-rate", name);
+			pb_lava_case(l, "skip", "%s-syscall", name);
+			continue;
+		}
+		pb_lava_measure(l, pb_json_num(r, "summary.rate_bytes_per_s"), "B/s", "%s-rate", name);
+		pb_lava_measure(l, pb_json_num(r, "summary.ns_per_syscall"), "ns", "%s-syscall", name);
+	}
+}
+
+static const struct pb_format formats[] = {
+	{ .name = "text", .emit = emit_text, .text = true },
+	{ .name = "json", .emit = emit_json },
+	{ .name = "csv", .emit = emit_csv },
+	{ .name = "seed", .emit = emit_seed },
+	PB_FORMAT_END
+};
+
 const struct pb_cmd pb_cmd_throughput = {
+	.lava_cases = lava_cases,
 	.name = NAME, .opts = options, .formats = formats, .params_size = sizeof(struct tp_params),
 	.check = check_params, .exec = execute,
 	.summary = "nonblocking fill/drain throughput of pipes, FIFOs and socketpairs",

@@ -147,8 +147,38 @@ static int finish_file(const struct pb_out *out, const char *cmd, const char *pa
 	return r;
 }
 
-static bool out_lava;
-static void out_to_lava(struct pb_out *out);
+/* The document transform --format asked for (pb_out_set_transform), or NULL. */
+static pb_out_transform out_transform;
+
+void pb_out_set_transform(pb_out_transform fn)
+{
+	out_transform = fn;
+}
+
+/* OUT's buffer, one JSON document, rewritten by the transform in place.
+ * Anything that is not one JSON document is left as it is. */
+static void out_apply_transform(struct pb_out *out)
+{
+	struct json_object *doc = out->buf ? json_tokener_parse(out->buf) : NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	if (!doc)
+		return;
+	fp = open_memstream(&buf, &len);
+	if (fp) {
+		out_transform(doc, fp);
+		if (fclose(fp) == 0) {
+			free(out->buf);
+			out->buf = buf;
+			out->len = len;
+		} else {
+			free(buf);
+		}
+	}
+	json_object_put(doc);
+}
 
 int pb_out_finish(struct pb_out *out, const char *cmd, const char *path)
 {
@@ -162,8 +192,8 @@ int pb_out_finish(struct pb_out *out, const char *cmd, const char *path)
 		return r;
 	}
 	out->fp = NULL;
-	if (out_lava)
-		out_to_lava(out);
+	if (out_transform)
+		out_apply_transform(out);
 	if (path) {
 		r = finish_file(out, cmd, path);
 	} else {
@@ -563,136 +593,6 @@ void pb_progress_end(struct pb_progress *p)
 		fputs("\r\033[K", p->fp);
 }
 
-/* ---- LAVA test-shell signals ----------------------------------------- */
-
-void pb_out_set_lava(bool on)
-{
-	out_lava = on;
-}
-
-void pb_lava_name(char *dst, size_t len, const char *src)
-{
-	size_t i = 0;
-
-	if (!len)
-		return;
-	for (; src && *src && i + 1 < len; src++, i++) {
-		unsigned char c = (unsigned char)*src;
-
-		dst[i] = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-			 c == '_' || c == '.' || c == '-' ? (char)c : '_';
-	}
-	dst[i] = '\0';
-}
-
-void pb_lava_number(double v, char *buf, size_t len)
-{
-	char *dot, *e;
-
-	int dec = 9;
-
-	/* LAVA stores a decimal: no exponent; about ten significant digits
-	 * (nine decimals at most, for small values). */
-	if (fabs(v) >= 1)
-		dec = 9 - (int)floor(log10(fabs(v)));
-	snprintf(buf, len, "%.*f", dec < 0 ? 0 : dec > 9 ? 9 : dec, v);
-	dot = strchr(buf, '.');
-	if (!dot)
-		return;
-	for (e = buf + strlen(buf); e > dot + 1 && e[-1] == '0'; e--)
-		;
-	if (e == dot + 1)
-		e = dot;
-	*e = '\0';
-	if (strcmp(buf, "-0") == 0)
-		snprintf(buf, len, "0");
-}
-
-void pb_lava_end(struct pb_lava *l)
-{
-	if (l->open)
-		fputs("<LAVA_SIGNAL_TESTSET STOP>\n", l->fp);
-	l->open = false;
-}
-
-void pb_lava_begin(struct pb_lava *l, FILE *fp, const char *set)
-{
-	char name[128];
-
-	if (l->fp == fp)
-		pb_lava_end(l);
-	l->fp = fp;
-	pb_lava_name(name, sizeof(name), set);
-	fprintf(fp, "<LAVA_SIGNAL_TESTSET START %s>\n", name);
-	l->open = true;
-}
-
-static void lava_case_v(struct pb_lava *l, const char *result, const char *num, const char *units,
-			const char *fmt, va_list ap)
-{
-	char raw[256], name[256];
-
-	vsnprintf(raw, sizeof(raw), fmt, ap);
-	pb_lava_name(name, sizeof(name), raw);
-	fprintf(l->fp, "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=%s RESULT=%s", name, result);
-	if (num) {
-		pb_lava_name(raw, sizeof(raw), units);
-		/* A unit keeps its '/' (B/s): LAVA splits on spaces only. */
-		for (size_t i = 0; units[i] && i < sizeof(raw) - 1; i++)
-			if (units[i] == '/')
-				raw[i] = '/';
-		fprintf(l->fp, " MEASUREMENT=%s UNITS=%s", num, raw);
-	}
-	fputs(">\n", l->fp);
-}
-
-void pb_lava_case(struct pb_lava *l, const char *result, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	lava_case_v(l, result, NULL, NULL, fmt, ap);
-	va_end(ap);
-}
-
-void pb_lava_measure(struct pb_lava *l, double v, const char *units, const char *fmt, ...)
-{
-	char num[64];
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (isfinite(v)) {
-		pb_lava_number(v, num, sizeof(num));
-		lava_case_v(l, "pass", num, units, fmt, ap);
-	} else {
-		lava_case_v(l, "unknown", NULL, NULL, fmt, ap);
-	}
-	va_end(ap);
-}
-
-const char *pb_lava_result(const char *verdict)
-{
-	static const char *const map[][2] = {
-		{ "pass", "pass" }, { "fail", "fail" }, { "skip", "skip" },
-		{ "known-deviation", "pass" }, { "info", "pass" },
-	};
-
-	for (size_t i = 0; verdict && i < sizeof(map) / sizeof(map[0]); i++)
-		if (strcmp(verdict, map[i][0]) == 0)
-			return map[i][1];
-	return "unknown";
-}
-
-const char *pb_lava_exit_result(int status)
-{
-	switch (status) {
-	case 0: return "pass";
-	case 1: return "fail";
-	case 4: return "skip";
-	default: return "unknown";
-	}
-}
-
 struct json_object *pb_json_get(struct json_object *o, const char *path)
 {
 	char key[64];
@@ -709,14 +609,14 @@ struct json_object *pb_json_get(struct json_object *o, const char *path)
 	return o;
 }
 
-static const char *jstr(struct json_object *o, const char *path)
+const char *pb_json_str(struct json_object *o, const char *path)
 {
 	struct json_object *v = pb_json_get(o, path);
 
 	return json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
 }
 
-static double jnum(struct json_object *o, const char *path)
+double pb_json_num(struct json_object *o, const char *path)
 {
 	struct json_object *v = pb_json_get(o, path);
 
@@ -724,315 +624,14 @@ static double jnum(struct json_object *o, const char *path)
 	       json_object_get_double(v) : NAN;
 }
 
-static long long jint(struct json_object *o, const char *path, long long dflt)
+long long pb_json_int(struct json_object *o, const char *path, long long dflt)
 {
 	struct json_object *v = pb_json_get(o, path);
 
 	return json_object_is_type(v, json_type_int) ? json_object_get_int64(v) : dflt;
 }
 
-static size_t jlen(struct json_object *a)
+size_t pb_json_len(struct json_object *a)
 {
 	return json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
-}
-
-/* --expect: a case only when expectations were given. */
-static void lava_expectations(struct pb_lava *l, struct json_object *doc)
-{
-	struct json_object *e = pb_json_get(doc, "summary.expectations_hold");
-
-	if (json_object_is_type(e, json_type_boolean))
-		pb_lava_case(l, json_object_get_boolean(e) ? "pass" : "fail", "expectations");
-}
-
-/* Is check ID listed with a kind more than once in the arrays A and B? */
-static bool lava_id_twice(struct json_object *a, struct json_object *b, const char *id)
-{
-	unsigned seen = 0;
-
-	for (int k = 0; k < 2; k++) {
-		struct json_object *arr = k ? b : a;
-
-		for (size_t j = 0; id && j < jlen(arr); j++) {
-			const char *other = jstr(json_object_array_get_idx(arr, j), "id");
-
-			seen += other && strcmp(other, id) == 0;
-		}
-	}
-	return seen > 1;
-}
-
-/* Conformance: one case per check, named by its ID, ID.KIND when the run
- * asked for FIFOs (--kind fifo or all) or the document holds the check for
- * several kinds: the name follows the options, never the verdicts.  A check
- * not run (interrupted) is unknown under the same name. */
-static void lava_conformance(struct pb_lava *l, struct json_object *doc)
-{
-	struct json_object *a = pb_json_get(doc, "checks"), *nr = pb_json_get(doc, "not_run");
-	const char *asked = jstr(doc, "params.kind");
-	bool by_kind = asked && strcmp(asked, "anon") != 0;
-
-	for (int not_run = 0; not_run < 2; not_run++) {
-		struct json_object *arr = not_run ? nr : a;
-
-		for (size_t i = 0; i < jlen(arr); i++) {
-			struct json_object *c = json_object_array_get_idx(arr, i);
-			const char *id = json_object_is_type(c, json_type_string) ?
-					 json_object_get_string(c) : jstr(c, "id");
-			const char *kind = jstr(c, "kind");
-			const char *result = not_run ? "unknown" : pb_lava_result(jstr(c, "status"));
-
-			if (!not_run && !pb_json_get(c, "status"))
-				continue;        /* a listing (--list), not a result */
-			if (kind && (by_kind || lava_id_twice(a, nr, id)))
-				pb_lava_case(l, result, "%s.%s", id ? id : "?", kind);
-			else
-				pb_lava_case(l, result, "%s", id ? id : "?");
-		}
-	}
-}
-
-/* --expect of timestamps: KIND.expect, pass or fail, per kind expected. */
-static void lava_ts_expect(struct pb_lava *l, struct json_object *doc)
-{
-	struct json_object *a = pb_json_get(doc, "expectations");
-
-	for (size_t i = 0; i < jlen(a); i++) {
-		struct json_object *e = json_object_array_get_idx(a, i);
-		struct json_object *holds = pb_json_get(e, "holds");
-
-		if (jstr(e, "kind") && json_object_is_type(holds, json_type_boolean))
-			pb_lava_case(l, json_object_get_boolean(holds) ? "pass" : "fail", "%s.expect",
-				     jstr(e, "kind"));
-	}
-}
-
-/*
- * The timestamp probes of the targets in A: a case PREFIXKIND.OPERATION.TIME
- * (anon.write.mtime) per probed operation and time.  What the kernel did is
- * the measurement, never the name: the fraction of the repetitions in which
- * the operation changed that time (1 updated, 0 unchanged, between them
- * inconsistent), UNITS=ratio.  An operation the kernel refuses, or a time no
- * repetition could judge, is skip.
- */
-static void lava_ts_targets(struct pb_lava *l, const char *prefix, struct json_object *a)
-{
-	static const char *const times[] = { "atime", "mtime", "ctime" };
-
-	for (size_t i = 0; i < jlen(a); i++) {
-		struct json_object *t = json_object_array_get_idx(a, i);
-		struct json_object *ops = pb_json_get(t, "operations");
-		const char *kind = jstr(t, "kind");
-
-		for (size_t j = 0; kind && j < jlen(ops); j++) {
-			struct json_object *op = json_object_array_get_idx(ops, j);
-			struct json_object *sup = pb_json_get(op, "supported");
-			const char *name = jstr(op, "operation");
-
-			for (size_t f = 0; name && f < 3; f++) {
-				struct json_object *fld = json_object_object_get(
-					pb_json_get(op, "fields"), times[f]);
-				long long up = jint(fld, "updated", 0), un = jint(fld, "unchanged", 0);
-
-				if (!json_object_get_boolean(sup) || up + un <= 0)
-					pb_lava_case(l, "skip", "%s%s.%s.%s", prefix, kind, name,
-						     times[f]);
-				else
-					pb_lava_measure(l, (double)up / (double)(up + un), "ratio",
-							"%s%s.%s.%s", prefix, kind, name, times[f]);
-			}
-		}
-	}
-}
-
-/* Timestamps: the probes' cases, then the expectations. */
-static void lava_timestamps(struct pb_lava *l, struct json_object *doc)
-{
-	lava_ts_targets(l, "", pb_json_get(doc, "results"));
-	lava_ts_expect(l, doc);
-	lava_expectations(l, doc);
-}
-
-/* o_noatime: pipe2_o_noatime (1 accepted, 0 refused), the timestamp probes
- * as timestamps.KIND.OPERATION.TIME, tt-ratio, and the expectation. */
-static void lava_o_noatime(struct pb_lava *l, struct json_object *doc)
-{
-	struct json_object *acc = pb_json_get(doc, "pipe2_o_noatime.accepted");
-
-	if (json_object_is_type(acc, json_type_boolean))
-		pb_lava_measure(l, json_object_get_boolean(acc) ? 1 : 0, "accepted",
-				"pipe2_o_noatime");
-	else
-		pb_lava_case(l, "unknown", "pipe2_o_noatime");
-	lava_ts_targets(l, "timestamps.", pb_json_get(doc, "timestamps"));
-	pb_lava_measure(l, jnum(doc, "summary.tt_ratio_median"), "ratio", "tt-ratio");
-	lava_expectations(l, doc);
-}
-
-/* Throughput: KIND[-MODE]-SIZEB-rate (B/s) and -syscall (ns per call); a mode
- * other than rw is named, and a skipped kind x mode makes both skip cases. */
-static void lava_throughput(struct pb_lava *l, struct json_object *doc)
-{
-	struct json_object *a = pb_json_get(doc, "results");
-
-	for (size_t i = 0; i < jlen(a); i++) {
-		struct json_object *r = json_object_array_get_idx(a, i);
-		const char *kind = jstr(r, "kind"), *mode = jstr(r, "mode"), *st = jstr(r, "status");
-		long long size = jint(r, "size_bytes", -1);
-		char name[128];
-
-		/* KIND[-MODE]-SIZEB: rw (or a document without modes) keeps the old names. */
-		snprintf(name, sizeof(name), "%s%s%s-%lldB", kind ? kind : "?",
-			 mode && strcmp(mode, "rw") != 0 ? "-" : "",
-			 mode && strcmp(mode, "rw") != 0 ? mode : "", size);
-		if (st && strcmp(st, "skip") == 0) {
-			pb_lava_case(l, "skip", "%s-rate", name);
-			pb_lava_case(l, "skip", "%s-syscall", name);
-			continue;
-		}
-		pb_lava_measure(l, jnum(r, "summary.rate_bytes_per_s"), "B/s", "%s-rate", name);
-		pb_lava_measure(l, jnum(r, "summary.ns_per_syscall"), "ns", "%s-syscall", name);
-	}
-}
-
-/* Messaging: KIND-MODE-gGROUPS-fFDS-SIZEB-rate (messages/s) and -elapsed (ns). */
-static void lava_messaging(struct pb_lava *l, struct json_object *doc)
-{
-	struct json_object *a = pb_json_get(doc, "results");
-
-	for (size_t i = 0; i < jlen(a); i++) {
-		struct json_object *r = json_object_array_get_idx(a, i);
-		char name[160];
-
-		snprintf(name, sizeof(name), "%s-%s-g%lld-f%lld-%lldB", jstr(r, "kind") ?
-			 jstr(r, "kind") : "?", jstr(r, "mode") ? jstr(r, "mode") : "?",
-			 jint(r, "groups", 0), jint(r, "fds", 0), jint(r, "size_bytes", 0));
-		pb_lava_measure(l, jnum(r, "summary.rate_messages_per_s.median"), "msg/s", "%s-rate",
-				name);
-		pb_lava_measure(l, jnum(r, "summary.elapsed_ns.median"), "ns", "%s-elapsed", name);
-	}
-}
-
-/* Latency: KIND-SIZEB-PLACEMENT-WAIT-p50 / -p99 (ns) and -rate (round trips/s);
- * a placement the machine cannot provide makes the three skip cases. */
-static void lava_latency(struct pb_lava *l, struct json_object *doc)
-{
-	struct json_object *a = pb_json_get(doc, "results");
-
-	for (size_t i = 0; i < jlen(a); i++) {
-		struct json_object *r = json_object_array_get_idx(a, i);
-		const char *st = jstr(r, "status");
-		char name[160];
-
-		snprintf(name, sizeof(name), "%s-%lldB-%s-%s", jstr(r, "kind") ? jstr(r, "kind") : "?",
-			 jint(r, "size_bytes", 0), jstr(r, "placement") ? jstr(r, "placement") : "?",
-			 jstr(r, "wait") ? jstr(r, "wait") : "?");
-		if (st && strcmp(st, "ok") != 0) {
-			pb_lava_case(l, "skip", "%s-p50", name);
-			pb_lava_case(l, "skip", "%s-p99", name);
-			pb_lava_case(l, "skip", "%s-rate", name);
-			continue;
-		}
-		pb_lava_measure(l, jnum(r, "summary.rtt_p50_ns"), "ns", "%s-p50", name);
-		pb_lava_measure(l, jnum(r, "summary.rtt_p99_ns"), "ns", "%s-p99", name);
-		pb_lava_measure(l, jnum(r, "summary.round_trips_per_s"), "rt/s", "%s-rate", name);
-	}
-}
-
-/* The commands whose results become cases; a new command adds a row
- * (report, a set per part, is pb_lava_doc's own). */
-static const struct {
-	const char *command;
-	void (*cases)(struct pb_lava *l, struct json_object *doc);
-} lava_cmds[] = {
-	{ "conformance", lava_conformance }, { "timestamps", lava_timestamps },
-	{ "o_noatime", lava_o_noatime }, { "throughput", lava_throughput },
-	{ "messaging", lava_messaging }, { "latency", lava_latency },
-};
-
-/* One test set SET for DOC: its cases, then exit-status. */
-static void lava_set(struct pb_lava *l, FILE *fp, const char *set, struct json_object *doc)
-{
-	const char *cmd = jstr(doc, "command");
-
-	pb_lava_begin(l, fp, set);
-	for (size_t i = 0; cmd && i < sizeof(lava_cmds) / sizeof(lava_cmds[0]); i++)
-		if (strcmp(cmd, lava_cmds[i].command) == 0)
-			lava_cmds[i].cases(l, doc);
-	pb_lava_case(l, pb_lava_exit_result((int)jint(doc, "exit_status", 3)), "exit-status");
-	pb_lava_end(l);
-}
-
-/* Report: one test set per part (named by the part), then `report`. */
-static void lava_report(struct pb_lava *l, struct json_object *doc)
-{
-	struct json_object *parts = pb_json_get(doc, "parts");
-
-	if (json_object_is_type(parts, json_type_object)) {
-		json_object_object_foreach(parts, name, part) {
-			if (json_object_is_type(part, json_type_object)) {
-				lava_set(l, l->fp, name, part);
-				continue;
-			}
-			pb_lava_begin(l, l->fp, name);
-			pb_lava_case(l, "unknown", "exit-status");
-			pb_lava_end(l);
-		}
-	}
-	pb_lava_begin(l, l->fp, "report");
-	if (json_object_is_type(parts, json_type_object)) {
-		json_object_object_foreach(parts, name, part) {
-			(void)part;
-			char path[128];
-
-			snprintf(path, sizeof(path), "part_runs.%s.exit_status", name);
-			pb_lava_case(l, pb_lava_exit_result((int)jint(doc, path, 3)), "%s", name);
-		}
-	}
-	if (pb_json_get(doc, "summary.copy_ceiling")) {
-		pb_lava_measure(l, jnum(doc, "summary.copy_ceiling.memcpy_bytes_per_s"), "B/s",
-				"memcpy-rate");
-		pb_lava_measure(l, jnum(doc, "summary.copy_ceiling.pipe_fraction_of_ceiling"), "ratio",
-				"pipe-64k-fraction-of-ceiling");
-	}
-}
-
-void pb_lava_doc(struct json_object *doc, FILE *fp)
-{
-	struct pb_lava l = { .fp = NULL, .open = false };
-	const char *cmd = jstr(doc, "command");
-
-	if (cmd && strcmp(cmd, "report") == 0) {
-		l.fp = fp;
-		lava_report(&l, doc);
-		pb_lava_case(&l, pb_lava_exit_result((int)jint(doc, "exit_status", 3)), "exit-status");
-		pb_lava_end(&l);
-		return;
-	}
-	lava_set(&l, fp, cmd ? cmd : "pipebench", doc);
-}
-
-/* The collected JSON document as LAVA signals, in place of OUT's buffer.
- * Anything that is not one JSON document is left as it is. */
-static void out_to_lava(struct pb_out *out)
-{
-	struct json_object *doc = out->buf ? json_tokener_parse(out->buf) : NULL;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *fp;
-
-	if (!doc)
-		return;
-	fp = open_memstream(&buf, &len);
-	if (fp) {
-		pb_lava_doc(doc, fp);
-		if (fclose(fp) == 0) {
-			free(out->buf);
-			out->buf = buf;
-			out->len = len;
-		} else {
-			free(buf);
-		}
-	}
-	json_object_put(doc);
 }

@@ -75,6 +75,12 @@ struct json_object *pb_json_u64_array(const uint64_t *v, size_t n);
 	pb_a_; })
 /* Member PATH ("a.b.c", keys of nested objects) of O, or NULL. */
 struct json_object *pb_json_get(struct json_object *o, const char *path);
+/* The string, number (int or double; NAN otherwise), integer (DFLT
+ * otherwise) at PATH; the length of an array (0 for anything else). */
+const char *pb_json_str(struct json_object *o, const char *path);
+double pb_json_num(struct json_object *o, const char *path);
+long long pb_json_int(struct json_object *o, const char *path, long long dflt);
+size_t pb_json_len(struct json_object *a);
 
 /*
  * Record a command's outcome: STATUS into *STATUS_OUT and the printf
@@ -220,40 +226,11 @@ void pb_progress_end(struct pb_progress *p);
 int pb_format_eta(double seconds, char *buf, size_t len);
 
 /*
- * LAVA test-shell signals (man page, --format lava): the dispatcher reads
- * them from the console.  `--format lava` is the command's JSON document
- * turned into signals by pb_lava_doc() when pb_out_finish() writes it, so a
- * command only lists the word (pb_cli_parse makes it build JSON); a new
- * command's results get cases by adding a row to the table in output.c.
- * Case and set names keep only [A-Za-z0-9_.-] (anything else becomes '_').
+ * A document transform (--format lava; src/format.c has the table): when
+ * set, pb_out_finish() parses the buffer it is about to write as one JSON
+ * document and writes what FN makes of it instead.
  */
-struct pb_lava {
-	FILE *fp;
-	bool open;           /* a test set is open */
-};
-
-/* "<LAVA_SIGNAL_TESTSET START SET>" (closing the open one). */
-void pb_lava_begin(struct pb_lava *l, FILE *fp, const char *set);
-/* A case with RESULT pass, fail, skip or unknown; the name is printf'd. */
-void pb_lava_case(struct pb_lava *l, const char *result, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-/* A measurement case (RESULT=pass, or unknown when V is not finite). */
-void pb_lava_measure(struct pb_lava *l, double v, const char *units, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-/* "<LAVA_SIGNAL_TESTSET STOP>" when a set is open. */
-void pb_lava_end(struct pb_lava *l);
-/* A verdict word as a LAVA result: pass, fail, skip; known-deviation and
- * info are pass; error and anything else unknown (LAVA has no error). */
-const char *pb_lava_result(const char *verdict);
-/* An exit status as a LAVA result: 0 pass, 1 fail, 4 skip, else unknown. */
-const char *pb_lava_exit_result(int status);
-/* SRC with every character outside [A-Za-z0-9_.-] replaced by '_'. */
-void pb_lava_name(char *dst, size_t len, const char *src);
-/* A plain decimal number (no exponent, no trailing zeros) into BUF. */
-void pb_lava_number(double v, char *buf, size_t len);
-/* The test sets of one pipebench JSON document (report: one per part). */
-void pb_lava_doc(struct json_object *doc, FILE *fp);
-/* Make pb_out_finish() write its JSON document as LAVA signals. */
-void pb_out_set_lava(bool on);
+typedef void (*pb_out_transform)(struct json_object *doc, FILE *fp);
+void pb_out_set_transform(pb_out_transform fn);
 
 #endif

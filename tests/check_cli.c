@@ -16,6 +16,9 @@
 
 #include "check_main.h"
 #include "cli.h"
+#include "format.h"
+#include "lava.h"
+#include "output.h"
 #include "cmd.h"
 
 struct tparams {
@@ -29,7 +32,9 @@ struct tparams {
 };
 
 static const char *const abc[] = { "alpha", "beta", "gamma", NULL };
-static const char *const fmts[] = { "text", "json", NULL };
+static const struct pb_format fmts[] = {
+	{ .name = "text", .text = true }, { .name = "json" }, PB_FORMAT_END
+};
 
 #define P struct tparams
 static const struct pb_opt rows[] = {
@@ -112,7 +117,8 @@ START_TEST(converts_into_params)
 	ck_assert_uint_eq(p.words, 5);
 	ck_assert(CPU_ISSET(0, &p.cpus));
 	ck_assert_str_eq(p.str, "hi");
-	ck_assert_uint_eq(cli.common.format, 1);
+	ck_assert_ptr_eq(cli.fmt, &fmts[1]);
+	ck_assert_ptr_null(cli.transform);
 	ck_assert_str_eq(cli.common.format_name, "json");
 	ck_assert(pb_cli_given(&cli, "count") && pb_cli_given(&cli, "words"));
 	ck_assert(!pb_cli_given(&cli, "help"));
@@ -138,7 +144,7 @@ START_TEST(defaults_as_typed)
 	ck_assert_uint_eq(p.word, 2);
 	ck_assert_uint_eq(p.words, 0);       /* no default: untouched */
 	ck_assert_uint_eq(p.nsizes, 0);
-	ck_assert_uint_eq(cli.common.format, 0);
+	ck_assert_ptr_eq(cli.fmt, &fmts[0]);
 	ck_assert(!pb_cli_given(&cli, "count"));
 	pb_cli_free(&cli);
 }
@@ -213,7 +219,7 @@ START_TEST(words_in_any_case)
 			 PB_CLI_CONTINUE);
 	ck_assert_uint_eq(p.word, 1);
 	ck_assert_uint_eq(p.words, 5);
-	ck_assert_uint_eq(cli.common.format, 1);
+	ck_assert_ptr_eq(cli.fmt, &fmts[1]);
 	pb_cli_free(&cli);
 	ck_assert_int_eq(PARSE("--word", "delta"), PB_EXIT_USAGE);
 	ck_assert_ptr_nonnull(strstr(err, "expected one of: alpha, beta, gamma"));
@@ -299,7 +305,79 @@ START_TEST(real_commands)
 }
 END_TEST
 
+static void tcmd_cases(struct pb_lava *l, struct json_object *doc)
+{
+	(void)doc;
+	pb_lava_case(l, "pass", "tcmd-case");
+}
+
+static const struct pb_cmd tcmd_lava = {
+	.name = "tcmd", .summary = "test", .opts = rows, .formats = fmts,
+	.params_size = sizeof(struct tparams), .exec = no_exec, .lava_cases = tcmd_cases,
+};
+
+static const struct pb_format no_json[] = { { .name = "text", .text = true }, PB_FORMAT_END };
+static const struct pb_cmd tcmd_nojson = {
+	.name = "tcmd", .summary = "test", .opts = rows, .formats = no_json,
+	.params_size = sizeof(struct tparams), .exec = no_exec, .lava_cases = tcmd_cases,
+};
+
+/* The --format words: the command's rows, then a transform only where the
+ * command supplies what it needs (lava: cases and a json row); choosing it
+ * writes the json row and sets the transform. */
+START_TEST(format_registry)
+{
+	const char *const *w = pb_format_words(&tcmd);
+	struct pb_cli cli;
+	struct tparams p;
+	char err[512];
+
+	ck_assert_str_eq(w[0], "text");
+	ck_assert_str_eq(w[1], "json");
+	ck_assert_ptr_null(w[2]);
+	w = pb_format_words(&tcmd_lava);
+	ck_assert_str_eq(w[2], "lava");
+	ck_assert_ptr_null(w[3]);
+	ck_assert_ptr_null(pb_format_words(&tcmd_nojson)[1]);
+	ck_assert_ptr_null(pb_transform_find(&tcmd, "lava"));
+	ck_assert_ptr_null(pb_transform_find(&tcmd_nojson, "lava"));
+	ck_assert_ptr_nonnull(pb_transform_find(&tcmd_lava, "lava"));
+	ck_assert_ptr_eq(pb_format_find(&tcmd, "json"), &fmts[1]);
+	ck_assert_ptr_null(pb_format_find(&tcmd, "lava"));
+	ck_assert_int_eq(PARSE("--format", "lava"), PB_EXIT_USAGE);
+	ck_assert_ptr_nonnull(strstr(err, "expected one of: text, json"));
+	pb_cli_free(&cli);
+	/* the same words for the command with cases */
+	{
+		const char *av[] = { "tcmd", "--format", "lava", NULL };
+
+		memset(&p, 0, sizeof(p));
+		ck_assert_int_eq(pb_cli_parse(&cli, &tcmd_lava, 3, av, &p), PB_CLI_CONTINUE);
+		ck_assert_ptr_eq(cli.fmt, &fmts[1]);
+		ck_assert_ptr_nonnull(cli.transform);
+		ck_assert_str_eq(cli.transform->name, "lava");
+		ck_assert_str_eq(cli.common.format_name, "lava");
+		pb_cli_free(&cli);
+		pb_out_set_transform(NULL);
+	}
+	/* every real command: the default row first, every row named and
+	 * emitting (plot draws its own), lava where it has cases */
+	for (size_t i = 0; pb_cmds[i]; i++) {
+		const struct pb_cmd *c = pb_cmds[i];
+		bool lava = false;
+
+		ck_assert_ptr_nonnull(c->formats[0].name);
+		for (const char *const *x = pb_format_words(c); *x; x++)
+			lava |= strcmp(*x, "lava") == 0;
+		ck_assert_msg(lava == (c->lava_cases != NULL), "%s: lava offered %d", c->name, lava);
+		for (const struct pb_format *f = c->formats; f->name; f++)
+			ck_assert_msg(f->emit || strcmp(c->name, "plot") == 0, "%s: %s emits nothing",
+				      c->name, f->name);
+	}
+}
+END_TEST
+
 PB_CHECK_SUITE_MAIN("cli",
 	PB_TCASE("rows", converts_into_params, defaults_as_typed, bounds_state_the_range,
 		 repeated_options, words_in_any_case, did_you_mean_option, list_options_from_rows,
-		 real_commands))
+		 real_commands, format_registry))
