@@ -609,28 +609,38 @@ static struct json_object *buckets_json(const struct lat_bucket *bk, size_t n)
 	return a;
 }
 
+/* A repetition's scalar fields: an entry of JSON's repetitions (then its
+ * intervals and histogram), a CSV row's columns after the identity and the
+ * repetition's number. */
+static void rep_fields(struct pb_row *x, const struct lat_rep *r)
+{
+	char ca[64], cb[64];
+
+	pb_row_int(x, "round_trips", (int64_t)r->round_trips);
+	pb_row_int(x, "elapsed_ns", (int64_t)r->elapsed_ns);
+	pb_row_double(x, "rtt_mean_ns", r->mean);
+	pb_row_double(x, "rtt_stddev_ns", r->stddev);
+	pb_row_int(x, "rtt_min_ns", (int64_t)r->min);
+	for (size_t k = 0; k < NPCT; k++)
+		pb_row_int(x, pct_keys[k], (int64_t)r->p[k]);
+	pb_row_int(x, "rtt_max_ns", (int64_t)r->max);
+	pb_row_double(x, "round_trips_per_s", rep_rate(r));
+	pb_row_double(x, "voluntary_ctxsw_per_round_trip", f_vol(r));
+	pb_row_double(x, "involuntary_ctxsw_per_round_trip", f_invol(r));
+	pb_row_double(x, "context_switches_per_round_trip", f_cs(r));
+	pb_row_double(x, "migrations_per_round_trip", f_mig(r));
+	seen_list(&r->a, ca, sizeof(ca));
+	seen_list(&r->b, cb, sizeof(cb));
+	pb_row_str(x, "cpus_a", ca);
+	pb_row_str(x, "cpus_b", cb);
+}
+
 static struct json_object *rep_json(const struct lat_rep *r)
 {
 	struct json_object *x = json_object_new_object(), *iv;
-	char ca[64], cb[64];
+	struct pb_row row = pb_row_json(x);
 
-	pb_json_add_int(x, "round_trips", (int64_t)r->round_trips);
-	pb_json_add_int(x, "elapsed_ns", (int64_t)r->elapsed_ns);
-	pb_json_add_double(x, "rtt_mean_ns", r->mean);
-	pb_json_add_double(x, "rtt_stddev_ns", r->stddev);
-	pb_json_add_int(x, "rtt_min_ns", (int64_t)r->min);
-	for (size_t k = 0; k < NPCT; k++)
-		pb_json_add_int(x, pct_keys[k], (int64_t)r->p[k]);
-	pb_json_add_int(x, "rtt_max_ns", (int64_t)r->max);
-	pb_json_add_double(x, "round_trips_per_s", rep_rate(r));
-	pb_json_add_double(x, "voluntary_ctxsw_per_round_trip", f_vol(r));
-	pb_json_add_double(x, "involuntary_ctxsw_per_round_trip", f_invol(r));
-	pb_json_add_double(x, "context_switches_per_round_trip", f_cs(r));
-	pb_json_add_double(x, "migrations_per_round_trip", f_mig(r));
-	seen_list(&r->a, ca, sizeof(ca));
-	seen_list(&r->b, cb, sizeof(cb));
-	pb_json_add_str(x, "cpus_a", ca);
-	pb_json_add_str(x, "cpus_b", cb);
+	rep_fields(&row, r);
 	if (r->niv) {
 		iv = json_object_new_array();
 		for (size_t k = 0; k < r->niv; k++) {
@@ -648,21 +658,30 @@ static struct json_object *rep_json(const struct lat_rep *r)
 	return x;
 }
 
+/* A result's identity: its JSON object's first fields (spin_yield follows
+ * them there), the CSV's first columns. */
+static void cell_fields(struct pb_row *o, const struct lat_run *run, const struct lat_cell *c)
+{
+	char cpus[32];
+
+	pb_row_str(o, "kind", pb_kind_names[c->kind]);
+	pb_row_int(o, "size_bytes", (int64_t)c->size);
+	pb_row_str(o, "placement", place_name(run, c));
+	pb_row_str(o, "wait", pb_lat_wait_words[c->wait]);
+	pb_row_str(o, "mode", run->p->threads ? "thread" : "process");
+	asked_cpus(c, cpus, sizeof(cpus));
+	pb_row_str(o, "asked_cpus", cpus);
+}
+
 static struct json_object *cell_json(const struct lat_run *run, const struct lat_cell *c)
 {
 	struct json_object *o = json_object_new_object(), *reps, *sum;
 	const struct lat_cell *f = first_of_row(run, c);
 	const struct pb_hist *h = &c->merged;
-	char cpus[32];
+	struct pb_row row = pb_row_json(o);
 
-	pb_json_add_str(o, "kind", pb_kind_names[c->kind]);
-	pb_json_add_int(o, "size_bytes", (int64_t)c->size);
-	pb_json_add_str(o, "placement", place_name(run, c));
-	pb_json_add_str(o, "wait", pb_lat_wait_words[c->wait]);
+	cell_fields(&row, run, c);
 	json_object_object_add(o, "spin_yield", json_object_new_boolean(c->spin_yield));
-	pb_json_add_str(o, "mode", run->p->threads ? "thread" : "process");
-	asked_cpus(c, cpus, sizeof(cpus));
-	pb_json_add_str(o, "asked_cpus", cpus);
 	if (c->skip) {
 		pb_json_add_str(o, "status", "skip");
 		pb_json_add_str(o, "reason", c->reason);
@@ -764,55 +783,30 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	pb_doc_finish(doc, sum, run->error, run->status, fp);
 }
 
+/* One CSV row (or, for a header sink, the header) per repetition. */
+static void csv_row(struct pb_row r, const struct lat_run *run, const struct lat_cell *c,
+		    size_t n, const struct lat_rep *rep)
+{
+	cell_fields(&r, run, c);
+	pb_row_int(&r, "repetition", (int64_t)n + 1);
+	rep_fields(&r, rep);
+	pb_row_end(&r);
+}
+
 static void emit_csv(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
 	const struct lat_run *run = r_;
-	static const char *const cols[] = {
-		"kind", "size_bytes", "placement", "wait", "mode", "asked_cpus", "repetition",
-		"round_trips", "elapsed_ns", "rtt_mean_ns", "rtt_stddev_ns", "rtt_min_ns",
-		"rtt_p50_ns", "rtt_p90_ns", "rtt_p99_ns", "rtt_p99_9_ns", "rtt_p99_99_ns",
-		"rtt_max_ns", "round_trips_per_s", "voluntary_ctxsw_per_round_trip",
-		"involuntary_ctxsw_per_round_trip", "context_switches_per_round_trip",
-		"migrations_per_round_trip", "cpus_a", "cpus_b", NULL
-	};
+	static const struct lat_cell no_cell;
+	static const struct lat_rep no_rep;
 	struct pb_csv csv;
 
 	pb_csv_begin(&csv, fp, si);
-	pb_csv_header(&csv, cols);
+	csv_row(pb_row_csv_header(&csv), run, &no_cell, 0, &no_rep);
 	for (size_t i = 0; i < run->ncells; i++) {
 		const struct lat_cell *c = &run->cells[i];
-		char cpus[32], ca[64], cb[64];
 
-		asked_cpus(c, cpus, sizeof(cpus));
-		for (size_t n = 0; n < c->nreps; n++) {
-			const struct lat_rep *r = &c->reps[n];
-
-			pb_csv_str(&csv, pb_kind_names[c->kind]);
-			pb_csv_int(&csv, (int64_t)c->size);
-			pb_csv_str(&csv, place_name(run, c));
-			pb_csv_str(&csv, pb_lat_wait_words[c->wait]);
-			pb_csv_str(&csv, run->p->threads ? "thread" : "process");
-			pb_csv_str(&csv, cpus);
-			pb_csv_int(&csv, (int64_t)n + 1);
-			pb_csv_int(&csv, (int64_t)r->round_trips);
-			pb_csv_int(&csv, (int64_t)r->elapsed_ns);
-			pb_csv_double(&csv, r->mean);
-			pb_csv_double(&csv, r->stddev);
-			pb_csv_int(&csv, (int64_t)r->min);
-			for (size_t k = 0; k < NPCT; k++)
-				pb_csv_int(&csv, (int64_t)r->p[k]);
-			pb_csv_int(&csv, (int64_t)r->max);
-			pb_csv_double(&csv, rep_rate(r));
-			pb_csv_double(&csv, f_vol(r));
-			pb_csv_double(&csv, f_invol(r));
-			pb_csv_double(&csv, f_cs(r));
-			pb_csv_double(&csv, f_mig(r));
-			seen_list(&r->a, ca, sizeof(ca));
-			seen_list(&r->b, cb, sizeof(cb));
-			pb_csv_str(&csv, ca);
-			pb_csv_str(&csv, cb);
-			pb_csv_row_end(&csv);
-		}
+		for (size_t n = 0; n < c->nreps; n++)
+			csv_row(pb_row_csv(&csv), run, c, n, &c->reps[n]);
 	}
 }
 

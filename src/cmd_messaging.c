@@ -259,62 +259,61 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		pb_plural(run->nreps, "repetition", "repetitions"));
 }
 
-/* The JSON's per-repetition fields, one row each, with the result's identity. */
-static void emit_csv(const void *r_, const struct pb_sysinfo *si, FILE *fp)
+/* The workload: in params, and as the result's identity for compare (the
+ * CSV's first columns). */
+static void workload_fields(struct pb_row *o, const struct ms_run *run)
 {
-	const struct ms_run *run = r_;
 	const struct pb_messaging_params *w = &run->w;
-	const char *cols[9 + M_COUNT + 1] = {
-		"kind", "mode", "groups", "fds", "loops", "size_bytes", "repetition", "messages",
-		"bytes",
-	};
-	struct pb_csv csv;
 
-	for (int m = 0; m < M_COUNT; m++)
-		cols[9 + m] = metrics[m].key;
-	pb_csv_begin(&csv, fp, si);
-	pb_csv_header(&csv, cols);
-	for (size_t i = 0; i < run->nreps; i++) {
-		const struct pb_messaging_result *e = &run->reps[i];
+	pb_row_str(o, "kind", pb_messaging_kind_names[w->kind]);
+	pb_row_str(o, "mode", mode_name(run->p));
+	pb_row_int(o, "groups", (int64_t)w->groups);
+	pb_row_int(o, "fds", (int64_t)w->fds);
+	pb_row_int_or_null(o, "loops", w->loops > 0, (int64_t)w->loops);
+	pb_row_int(o, "size_bytes", (int64_t)w->size);
+}
 
-		pb_csv_str(&csv, pb_messaging_kind_names[w->kind]);
-		pb_csv_str(&csv, mode_name(run->p));
-		pb_csv_int(&csv, (int64_t)w->groups);
-		pb_csv_int(&csv, (int64_t)w->fds);
-		pb_csv_int(&csv, (int64_t)w->loops);
-		pb_csv_int(&csv, (int64_t)w->size);
-		pb_csv_int(&csv, (int64_t)i + 1);
-		pb_csv_int(&csv, (int64_t)e->messages);
-		pb_csv_int(&csv, (int64_t)e->bytes);
-		for (int m = 0; m < M_COUNT; m++) {
-			if (metrics[m].integer)
-				pb_csv_int(&csv, (int64_t)metric_value(e, m));
-			else
-				pb_csv_double(&csv, metric_value(e, m));
-		}
-		pb_csv_row_end(&csv);
+/* A repetition's fields: an entry of JSON's repetitions, a CSV row's columns
+ * after the workload and the repetition's number; the metrics are those of
+ * the table above (text and the summary use it too). */
+static void rep_fields(struct pb_row *x, const struct pb_messaging_result *e)
+{
+	pb_row_int(x, "messages", (int64_t)e->messages);
+	pb_row_int(x, "bytes", (int64_t)e->bytes);
+	for (int m = 0; m < M_COUNT; m++) {
+		if (metrics[m].integer)
+			pb_row_int(x, metrics[m].key, (int64_t)metric_value(e, m));
+		else
+			pb_row_double(x, metrics[m].key, metric_value(e, m));
 	}
 }
 
-static void add_metric(struct json_object *o, int m, double v)
+static void csv_row(struct pb_row r, const struct ms_run *run, size_t i,
+		    const struct pb_messaging_result *e)
 {
-	if (metrics[m].integer)
-		pb_json_add_int(o, metrics[m].key, (int64_t)v);
-	else
-		pb_json_add_double(o, metrics[m].key, v);
+	workload_fields(&r, run);
+	pb_row_int(&r, "repetition", (int64_t)i + 1);
+	rep_fields(&r, e);
+	pb_row_end(&r);
 }
 
-/* The workload: in params, and as the result's identity for compare. */
+static void emit_csv(const void *r_, const struct pb_sysinfo *si, FILE *fp)
+{
+	const struct ms_run *run = r_;
+	static const struct pb_messaging_result no_rep;
+	struct pb_csv csv;
+
+	pb_csv_begin(&csv, fp, si);
+	csv_row(pb_row_csv_header(&csv), run, 0, &no_rep);
+	for (size_t i = 0; i < run->nreps; i++)
+		csv_row(pb_row_csv(&csv), run, i, &run->reps[i]);
+}
+
 static void add_workload(struct json_object *o, const struct ms_run *run)
 {
-	const struct pb_messaging_params *w = &run->w;
+	struct pb_row row = pb_row_json(o);
 
-	pb_json_add_str(o, "kind", pb_messaging_kind_names[w->kind]);
-	pb_json_add_str(o, "mode", mode_name(run->p));
-	pb_json_add_int(o, "groups", (int64_t)w->groups);
-	pb_json_add_int(o, "fds", (int64_t)w->fds);
-	json_object_object_add(o, "loops", pb_bench_loops_json(w->loops));
-	pb_json_add_int(o, "size_bytes", (int64_t)w->size);
+	workload_fields(&row, run);
 }
 
 static struct json_object *params_json(const struct ms_run *run)
@@ -337,14 +336,10 @@ static struct json_object *result_json(const struct ms_run *run)
 
 	add_workload(o, run);
 	for (size_t i = 0; i < run->nreps; i++) {
-		const struct pb_messaging_result *e = &run->reps[i];
 		struct json_object *x = json_object_new_object();
+		struct pb_row row = pb_row_json(x);
 
-		pb_json_add_int(x, "elapsed_ns", (int64_t)e->elapsed_ns);
-		pb_json_add_int(x, "messages", (int64_t)e->messages);
-		pb_json_add_int(x, "bytes", (int64_t)e->bytes);
-		for (int m = M_RATE_MSG; m < M_COUNT; m++)
-			add_metric(x, m, metric_value(e, m));
+		rep_fields(&row, &run->reps[i]);
 		json_object_array_add(reps, x);
 	}
 	sum = pb_bench_json_reps(o, reps, run->nreps);

@@ -452,45 +452,58 @@ static void emit_seed(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	}
 }
 
+/* A result's identity: its JSON object's first fields, the CSV's first columns. */
+static void cell_fields(struct pb_row *r, const struct tp_cell *c)
+{
+	pb_row_str(r, "kind", pb_kind_names[c->kind]);
+	pb_row_str(r, "mode", pb_mode_words[c->mode]);
+	pb_row_int(r, "size_bytes", (int64_t)c->size);
+	pb_row_int_or_null(r, "pipe_size_bytes", c->pipe_size > 0, c->pipe_size);
+}
+
+/* A repetition's fields: an entry of JSON's repetitions, a CSV row's columns
+ * after the identity and the repetition's number. */
+static void rep_fields(struct pb_row *r, const struct pb_engine_result *e)
+{
+	pb_row_int(r, "tw_ns", (int64_t)e->tw_ns);
+	pb_row_int(r, "tr_ns", (int64_t)e->tr_ns);
+	pb_row_int(r, "tt_ns", (int64_t)(e->tw_ns + e->tr_ns));
+	pb_row_int(r, "bytes", (int64_t)e->bytes_written);
+	pb_row_int(r, "write_calls", (int64_t)e->write_calls);
+	pb_row_int(r, "read_calls", (int64_t)e->read_calls);
+	pb_row_int(r, "syscalls", (int64_t)(e->write_calls + e->read_calls));
+	/* Per-repetition rates, so compare can judge cost per byte even
+	 * when two runs moved different amounts. */
+	pb_row_double(r, "rate_bytes_per_s", rep_rate(e));
+	pb_row_double(r, "ns_per_syscall", rep_ns_per_syscall(e));
+	pb_row_int(r, "verified_loops", (int64_t)e->verified_loops);
+}
+
+/* One CSV row (or, for HEAD, the header) per repetition. */
+static void csv_row(struct pb_row r, const struct tp_cell *c, size_t rep,
+		    const struct pb_engine_result *e)
+{
+	cell_fields(&r, c);
+	pb_row_int(&r, "repetition", (int64_t)rep + 1);
+	rep_fields(&r, e);
+	pb_row_end(&r);
+}
+
 /* The JSON's per-repetition fields, one row each, with the result's identity. */
 static void emit_csv(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
 	const struct tp_run *run = r_;
-	static const char *const cols[] = {
-		"kind", "mode", "size_bytes", "pipe_size_bytes", "repetition", "tw_ns", "tr_ns",
-		"tt_ns", "bytes", "write_calls", "read_calls", "syscalls", "rate_bytes_per_s",
-		"ns_per_syscall", "verified_loops", NULL
-	};
+	static const struct tp_cell no_cell;
+	static const struct pb_engine_result no_rep;
 	struct pb_csv csv;
 
 	pb_csv_begin(&csv, fp, si);
-	pb_csv_header(&csv, cols);
+	csv_row(pb_row_csv_header(&csv), &no_cell, 0, &no_rep);
 	for (size_t i = 0; i < run->ncells; i++) {
 		const struct tp_cell *c = &run->cells[i];
 
-		for (size_t r = 0; r < c->nreps; r++) {
-			const struct pb_engine_result *e = &c->reps[r];
-
-			pb_csv_str(&csv, pb_kind_names[c->kind]);
-			pb_csv_str(&csv, pb_mode_words[c->mode]);
-			pb_csv_int(&csv, (int64_t)c->size);
-			if (c->pipe_size > 0)
-				pb_csv_int(&csv, c->pipe_size);
-			else
-				pb_csv_str(&csv, NULL);  /* null in JSON */
-			pb_csv_int(&csv, (int64_t)r + 1);
-			pb_csv_int(&csv, (int64_t)e->tw_ns);
-			pb_csv_int(&csv, (int64_t)e->tr_ns);
-			pb_csv_int(&csv, (int64_t)(e->tw_ns + e->tr_ns));
-			pb_csv_int(&csv, (int64_t)e->bytes_written);
-			pb_csv_int(&csv, (int64_t)e->write_calls);
-			pb_csv_int(&csv, (int64_t)e->read_calls);
-			pb_csv_int(&csv, (int64_t)(e->write_calls + e->read_calls));
-			pb_csv_double(&csv, rep_rate(e));
-			pb_csv_double(&csv, rep_ns_per_syscall(e));
-			pb_csv_int(&csv, (int64_t)e->verified_loops);
-			pb_csv_row_end(&csv);
-		}
+		for (size_t r = 0; r < c->nreps; r++)
+			csv_row(pb_row_csv(&csv), c, r, &c->reps[r]);
 	}
 }
 
@@ -522,12 +535,9 @@ static struct json_object *cell_json(const struct tp_run *run, const struct tp_c
 {
 	struct json_object *o = json_object_new_object(), *reps = json_object_new_array(), *sum;
 	const struct tp_cell *f = first_of_row(run, c), *rw = rw_of(run, c);
+	struct pb_row row = pb_row_json(o);
 
-	pb_json_add_str(o, "kind", pb_kind_names[c->kind]);
-	pb_json_add_str(o, "mode", pb_mode_words[c->mode]);
-	pb_json_add_int(o, "size_bytes", (int64_t)c->size);
-	json_object_object_add(o, "pipe_size_bytes",
-			       c->pipe_size > 0 ? json_object_new_int64(c->pipe_size) : NULL);
+	cell_fields(&row, c);
 	if (c->skip) {
 		/* No repetitions: compare judges the status. */
 		json_object_put(reps);
@@ -538,21 +548,10 @@ static struct json_object *cell_json(const struct tp_run *run, const struct tp_c
 	pb_json_add_str(o, "status", "ok");
 	pb_json_add_str(o, "mode_description", mode_description(c->mode));
 	for (size_t r = 0; r < c->nreps; r++) {
-		const struct pb_engine_result *e = &c->reps[r];
 		struct json_object *x = json_object_new_object();
+		struct pb_row xr = pb_row_json(x);
 
-		pb_json_add_int(x, "tw_ns", (int64_t)e->tw_ns);
-		pb_json_add_int(x, "tr_ns", (int64_t)e->tr_ns);
-		pb_json_add_int(x, "tt_ns", (int64_t)(e->tw_ns + e->tr_ns));
-		pb_json_add_int(x, "bytes", (int64_t)e->bytes_written);
-		pb_json_add_int(x, "write_calls", (int64_t)e->write_calls);
-		pb_json_add_int(x, "read_calls", (int64_t)e->read_calls);
-		pb_json_add_int(x, "syscalls", (int64_t)(e->write_calls + e->read_calls));
-		/* Per-repetition rates, so compare can judge cost per byte even
-		 * when two runs moved different amounts. */
-		pb_json_add_double(x, "rate_bytes_per_s", rep_rate(e));
-		pb_json_add_double(x, "ns_per_syscall", rep_ns_per_syscall(e));
-		pb_json_add_int(x, "verified_loops", (int64_t)e->verified_loops);
+		rep_fields(&xr, &c->reps[r]);
 		json_object_array_add(reps, x);
 	}
 	sum = pb_bench_json_reps(o, reps, c->nreps);

@@ -401,6 +401,76 @@ void pb_csv_row_end(struct pb_csv *c)
 	c->any = false;
 }
 
+struct pb_row pb_row_json(struct json_object *obj)
+{
+	return (struct pb_row){ .kind = PB_ROW_JSON, .obj = obj };
+}
+
+struct pb_row pb_row_csv_header(struct pb_csv *c)
+{
+	return (struct pb_row){ .kind = PB_ROW_CSV_HEADER, .csv = c->header_done ? NULL : c };
+}
+
+struct pb_row pb_row_csv(struct pb_csv *c)
+{
+	return (struct pb_row){ .kind = PB_ROW_CSV, .csv = c };
+}
+
+void pb_row_int_or_null(struct pb_row *r, const char *name, bool have, int64_t v)
+{
+	switch (r->kind) {
+	case PB_ROW_JSON:
+		json_object_object_add(r->obj, name, have ? json_object_new_int64(v) : NULL);
+		break;
+	case PB_ROW_CSV_HEADER:
+		if (r->csv)
+			pb_csv_str(r->csv, name);
+		break;
+	case PB_ROW_CSV:
+		if (have)
+			pb_csv_int(r->csv, v);
+		else
+			pb_csv_str(r->csv, NULL);
+		break;
+	}
+}
+
+void pb_row_int(struct pb_row *r, const char *name, int64_t v)
+{
+	pb_row_int_or_null(r, name, true, v);
+}
+
+void pb_row_double(struct pb_row *r, const char *name, double v)
+{
+	switch (r->kind) {
+	case PB_ROW_JSON: pb_json_add_double(r->obj, name, v); break;
+	case PB_ROW_CSV_HEADER: if (r->csv) pb_csv_str(r->csv, name); break;
+	case PB_ROW_CSV: pb_csv_double(r->csv, v); break;
+	}
+}
+
+void pb_row_str(struct pb_row *r, const char *name, const char *v)
+{
+	switch (r->kind) {
+	case PB_ROW_JSON: pb_json_add_str(r->obj, name, v); break;
+	case PB_ROW_CSV_HEADER: if (r->csv) pb_csv_str(r->csv, name); break;
+	case PB_ROW_CSV: pb_csv_str(r->csv, v); break;
+	}
+}
+
+void pb_row_end(struct pb_row *r)
+{
+	if (r->kind == PB_ROW_CSV)
+		pb_csv_row_end(r->csv);
+	if (r->kind != PB_ROW_CSV_HEADER || !r->csv)
+		return;
+	pb_csv_str(r->csv, "host");
+	pb_csv_str(r->csv, "kernel");
+	fputc('\n', r->csv->fp);
+	r->csv->any = false;
+	r->csv->header_done = true;
+}
+
 void pb_tap_text(FILE *fp, const char *s)
 {
 	for (; *s; s++) {

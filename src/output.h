@@ -146,6 +146,40 @@ void pb_csv_double(struct pb_csv *c, double v);
 void pb_csv_row_end(struct pb_csv *c);
 
 /*
+ * One list of a result's fields for every format (HACKING, "Adding an
+ * output format"): a command writes one function that names each field
+ * once, in order, e.g.
+ *   static void rep_fields(struct pb_row *r, const struct pb_engine_result *e)
+ *   {
+ *           pb_row_int(r, "tw_ns", (int64_t)e->tw_ns);
+ *           pb_row_double(r, "rate_bytes_per_s", rep_rate(e));
+ *   }
+ * and calls it with a sink: into a JSON object (pb_row_json), as a CSV
+ * header (pb_row_csv_header: the names; the values are not read, so a
+ * zeroed row will do) or as a CSV data row (pb_row_csv), each CSV one ended
+ * by pb_row_end (host, kernel, newline).  A field added there is in every
+ * format.
+ */
+enum pb_row_kind { PB_ROW_JSON, PB_ROW_CSV_HEADER, PB_ROW_CSV };
+struct pb_row {
+	enum pb_row_kind kind;
+	struct json_object *obj;   /* PB_ROW_JSON */
+	struct pb_csv *csv;        /* the CSV kinds */
+};
+struct pb_row pb_row_json(struct json_object *obj);
+/* NULL when C's header is written already: every field call is then a no-op. */
+struct pb_row pb_row_csv_header(struct pb_csv *c);
+struct pb_row pb_row_csv(struct pb_csv *c);
+void pb_row_int(struct pb_row *r, const char *name, int64_t v);
+/* Not finite: null in JSON, empty in CSV. */
+void pb_row_double(struct pb_row *r, const char *name, double v);
+/* NULL: null in JSON, empty in CSV. */
+void pb_row_str(struct pb_row *r, const char *name, const char *v);
+/* V when HAVE, else null (empty in CSV). */
+void pb_row_int_or_null(struct pb_row *r, const char *name, bool have, int64_t v);
+void pb_row_end(struct pb_row *r);
+
+/*
  * TAP version 13.  Descriptions and directive reasons are escaped ('#' and
  * '\\' get a backslash, a newline becomes a space); YAML diagnostics follow
  * their test point and are closed by the next point or pb_tap_end().
