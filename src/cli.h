@@ -68,9 +68,30 @@ struct pb_opt {
 	bool if_given;             /* dir: not checked (left NULL) when not given */
 };
 
-/* Start of a row: long name, letter, type, params struct, member. */
+/*
+ * Start of a row: long name, letter, type, params struct, member.  The
+ * member's C type must be the one the row's type stores (the list above):
+ * a COUNT row aimed at an `unsigned`, or a WORD row at a uint64_t, does not
+ * compile ("size of unnamed array is negative"), as git's OPT_UNSIGNED
+ * refuses such a row.
+ */
 #define PB_OPT(L, S, TYPE, T, F) \
-	.name = (L), .letter = (S), .type = (TYPE), .off = offsetof(T, F)
+	.name = (L), .letter = (S), .type = (TYPE), \
+	.off = offsetof(T, F) + PB_OPT_ASSERT_(PB_OPT_TYPED_##TYPE(T, F))
+#define PB_OPT_ASSERT_(OK) (0 * sizeof(char[(OK) ? 1 : -1]))
+#define PB_OPT_IS_(T, F, CT) __builtin_types_compatible_p(__typeof__(((T *)0)->F), CT)
+#define PB_OPT_TYPED_PB_OPT_FLAG(T, F) PB_OPT_IS_(T, F, int)
+#define PB_OPT_TYPED_PB_OPT_COUNT(T, F) PB_OPT_IS_(T, F, uint64_t)
+#define PB_OPT_TYPED_PB_OPT_SIZE(T, F) PB_OPT_IS_(T, F, uint64_t)
+#define PB_OPT_TYPED_PB_OPT_SIZES(T, F) PB_OPT_IS_(T, F[0], uint64_t)
+#define PB_OPT_TYPED_PB_OPT_DURATION(T, F) PB_OPT_IS_(T, F, uint64_t)
+#define PB_OPT_TYPED_PB_OPT_DOUBLE(T, F) PB_OPT_IS_(T, F, double)
+#define PB_OPT_TYPED_PB_OPT_WORD(T, F) PB_OPT_IS_(T, F, unsigned)
+#define PB_OPT_TYPED_PB_OPT_WORDS(T, F) PB_OPT_IS_(T, F, unsigned)
+#define PB_OPT_TYPED_PB_OPT_CPUS(T, F) PB_OPT_IS_(T, F, cpu_set_t)
+#define PB_OPT_TYPED_PB_OPT_DIR(T, F) PB_OPT_IS_(T, F, const char *)
+#define PB_OPT_TYPED_PB_OPT_FILE(T, F) PB_OPT_IS_(T, F, const char *)
+#define PB_OPT_TYPED_PB_OPT_STRING(T, F) PB_OPT_IS_(T, F, const char *)
 #define PB_OPT_END { .name = NULL }
 
 /* The benchmarking commands' rows, the same everywhere. */
