@@ -349,6 +349,16 @@ int pb_cli_parse(struct pb_cli *cli, const struct pb_cmd *cmd, int argc,
 		pb_usage_err(cmd->name, "missing argument: %s", cmd->args ? cmd->args : "?");
 		return PB_EXIT_USAGE;
 	}
+	/* Options that exclude each other (a row's `excludes`): one message. */
+	for (size_t i = 0; i < cli->nrows; i++) {
+		const struct pb_opt *o = cli->rows[i];
+
+		if (cli->seen[i] && o->excludes && pb_cli_given(cli, o->excludes)) {
+			pb_usage_err(cmd->name, "--%s and --%s: give one or the other", o->name,
+				     o->excludes);
+			return PB_EXIT_USAGE;
+		}
+	}
 	/* The common options first (as before rows), then the command's. */
 	if (convert_all(cli, cmd, cli->ncmd, cli->nrows) ||
 	    convert_all(cli, cmd, 0, cli->ncmd))

@@ -66,6 +66,8 @@ struct pb_opt {
 	const char *help;          /* without the default: --help adds "(default X)" */
 	bool list;                 /* string: a comma list (for the repeated-option hint) */
 	bool if_given;             /* dir: not checked (left NULL) when not given */
+	const char *excludes;      /* the long name of an option not to be given with this
+				      one, or NULL: one usage error names both */
 };
 
 /*

@@ -124,10 +124,6 @@ static int check_params(struct pb_cli *cli, void *params)
 	for (int k = 0; k < PB_LAT_WAIT_COUNT; k++)
 		if (wm & (1u << k))
 			p->waits[p->nwaits++] = (enum pb_lat_wait)k;
-	if (pb_cli_given(cli, "loops") && pb_cli_given(cli, "duration")) {
-		pb_usage_err(NAME, "--loops and --duration exclude each other");
-		return -1;
-	}
 	if (pb_cli_given(cli, "duration"))
 		p->loops = 0;
 	if (p->interval_ns && p->duration_ns && p->interval_ns > p->duration_ns) {
@@ -866,14 +862,15 @@ static const struct pb_opt options[] = {
 	  .def = "10000", .arg = "N", .help = "round trips per repetition" },
 	{ PB_OPT("duration", '\0', PB_OPT_DURATION, P, duration_ns), .min = 1000000ULL,
 	  .max = 86400ULL * 1000000000ULL, .def_help = "use --loops", .arg = "DURATION",
-	  .help = "round trips for this long per repetition instead of --loops" },
+	  .help = "round trips for this long per repetition instead of --loops",
+	  .excludes = "loops" },
 	{ PB_OPT("placement", '\0', PB_OPT_WORDS, P, place_words), .words = pb_place_words,
 	  .def = "any", .arg = "LIST",
-	  .help = "CPU pairs: any, same, smt, core, llc, numa, all" },
+	  .help = "CPU pairs" },
 	{ PB_OPT("cpu", 'c', PB_OPT_CPUS, P, cpus), .def_help = "from --placement", .arg = "A,B",
 	  .help = "pin party A and party B (one CPU: both on it)" },
 	{ PB_OPT("wait", '\0', PB_OPT_WORDS, P, wait_words), .words = pb_lat_wait_words,
-	  .def = "block", .arg = "LIST", .help = "how to wait: block, poll, spin, all" },
+	  .def = "block", .arg = "LIST", .help = "how to wait" },
 	{ PB_OPT("counters", '\0', PB_OPT_WORD, P, counters), .words = pb_lat_counter_words,
 	  .def = "auto", .arg = "WORD",
 	  .help = "context switch and migration counters: auto, perf (perf_event_open), rusage" },

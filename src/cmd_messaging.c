@@ -103,8 +103,6 @@ static int check_params(struct pb_cli *cli, void *params)
 	const char *c = NAME, *given = pb_cli_value(cli, "kind");
 	unsigned mask = pb_kind_mask(p->kind_words);
 
-	if (pb_budget_check(c, cli))
-		return -1;
 	if (mask & (1u << PB_KIND_FIFO)) {
 		pb_usage_err(c, "--kind %s: messaging runs over anon pipes or socketpairs, "
 			     "not FIFOs", given);

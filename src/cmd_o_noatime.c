@@ -80,8 +80,6 @@ static int check_params(struct pb_cli *cli, void *params)
 {
 	struct on_params *p = params;
 
-	if (pb_budget_check(NAME, cli))
-		return -1;
 	p->expect = pb_cli_given(cli, "expect") ? (int)p->expect_word : -1;
 	return 0;
 }

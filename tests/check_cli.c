@@ -377,7 +377,62 @@ START_TEST(format_registry)
 }
 END_TEST
 
+#define P struct tparams
+static const struct pb_opt excl_rows[] = {
+	{ PB_OPT("count", 'n', PB_OPT_COUNT, P, count), .min = 1, .max = 9, .help = "a count" },
+	{ PB_OPT("dur", '\0', PB_OPT_DURATION, P, dur), .min = 1, .max = 1000000000ULL,
+	  .excludes = "count", .help = "a duration" },
+	PB_OPT_END
+};
+#undef P
+static const struct pb_cmd excl_cmd = {
+	.name = "xcmd", .summary = "test", .opts = excl_rows, .formats = fmts,
+	.params_size = sizeof(struct tparams), .exec = no_exec,
+};
+
+/* Options that exclude each other: either alone is fine, both one line naming both. */
+START_TEST(exclusive_rows)
+{
+	const char *both[] = { "xcmd", "--count", "3", "--dur", "1s", NULL };
+	const char *rev[] = { "xcmd", "--dur", "1s", "-n", "3", NULL };
+	const char *one[] = { "xcmd", "--dur", "1s", NULL };
+	const char *other[] = { "xcmd", "-n", "3", NULL };
+	const char **cases[] = { both, rev, one, other };
+	char err[512];
+
+	for (size_t i = 0; i < 4; i++) {
+		struct tparams p = { 0 };
+		struct pb_cli cli;
+		FILE *fp = tmpfile();
+		int saved = dup(2), rc, n = 0;
+		size_t len;
+
+		while (cases[i][n])
+			n++;
+		dup2(fileno(fp), 2);
+		rc = pb_cli_parse(&cli, &excl_cmd, n, cases[i], &p);
+		fflush(stderr);
+		dup2(saved, 2);
+		close(saved);
+		rewind(fp);
+		len = fread(err, 1, sizeof(err) - 1, fp);
+		err[len] = '\0';
+		fclose(fp);
+		pb_cli_free(&cli);
+		if (i < 2) {
+			ck_assert_int_eq(rc, PB_EXIT_USAGE);
+			ck_assert_msg(strstr(err, "xcmd: --dur and --count: give one or the other"), "%s",
+				      err);
+			ck_assert_ptr_eq(strchr(err, '\n'), err + len - 1);
+		} else {
+			ck_assert_int_eq(rc, PB_CLI_CONTINUE);
+			ck_assert_str_eq(err, "");
+		}
+	}
+}
+END_TEST
+
 PB_CHECK_SUITE_MAIN("cli",
 	PB_TCASE("rows", converts_into_params, defaults_as_typed, bounds_state_the_range,
 		 repeated_options, words_in_any_case, did_you_mean_option, list_options_from_rows,
-		 real_commands, format_registry))
+		 real_commands, format_registry, exclusive_rows))
