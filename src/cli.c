@@ -22,10 +22,12 @@
 
 const char *const pb_kind_words[] = { "anon", "fifo", "socketpair", "all", NULL };
 
-unsigned pb_kind_mask(unsigned words_mask)
+unsigned pb_kind_mask(unsigned words_mask, unsigned allowed)
 {
 	/* Bits 0-2 are enum pb_kind's anon, fifo, socketpair; bit 3 is "all". */
-	return words_mask & (1u << PB_KIND_WORD_ALL) ? 7u : words_mask & 7u;
+	unsigned kinds = allowed ? allowed & 7u : 7u;
+
+	return words_mask & (1u << PB_KIND_WORD_ALL) ? kinds : words_mask & kinds;
 }
 
 const struct pb_opt pb_common_opts[] = {
@@ -50,9 +52,34 @@ static const char *const type_names[] = {
 /* Codes poptGetNextOpt returns: OPT_CODE + the row's index in cli->rows. */
 #define OPT_CODE 1000
 
+#define MAX_WORDS 32
+
+/* The words row O accepts: its vocabulary (or CMD's --format words) less
+ * those outside o->allowed, into W (NULL-terminated); IDX[j] is W[j]'s
+ * index in the vocabulary (NULL: not wanted). */
+static const char *const *row_words_idx(const struct pb_cmd *cmd, const struct pb_opt *o,
+					const char **w, unsigned *idx)
+{
+	const char *const *all = o->words ? o->words : pb_format_words(cmd);
+	size_t n = 0;
+
+	for (unsigned i = 0; all[i] && n < MAX_WORDS; i++) {
+		if (o->allowed && i < 32 && !(o->allowed & (1u << i)))
+			continue;
+		if (idx)
+			idx[n] = i;
+		w[n++] = all[i];
+	}
+	w[n] = NULL;
+	return w;
+}
+
+/* The same into a buffer of its own (valid until the next call). */
 static const char *const *row_words(const struct pb_cmd *cmd, const struct pb_opt *o)
 {
-	return o->words ? o->words : pb_format_words(cmd);
+	static const char *w[MAX_WORDS + 1];
+
+	return row_words_idx(cmd, o, w, NULL);
 }
 
 static const char *row_default(const struct pb_cmd *cmd, const struct pb_opt *o)
@@ -151,7 +178,8 @@ static int convert(const struct pb_cmd *cmd, const struct pb_opt *o, const char 
 {
 	char opt[64];
 	void *p = (char *)base + o->off;
-	unsigned u;
+	const char *w[MAX_WORDS + 1];
+	unsigned u, idx[MAX_WORDS];
 
 	snprintf(opt, sizeof(opt), "--%s", o->name);
 	switch (o->type) {
@@ -170,14 +198,17 @@ static int convert(const struct pb_cmd *cmd, const struct pb_opt *o, const char 
 	case PB_OPT_DOUBLE:
 		return pb_opt_double(cmd->name, opt, val, o->dmin, o->dmax, p);
 	case PB_OPT_WORD:
-		if (pb_opt_word(cmd->name, opt, val, row_words(cmd, o), &u))
+		if (pb_opt_word(cmd->name, opt, val, row_words_idx(cmd, o, w, idx), &u))
 			return -1;
-		*(unsigned *)p = u;
+		*(unsigned *)p = idx[u];
 		return 0;
 	case PB_OPT_WORDS:
-		if (pb_opt_word_list(cmd->name, opt, val, row_words(cmd, o), &u))
+		if (pb_opt_word_list(cmd->name, opt, val, row_words_idx(cmd, o, w, idx), &u))
 			return -1;
-		*(unsigned *)p = u;
+		*(unsigned *)p = 0;
+		for (unsigned j = 0; w[j]; j++)
+			if (u & (1u << j))
+				*(unsigned *)p |= 1u << idx[j];
 		return 0;
 	case PB_OPT_CPUS:
 		return pb_opt_cpu_list(cmd->name, opt, val, p);

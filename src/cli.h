@@ -60,6 +60,9 @@ struct pb_opt {
 	size_t max_items;          /* sizes */
 	const char *const *words;  /* word, words: the vocabulary (NULL: the command's --format
 				      words, format.h) */
+	unsigned allowed;          /* word, words: bit i when this command accepts words[i]
+				      (0: every word); --help, --list-options and completion
+				      show only those */
 	const char *def;           /* default as typed, converted like a given value; or NULL */
 	const char *def_help;      /* shown as "(default: ...)" when def is NULL, or NULL */
 	const char *arg;           /* argument name in --help ("N", "LIST") */
@@ -118,8 +121,13 @@ struct pb_opt {
  */
 extern const char *const pb_kind_words[];
 #define PB_KIND_WORD_ALL 3u
-/* A --kind mask with "all" expanded: bit k for enum pb_kind k. */
-unsigned pb_kind_mask(unsigned words_mask);
+/* The --kind words a command accepts (a row's .allowed): the pipe kinds and
+ * "all" (conformance), anon or socketpair (messaging); 0 is every word. */
+#define PB_KIND_WORDS_PIPES 0xbu       /* anon, fifo, all */
+#define PB_KIND_WORDS_ANON_SOCKET 0x5u /* anon, socketpair */
+/* A --kind mask (bits of pb_kind_words) as bit k for enum pb_kind k, "all"
+ * expanded to every kind the row allows (ALLOWED: its .allowed). */
+unsigned pb_kind_mask(unsigned words_mask, unsigned allowed);
 
 struct pb_common {
 	unsigned format;         /* cli.c's own: index into pb_format_words(cmd) */

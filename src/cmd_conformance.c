@@ -131,16 +131,10 @@ static int check_list(const char *opt, const char *list)
 static int check_params(struct pb_cli *cli, void *params)
 {
 	struct conf_params *p = params;
-	/* "all" is both pipe kinds here; socketpair only when named. */
-	unsigned mask = p->kind_words & (1u << PB_KIND_WORD_ALL) ?
-			(1u << PB_KIND_ANON) | (1u << PB_KIND_FIFO) : p->kind_words;
+	/* "all" is both pipe kinds: the row allows no socketpair. */
+	unsigned mask = pb_kind_mask(p->kind_words, PB_KIND_WORDS_PIPES);
 	const char *only = p->only, *skip = p->skip;
 
-	if (mask & (1u << PB_KIND_SOCKETPAIR)) {
-		pb_usage_err(NAME, "--kind %s: the checks are about pipes and FIFOs; socketpair "
-			     "has none", pb_cli_value(cli, "kind"));
-		return -1;
-	}
 	p->kind = mask == (1u << PB_KIND_FIFO) ? KIND_FIFO :
 		  mask == (1u << PB_KIND_ANON) ? KIND_ANON : KIND_ALL;
 	if (only && check_list("--only", only))
@@ -635,9 +629,8 @@ static const struct pb_opt options[] = {
 	{ PB_OPT("skip", 'S', PB_OPT_STRING, P, skip), .list = true, .arg = "LIST",
 	  .help = "do not run these checks: IDs, groups or globs, comma-separated" },
 	{ PB_OPT("kind", 'k', PB_OPT_WORDS, P, kind_words), .words = pb_kind_words,
-	  .def = "anon", .arg = "LIST",
-	  .help = "for checks that apply to both pipe kinds, which (all: anon and fifo; "
-	  "socketpair has no checks)" },
+	  .allowed = PB_KIND_WORDS_PIPES, .def = "anon", .arg = "LIST",
+	  .help = "for checks that apply to both pipe kinds, which (all: anon and fifo)" },
 	{ PB_OPT("timeout", 't', PB_OPT_DURATION, P, timeout_ns), .min = 1000000ULL,
 	  .max = 3600ULL * 1000000000ULL, .def = "5s", .arg = "DURATION",
 	  .help = "watchdog per check, e.g. 5 or 500ms" },

@@ -109,7 +109,7 @@ struct lat_run {
 static int check_params(struct pb_cli *cli, void *params)
 {
 	struct lat_params *p = params;
-	unsigned mask = pb_kind_mask(p->kind_words);
+	unsigned mask = pb_kind_mask(p->kind_words, 0);
 	unsigned pm = p->place_words & (1u << PB_PLACE_WORD_ALL) ? (1u << PB_PLACE_COUNT) - 1
 								   : p->place_words;
 	unsigned wm = p->wait_words & (1u << PB_LAT_WAIT_WORD_ALL) ? (1u << PB_LAT_WAIT_COUNT) - 1

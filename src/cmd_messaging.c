@@ -101,13 +101,8 @@ static int check_params(struct pb_cli *cli, void *params)
 {
 	struct ms_params *p = params;
 	const char *c = NAME, *given = pb_cli_value(cli, "kind");
-	unsigned mask = pb_kind_mask(p->kind_words);
+	unsigned mask = pb_kind_mask(p->kind_words, PB_KIND_WORDS_ANON_SOCKET);
 
-	if (mask & (1u << PB_KIND_FIFO)) {
-		pb_usage_err(c, "--kind %s: messaging runs over anon pipes or socketpairs, "
-			     "not FIFOs", given);
-		return -1;
-	}
 	if (mask == ((1u << PB_KIND_ANON) | (1u << PB_KIND_SOCKETPAIR))) {
 		pb_usage_err(c, "--kind %s: messaging runs one kind at a time", given);
 		return -1;
@@ -395,8 +390,8 @@ static int execute(struct pb_cli *cli, void *params)
 #define P struct ms_params
 static const struct pb_opt options[] = {
 	{ PB_OPT("kind", 'k', PB_OPT_WORDS, P, kind_words), .words = pb_kind_words,
-	  .def = "anon", .arg = "KIND",
-	  .help = "one kind, anon or socketpair (an AF_UNIX stream pair), of the common words" },
+	  .allowed = PB_KIND_WORDS_ANON_SOCKET, .def = "anon", .arg = "KIND",
+	  .help = "one kind (socketpair: an AF_UNIX stream pair)" },
 	{ PB_OPT("groups", 'g', PB_OPT_COUNT, P, w.groups), .min = 1,
 	  .max = PB_MESSAGING_MAX_WORKERS / 2, .def = "10", .arg = "N",
 	  .help = "groups of senders and receivers" },

@@ -80,7 +80,7 @@ struct tp_run {
 static int check_params(struct pb_cli *cli, void *params)
 {
 	struct tp_params *p = params;
-	unsigned mask = pb_kind_mask(p->kind_words);
+	unsigned mask = pb_kind_mask(p->kind_words, 0);
 
 	(void)cli;
 	for (int k = 0; k < PB_KIND_COUNT; k++)

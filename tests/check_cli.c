@@ -390,6 +390,58 @@ static const struct pb_cmd excl_cmd = {
 	.params_size = sizeof(struct tparams), .exec = no_exec,
 };
 
+#define P struct tparams
+static const struct pb_opt allow_rows[] = {
+	{ PB_OPT("word", 'W', PB_OPT_WORD, P, word), .words = abc, .allowed = 0x6,
+	  .def = "gamma", .help = "a word" },
+	{ PB_OPT("words", '\0', PB_OPT_WORDS, P, words), .words = abc, .allowed = 0x5,
+	  .help = "words" },
+	PB_OPT_END
+};
+#undef P
+static const struct pb_cmd allow_cmd = {
+	.name = "acmd", .summary = "test", .opts = allow_rows, .formats = fmts,
+	.params_size = sizeof(struct tparams), .exec = no_exec,
+};
+
+/* A row's allowed words: only those are listed and accepted, and the values
+ * are the words' places in the whole vocabulary. */
+START_TEST(allowed_words)
+{
+	const char *ok[] = { "acmd", "--word", "beta", "--words", "gamma,alpha", NULL };
+	const char *bad1[] = { "acmd", "--word", "alpha", NULL };
+	const char *bad2[] = { "acmd", "--words", "alpha,beta", NULL };
+	struct tparams p = { 0 };
+	struct pb_cli cli;
+	char buf[4096];
+	FILE *fp = tmpfile();
+	size_t n;
+
+	ck_assert_int_eq(pb_cli_parse(&cli, &allow_cmd, 5, ok, &p), PB_CLI_CONTINUE);
+	ck_assert_uint_eq(p.word, 1);
+	ck_assert_uint_eq(p.words, 5);
+	pb_cli_free(&cli);
+	memset(&p, 0, sizeof(p));
+	ck_assert_int_eq(pb_cli_parse(&cli, &allow_cmd, 1, ok, &p), PB_CLI_CONTINUE);
+	ck_assert_uint_eq(p.word, 2);       /* the default, gamma */
+	pb_cli_free(&cli);
+	ck_assert_int_eq(pb_cli_parse(&cli, &allow_cmd, 3, bad1, &p), PB_EXIT_USAGE);
+	pb_cli_free(&cli);
+	ck_assert_int_eq(pb_cli_parse(&cli, &allow_cmd, 3, bad2, &p), PB_EXIT_USAGE);
+	pb_cli_free(&cli);
+	pb_cli_list_options(&allow_cmd, fp);
+	rewind(fp);
+	n = fread(buf, 1, sizeof(buf) - 1, fp);
+	buf[n] = '\0';
+	fclose(fp);
+	ck_assert_msg(strstr(buf, "--word\t-W\tword\tbeta,gamma\n"), "%s", buf);
+	ck_assert_msg(strstr(buf, "--words\t-\twords\talpha,gamma\n"), "%s", buf);
+	ck_assert_uint_eq(pb_kind_mask(1u << PB_KIND_WORD_ALL, PB_KIND_WORDS_PIPES), 3);
+	ck_assert_uint_eq(pb_kind_mask(1u << PB_KIND_WORD_ALL, 0), 7);
+	ck_assert_uint_eq(pb_kind_mask(5, PB_KIND_WORDS_ANON_SOCKET), 5);
+}
+END_TEST
+
 /* Options that exclude each other: either alone is fine, both one line naming both. */
 START_TEST(exclusive_rows)
 {
@@ -435,4 +487,4 @@ END_TEST
 PB_CHECK_SUITE_MAIN("cli",
 	PB_TCASE("rows", converts_into_params, defaults_as_typed, bounds_state_the_range,
 		 repeated_options, words_in_any_case, did_you_mean_option, list_options_from_rows,
-		 real_commands, format_registry, exclusive_rows))
+		 real_commands, format_registry, exclusive_rows, allowed_words))
