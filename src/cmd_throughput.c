@@ -689,7 +689,8 @@ static int probe_kinds(struct tp_run *run)
 				set_error(&run->b, PB_EXIT_NA,
 					  "pipe2(O_NOATIME) is not supported by this kernel "
 					  "(EINVAL); nothing to measure");
-			else if (r == -EPERM && run->p->pipe_size && !pb_sysinfo_has_cap(24))
+			else if (r == -EPERM && run->p->pipe_size &&
+				 !pb_sysinfo_has_cap(PB_CAP_SYS_RESOURCE))
 				set_error(&run->b, PB_EXIT_ERROR,
 					  "%s: --pipe-size %llu: not permitted (above "
 					  "pipe-max-size without CAP_SYS_RESOURCE, or over the "
