@@ -97,4 +97,27 @@ int pb_exit_merge(int a, int b);
  * report's own, "nothing applicable" does not count, the rest as is. */
 int pb_exit_of_part(int status);
 
+/*
+ * Record a command's outcome: STATUS into *STATUS_OUT and the printf
+ * message into BUF (the one line printed and put in the document).
+ * Commands wrap it as set_error(run, status, fmt, ...).
+ */
+void pb_status_set(int *status_out, char *buf, size_t len, int status, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+#define PB_SET_ERROR(run, st, ...) \
+	pb_status_set(&(run)->status, (run)->error, sizeof((run)->error), (st), __VA_ARGS__)
+
+/*
+ * pb_tmpdir_make(BASE) into OUT (LEN bytes).  When it fails, OUT is
+ * emptied and the run's status set to ST (PB_EXIT_ERROR) with "cannot make
+ * a directory in BASE: why".  Returns pb_tmpdir_make's result.  Commands
+ * call it as PB_TMPDIR_MAKE(run, base, out) with the same run as
+ * PB_SET_ERROR.
+ */
+int pb_tmpdir_make_or_error(const char *base, char *out, size_t len, int *status, char *error,
+			    size_t errlen, int st);
+#define PB_TMPDIR_MAKE(run, base, out) \
+	pb_tmpdir_make_or_error((base), (out), sizeof(out), &(run)->status, (run)->error, \
+				sizeof((run)->error), PB_EXIT_ERROR)
+
 #endif
