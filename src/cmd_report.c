@@ -709,6 +709,8 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		json_object_object_add(r, "exit_status",
 				       pr->status >= 0 ? json_object_new_int(pr->status) : NULL);
 		pb_json_add_int(r, "duration_ns", (int64_t)pr->duration_ns);
+		/* what the progress line's ETA planned for it (ds: tenths of a second) */
+		pb_json_add_int(r, "estimate_ns", (int64_t)parts[i].ds[rep->quick] * 100000000);
 		pb_json_add_str(r, "error", pr->error[0] ? pr->error : NULL);
 		json_object_object_add(runs, parts[i].name, r);
 		json_object_object_add(pj, parts[i].name, pr->doc ? json_object_get(pr->doc) : NULL);
