@@ -20,7 +20,8 @@
  * then document it in man/pipebench.1 (tests/manpage.sh checks the page,
  * the letter table included, from --list-options).  A short letter must
  * mean the same option in every command (tests/cli.sh and check_cli
- * fail otherwise).  Checks that involve several options go in the
+ * fail otherwise).  Two options that exclude each other are a row's
+ * `.excludes`; other checks that involve several options go in the
  * command's `check` function.
  */
 #ifndef PB_CLI_H

@@ -425,7 +425,23 @@ START_TEST(allowed_words)
 	ck_assert_int_eq(pb_cli_parse(&cli, &allow_cmd, 1, ok, &p), PB_CLI_CONTINUE);
 	ck_assert_uint_eq(p.word, 2);       /* the default, gamma */
 	pb_cli_free(&cli);
-	ck_assert_int_eq(pb_cli_parse(&cli, &allow_cmd, 3, bad1, &p), PB_EXIT_USAGE);
+	{
+		FILE *ef = tmpfile();
+		int saved = dup(2);
+
+		dup2(fileno(ef), 2);
+		ck_assert_int_eq(pb_cli_parse(&cli, &allow_cmd, 3, bad1, &p), PB_EXIT_USAGE);
+		fflush(stderr);
+		dup2(saved, 2);
+		close(saved);
+		rewind(ef);
+		n = fread(buf, 1, sizeof(buf) - 1, ef);
+		buf[n] = '\0';
+		fclose(ef);
+		/* the refusal lists the words it takes, and only those */
+		ck_assert_msg(strstr(buf, "unknown value 'alpha'; expected one of: beta, gamma"),
+			      "%s", buf);
+	}
 	pb_cli_free(&cli);
 	ck_assert_int_eq(pb_cli_parse(&cli, &allow_cmd, 3, bad2, &p), PB_EXIT_USAGE);
 	pb_cli_free(&cli);

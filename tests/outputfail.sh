@@ -29,7 +29,7 @@ pipebench throughput|throughput --list-options
 pipebench compare|compare --list-operands"
 LISTS="conformance --list
 conformance --list --format json"
-plan $(($(printf '%s\n' "$CMDS" | wc -l) * 5 + $(printf '%s\n' "$HELPS" | wc -l) * 4 + 4))
+plan $(($(printf '%s\n' "$CMDS" | wc -l) * 5 + $(printf '%s\n' "$HELPS" | wc -l) * 4 + 8))
 
 while IFS='|' read -r who args; do
 	$PIPEBENCH $args >/dev/full 2>"$TEST_TMP/err"; rc=$?
@@ -57,6 +57,14 @@ while read -r line; do
 done <<EOF_LISTS
 $LISTS
 EOF_LISTS
+# ... while a document whose reader went away is still exit 3, quietly.
+for f in json text; do
+	( sleep 0.3; $PIPEBENCH timestamps --format $f 2>"$TEST_TMP/err"; echo $? >"$TEST_TMP/rc" ) | true
+	is "$(cat "$TEST_TMP/rc")" 3 "timestamps --format $f to a reader that went away: exit 3"
+done
+( sleep 0.3; $PIPEBENCH conformance --only CRE-01 2>"$TEST_TMP/err"; echo $? >"$TEST_TMP/rc" ) | true
+is "$(cat "$TEST_TMP/rc")" 3 "conformance to a reader that went away: exit 3"
+is "$(cat "$TEST_TMP/err")" "" "... and nothing said"
 
 while read -r line; do
 	name=${line%% *}

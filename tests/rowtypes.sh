@@ -4,7 +4,8 @@
 # another C type than the row's type stores does not compile, and the right
 # type does.  Compiled with the build's compiler, syntax only.
 . "${TESTS_SRCDIR:-$(dirname "$0")}/tap.sh"
-command -v "${CC:-cc}" >/dev/null 2>&1 || skip_all "no C compiler (${CC:-cc})"
+set -- ${CC:-cc}
+command -v "$1" >/dev/null 2>&1 || skip_all "no C compiler (${CC:-cc})"
 tap_tmpdir
 SRC=$TESTS_SRCDIR/../src
 
@@ -19,7 +20,8 @@ row() {
 struct p { $2; size_t nn; };
 const struct pb_opt rows[] = { { PB_OPT("m", '\0', $1, struct p, m) }, PB_OPT_END };
 EOF_C
-	${CC:-cc} -fsyntax-only -I"$SRC" "$TEST_TMP/row.c" >"$TEST_TMP/cc.log" 2>&1
+	# shellcheck disable=SC2086 # CC and POPT_CFLAGS are word lists
+	${CC:-cc} ${POPT_CFLAGS:-} -fsyntax-only -I"$SRC" "$TEST_TMP/row.c" >"$TEST_TMP/cc.log" 2>&1
 }
 
 GOOD="PB_OPT_FLAG|int m
@@ -44,12 +46,14 @@ PB_OPT_WORD|uint64_t m
 PB_OPT_WORDS|int m
 PB_OPT_CPUS|unsigned long m
 PB_OPT_DIR|char *m
+PB_OPT_FILE|const char **m
 PB_OPT_STRING|int m"
 plan $(($(printf '%s\n' "$GOOD" | wc -l) + $(printf '%s\n' "$BAD" | wc -l) * 2))
 
 while IFS='|' read -r type ctype; do
-	row "$type" "$ctype"; ok $? "$type row on a member '$ctype' compiles"
-	[ $? -eq 0 ] || diag "$(head -3 "$TEST_TMP/cc.log")"
+	row "$type" "$ctype"; r=$?
+	ok $r "$type row on a member '$ctype' compiles"
+	[ $r -eq 0 ] || diag "$(head -3 "$TEST_TMP/cc.log")"
 done <<EOF_GOOD
 $GOOD
 EOF_GOOD
