@@ -246,16 +246,6 @@ void pb_budget_text(const struct pb_budget *b, FILE *fp, int width)
 		pb_plural(b->runs, "run", "runs"));
 }
 
-int pb_budget_check(const char *cmd, struct pb_cli *cli)
-{
-	if (pb_cli_given(cli, "duration") && pb_cli_given(cli, "loops")) {
-		pb_usage_err(cmd, "--duration and --loops: give one or the other "
-			     "(--duration chooses the loops)");
-		return -1;
-	}
-	return 0;
-}
-
 int pb_bench_calibrate(struct pb_bench *b, uint64_t runs, uint64_t max_loops,
 		       pb_budget_round_fn round, void *ctx)
 {

@@ -109,7 +109,7 @@ struct json_object *pb_bench_loops_json(uint64_t loops);
 	{ PB_OPT("duration", '\0', PB_OPT_DURATION, T, F), .min = PB_BUDGET_MIN_NS, \
 	  .max = PB_BUDGET_MAX_NS, .def_help = "none, --loops decides", .arg = "DURATION", \
 	  .help = "choose the loops so that the run takes about this long, after a short " \
-		  "calibration; not with --loops" }
+		  "calibration; not with --loops", .excludes = "loops" }
 
 /* The bounds of a chosen loop count (the --loops row's). */
 #define PB_BUDGET_MAX_LOOPS 1000000000ULL
@@ -185,7 +185,5 @@ struct json_object *pb_budget_duration_json(const struct pb_budget *b);
  */
 void pb_budget_text(const struct pb_budget *b, FILE *fp, int width);
 
-/* --duration with --loops: the usage error naming both; returns -1, else 0. */
-int pb_budget_check(const char *cmd, struct pb_cli *cli);
 
 #endif

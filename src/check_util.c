@@ -18,6 +18,7 @@
 
 #include "checkproc.h"
 #include "conformance.h"
+#include "tsprobe.h"
 #include "sysinfo.h"
 
 /* Make a pipe of ctx->kind: anonymous via sys->pipe2(FLAGS), or a FIFO in
@@ -282,15 +283,6 @@ long pb_check_fionread(const struct pb_sysops *sys, int fd)
 	return sys->ioctl(fd, FIONREAD, &n) == 0 ? n : -1;
 }
 
-int pb_check_ts_cmp(const struct timespec *a, const struct timespec *b)
-{
-	if (a->tv_sec != b->tv_sec)
-		return a->tv_sec < b->tv_sec ? -1 : 1;
-	if (a->tv_nsec != b->tv_nsec)
-		return a->tv_nsec < b->tv_nsec ? -1 : 1;
-	return 0;
-}
-
 long pb_check_page_size(void)
 {
 	long p = sysconf(_SC_PAGESIZE);
@@ -469,7 +461,7 @@ bool pb_check_wait_clock_past(const struct timespec *t, int n, unsigned ms)
 	bool whole = true;
 
 	for (int i = 0; i < n; i++) {
-		if (pb_check_ts_cmp(&t[i], &limit) > 0)
+		if (pb_ts_cmp(&t[i], &limit) > 0)
 			limit = t[i];
 		whole = whole && t[i].tv_nsec == 0;
 	}
@@ -477,7 +469,7 @@ bool pb_check_wait_clock_past(const struct timespec *t, int n, unsigned ms)
 		limit.tv_sec++;
 	for (unsigned i = 0; i < ms * 5; i++) {
 		clock_gettime(CLOCK_REALTIME_COARSE, &now);
-		if (pb_check_ts_cmp(&now, &limit) > 0)
+		if (pb_ts_cmp(&now, &limit) > 0)
 			return true;
 		nanosleep(&nap, NULL);
 	}

@@ -16,6 +16,7 @@
 
 #include "checkproc.h"
 #include "conformance.h"
+#include "tsprobe.h"
 
 #define EN pb_checkproc_errname
 
@@ -392,7 +393,7 @@ static enum pb_verdict noatime_effect(struct pb_check_ctx *ctx, int nfd[2], char
 			goto out;
 		}
 		for (int f = 0; f < TS_N; f++)
-			if (pb_check_ts_cmp(&before[p][f], &after[p][f]) != 0)
+			if (pb_ts_cmp(&before[p][f], &after[p][f]) != 0)
 				moved[p] |= 1u << f;
 	}
 	if (moved[0] & ~moved[1])

@@ -143,7 +143,7 @@ static void md03(struct pb_check_ctx *ctx)
 		ctx->sys->close(fd[1]);
 		t[0] = &st.st_atim, t[1] = &st.st_mtim, t[2] = &st.st_ctim;
 		for (int i = 0; i < 3 && bad < 0; i++)
-			if (pb_check_ts_cmp(t[i], &before) < 0 || pb_check_ts_cmp(t[i], &after) > 0)
+			if (pb_ts_cmp(t[i], &before) < 0 || pb_ts_cmp(t[i], &after) > 0)
 				bad = i;
 		if (bad < 0) {
 			pb_check_set(ctx, PB_PASS, "coarse clock before %lld.%09ld <= a/m/ctime "
@@ -181,8 +181,8 @@ static int ts_reset(struct pb_check_ctx *ctx, int fd, struct timespec *ctime)
 
 	if (ctx->sys->futimens(fd, ts) != 0 || ctx->sys->fstat(fd, &st) != 0)
 		return -errno;
-	if (pb_check_ts_cmp(&st.st_mtim, &past_ts) != 0 ||
-	    pb_check_ts_cmp(&st.st_atim, &past_ts) != 0)
+	if (pb_ts_cmp(&st.st_mtim, &past_ts) != 0 ||
+	    pb_ts_cmp(&st.st_atim, &past_ts) != 0)
 		return -EPROTO;  /* futimens did not take */
 	*ctime = st.st_ctim;
 	return pb_check_wait_clock_past(ctime, 1, 3000) ? 0 : -ETIMEDOUT;
@@ -202,14 +202,14 @@ static int ts_probe_io(struct pb_check_ctx *ctx, int rfd, int wfd, struct ts_pro
 		return ret;
 	if (ctx->sys->write(wfd, "x", 1) != 1 || ctx->sys->fstat(wfd, &st) != 0)
 		return -errno;
-	p->mtime = pb_check_ts_cmp(&st.st_mtim, &past_ts) != 0;
-	p->ctime = pb_check_ts_cmp(&st.st_ctim, &c0) > 0;
+	p->mtime = pb_ts_cmp(&st.st_mtim, &past_ts) != 0;
+	p->ctime = pb_ts_cmp(&st.st_ctim, &c0) > 0;
 	ret = ts_reset(ctx, rfd, &c0);
 	if (ret)
 		return ret;
 	if (ctx->sys->read(rfd, &c, 1) != 1 || ctx->sys->fstat(rfd, &st) != 0)
 		return -errno;
-	p->atime = pb_check_ts_cmp(&st.st_atim, &past_ts) != 0;
+	p->atime = pb_ts_cmp(&st.st_atim, &past_ts) != 0;
 	return 0;
 }
 

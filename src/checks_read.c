@@ -57,7 +57,7 @@ static void rd02(struct pb_check_ctx *ctx)
 {
 	const struct pb_sysops *s = ctx->sys;
 	ssize_t got[3];
-	char buf[16];
+	char buf[16], rb[32];
 	int fd[2];
 
 	if (!pb_check_make_pipe(ctx, fd, 0))
@@ -71,8 +71,8 @@ static void rd02(struct pb_check_ctx *ctx)
 		got[i] = pb_check_timed_read(s, fd[0], buf, sizeof(buf), 2000);
 		if (got[i] != (i ? 0 : 5)) {
 			pb_check_fail(ctx, "after writing 5 bytes and closing the writer, read #%d "
-				      "= %zd%s%s (expected %d)", i + 1, got[i],
-				      got[i] < 0 ? "/" : "", got[i] < 0 ? EN(errno) : "", i ? 0 : 5);
+				      "= %s (expected %d)", i + 1,
+				      pb_check_res(got[i], errno, rb, sizeof(rb)), i ? 0 : 5);
 			goto out;
 		}
 		if (i == 0 && memcmp(buf, "hello", 5) != 0) {
@@ -93,7 +93,7 @@ static void rd03(struct pb_check_ctx *ctx)
 {
 	const struct pb_sysops *s = ctx->sys;
 	int fd[2], fl;
-	char c;
+	char c, rb[32];
 	ssize_t r;
 
 	if (!pb_check_make_pipe(ctx, fd, 0))
@@ -110,9 +110,9 @@ static void rd03(struct pb_check_ctx *ctx)
 	else if (r == -1 && errno == EINTR)
 		pb_check_fail(ctx, "nonblocking read blocked (EINTR after 2 s)");
 	else
-		pb_check_fail(ctx, "nonblocking read of an empty %s with a writer = %zd%s%s, not "
-			      "-1/EAGAIN%s", pb_check_kind_word(ctx), r, r < 0 ? "/" : "",
-			      r < 0 ? EN(errno) : "", r == 0 ? " (looks like EOF)" : "");
+		pb_check_fail(ctx, "nonblocking read of an empty %s with a writer = %s, not "
+			      "-1/EAGAIN%s", pb_check_kind_word(ctx),
+			      pb_check_res(r, errno, rb, sizeof(rb)), r == 0 ? " (looks like EOF)" : "");
 out:
 	pb_check_close_pair(s, fd);
 }
@@ -125,7 +125,7 @@ static void rd04(struct pb_check_ctx *ctx)
 {
 	const struct pb_sysops *s = ctx->sys;
 	int fd[2];
-	char c;
+	char c, rb[32];
 	ssize_t r;
 
 	if (!pb_check_make_pipe(ctx, fd, 0))
@@ -135,9 +135,9 @@ static void rd04(struct pb_check_ctx *ctx)
 		pb_check_note(ctx, "blocking read of an empty %s blocked until the 300 ms "
 			      "SIGALRM (EINTR)", pb_check_kind_word(ctx));
 	else
-		pb_check_fail(ctx, "blocking read of an empty %s with a writer returned %zd%s%s "
-			      "instead of blocking", pb_check_kind_word(ctx), r, r < 0 ? "/" : "",
-			      r < 0 ? EN(errno) : "");
+		pb_check_fail(ctx, "blocking read of an empty %s with a writer returned %s "
+			      "instead of blocking", pb_check_kind_word(ctx),
+			      pb_check_res(r, errno, rb, sizeof(rb)));
 	pb_check_close_pair(s, fd);
 }
 
@@ -189,6 +189,7 @@ static void rd05(struct pb_check_ctx *ctx)
 	const struct pb_sysops *s = ctx->sys;
 	struct rd05_shared *sh;
 	int fd[2], status;
+	char rb[32];
 	bool slept;
 	pid_t pid;
 
@@ -275,8 +276,8 @@ static void rd05(struct pb_check_ctx *ctx)
 	else if (sh->done && sh->r == -1 && sh->err == EINTR)
 		pb_check_fail(ctx, "read() returned -1/EINTR despite SA_RESTART");
 	else if (sh->done)
-		pb_check_fail(ctx, "after 'X' was written the restarted read() returned %zd%s%s%s",
-			      sh->r, sh->r < 0 ? "/" : "", sh->r < 0 ? EN(sh->err) : "",
+		pb_check_fail(ctx, "after 'X' was written the restarted read() returned %s%s",
+			      pb_check_res(sh->r, sh->err, rb, sizeof(rb)),
 			      sh->r == 1 ? " byte, not 'X'" : sh->r == 0 ? " (EOF)" : "");
 	else
 		pb_check_fail(ctx, "the reader died (status %#x) without its read returning",
@@ -295,7 +296,7 @@ static void rd06(struct pb_check_ctx *ctx)
 {
 	const struct pb_sysops *s = ctx->sys;
 	int fd[2], wdup = -1;
-	char c;
+	char c, rb[32];
 	ssize_t r;
 
 	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
@@ -309,16 +310,16 @@ static void rd06(struct pb_check_ctx *ctx)
 	pb_check_close(s, &fd[1]);
 	r = pb_check_timed_read(s, fd[0], &c, 1, 2000);
 	if (!(r == -1 && errno == EAGAIN)) {
-		pb_check_fail(ctx, "write end closed but its dup open: read = %zd%s%s, not "
-			      "-1/EAGAIN%s", r, r < 0 ? "/" : "", r < 0 ? EN(errno) : "",
+		pb_check_fail(ctx, "write end closed but its dup open: read = %s, not "
+			      "-1/EAGAIN%s", pb_check_res(r, errno, rb, sizeof(rb)),
 			      r == 0 ? " (premature EOF)" : "");
 		goto out;
 	}
 	pb_check_close(s, &wdup);
 	r = pb_check_timed_read(s, fd[0], &c, 1, 2000);
 	if (r != 0)
-		pb_check_fail(ctx, "all write descriptors closed: read = %zd%s%s, not 0 (EOF)", r,
-			      r < 0 ? "/" : "", r < 0 ? EN(errno) : "");
+		pb_check_fail(ctx, "all write descriptors closed: read = %s, not 0 (EOF)",
+			      pb_check_res(r, errno, rb, sizeof(rb)));
 	else
 		pb_check_note(ctx, "dup of the write end open: EAGAIN; all closed: EOF");
 out:

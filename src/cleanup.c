@@ -45,11 +45,7 @@ static void put(const char *s)
 	(void)r;
 }
 
-/*
- * Empty DIR one level deep with raw getdents64 (opendir is not
- * async-signal-safe): whatever a killed child left in a private directory.
- */
-static void empty_dir(const char *dir)
+void pb_cleanup_empty_dir(const char *dir)
 {
 	char buf[4096];
 	long n;
@@ -112,7 +108,7 @@ static void cleanup_now(void)
 			if (!paths[i].used || paths[i].is_dir != pass)
 				continue;
 			if (pass) {
-				empty_dir(paths[i].path);
+				pb_cleanup_empty_dir(paths[i].path);
 				rmdir(paths[i].path);
 			} else {
 				unlink(paths[i].path);

@@ -95,4 +95,11 @@ int pb_dir_usable(const char *dir);
  */
 int pb_dir_probe(const char *dir, const char **step);
 
+/*
+ * Empty DIR one level deep (files, and empty directories) with raw
+ * getdents64, async-signal-safe: whatever a killed child left in a private
+ * directory.
+ */
+void pb_cleanup_empty_dir(const char *dir);
+
 #endif

@@ -14,6 +14,7 @@
 
 #include "cleanup.h"
 #include "cli.h"
+#include "format.h"
 #include "sysinfo.h"
 #include "msg.h"
 #include "output.h"
@@ -21,10 +22,12 @@
 
 const char *const pb_kind_words[] = { "anon", "fifo", "socketpair", "all", NULL };
 
-unsigned pb_kind_mask(unsigned words_mask)
+unsigned pb_kind_mask(unsigned words_mask, unsigned allowed)
 {
 	/* Bits 0-2 are enum pb_kind's anon, fifo, socketpair; bit 3 is "all". */
-	return words_mask & (1u << PB_KIND_WORD_ALL) ? 7u : words_mask & 7u;
+	unsigned kinds = allowed ? allowed & 7u : 7u;
+
+	return words_mask & (1u << PB_KIND_WORD_ALL) ? kinds : words_mask & kinds;
 }
 
 const struct pb_opt pb_common_opts[] = {
@@ -49,22 +52,213 @@ static const char *const type_names[] = {
 /* Codes poptGetNextOpt returns: OPT_CODE + the row's index in cli->rows. */
 #define OPT_CODE 1000
 
+#define MAX_WORDS 32
+
+/* The words row O accepts: its vocabulary (or CMD's --format words) less
+ * those outside o->allowed, into W (NULL-terminated); IDX[j] is W[j]'s
+ * index in the vocabulary (NULL: not wanted). */
+static const char *const *row_words_idx(const struct pb_cmd *cmd, const struct pb_opt *o,
+					const char **w, unsigned *idx)
+{
+	const char *const *all = o->words ? o->words : pb_format_words(cmd);
+	size_t n = 0;
+
+	for (unsigned i = 0; all[i] && n < MAX_WORDS; i++) {
+		if (o->allowed && i < 32 && !(o->allowed & (1u << i)))
+			continue;
+		if (idx)
+			idx[n] = i;
+		w[n++] = all[i];
+	}
+	w[n] = NULL;
+	return w;
+}
+
+/* The same into a buffer of its own (valid until the next call). */
 static const char *const *row_words(const struct pb_cmd *cmd, const struct pb_opt *o)
 {
-	return o->words ? o->words : cmd->formats;
+	static const char *w[MAX_WORDS + 1];
+
+	return row_words_idx(cmd, o, w, NULL);
 }
 
 static const char *row_default(const struct pb_cmd *cmd, const struct pb_opt *o)
 {
 	if (o->def || o->type != PB_OPT_WORD || o->words)
 		return o->def;
-	return cmd->formats[0];
+	return pb_format_words(cmd)[0];
 }
 
 static bool row_is_list(const struct pb_opt *o)
 {
 	return o->type == PB_OPT_SIZES || o->type == PB_OPT_WORDS || o->type == PB_OPT_CPUS ||
 	       o->list;
+}
+
+/* ---- option values: parse, or the one-line usage error naming the option ---- */
+
+static const char *why(int r, const char *kind)
+{
+	static __thread char b[96];
+
+	if (r == -E2BIG)
+		snprintf(b, sizeof(b), "too many %s items", kind);
+	else
+		snprintf(b, sizeof(b), "invalid %s", kind);
+	return b;
+}
+
+/*
+ * R's one-line usage error: "--OPT: VALUE is out of range (MIN..MAX)", the
+ * range as the user types it, or "--OPT: invalid KIND 'VALUE'".  Returns -1.
+ */
+static int opt_fail(const char *cmd, const char *opt, const char *val, int r, const char *kind,
+		    const char *min, const char *max)
+{
+	if (r == -ERANGE)
+		pb_usage_err(cmd, "%s: %s is out of range (%s..%s)", opt, val, min, max);
+	else
+		pb_usage_err(cmd, "%s: %s '%s'", opt, why(r, kind), val ? val : "");
+	return -1;
+}
+
+enum { U_SIZE, U_COUNT, U_DURATION };
+
+/* A size, count or duration option: parse, else the error with the range. */
+static int opt_u64(const char *cmd, const char *opt, const char *val, int unit,
+		   uint64_t min, uint64_t max, uint64_t *out)
+{
+	static const char *const kind[] = { "size", "number", "duration" };
+	int r = unit == U_SIZE ? pb_parse_size(val, min, max, out) :
+		unit == U_COUNT ? pb_parse_count(val, min, max, out) :
+		pb_parse_duration(val, min, max, out);
+	char b[2][32];
+
+	if (!r)
+		return 0;
+	for (int i = 0; i < 2; i++) {
+		uint64_t v = i ? max : min;
+
+		if (unit == U_SIZE)
+			pb_format_size_arg(v, b[i], sizeof(b[i]));
+		else if (unit == U_DURATION)
+			pb_format_duration_arg(v, b[i], sizeof(b[i]));
+		else
+			snprintf(b[i], sizeof(b[i]), "%llu", (unsigned long long)v);
+	}
+	return opt_fail(cmd, opt, val, r, kind[unit], b[0], b[1]);
+}
+
+static int opt_size(const char *cmd, const char *opt, const char *val,
+		uint64_t min, uint64_t max, uint64_t *out)
+{
+	return opt_u64(cmd, opt, val, U_SIZE, min, max, out);
+}
+
+static int opt_count(const char *cmd, const char *opt, const char *val,
+		 uint64_t min, uint64_t max, uint64_t *out)
+{
+	return opt_u64(cmd, opt, val, U_COUNT, min, max, out);
+}
+
+static int opt_duration(const char *cmd, const char *opt, const char *val,
+		    uint64_t min_ns, uint64_t max_ns, uint64_t *out_ns)
+{
+	return opt_u64(cmd, opt, val, U_DURATION, min_ns, max_ns, out_ns);
+}
+
+static int opt_double(const char *cmd, const char *opt, const char *val,
+		  double min, double max, double *out)
+{
+	int r = pb_parse_double(val, min, max, out);
+	char a[32], b[32];
+
+	if (!r)
+		return 0;
+	snprintf(a, sizeof(a), "%g", min);
+	snprintf(b, sizeof(b), "%g", max);
+	return opt_fail(cmd, opt, val, r, "number", a, b);
+}
+
+static int opt_size_list(const char *cmd, const char *opt, const char *val,
+		     uint64_t min, uint64_t max, uint64_t *out,
+		     size_t max_items, size_t *n)
+{
+	int r = pb_parse_size_list(val, min, max, out, max_items, n);
+	char a[32], b[32];
+
+	if (!r)
+		return 0;
+	if (r == -ERANGE) {
+		pb_format_size_arg(min, a, sizeof(a));
+		pb_format_size_arg(max, b, sizeof(b));
+		pb_usage_err(cmd, "%s: a size in '%s' is out of range (%s..%s)", opt, val, a, b);
+	} else if (r == -E2BIG) {
+		pb_usage_err(cmd, "%s: %s '%s'; at most %zu", opt, why(r, "size"), val, max_items);
+	} else {
+		pb_usage_err(cmd, "%s: %s '%s'", opt, why(r, "size"), val ? val : "");
+	}
+	return -1;
+}
+
+static void list_words(const char *const *words, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; words[i] && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "", words[i]);
+}
+
+static int opt_word_list(const char *cmd, const char *opt, const char *val,
+		     const char *const *words, unsigned *mask)
+{
+	size_t off = 0, len = 0;
+	char allowed[256];
+
+	if (pb_parse_word_list(val, words, mask, &off, &len) == 0)
+		return 0;
+	list_words(words, allowed, sizeof(allowed));
+	if (len == 0)
+		pb_usage_err(cmd, "%s: empty item in '%s'; expected a list of: %s", opt,
+			     val ? val : "", allowed);
+	else
+		pb_usage_err(cmd, "%s: unknown value '%.*s'; expected a list of: %s", opt,
+			     (int)len, val + off, allowed);
+	return -1;
+}
+
+static int opt_word(const char *cmd, const char *opt, const char *val,
+		const char *const *words, unsigned *index)
+{
+	char allowed[256];
+
+	int i = val ? pb_match_word(words, val, strlen(val)) : -1;
+
+	if (i >= 0) {
+		*index = (unsigned)i;
+		return 0;
+	}
+	list_words(words, allowed, sizeof(allowed));
+	pb_usage_err(cmd, "%s: unknown value '%s'; expected one of: %s", opt,
+		     val ? val : "", allowed);
+	return -1;
+}
+
+static int opt_cpu_list(const char *cmd, const char *opt, const char *val,
+		    cpu_set_t *set)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+	int r = pb_parse_cpu_list(val, n > 0 ? (int)n : CPU_SETSIZE, set);
+
+	if (!r)
+		return 0;
+	if (r == -ERANGE)
+		pb_usage_err(cmd, "%s: CPU out of range in '%s'; this machine has CPUs 0-%ld",
+			     opt, val, n - 1);
+	else
+		pb_usage_err(cmd, "%s: invalid CPU list '%s'", opt, val ? val : "");
+	return -1;
 }
 
 /* Collect the command's rows and then the common ones into cli->rows. */
@@ -150,7 +344,8 @@ static int convert(const struct pb_cmd *cmd, const struct pb_opt *o, const char 
 {
 	char opt[64];
 	void *p = (char *)base + o->off;
-	unsigned u;
+	const char *w[MAX_WORDS + 1];
+	unsigned u, idx[MAX_WORDS];
 
 	snprintf(opt, sizeof(opt), "--%s", o->name);
 	switch (o->type) {
@@ -158,28 +353,31 @@ static int convert(const struct pb_cmd *cmd, const struct pb_opt *o, const char 
 		*(int *)p = 1;
 		return 0;
 	case PB_OPT_COUNT:
-		return pb_opt_count(cmd->name, opt, val, o->min, o->max, p);
+		return opt_count(cmd->name, opt, val, o->min, o->max, p);
 	case PB_OPT_SIZE:
-		return pb_opt_size(cmd->name, opt, val, o->min, o->max, p);
+		return opt_size(cmd->name, opt, val, o->min, o->max, p);
 	case PB_OPT_SIZES:
-		return pb_opt_size_list(cmd->name, opt, val, o->min, o->max, p, o->max_items,
+		return opt_size_list(cmd->name, opt, val, o->min, o->max, p, o->max_items,
 					(size_t *)((char *)base + o->off_n));
 	case PB_OPT_DURATION:
-		return pb_opt_duration(cmd->name, opt, val, o->min, o->max, p);
+		return opt_duration(cmd->name, opt, val, o->min, o->max, p);
 	case PB_OPT_DOUBLE:
-		return pb_opt_double(cmd->name, opt, val, o->dmin, o->dmax, p);
+		return opt_double(cmd->name, opt, val, o->dmin, o->dmax, p);
 	case PB_OPT_WORD:
-		if (pb_opt_word(cmd->name, opt, val, row_words(cmd, o), &u))
+		if (opt_word(cmd->name, opt, val, row_words_idx(cmd, o, w, idx), &u))
 			return -1;
-		*(unsigned *)p = u;
+		*(unsigned *)p = idx[u];
 		return 0;
 	case PB_OPT_WORDS:
-		if (pb_opt_word_list(cmd->name, opt, val, row_words(cmd, o), &u))
+		if (opt_word_list(cmd->name, opt, val, row_words_idx(cmd, o, w, idx), &u))
 			return -1;
-		*(unsigned *)p = u;
+		*(unsigned *)p = 0;
+		for (unsigned j = 0; w[j]; j++)
+			if (u & (1u << j))
+				*(unsigned *)p |= 1u << idx[j];
 		return 0;
 	case PB_OPT_CPUS:
-		return pb_opt_cpu_list(cmd->name, opt, val, p);
+		return opt_cpu_list(cmd->name, opt, val, p);
 	case PB_OPT_DIR:
 		return pb_opt_dir(cmd->name, val, p);
 	case PB_OPT_FILE:
@@ -348,18 +546,39 @@ int pb_cli_parse(struct pb_cli *cli, const struct pb_cmd *cmd, int argc,
 		pb_usage_err(cmd->name, "missing argument: %s", cmd->args ? cmd->args : "?");
 		return PB_EXIT_USAGE;
 	}
+	/* Options that exclude each other (a row's `excludes`): one message. */
+	for (size_t i = 0; i < cli->nrows; i++) {
+		const struct pb_opt *o = cli->rows[i];
+
+		if (cli->seen[i] && o->excludes && pb_cli_given(cli, o->excludes)) {
+			pb_usage_err(cmd->name, "--%s and --%s: give one or the other", o->name,
+				     o->excludes);
+			return PB_EXIT_USAGE;
+		}
+	}
 	/* The common options first (as before rows), then the command's. */
 	if (convert_all(cli, cmd, cli->ncmd, cli->nrows) ||
 	    convert_all(cli, cmd, 0, cli->ncmd))
 		return PB_EXIT_USAGE;
-	cli->common.format_name = cmd->formats[cli->common.format];
-	/* --format lava: the command builds its JSON document, which one
-	 * emitter turns into LAVA signals when it is written (output.h). */
-	pb_out_set_lava(strcmp(cli->common.format_name, "lava") == 0);
-	for (unsigned i = 0; cmd->formats[i] && strcmp(cli->common.format_name, "lava") == 0; i++)
-		if (strcmp(cmd->formats[i], "json") == 0)
-			cli->common.format = i;
+	cli->common.format_name = pb_format_words(cmd)[cli->common.format];
+	/* A transform: the command writes the format it rewrites, and the
+	 * transform rewrites it as it is written (format.h). */
+	cli->transform = pb_transform_find(cmd, cli->common.format_name);
+	cli->fmt = pb_format_find(cmd, cli->transform ? cli->transform->from
+						    : cli->common.format_name);
+	pb_out_set_transform(cli->transform ? cli->transform->apply : NULL);
+	if (!cli->fmt) {
+		pb_err(cmd->name, "--format %s: no such format row", cli->common.format_name);
+		return PB_EXIT_ERROR;
+	}
 	return PB_CLI_CONTINUE;
+}
+
+void pb_cli_emit(const struct pb_cli *cli, const void *run, const struct pb_sysinfo *si,
+		 FILE *fp)
+{
+	if (cli->fmt && cli->fmt->emit)
+		cli->fmt->emit(run, si, fp);
 }
 
 bool pb_cli_given(const struct pb_cli *cli, const char *longname)

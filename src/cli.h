@@ -20,7 +20,8 @@
  * then document it in man/pipebench.1 (tests/manpage.sh checks the page,
  * the letter table included, from --list-options).  A short letter must
  * mean the same option in every command (tests/cli.sh and check_cli
- * fail otherwise).  Checks that involve several options go in the
+ * fail otherwise).  Two options that exclude each other are a row's
+ * `.excludes`; other checks that involve several options go in the
  * command's `check` function.
  */
 #ifndef PB_CLI_H
@@ -58,18 +59,45 @@ struct pb_opt {
 	uint64_t min, max;         /* count, size, sizes, duration (ns) */
 	double dmin, dmax;         /* double */
 	size_t max_items;          /* sizes */
-	const char *const *words;  /* word, words: the vocabulary (NULL: the command's formats) */
+	const char *const *words;  /* word, words: the vocabulary (NULL: the command's --format
+				      words, format.h) */
+	unsigned allowed;          /* word, words: bit i when this command accepts words[i]
+				      (0: every word); --help, --list-options and completion
+				      show only those */
 	const char *def;           /* default as typed, converted like a given value; or NULL */
 	const char *def_help;      /* shown as "(default: ...)" when def is NULL, or NULL */
 	const char *arg;           /* argument name in --help ("N", "LIST") */
 	const char *help;          /* without the default: --help adds "(default X)" */
 	bool list;                 /* string: a comma list (for the repeated-option hint) */
 	bool if_given;             /* dir: not checked (left NULL) when not given */
+	const char *excludes;      /* the long name of an option not to be given with this
+				      one, or NULL: one usage error names both */
 };
 
-/* Start of a row: long name, letter, type, params struct, member. */
+/*
+ * Start of a row: long name, letter, type, params struct, member.  The
+ * member's C type must be the one the row's type stores (the list above):
+ * a COUNT row aimed at an `unsigned`, or a WORD row at a uint64_t, does not
+ * compile ("size of unnamed array is negative"), as git's OPT_UNSIGNED
+ * refuses such a row.
+ */
 #define PB_OPT(L, S, TYPE, T, F) \
-	.name = (L), .letter = (S), .type = (TYPE), .off = offsetof(T, F)
+	.name = (L), .letter = (S), .type = (TYPE), \
+	.off = offsetof(T, F) + PB_OPT_ASSERT_(PB_OPT_TYPED_##TYPE(T, F))
+#define PB_OPT_ASSERT_(OK) (0 * sizeof(char[(OK) ? 1 : -1]))
+#define PB_OPT_IS_(T, F, CT) __builtin_types_compatible_p(__typeof__(((T *)0)->F), CT)
+#define PB_OPT_TYPED_PB_OPT_FLAG(T, F) PB_OPT_IS_(T, F, int)
+#define PB_OPT_TYPED_PB_OPT_COUNT(T, F) PB_OPT_IS_(T, F, uint64_t)
+#define PB_OPT_TYPED_PB_OPT_SIZE(T, F) PB_OPT_IS_(T, F, uint64_t)
+#define PB_OPT_TYPED_PB_OPT_SIZES(T, F) PB_OPT_IS_(T, F[0], uint64_t)
+#define PB_OPT_TYPED_PB_OPT_DURATION(T, F) PB_OPT_IS_(T, F, uint64_t)
+#define PB_OPT_TYPED_PB_OPT_DOUBLE(T, F) PB_OPT_IS_(T, F, double)
+#define PB_OPT_TYPED_PB_OPT_WORD(T, F) PB_OPT_IS_(T, F, unsigned)
+#define PB_OPT_TYPED_PB_OPT_WORDS(T, F) PB_OPT_IS_(T, F, unsigned)
+#define PB_OPT_TYPED_PB_OPT_CPUS(T, F) PB_OPT_IS_(T, F, cpu_set_t)
+#define PB_OPT_TYPED_PB_OPT_DIR(T, F) PB_OPT_IS_(T, F, const char *)
+#define PB_OPT_TYPED_PB_OPT_FILE(T, F) PB_OPT_IS_(T, F, const char *)
+#define PB_OPT_TYPED_PB_OPT_STRING(T, F) PB_OPT_IS_(T, F, const char *)
 #define PB_OPT_END { .name = NULL }
 
 /* The benchmarking commands' rows, the same everywhere. */
@@ -94,12 +122,17 @@ struct pb_opt {
  */
 extern const char *const pb_kind_words[];
 #define PB_KIND_WORD_ALL 3u
-/* A --kind mask with "all" expanded: bit k for enum pb_kind k. */
-unsigned pb_kind_mask(unsigned words_mask);
+/* The --kind words a command accepts (a row's .allowed): the pipe kinds and
+ * "all" (conformance), anon or socketpair (messaging); 0 is every word. */
+#define PB_KIND_WORDS_PIPES 0xbu       /* anon, fifo, all */
+#define PB_KIND_WORDS_ANON_SOCKET 0x5u /* anon, socketpair */
+/* A --kind mask (bits of pb_kind_words) as bit k for enum pb_kind k, "all"
+ * expanded to every kind the row allows (ALLOWED: its .allowed). */
+unsigned pb_kind_mask(unsigned words_mask, unsigned allowed);
 
 struct pb_common {
-	unsigned format;         /* index into the command's formats */
-	const char *format_name; /* resolved format word */
+	unsigned format;         /* cli.c's own: index into pb_format_words(cmd) */
+	const char *format_name; /* the --format word given (or the default) */
 	const char *output;      /* --output FILE or NULL for stdout */
 	int quiet;
 	int help;
@@ -107,8 +140,14 @@ struct pb_common {
 
 #define PB_CLI_MAX_OPTS 32
 
+struct pb_transform;
+
 struct pb_cli {
 	const struct pb_cmd *cmd;
+	/* --format: the command's row that writes (a transform's `from` row
+	 * under a transform), and the transform or NULL. */
+	const struct pb_format *fmt;
+	const struct pb_transform *transform;
 	poptContext pc;
 	struct pb_common common;
 	void *params;              /* the command's params struct (cmd->params_size) */
@@ -147,6 +186,11 @@ int pb_cli_parse(struct pb_cli *cli, const struct pb_cmd *cmd, int argc,
 		 const char **argv, void *params);
 
 void pb_cli_free(struct pb_cli *cli);
+
+/* Write RUN (the command's run structure), measured on SI, to FP in the
+ * chosen --format: cli->fmt's emitter. */
+void pb_cli_emit(const struct pb_cli *cli, const void *run, const struct pb_sysinfo *si,
+		 FILE *fp);
 
 /* Whether the option named LONG was given on the command line. */
 bool pb_cli_given(const struct pb_cli *cli, const char *longname);

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "cleanup.h"
 #include "cmd.h"
 #include "units.h"
 
@@ -63,4 +66,27 @@ int pb_exit_of_part(int status)
 	if (status < 0 || status == PB_EXIT_USAGE)
 		return PB_EXIT_ERROR;
 	return status == PB_EXIT_NA ? PB_EXIT_OK : status;
+}
+
+void pb_status_set(int *status_out, char *buf, size_t len, int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	*status_out = status;
+}
+
+int pb_tmpdir_make_or_error(const char *base, char *out, size_t len, int *status, char *error,
+			    size_t errlen, int st)
+{
+	int r = pb_tmpdir_make(base, out, len);
+
+	if (r) {
+		out[0] = '\0';
+		pb_status_set(status, error, errlen, st, "cannot make a directory in %s: %s",
+			      base, strerror(-r));
+	}
+	return r;
 }

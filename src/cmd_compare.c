@@ -32,8 +32,6 @@
 #define MAX_NEW 63
 #define FLEET_FROM 4
 
-static const char *const formats[] = { "text", "json", "csv", "markdown", NULL };
-enum { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_MARKDOWN };
 
 struct cmp_input {
 	const char *path;
@@ -57,6 +55,7 @@ struct cmp_run {
 	const char *label_opt;   /* --label */
 	char *labels[MAX_NEW + 1]; /* column labels, BASE first (make_labels) */
 	size_t label_w;          /* the longest label */
+	int status;              /* the exit status, for the JSON document */
 };
 
 /* A document measured on a machine busier than it has CPUs: say so. */
@@ -735,8 +734,11 @@ static void md_label_header(FILE *fp, const struct cmp_run *run, const char *lea
 	fputc('\n', fp);
 }
 
-static void emit_markdown(const struct cmp_run *run, FILE *fp)
+static void emit_markdown(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
+	const struct cmp_run *run = r_;
+
+	(void)si;
 	const struct pb_cmp_verdict **rows = calloc(MAX_GRID, sizeof(*rows));
 	size_t n = rows ? grid_rows(run, rows, MAX_GRID) : 0;
 
@@ -833,8 +835,11 @@ static void csv_row(const struct cmp_run *run, const struct pb_cmp_metric *row, 
 	}
 }
 
-static void emit_csv(const struct cmp_run *run, FILE *fp)
+static void emit_csv(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
+	const struct cmp_run *run = r_;
+
+	(void)si;
 	static const char *const cols[] = {
 		"type", "part", "result", "metric", "document", "label", "file", "mean", "rsd",
 		"change_pct", "marker", "verdict", NULL,
@@ -905,8 +910,11 @@ static void fleet_json(const struct cmp_run *run, struct json_object *doc)
 	free(rows);
 }
 
-static void emit_text(const struct cmp_run *run, FILE *fp)
+static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
+	const struct cmp_run *run = r_;
+
+	(void)si;
 	size_t metrics = 0, sig = 0, regs = 0, vregs = 0, vchanges = 0, only_b = 0, only_n = 0;
 	size_t lost = 0, n;
 	bool fleet = run->nin >= FLEET_FROM;
@@ -1080,14 +1088,13 @@ static struct json_object *lost_json(const struct cmp_input *in, const struct pb
 	return o;
 }
 
-static void emit_json(const struct cmp_run *run, int status, FILE *fp)
+static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
-	struct pb_sysinfo si;
+	const struct cmp_run *run = r_;
 	struct json_object *doc, *p, *files, *res, *vc, *sum, *inputs, *lost;
 	size_t metrics = 0, sig = 0, regs = 0, only_b = 0, only_n = 0, vsame = 0;
 
-	pb_sysinfo_collect(&si);
-	doc = pb_doc_new(NAME, &si);
+	doc = pb_doc_new(NAME, si);
 	p = json_object_new_object();
 	pb_json_add_str(p, "base", run->base_path);
 	files = json_object_new_array();
@@ -1158,7 +1165,7 @@ static void emit_json(const struct cmp_run *run, int status, FILE *fp)
 	pb_json_add_int(sum, "coverage_lost", (int64_t)coverage_lost(run));
 	json_object_object_add(doc, "summary", sum);
 	json_object_object_add(doc, "warnings", json_object_get(run->warnings));
-	pb_doc_finish(doc, NULL, NULL, status, fp);
+	pb_doc_finish(doc, NULL, NULL, run->status, fp);
 }
 
 /* ------------------------------------------------------------ main */
@@ -1166,6 +1173,7 @@ static void emit_json(const struct cmp_run *run, int status, FILE *fp)
 static int execute(struct pb_cli *cli, struct cmp_run *run)
 {
 	struct pb_out out;
+	struct pb_sysinfo si;
 	int status = PB_EXIT_OK;
 
 	if (load_all(run))
@@ -1202,12 +1210,10 @@ static int execute(struct pb_cli *cli, struct cmp_run *run)
 		pb_err(NAME, "cannot allocate output buffer");
 		return PB_EXIT_ERROR;
 	}
-	switch (cli->common.format) {
-	case FMT_JSON: emit_json(run, status, out.fp); break;
-	case FMT_CSV: emit_csv(run, out.fp); break;
-	case FMT_MARKDOWN: emit_markdown(run, out.fp); break;
-	default: emit_text(run, out.fp); break;
-	}
+	/* The machine compare ran on (the compared documents carry their own). */
+	pb_sysinfo_collect(&si);
+	run->status = status;
+	pb_cli_emit(cli, run, &si, out.fp);
 	if (pb_out_finish(&out, NAME, cli->common.output))
 		status = PB_EXIT_ERROR;
 	return status;
@@ -1274,6 +1280,14 @@ static const struct pb_opt options[] = {
 	PB_OPT_LABEL(P, label, "column labels, comma-separated, BASE first (default: host/kernel "
 		     "from each document's run)"),
 	PB_OPT_END
+};
+
+static const struct pb_format formats[] = {
+	{ .name = "text", .emit = emit_text, .text = true },
+	{ .name = "json", .emit = emit_json },
+	{ .name = "csv", .emit = emit_csv },
+	{ .name = "markdown", .emit = emit_markdown },
+	PB_FORMAT_END
 };
 
 const struct pb_cmd pb_cmd_compare = {

@@ -20,6 +20,7 @@
 #include "clock.h"
 #include "conformance.h"
 #include "msg.h"
+#include "lava.h"
 #include "output.h"
 #include "sysinfo.h"
 #include "units.h"
@@ -27,8 +28,6 @@
 #define NAME "conformance"
 #define MAX_CHECKS 256
 
-static const char *const formats[] = { "text", "json", "tap", "junit", "lava", NULL };
-enum { FMT_TEXT, FMT_JSON, FMT_TAP, FMT_JUNIT };
 /* What params.kind says in JSON; --kind takes pb_kind_words. */
 static const char *const kind_words[] = { "anon", "fifo", "all", NULL };
 enum { KIND_ANON, KIND_FIFO, KIND_ALL };
@@ -67,6 +66,7 @@ struct conf_run {
 	uint64_t duration_ns;
 	int intr;               /* the signal that interrupted the run, or 0;
 				 * items[nres..nitems) then did not run */
+	int status;             /* the exit status, for the JSON document */
 };
 
 /* Every check of the catalogue, in order, through CB. */
@@ -131,16 +131,10 @@ static int check_list(const char *opt, const char *list)
 static int check_params(struct pb_cli *cli, void *params)
 {
 	struct conf_params *p = params;
-	/* "all" is both pipe kinds here; socketpair only when named. */
-	unsigned mask = p->kind_words & (1u << PB_KIND_WORD_ALL) ?
-			(1u << PB_KIND_ANON) | (1u << PB_KIND_FIFO) : p->kind_words;
+	/* "all" is both pipe kinds: the row allows no socketpair. */
+	unsigned mask = pb_kind_mask(p->kind_words, PB_KIND_WORDS_PIPES);
 	const char *only = p->only, *skip = p->skip;
 
-	if (mask & (1u << PB_KIND_SOCKETPAIR)) {
-		pb_usage_err(NAME, "--kind %s: the checks are about pipes and FIFOs; socketpair "
-			     "has none", pb_cli_value(cli, "kind"));
-		return -1;
-	}
 	p->kind = mask == (1u << PB_KIND_FIFO) ? KIND_FIFO :
 		  mask == (1u << PB_KIND_ANON) ? KIND_ANON : KIND_ALL;
 	if (only && check_list("--only", only))
@@ -155,7 +149,7 @@ static int check_params(struct pb_cli *cli, void *params)
 		if (p->nsel < MAX_CHECKS)
 			p->sel[p->nsel++] = c;
 	}
-	if (p->list && cli->common.format != FMT_TEXT && cli->common.format != FMT_JSON) {
+	if (p->list && !cli->fmt->text && strcmp(cli->fmt->name, "json") != 0) {
 		pb_usage_err(NAME, "--list: only the text and json formats");
 		return -1;
 	}
@@ -288,8 +282,11 @@ static void summary_line(const struct conf_run *run, FILE *fp)
 	fputc('\n', fp);
 }
 
-static void emit_text(const struct conf_run *run, FILE *fp)
+static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
+	const struct conf_run *run = r_;
+
+	(void)si;
 	char d[600];
 
 	for (size_t i = 0; i < run->nres; i++) {
@@ -302,8 +299,11 @@ static void emit_text(const struct conf_run *run, FILE *fp)
 	summary_line(run, fp);
 }
 
-static void emit_tap(const struct conf_run *run, FILE *fp)
+static void emit_tap(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
+	const struct conf_run *run = r_;
+
+	(void)si;
 	struct pb_tap t;
 
 	if (run->nres == 0) {
@@ -379,8 +379,9 @@ static void xml_str(FILE *fp, const char *s)
 	}
 }
 
-static void emit_junit(const struct conf_run *run, const struct pb_sysinfo *si, FILE *fp)
+static void emit_junit(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
+	const struct conf_run *run = r_;
 	unsigned fails = run->count[PB_FAIL], errs = run->count[PB_ERROR];
 	unsigned skips = run->count[PB_SKIP];
 	char d[600];
@@ -482,9 +483,10 @@ static struct json_object *check_meta_json(const struct pb_check *c)
 	return o;
 }
 
-static void emit_json(const struct conf_run *run, const struct pb_sysinfo *si, int status,
-		      FILE *fp)
+static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
+	const struct conf_run *run = r_;
+	int status = run->status;
 	struct json_object *doc = pb_doc_new(NAME, si), *a = json_object_new_array();
 	struct json_object *sum = json_object_new_object();
 
@@ -544,12 +546,13 @@ static void emit_json(const struct conf_run *run, const struct pb_sysinfo *si, i
 static int do_list(struct pb_cli *cli, const struct conf_params *p)
 {
 	struct pb_out out;
+	int r;
 
 	if (pb_out_open(&out)) {
 		pb_err(NAME, "cannot allocate output buffer");
 		return PB_EXIT_ERROR;
 	}
-	if (cli->common.format == FMT_JSON) {
+	if (!cli->fmt->text) {
 		struct json_object *doc = pb_doc_new(NAME, NULL), *a = json_object_new_array();
 
 		for (size_t i = 0; i < p->nsel; i++) {
@@ -570,7 +573,9 @@ static int do_list(struct pb_cli *cli, const struct conf_params *p)
 			fprintf(out.fp, "%s\t%s\t%s\t%s\t%s\n", p->sel[i]->id, p->sel[i]->tag,
 				p->sel[i]->group, p->sel[i]->title, p->sel[i]->citation);
 	}
-	return pb_out_finish(&out, NAME, cli->common.output) ? PB_EXIT_ERROR : PB_EXIT_OK;
+	/* A listing whose reader went away is no error (as --help). */
+	r = pb_out_finish(&out, NAME, cli->common.output);
+	return r && r != -EPIPE ? PB_EXIT_ERROR : PB_EXIT_OK;
 }
 
 static int execute(struct pb_cli *cli, const struct conf_params *p)
@@ -599,12 +604,8 @@ static int execute(struct pb_cli *cli, const struct conf_params *p)
 	for (size_t i = 0; i < run.nres; i++)
 		if (run.res[i].r.verdict == PB_ERROR)
 			pb_err(NAME, "%s: %s", run.res[i].c->id, run.res[i].r.detail);
-	switch (cli->common.format) {
-	case FMT_JSON: emit_json(&run, &si, status, out.fp); break;
-	case FMT_TAP: emit_tap(&run, out.fp); break;
-	case FMT_JUNIT: emit_junit(&run, &si, out.fp); break;
-	default: emit_text(&run, out.fp); break;
-	}
+	run.status = status;
+	pb_cli_emit(cli, &run, &si, out.fp);
 	free(run.res);
 	free(run.items);
 	if (pb_out_finish(&out, NAME, cli->common.output) && !run.intr)
@@ -628,9 +629,8 @@ static const struct pb_opt options[] = {
 	{ PB_OPT("skip", 'S', PB_OPT_STRING, P, skip), .list = true, .arg = "LIST",
 	  .help = "do not run these checks: IDs, groups or globs, comma-separated" },
 	{ PB_OPT("kind", 'k', PB_OPT_WORDS, P, kind_words), .words = pb_kind_words,
-	  .def = "anon", .arg = "LIST",
-	  .help = "for checks that apply to both pipe kinds, which (all: anon and fifo; "
-	  "socketpair has no checks)" },
+	  .allowed = PB_KIND_WORDS_PIPES, .def = "anon", .arg = "LIST",
+	  .help = "for checks that apply to both pipe kinds, which (all: anon and fifo)" },
 	{ PB_OPT("timeout", 't', PB_OPT_DURATION, P, timeout_ns), .min = 1000000ULL,
 	  .max = 3600ULL * 1000000000ULL, .def = "5s", .arg = "DURATION",
 	  .help = "watchdog per check, e.g. 5 or 500ms" },
@@ -641,7 +641,63 @@ static const struct pb_opt options[] = {
 	PB_OPT_END
 };
 
+/* Is check ID listed with a kind more than once in the arrays A and B? */
+static bool lava_id_twice(struct json_object *a, struct json_object *b, const char *id)
+{
+	unsigned seen = 0;
+
+	for (int k = 0; k < 2; k++) {
+		struct json_object *arr = k ? b : a;
+
+		for (size_t j = 0; id && j < pb_json_len(arr); j++) {
+			const char *other = pb_json_str(json_object_array_get_idx(arr, j), "id");
+
+			seen += other && strcmp(other, id) == 0;
+		}
+	}
+	return seen > 1;
+}
+
+/* Conformance: one case per check, named by its ID, ID.KIND when the run
+ * asked for FIFOs (--kind fifo or all) or the document holds the check for
+ * several kinds: the name follows the options, never the verdicts.  A check
+ * not run (interrupted) is unknown under the same name. */
+static void lava_cases(struct pb_lava *l, struct json_object *doc)
+{
+	struct json_object *a = pb_json_get(doc, "checks"), *nr = pb_json_get(doc, "not_run");
+	const char *asked = pb_json_str(doc, "params.kind");
+	bool by_kind = asked && strcmp(asked, "anon") != 0;
+
+	for (int not_run = 0; not_run < 2; not_run++) {
+		struct json_object *arr = not_run ? nr : a;
+
+		for (size_t i = 0; i < pb_json_len(arr); i++) {
+			struct json_object *c = json_object_array_get_idx(arr, i);
+			const char *id = json_object_is_type(c, json_type_string) ?
+					 json_object_get_string(c) : pb_json_str(c, "id");
+			const char *kind = pb_json_str(c, "kind");
+			const char *result = not_run ? "unknown" : pb_lava_result(pb_json_str(c, "status"));
+
+			if (!not_run && !pb_json_get(c, "status"))
+				continue;        /* a listing (--list), not a result */
+			if (kind && (by_kind || lava_id_twice(a, nr, id)))
+				pb_lava_case(l, result, "%s.%s", id ? id : "?", kind);
+			else
+				pb_lava_case(l, result, "%s", id ? id : "?");
+		}
+	}
+}
+
+static const struct pb_format formats[] = {
+	{ .name = "text", .emit = emit_text, .text = true },
+	{ .name = "json", .emit = emit_json },
+	{ .name = "tap", .emit = emit_tap },
+	{ .name = "junit", .emit = emit_junit },
+	PB_FORMAT_END
+};
+
 const struct pb_cmd pb_cmd_conformance = {
+	.lava_cases = lava_cases,
 	.name = NAME, .opts = options, .formats = formats, .params_size = sizeof(struct conf_params),
 	.check = check_params, .exec = exec_params,
 	.summary = "POSIX and Linux pipe/FIFO conformance checks with stable IDs",

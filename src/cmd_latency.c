@@ -23,6 +23,7 @@
 #include "histogram.h"
 #include "latency.h"
 #include "msg.h"
+#include "lava.h"
 #include "output.h"
 #include "stats.h"
 #include "sysinfo.h"
@@ -34,8 +35,6 @@
 #define MAX_SIZE (1ULL << 20)
 #define SYSFS_CPU "/sys/devices/system/cpu"
 
-static const char *const formats[] = { "text", "json", "csv", "lava", NULL };
-enum { FMT_TEXT, FMT_JSON, FMT_CSV };
 
 static const double pcts[] = { 50, 90, 99, 99.9, 99.99 };
 static const char *const pct_keys[] = {
@@ -110,7 +109,7 @@ struct lat_run {
 static int check_params(struct pb_cli *cli, void *params)
 {
 	struct lat_params *p = params;
-	unsigned mask = pb_kind_mask(p->kind_words);
+	unsigned mask = pb_kind_mask(p->kind_words, 0);
 	unsigned pm = p->place_words & (1u << PB_PLACE_WORD_ALL) ? (1u << PB_PLACE_COUNT) - 1
 								   : p->place_words;
 	unsigned wm = p->wait_words & (1u << PB_LAT_WAIT_WORD_ALL) ? (1u << PB_LAT_WAIT_COUNT) - 1
@@ -125,10 +124,6 @@ static int check_params(struct pb_cli *cli, void *params)
 	for (int k = 0; k < PB_LAT_WAIT_COUNT; k++)
 		if (wm & (1u << k))
 			p->waits[p->nwaits++] = (enum pb_lat_wait)k;
-	if (pb_cli_given(cli, "loops") && pb_cli_given(cli, "duration")) {
-		pb_usage_err(NAME, "--loops and --duration exclude each other");
-		return -1;
-	}
 	if (pb_cli_given(cli, "duration"))
 		p->loops = 0;
 	if (p->interval_ns && p->duration_ns && p->interval_ns > p->duration_ns) {
@@ -510,8 +505,9 @@ static void fmt_num(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.3f", v);
 }
 
-static void emit_text(const struct lat_run *run, const struct pb_sysinfo *si, FILE *fp)
+static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
+	const struct lat_run *run = r_;
 	const struct lat_params *p = run->p;
 	char usable[256];
 
@@ -609,28 +605,38 @@ static struct json_object *buckets_json(const struct lat_bucket *bk, size_t n)
 	return a;
 }
 
+/* A repetition's scalar fields: an entry of JSON's repetitions (then its
+ * intervals and histogram), a CSV row's columns after the identity and the
+ * repetition's number. */
+static void rep_fields(struct pb_row *x, const struct lat_rep *r)
+{
+	char ca[64], cb[64];
+
+	pb_row_int(x, "round_trips", (int64_t)r->round_trips);
+	pb_row_int(x, "elapsed_ns", (int64_t)r->elapsed_ns);
+	pb_row_double(x, "rtt_mean_ns", r->mean);
+	pb_row_double(x, "rtt_stddev_ns", r->stddev);
+	pb_row_int(x, "rtt_min_ns", (int64_t)r->min);
+	for (size_t k = 0; k < NPCT; k++)
+		pb_row_int(x, pct_keys[k], (int64_t)r->p[k]);
+	pb_row_int(x, "rtt_max_ns", (int64_t)r->max);
+	pb_row_double(x, "round_trips_per_s", rep_rate(r));
+	pb_row_double(x, "voluntary_ctxsw_per_round_trip", f_vol(r));
+	pb_row_double(x, "involuntary_ctxsw_per_round_trip", f_invol(r));
+	pb_row_double(x, "context_switches_per_round_trip", f_cs(r));
+	pb_row_double(x, "migrations_per_round_trip", f_mig(r));
+	seen_list(&r->a, ca, sizeof(ca));
+	seen_list(&r->b, cb, sizeof(cb));
+	pb_row_str(x, "cpus_a", ca);
+	pb_row_str(x, "cpus_b", cb);
+}
+
 static struct json_object *rep_json(const struct lat_rep *r)
 {
 	struct json_object *x = json_object_new_object(), *iv;
-	char ca[64], cb[64];
+	struct pb_row row = pb_row_json(x);
 
-	pb_json_add_int(x, "round_trips", (int64_t)r->round_trips);
-	pb_json_add_int(x, "elapsed_ns", (int64_t)r->elapsed_ns);
-	pb_json_add_double(x, "rtt_mean_ns", r->mean);
-	pb_json_add_double(x, "rtt_stddev_ns", r->stddev);
-	pb_json_add_int(x, "rtt_min_ns", (int64_t)r->min);
-	for (size_t k = 0; k < NPCT; k++)
-		pb_json_add_int(x, pct_keys[k], (int64_t)r->p[k]);
-	pb_json_add_int(x, "rtt_max_ns", (int64_t)r->max);
-	pb_json_add_double(x, "round_trips_per_s", rep_rate(r));
-	pb_json_add_double(x, "voluntary_ctxsw_per_round_trip", f_vol(r));
-	pb_json_add_double(x, "involuntary_ctxsw_per_round_trip", f_invol(r));
-	pb_json_add_double(x, "context_switches_per_round_trip", f_cs(r));
-	pb_json_add_double(x, "migrations_per_round_trip", f_mig(r));
-	seen_list(&r->a, ca, sizeof(ca));
-	seen_list(&r->b, cb, sizeof(cb));
-	pb_json_add_str(x, "cpus_a", ca);
-	pb_json_add_str(x, "cpus_b", cb);
+	rep_fields(&row, r);
 	if (r->niv) {
 		iv = json_object_new_array();
 		for (size_t k = 0; k < r->niv; k++) {
@@ -648,21 +654,30 @@ static struct json_object *rep_json(const struct lat_rep *r)
 	return x;
 }
 
+/* A result's identity: its JSON object's first fields (spin_yield follows
+ * them there), the CSV's first columns. */
+static void cell_fields(struct pb_row *o, const struct lat_run *run, const struct lat_cell *c)
+{
+	char cpus[32];
+
+	pb_row_str(o, "kind", pb_kind_names[c->kind]);
+	pb_row_int(o, "size_bytes", (int64_t)c->size);
+	pb_row_str(o, "placement", place_name(run, c));
+	pb_row_str(o, "wait", pb_lat_wait_words[c->wait]);
+	pb_row_str(o, "mode", run->p->threads ? "thread" : "process");
+	asked_cpus(c, cpus, sizeof(cpus));
+	pb_row_str(o, "asked_cpus", cpus);
+}
+
 static struct json_object *cell_json(const struct lat_run *run, const struct lat_cell *c)
 {
 	struct json_object *o = json_object_new_object(), *reps, *sum;
 	const struct lat_cell *f = first_of_row(run, c);
 	const struct pb_hist *h = &c->merged;
-	char cpus[32];
+	struct pb_row row = pb_row_json(o);
 
-	pb_json_add_str(o, "kind", pb_kind_names[c->kind]);
-	pb_json_add_int(o, "size_bytes", (int64_t)c->size);
-	pb_json_add_str(o, "placement", place_name(run, c));
-	pb_json_add_str(o, "wait", pb_lat_wait_words[c->wait]);
+	cell_fields(&row, run, c);
 	json_object_object_add(o, "spin_yield", json_object_new_boolean(c->spin_yield));
-	pb_json_add_str(o, "mode", run->p->threads ? "thread" : "process");
-	asked_cpus(c, cpus, sizeof(cpus));
-	pb_json_add_str(o, "asked_cpus", cpus);
 	if (c->skip) {
 		pb_json_add_str(o, "status", "skip");
 		pb_json_add_str(o, "reason", c->reason);
@@ -732,8 +747,9 @@ static struct json_object *params_json(const struct lat_params *p)
 	return o;
 }
 
-static void emit_json(const struct lat_run *run, const struct pb_sysinfo *si, FILE *fp)
+static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
+	const struct lat_run *run = r_;
 	struct json_object *doc = pb_doc_new(NAME, si), *res = json_object_new_array();
 	struct json_object *ck = json_object_new_object(), *ct = json_object_new_object();
 	struct json_object *sum = json_object_new_object();
@@ -763,54 +779,30 @@ static void emit_json(const struct lat_run *run, const struct pb_sysinfo *si, FI
 	pb_doc_finish(doc, sum, run->error, run->status, fp);
 }
 
-static void emit_csv(const struct lat_run *run, const struct pb_sysinfo *si, FILE *fp)
+/* One CSV row (or, for a header sink, the header) per repetition. */
+static void csv_row(struct pb_row r, const struct lat_run *run, const struct lat_cell *c,
+		    size_t n, const struct lat_rep *rep)
 {
-	static const char *const cols[] = {
-		"kind", "size_bytes", "placement", "wait", "mode", "asked_cpus", "repetition",
-		"round_trips", "elapsed_ns", "rtt_mean_ns", "rtt_stddev_ns", "rtt_min_ns",
-		"rtt_p50_ns", "rtt_p90_ns", "rtt_p99_ns", "rtt_p99_9_ns", "rtt_p99_99_ns",
-		"rtt_max_ns", "round_trips_per_s", "voluntary_ctxsw_per_round_trip",
-		"involuntary_ctxsw_per_round_trip", "context_switches_per_round_trip",
-		"migrations_per_round_trip", "cpus_a", "cpus_b", NULL
-	};
+	cell_fields(&r, run, c);
+	pb_row_int(&r, "repetition", (int64_t)n + 1);
+	rep_fields(&r, rep);
+	pb_row_end(&r);
+}
+
+static void emit_csv(const void *r_, const struct pb_sysinfo *si, FILE *fp)
+{
+	const struct lat_run *run = r_;
+	static const struct lat_cell no_cell;
+	static const struct lat_rep no_rep;
 	struct pb_csv csv;
 
 	pb_csv_begin(&csv, fp, si);
-	pb_csv_header(&csv, cols);
+	csv_row(pb_row_csv_header(&csv), run, &no_cell, 0, &no_rep);
 	for (size_t i = 0; i < run->ncells; i++) {
 		const struct lat_cell *c = &run->cells[i];
-		char cpus[32], ca[64], cb[64];
 
-		asked_cpus(c, cpus, sizeof(cpus));
-		for (size_t n = 0; n < c->nreps; n++) {
-			const struct lat_rep *r = &c->reps[n];
-
-			pb_csv_str(&csv, pb_kind_names[c->kind]);
-			pb_csv_int(&csv, (int64_t)c->size);
-			pb_csv_str(&csv, place_name(run, c));
-			pb_csv_str(&csv, pb_lat_wait_words[c->wait]);
-			pb_csv_str(&csv, run->p->threads ? "thread" : "process");
-			pb_csv_str(&csv, cpus);
-			pb_csv_int(&csv, (int64_t)n + 1);
-			pb_csv_int(&csv, (int64_t)r->round_trips);
-			pb_csv_int(&csv, (int64_t)r->elapsed_ns);
-			pb_csv_double(&csv, r->mean);
-			pb_csv_double(&csv, r->stddev);
-			pb_csv_int(&csv, (int64_t)r->min);
-			for (size_t k = 0; k < NPCT; k++)
-				pb_csv_int(&csv, (int64_t)r->p[k]);
-			pb_csv_int(&csv, (int64_t)r->max);
-			pb_csv_double(&csv, rep_rate(r));
-			pb_csv_double(&csv, f_vol(r));
-			pb_csv_double(&csv, f_invol(r));
-			pb_csv_double(&csv, f_cs(r));
-			pb_csv_double(&csv, f_mig(r));
-			seen_list(&r->a, ca, sizeof(ca));
-			seen_list(&r->b, cb, sizeof(cb));
-			pb_csv_str(&csv, ca);
-			pb_csv_str(&csv, cb);
-			pb_csv_row_end(&csv);
-		}
+		for (size_t n = 0; n < c->nreps; n++)
+			csv_row(pb_row_csv(&csv), run, c, n, &c->reps[n]);
 	}
 }
 
@@ -850,11 +842,7 @@ static int exec_params(struct pb_cli *cli, void *params)
 			  "skipped (%s)", run.ncells ? run.cells[0].reason : "none");
 	if (run.error[0])
 		pb_err(NAME, "%s", run.error);
-	switch (cli->common.format) {
-	case FMT_JSON: emit_json(&run, &si, out.fp); break;
-	case FMT_CSV: emit_csv(&run, &si, out.fp); break;
-	default: emit_text(&run, &si, out.fp); break;
-	}
+	pb_cli_emit(cli, &run, &si, out.fp);
 	teardown(&run);
 	if (pb_out_finish(&out, NAME, cli->common.output) && run.status == 0)
 		run.status = PB_EXIT_ERROR;
@@ -874,14 +862,15 @@ static const struct pb_opt options[] = {
 	  .def = "10000", .arg = "N", .help = "round trips per repetition" },
 	{ PB_OPT("duration", '\0', PB_OPT_DURATION, P, duration_ns), .min = 1000000ULL,
 	  .max = 86400ULL * 1000000000ULL, .def_help = "use --loops", .arg = "DURATION",
-	  .help = "round trips for this long per repetition instead of --loops" },
+	  .help = "round trips for this long per repetition instead of --loops",
+	  .excludes = "loops" },
 	{ PB_OPT("placement", '\0', PB_OPT_WORDS, P, place_words), .words = pb_place_words,
 	  .def = "any", .arg = "LIST",
-	  .help = "CPU pairs: any, same, smt, core, llc, numa, all" },
+	  .help = "CPU pairs" },
 	{ PB_OPT("cpu", 'c', PB_OPT_CPUS, P, cpus), .def_help = "from --placement", .arg = "A,B",
 	  .help = "pin party A and party B (one CPU: both on it)" },
 	{ PB_OPT("wait", '\0', PB_OPT_WORDS, P, wait_words), .words = pb_lat_wait_words,
-	  .def = "block", .arg = "LIST", .help = "how to wait: block, poll, spin, all" },
+	  .def = "block", .arg = "LIST", .help = "how to wait" },
 	{ PB_OPT("counters", '\0', PB_OPT_WORD, P, counters), .words = pb_lat_counter_words,
 	  .def = "auto", .arg = "WORD",
 	  .help = "context switch and migration counters: auto, perf (perf_event_open), rusage" },
@@ -897,7 +886,41 @@ static const struct pb_opt options[] = {
 	PB_OPT_END
 };
 
+/* Latency: KIND-SIZEB-PLACEMENT-WAIT-p50 / -p99 (ns) and -rate (round trips/s);
+ * a placement the machine cannot provide makes the three skip cases. */
+static void lava_cases(struct pb_lava *l, struct json_object *doc)
+{
+	struct json_object *a = pb_json_get(doc, "results");
+
+	for (size_t i = 0; i < pb_json_len(a); i++) {
+		struct json_object *r = json_object_array_get_idx(a, i);
+		const char *st = pb_json_str(r, "status");
+		char name[160];
+
+		snprintf(name, sizeof(name), "%s-%lldB-%s-%s", pb_json_str(r, "kind") ? pb_json_str(r, "kind") : "?",
+			 pb_json_int(r, "size_bytes", 0), pb_json_str(r, "placement") ? pb_json_str(r, "placement") : "?",
+			 pb_json_str(r, "wait") ? pb_json_str(r, "wait") : "?");
+		if (st && strcmp(st, "ok") != 0) {
+			pb_lava_case(l, "skip", "%s-p50", name);
+			pb_lava_case(l, "skip", "%s-p99", name);
+			pb_lava_case(l, "skip", "%s-rate", name);
+			continue;
+		}
+		pb_lava_measure(l, pb_json_num(r, "summary.rtt_p50_ns"), "ns", "%s-p50", name);
+		pb_lava_measure(l, pb_json_num(r, "summary.rtt_p99_ns"), "ns", "%s-p99", name);
+		pb_lava_measure(l, pb_json_num(r, "summary.round_trips_per_s"), "rt/s", "%s-rate", name);
+	}
+}
+
+static const struct pb_format formats[] = {
+	{ .name = "text", .emit = emit_text, .text = true },
+	{ .name = "json", .emit = emit_json },
+	{ .name = "csv", .emit = emit_csv },
+	PB_FORMAT_END
+};
+
 const struct pb_cmd pb_cmd_latency = {
+	.lava_cases = lava_cases,
 	.name = NAME, .opts = options, .formats = formats, .params_size = sizeof(struct lat_params),
 	.check = check_params, .exec = exec_params,
 	.summary = "round-trip latency percentiles per CPU placement, with scheduler counters",

@@ -19,6 +19,7 @@
 #include "endpoint.h"
 #include "messaging.h"
 #include "msg.h"
+#include "lava.h"
 #include "output.h"
 #include "stats.h"
 #include "sysinfo.h"
@@ -27,8 +28,6 @@
 #define NAME "messaging"
 #define MAX_SIZE (1ULL << 20)
 
-static const char *const formats[] = { "text", "json", "csv", "lava", NULL };
-enum { FMT_TEXT, FMT_JSON, FMT_CSV };
 
 struct ms_params {
 	struct pb_messaging_params w;
@@ -102,15 +101,8 @@ static int check_params(struct pb_cli *cli, void *params)
 {
 	struct ms_params *p = params;
 	const char *c = NAME, *given = pb_cli_value(cli, "kind");
-	unsigned mask = pb_kind_mask(p->kind_words);
+	unsigned mask = pb_kind_mask(p->kind_words, PB_KIND_WORDS_ANON_SOCKET);
 
-	if (pb_budget_check(c, cli))
-		return -1;
-	if (mask & (1u << PB_KIND_FIFO)) {
-		pb_usage_err(c, "--kind %s: messaging runs over anon pipes or socketpairs, "
-			     "not FIFOs", given);
-		return -1;
-	}
 	if (mask == ((1u << PB_KIND_ANON) | (1u << PB_KIND_SOCKETPAIR))) {
 		pb_usage_err(c, "--kind %s: messaging runs one kind at a time", given);
 		return -1;
@@ -217,12 +209,15 @@ static const char *mode_name(const struct ms_params *p)
 	return p->w.threads ? "thread" : "process";
 }
 
-static void emit_text(const struct ms_run *run, const struct pb_sysinfo *si, FILE *fp)
+static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
+	const struct ms_run *run = r_;
 	const struct ms_params *p = run->p;
 	const struct pb_messaging_params *w = &run->w;
 	char sz[32];
 
+	if (run->b.status && !run->nreps)
+		return;           /* nothing measured: the error says why */
 	pb_format_size(w->size, sz, sizeof(sz));
 	fprintf(fp, "kernel      Linux %s %s, %ld CPUs online (allowed %s)\n", si->kernel_release,
 		si->machine, si->cpus_online, si->allowed_list);
@@ -257,61 +252,61 @@ static void emit_text(const struct ms_run *run, const struct pb_sysinfo *si, FIL
 		pb_plural(run->nreps, "repetition", "repetitions"));
 }
 
-/* The JSON's per-repetition fields, one row each, with the result's identity. */
-static void emit_csv(const struct ms_run *run, const struct pb_sysinfo *si, FILE *fp)
+/* The workload: in params, and as the result's identity for compare (the
+ * CSV's first columns). */
+static void workload_fields(struct pb_row *o, const struct ms_run *run)
 {
 	const struct pb_messaging_params *w = &run->w;
-	const char *cols[9 + M_COUNT + 1] = {
-		"kind", "mode", "groups", "fds", "loops", "size_bytes", "repetition", "messages",
-		"bytes",
-	};
-	struct pb_csv csv;
 
-	for (int m = 0; m < M_COUNT; m++)
-		cols[9 + m] = metrics[m].key;
-	pb_csv_begin(&csv, fp, si);
-	pb_csv_header(&csv, cols);
-	for (size_t i = 0; i < run->nreps; i++) {
-		const struct pb_messaging_result *e = &run->reps[i];
+	pb_row_str(o, "kind", pb_messaging_kind_names[w->kind]);
+	pb_row_str(o, "mode", mode_name(run->p));
+	pb_row_int(o, "groups", (int64_t)w->groups);
+	pb_row_int(o, "fds", (int64_t)w->fds);
+	pb_row_int_or_null(o, "loops", w->loops > 0, (int64_t)w->loops);
+	pb_row_int(o, "size_bytes", (int64_t)w->size);
+}
 
-		pb_csv_str(&csv, pb_messaging_kind_names[w->kind]);
-		pb_csv_str(&csv, mode_name(run->p));
-		pb_csv_int(&csv, (int64_t)w->groups);
-		pb_csv_int(&csv, (int64_t)w->fds);
-		pb_csv_int(&csv, (int64_t)w->loops);
-		pb_csv_int(&csv, (int64_t)w->size);
-		pb_csv_int(&csv, (int64_t)i + 1);
-		pb_csv_int(&csv, (int64_t)e->messages);
-		pb_csv_int(&csv, (int64_t)e->bytes);
-		for (int m = 0; m < M_COUNT; m++) {
-			if (metrics[m].integer)
-				pb_csv_int(&csv, (int64_t)metric_value(e, m));
-			else
-				pb_csv_double(&csv, metric_value(e, m));
-		}
-		pb_csv_row_end(&csv);
+/* A repetition's fields: an entry of JSON's repetitions, a CSV row's columns
+ * after the workload and the repetition's number; the metrics are those of
+ * the table above (text and the summary use it too). */
+static void rep_fields(struct pb_row *x, const struct pb_messaging_result *e)
+{
+	pb_row_int(x, "messages", (int64_t)e->messages);
+	pb_row_int(x, "bytes", (int64_t)e->bytes);
+	for (int m = 0; m < M_COUNT; m++) {
+		if (metrics[m].integer)
+			pb_row_int(x, metrics[m].key, (int64_t)metric_value(e, m));
+		else
+			pb_row_double(x, metrics[m].key, metric_value(e, m));
 	}
 }
 
-static void add_metric(struct json_object *o, int m, double v)
+static void csv_row(struct pb_row r, const struct ms_run *run, size_t i,
+		    const struct pb_messaging_result *e)
 {
-	if (metrics[m].integer)
-		pb_json_add_int(o, metrics[m].key, (int64_t)v);
-	else
-		pb_json_add_double(o, metrics[m].key, v);
+	workload_fields(&r, run);
+	pb_row_int(&r, "repetition", (int64_t)i + 1);
+	rep_fields(&r, e);
+	pb_row_end(&r);
 }
 
-/* The workload: in params, and as the result's identity for compare. */
+static void emit_csv(const void *r_, const struct pb_sysinfo *si, FILE *fp)
+{
+	const struct ms_run *run = r_;
+	static const struct pb_messaging_result no_rep;
+	struct pb_csv csv;
+
+	pb_csv_begin(&csv, fp, si);
+	csv_row(pb_row_csv_header(&csv), run, 0, &no_rep);
+	for (size_t i = 0; i < run->nreps; i++)
+		csv_row(pb_row_csv(&csv), run, i, &run->reps[i]);
+}
+
 static void add_workload(struct json_object *o, const struct ms_run *run)
 {
-	const struct pb_messaging_params *w = &run->w;
+	struct pb_row row = pb_row_json(o);
 
-	pb_json_add_str(o, "kind", pb_messaging_kind_names[w->kind]);
-	pb_json_add_str(o, "mode", mode_name(run->p));
-	pb_json_add_int(o, "groups", (int64_t)w->groups);
-	pb_json_add_int(o, "fds", (int64_t)w->fds);
-	json_object_object_add(o, "loops", pb_bench_loops_json(w->loops));
-	pb_json_add_int(o, "size_bytes", (int64_t)w->size);
+	workload_fields(&row, run);
 }
 
 static struct json_object *params_json(const struct ms_run *run)
@@ -334,14 +329,10 @@ static struct json_object *result_json(const struct ms_run *run)
 
 	add_workload(o, run);
 	for (size_t i = 0; i < run->nreps; i++) {
-		const struct pb_messaging_result *e = &run->reps[i];
 		struct json_object *x = json_object_new_object();
+		struct pb_row row = pb_row_json(x);
 
-		pb_json_add_int(x, "elapsed_ns", (int64_t)e->elapsed_ns);
-		pb_json_add_int(x, "messages", (int64_t)e->messages);
-		pb_json_add_int(x, "bytes", (int64_t)e->bytes);
-		for (int m = M_RATE_MSG; m < M_COUNT; m++)
-			add_metric(x, m, metric_value(e, m));
+		rep_fields(&row, &run->reps[i]);
 		json_object_array_add(reps, x);
 	}
 	sum = pb_bench_json_reps(o, reps, run->nreps);
@@ -355,8 +346,9 @@ static struct json_object *result_json(const struct ms_run *run)
 	return o;
 }
 
-static void emit_json(const struct ms_run *run, const struct pb_sysinfo *si, FILE *fp)
+static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
+	const struct ms_run *run = r_;
 	struct json_object *doc = pb_doc_new(NAME, si), *res = json_object_new_array();
 	struct json_object *sum = json_object_new_object();
 
@@ -390,14 +382,7 @@ static int execute(struct pb_cli *cli, void *params)
 	if (summarize(&run))
 		set_error(&run.b, PB_EXIT_ERROR, "statistics: out of memory");
 	pb_bench_disarm(&run.b);
-	switch (cli->common.format) {
-	case FMT_JSON: emit_json(&run, &run.b.si, run.b.out.fp); break;
-	case FMT_CSV: emit_csv(&run, &run.b.si, run.b.out.fp); break;
-	default:
-		if (!run.b.status || run.nreps)
-			emit_text(&run, &run.b.si, run.b.out.fp);
-		break;
-	}
+	pb_cli_emit(cli, &run, &run.b.si, run.b.out.fp);
 	free(run.reps);
 	return pb_bench_end(&run.b, cli->common.output, false);
 }
@@ -405,8 +390,8 @@ static int execute(struct pb_cli *cli, void *params)
 #define P struct ms_params
 static const struct pb_opt options[] = {
 	{ PB_OPT("kind", 'k', PB_OPT_WORDS, P, kind_words), .words = pb_kind_words,
-	  .def = "anon", .arg = "KIND",
-	  .help = "one kind, anon or socketpair (an AF_UNIX stream pair), of the common words" },
+	  .allowed = PB_KIND_WORDS_ANON_SOCKET, .def = "anon", .arg = "KIND",
+	  .help = "one kind (socketpair: an AF_UNIX stream pair)" },
 	{ PB_OPT("groups", 'g', PB_OPT_COUNT, P, w.groups), .min = 1,
 	  .max = PB_MESSAGING_MAX_WORKERS / 2, .def = "10", .arg = "N",
 	  .help = "groups of senders and receivers" },
@@ -427,7 +412,33 @@ static const struct pb_opt options[] = {
 	PB_OPT_END
 };
 
+/* Messaging: KIND-MODE-gGROUPS-fFDS-SIZEB-rate (messages/s) and -elapsed (ns). */
+static void lava_cases(struct pb_lava *l, struct json_object *doc)
+{
+	struct json_object *a = pb_json_get(doc, "results");
+
+	for (size_t i = 0; i < pb_json_len(a); i++) {
+		struct json_object *r = json_object_array_get_idx(a, i);
+		char name[160];
+
+		snprintf(name, sizeof(name), "%s-%s-g%lld-f%lld-%lldB", pb_json_str(r, "kind") ?
+			 pb_json_str(r, "kind") : "?", pb_json_str(r, "mode") ? pb_json_str(r, "mode") : "?",
+			 pb_json_int(r, "groups", 0), pb_json_int(r, "fds", 0), pb_json_int(r, "size_bytes", 0));
+		pb_lava_measure(l, pb_json_num(r, "summary.rate_messages_per_s.median"), "msg/s", "%s-rate",
+				name);
+		pb_lava_measure(l, pb_json_num(r, "summary.elapsed_ns.median"), "ns", "%s-elapsed", name);
+	}
+}
+
+static const struct pb_format formats[] = {
+	{ .name = "text", .emit = emit_text, .text = true },
+	{ .name = "json", .emit = emit_json },
+	{ .name = "csv", .emit = emit_csv },
+	PB_FORMAT_END
+};
+
 const struct pb_cmd pb_cmd_messaging = {
+	.lava_cases = lava_cases,
 	.name = NAME, .opts = options, .formats = formats, .params_size = sizeof(struct ms_params),
 	.check = check_params, .exec = execute,
 	.summary = "hackbench-style groups of senders and receivers over pipes",

@@ -29,6 +29,7 @@
 #include "endpoint.h"
 #include "engine.h"
 #include "msg.h"
+#include "lava.h"
 #include "output.h"
 #include "stats.h"
 #include "sysinfo.h"
@@ -38,8 +39,6 @@
 #define NAME "o_noatime"
 #define MAX_CHUNK (64ULL << 20)
 
-static const char *const formats[] = { "text", "json", "lava", NULL };
-enum { FMT_TEXT, FMT_JSON };
 static const char *const expect_words[] = { "supported", "unsupported", NULL };
 
 struct on_params {
@@ -81,8 +80,6 @@ static int check_params(struct pb_cli *cli, void *params)
 {
 	struct on_params *p = params;
 
-	if (pb_budget_check(NAME, cli))
-		return -1;
 	p->expect = pb_cli_given(cli, "expect") ? (int)p->expect_word : -1;
 	return 0;
 }
@@ -229,11 +226,14 @@ static void emit_ts_text(const struct on_run *run, FILE *fp)
 	}
 }
 
-static void emit_text(const struct on_run *run, const struct pb_sysinfo *si, FILE *fp)
+static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
+	const struct on_run *run = r_;
 	const struct on_params *p = run->p;
 	char sz[32];
 
+	if (run->b.status == PB_EXIT_ERROR)
+		return;           /* the error says why */
 	fprintf(fp, "kernel      Linux %s %s\n", si->kernel_release, si->machine);
 	if (run->accepted) {
 		fprintf(fp, "pipe2(O_NOATIME)  accepted: this kernel carries the 2 Feb 2025 "
@@ -282,8 +282,9 @@ static void emit_text(const struct on_run *run, const struct pb_sysinfo *si, FIL
 			expect_holds(run) ? "holds" : "does NOT hold");
 }
 
-static void emit_json(const struct on_run *run, const struct pb_sysinfo *si, FILE *fp)
+static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
+	const struct on_run *run = r_;
 	const struct on_params *p = run->p;
 	struct json_object *doc = pb_doc_new(NAME, si), *o = json_object_new_object();
 	struct json_object *probe = json_object_new_object(), *ts = json_object_new_array();
@@ -414,10 +415,7 @@ static int execute(struct pb_cli *cli, void *params)
 	if (!run.b.status && !expect_holds(&run))
 		run.b.status = PB_EXIT_FAIL;
 	pb_bench_disarm(&run.b);
-	if (cli->common.format == FMT_JSON)
-		emit_json(&run, &run.b.si, run.b.out.fp);
-	else if (run.b.status != PB_EXIT_ERROR)
-		emit_text(&run, &run.b.si, run.b.out.fp);
+	pb_cli_emit(cli, &run, &run.b.si, run.b.out.fp);
 	for (int i = 0; i < 2; i++) {
 		pb_ts_target_free(&run.ts[i]);
 		free(run.side[i].reps);
@@ -443,7 +441,30 @@ static const struct pb_opt options[] = {
 	PB_OPT_END
 };
 
+/* o_noatime: pipe2_o_noatime (1 accepted, 0 refused), the timestamp probes
+ * as timestamps.KIND.OPERATION.TIME, tt-ratio, and the expectation. */
+static void lava_cases(struct pb_lava *l, struct json_object *doc)
+{
+	struct json_object *acc = pb_json_get(doc, "pipe2_o_noatime.accepted");
+
+	if (json_object_is_type(acc, json_type_boolean))
+		pb_lava_measure(l, json_object_get_boolean(acc) ? 1 : 0, "accepted",
+				"pipe2_o_noatime");
+	else
+		pb_lava_case(l, "unknown", "pipe2_o_noatime");
+	pb_lava_ts_targets(l, "timestamps.", pb_json_get(doc, "timestamps"));
+	pb_lava_measure(l, pb_json_num(doc, "summary.tt_ratio_median"), "ratio", "tt-ratio");
+	pb_lava_expectations(l, doc);
+}
+
+static const struct pb_format formats[] = {
+	{ .name = "text", .emit = emit_text, .text = true },
+	{ .name = "json", .emit = emit_json },
+	PB_FORMAT_END
+};
+
 const struct pb_cmd pb_cmd_o_noatime = {
+	.lava_cases = lava_cases,
 	.name = NAME, .opts = options, .formats = formats, .params_size = sizeof(struct on_params),
 	.check = check_params, .exec = execute,
 	.summary = "whether pipe2(O_NOATIME) is accepted, and what timestamp updates cost",

@@ -32,17 +32,30 @@
 #define NAME "plot"
 #define GNUPLOT "gnuplot"
 
-static const char *const formats[] = { "svg", "png", "pdf", "jpeg", "gnuplot", NULL };
-enum { FMT_SVG, FMT_PNG, FMT_PDF, FMT_JPEG, FMT_GNUPLOT };
-
-/* --output's extensions and the format each means. */
-static const struct {
-	const char *ext;
-	unsigned fmt;
-} exts[] = {
-	{ "svg", FMT_SVG }, { "png", FMT_PNG }, { "pdf", FMT_PDF }, { "jpg", FMT_JPEG },
-	{ "jpeg", FMT_JPEG }, { "gp", FMT_GNUPLOT },
+/* The formats: an image drawn by gnuplot on terminal .arg, or (.arg -1)
+ * the gnuplot script itself; .exts are the --output extensions that mean
+ * each. */
+#define SCRIPT (-1)
+static const struct pb_format formats[] = {
+	{ .name = "svg", .exts = "svg", .arg = PB_PLOT_SVG },
+	{ .name = "png", .exts = "png", .arg = PB_PLOT_PNG },
+	{ .name = "pdf", .exts = "pdf", .arg = PB_PLOT_PDF },
+	{ .name = "jpeg", .exts = "jpg jpeg", .arg = PB_PLOT_JPEG },
+	{ .name = "gnuplot", .exts = "gp", .arg = SCRIPT },
+	PB_FORMAT_END
 };
+
+/* Whether EXT is one of the space-separated words of F's extensions. */
+static bool means(const struct pb_format *f, const char *ext)
+{
+	size_t n = strlen(ext);
+
+	for (const char *w = f->exts; w && *w; w += strcspn(w, " "), w += *w == ' ') {
+		if (strcspn(w, " ") == n && strncasecmp(w, ext, n) == 0)
+			return true;
+	}
+	return false;
+}
 
 struct plot_params {
 	const char *title;
@@ -217,13 +230,13 @@ out:
  * another than --format, is a usage error (-1, printed): no file's name
  * says one thing while it holds another.
  */
-static int pick_format(const struct pb_cli *cli, unsigned *fmt)
+static int pick_format(const struct pb_cli *cli, const struct pb_format **fmt)
 {
 	const char *o = cli->common.output, *base, *dot;
 	bool given = pb_cli_given(cli, "format");
-	int found = -1;
+	const struct pb_format *found = NULL;
 
-	*fmt = given ? cli->common.format : FMT_SVG;
+	*fmt = given ? cli->fmt : &formats[0];
 	if (!o)
 		return 0;
 	base = strrchr(o, '/');
@@ -231,21 +244,21 @@ static int pick_format(const struct pb_cli *cli, unsigned *fmt)
 	dot = strrchr(base, '.');
 	if (!dot || dot == base || !dot[1])
 		return 0;
-	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++)
-		if (strcasecmp(dot + 1, exts[i].ext) == 0)
-			found = (int)exts[i].fmt;
-	if (found < 0 && !given) {
+	for (const struct pb_format *f = formats; f->name && !found; f++)
+		if (means(f, dot + 1))
+			found = f;
+	if (!found && !given) {
 		pb_usage_err(NAME, "--output %s: no image format is called %s (.svg, .png, .pdf, "
 			     ".jpg or .gp; or give --format)", o, dot);
 		return -1;
 	}
-	if (found >= 0 && given && (unsigned)found != *fmt) {
+	if (found && given && found != *fmt) {
 		pb_usage_err(NAME, "--output %s: the name says %s, --format says %s", o,
-			     formats[found], formats[*fmt]);
+			     found->name, (*fmt)->name);
 		return -1;
 	}
-	if (found >= 0)
-		*fmt = (unsigned)found;
+	if (found)
+		*fmt = found;
 	return 0;
 }
 
@@ -255,11 +268,7 @@ static int exec_plot(struct pb_cli *cli, void *params)
 	struct json_object *docs[PB_PLOT_MAX_DOCS] = { NULL };
 	const char *paths[PB_PLOT_MAX_DOCS];
 	size_t n = (size_t)cli->nargs;
-	static const enum pb_plot_term terms[] = {
-		[FMT_SVG] = PB_PLOT_SVG, [FMT_PNG] = PB_PLOT_PNG, [FMT_PDF] = PB_PLOT_PDF,
-		[FMT_JPEG] = PB_PLOT_JPEG, [FMT_GNUPLOT] = PB_PLOT_SVG,
-	};
-	unsigned fmt;
+	const struct pb_format *fmt;
 	char *labels[PB_PLOT_MAX_DOCS] = { NULL };
 	struct pb_plot_opts o = { .title = p->title, .metric = p->metric, .part = p->part,
 				  .chart = (enum pb_plot_chart)p->chart };
@@ -284,7 +293,7 @@ static int exec_plot(struct pb_cli *cli, void *params)
 	}
 	if (pick_format(cli, &fmt))
 		return PB_EXIT_USAGE;
-	o.term = terms[fmt];
+	o.term = fmt->arg == SCRIPT ? PB_PLOT_SVG : (enum pb_plot_term)fmt->arg;
 	if (p->label) {
 		long given = pb_cli_labels(p->label, labels, n);
 
@@ -333,7 +342,7 @@ static int exec_plot(struct pb_cli *cli, void *params)
 		rc = PB_EXIT_ERROR;
 		goto done;
 	}
-	if (fmt != FMT_GNUPLOT && !find_gnuplot(exe, sizeof(exe))) {
+	if (fmt->arg != SCRIPT && !find_gnuplot(exe, sizeof(exe))) {
 		pb_err(NAME, "gnuplot is not installed (not in PATH): install it (Debian, Ubuntu: "
 		       "apt-get install gnuplot-nox) or write the script with --format gnuplot");
 		rc = PB_EXIT_NA;
@@ -344,7 +353,7 @@ static int exec_plot(struct pb_cli *cli, void *params)
 		rc = PB_EXIT_ERROR;
 		goto done;
 	}
-	if (fmt == FMT_GNUPLOT)
+	if (fmt->arg == SCRIPT)
 		fwrite(script, 1, slen, out.fp);
 	else
 		rc = run_gnuplot(exe, script, slen, (double)p->timeout_ns / 1e9, out.fp,

@@ -32,6 +32,7 @@
 #include "clock.h"
 #include "membw.h"
 #include "msg.h"
+#include "lava.h"
 #include "output.h"
 #include "sysinfo.h"
 #include "units.h"
@@ -42,7 +43,6 @@
 #define MAX_STDERR 4096u        /* what is kept of a part's standard error */
 #define INTR_GRACE_S 10         /* an interrupted part's time to write its document */
 
-static const char *const formats[] = { "text", "json", "lava", NULL };
 
 struct report;
 
@@ -629,8 +629,9 @@ static void text_not_run(FILE *fp, const struct report *rep)
 			stopped ? " during " : "", stopped ? stopped : "");
 }
 
-static void emit_text(const struct report *rep, const struct pb_sysinfo *si, FILE *fp)
+static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
+	const struct report *rep = r_;
 	char b1[64], b2[64], caps[160];
 	time_t now = time(NULL);
 	struct tm tm;
@@ -671,8 +672,9 @@ static void emit_text(const struct report *rep, const struct pb_sysinfo *si, FIL
 		PB_PROG, rep->status);
 }
 
-static void emit_json(struct report *rep, const struct pb_sysinfo *si, FILE *fp)
+static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
+	const struct report *rep = r_;
 	struct json_object *doc = pb_doc_new(NAME, si), *params = json_object_new_object();
 	struct json_object *pj = json_object_new_object(), *runs = json_object_new_object();
 	struct json_object *sum = json_object_new_object(), *mb = json_object_new_object();
@@ -694,7 +696,7 @@ static void emit_json(struct report *rep, const struct pb_sysinfo *si, FILE *fp)
 		json_object_object_add(sys, "rlimit_nproc", limit_json(RLIMIT_NPROC));
 	}
 	for (size_t i = 0; i < NPARTS; i++) {
-		struct part_run *pr = &rep->runs[i];
+		const struct part_run *pr = &rep->runs[i];
 		struct json_object *r;
 
 		if (!(rep->selected & (1u << i)))
@@ -707,6 +709,8 @@ static void emit_json(struct report *rep, const struct pb_sysinfo *si, FILE *fp)
 		json_object_object_add(r, "exit_status",
 				       pr->status >= 0 ? json_object_new_int(pr->status) : NULL);
 		pb_json_add_int(r, "duration_ns", (int64_t)pr->duration_ns);
+		/* what the progress line's ETA planned for it (ds: tenths of a second) */
+		pb_json_add_int(r, "estimate_ns", (int64_t)parts[i].ds[rep->quick] * 100000000);
 		pb_json_add_str(r, "error", pr->error[0] ? pr->error : NULL);
 		json_object_object_add(runs, parts[i].name, r);
 		json_object_object_add(pj, parts[i].name, pr->doc ? json_object_get(pr->doc) : NULL);
@@ -818,10 +822,7 @@ static int execute(struct pb_cli *cli, struct report *rep)
 	rep->intr = pb_cleanup_interrupted();
 	if (rep->intr)
 		rep->status = 128 + rep->intr;
-	if (cli->common.format == 1)
-		emit_json(rep, &si, out.fp);
-	else
-		emit_text(rep, &si, out.fp);
+	pb_cli_emit(cli, rep, &si, out.fp);
 	for (size_t i = 0; i < NPARTS; i++)
 		if (rep->runs[i].doc)
 			json_object_put(rep->runs[i].doc);
@@ -907,7 +908,38 @@ static const struct pb_opt options[] = {
 	PB_OPT_END
 };
 
+/* --format lava: report's own set (its parts' sets are the transform's):
+ * a case per part, named by it, from the part's exit status; the copy
+ * ceiling. */
+static void lava_cases(struct pb_lava *l, struct json_object *doc)
+{
+	struct json_object *pj = pb_json_get(doc, "parts");
+
+	if (json_object_is_type(pj, json_type_object)) {
+		json_object_object_foreach(pj, name, part) {
+			(void)part;
+			char path[128];
+
+			snprintf(path, sizeof(path), "part_runs.%s.exit_status", name);
+			pb_lava_case(l, pb_lava_exit_result((int)pb_json_int(doc, path, 3)), "%s", name);
+		}
+	}
+	if (pb_json_get(doc, "summary.copy_ceiling")) {
+		pb_lava_measure(l, pb_json_num(doc, "summary.copy_ceiling.memcpy_bytes_per_s"), "B/s",
+				"memcpy-rate");
+		pb_lava_measure(l, pb_json_num(doc, "summary.copy_ceiling.pipe_fraction_of_ceiling"),
+				"ratio", "pipe-64k-fraction-of-ceiling");
+	}
+}
+
+static const struct pb_format formats[] = {
+	{ .name = "text", .emit = emit_text, .text = true },
+	{ .name = "json", .emit = emit_json },
+	PB_FORMAT_END
+};
+
 const struct pb_cmd pb_cmd_report = {
+	.lava_cases = lava_cases,
 	.name = NAME, .opts = options, .formats = formats, .params_size = sizeof(struct rep_params),
 	.check = check_params, .exec = exec_params,
 	.summary = "one-shot profile of the running kernel's pipes (the main job)",

@@ -21,6 +21,7 @@
 #include "endpoint.h"
 #include "engine.h"
 #include "msg.h"
+#include "lava.h"
 #include "output.h"
 #include "stats.h"
 #include "sysinfo.h"
@@ -31,8 +32,6 @@
 #define MAX_CHUNK (64ULL << 20)
 #define NAME "throughput"
 
-static const char *const formats[] = { "text", "json", "csv", "seed", "lava", NULL };
-enum { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_SEED };
 
 struct tp_params {
 	unsigned kind_words;         /* --kind, bits of pb_kind_words */
@@ -81,10 +80,9 @@ struct tp_run {
 static int check_params(struct pb_cli *cli, void *params)
 {
 	struct tp_params *p = params;
-	unsigned mask = pb_kind_mask(p->kind_words);
+	unsigned mask = pb_kind_mask(p->kind_words, 0);
 
-	if (pb_budget_check(NAME, cli))
-		return -1;
+	(void)cli;
 	for (int k = 0; k < PB_KIND_COUNT; k++)
 		if (mask & (1u << k))
 			p->kinds[p->nkinds++] = (enum pb_kind)k;
@@ -328,11 +326,14 @@ static void placement(const struct tp_run *run, const struct pb_sysinfo *si, cha
 			 si->allowed_list, run->cpu_start, run->cpu_end);
 }
 
-static void emit_text(const struct tp_run *run, const struct pb_sysinfo *si, FILE *fp)
+static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
+	const struct tp_run *run = r_;
 	const struct tp_params *p = run->p;
 	char b1[64], b2[64], fl[64], place[384];
 
+	if (run->b.status && !run->ncells)
+		return;           /* nothing measured: the error says why */
 	placement(run, si, place, sizeof(place));
 	describe_flags(p->flags, fl, sizeof(fl));
 	fprintf(fp, "kernel      Linux %s %s, %ld CPUs online, load average %.2f\n",
@@ -416,8 +417,11 @@ static void emit_text(const struct tp_run *run, const struct pb_sysinfo *si, FIL
 		show_modes(p) ? "; vs rw: the same against the rw loop of the kind and size" : "");
 }
 
-static void emit_seed(const struct tp_run *run, FILE *fp)
+static void emit_seed(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
+	const struct tp_run *run = r_;
+
+	(void)si;
 	for (size_t i = 0; i < run->ncells; i++) {
 		char sz[32];
 
@@ -447,44 +451,58 @@ static void emit_seed(const struct tp_run *run, FILE *fp)
 	}
 }
 
-/* The JSON's per-repetition fields, one row each, with the result's identity. */
-static void emit_csv(const struct tp_run *run, const struct pb_sysinfo *si, FILE *fp)
+/* A result's identity: its JSON object's first fields, the CSV's first columns. */
+static void cell_fields(struct pb_row *r, const struct tp_cell *c)
 {
-	static const char *const cols[] = {
-		"kind", "mode", "size_bytes", "pipe_size_bytes", "repetition", "tw_ns", "tr_ns",
-		"tt_ns", "bytes", "write_calls", "read_calls", "syscalls", "rate_bytes_per_s",
-		"ns_per_syscall", "verified_loops", NULL
-	};
+	pb_row_str(r, "kind", pb_kind_names[c->kind]);
+	pb_row_str(r, "mode", pb_mode_words[c->mode]);
+	pb_row_int(r, "size_bytes", (int64_t)c->size);
+	pb_row_int_or_null(r, "pipe_size_bytes", c->pipe_size > 0, c->pipe_size);
+}
+
+/* A repetition's fields: an entry of JSON's repetitions, a CSV row's columns
+ * after the identity and the repetition's number. */
+static void rep_fields(struct pb_row *r, const struct pb_engine_result *e)
+{
+	pb_row_int(r, "tw_ns", (int64_t)e->tw_ns);
+	pb_row_int(r, "tr_ns", (int64_t)e->tr_ns);
+	pb_row_int(r, "tt_ns", (int64_t)(e->tw_ns + e->tr_ns));
+	pb_row_int(r, "bytes", (int64_t)e->bytes_written);
+	pb_row_int(r, "write_calls", (int64_t)e->write_calls);
+	pb_row_int(r, "read_calls", (int64_t)e->read_calls);
+	pb_row_int(r, "syscalls", (int64_t)(e->write_calls + e->read_calls));
+	/* Per-repetition rates, so compare can judge cost per byte even
+	 * when two runs moved different amounts. */
+	pb_row_double(r, "rate_bytes_per_s", rep_rate(e));
+	pb_row_double(r, "ns_per_syscall", rep_ns_per_syscall(e));
+	pb_row_int(r, "verified_loops", (int64_t)e->verified_loops);
+}
+
+/* One CSV row (or, for HEAD, the header) per repetition. */
+static void csv_row(struct pb_row r, const struct tp_cell *c, size_t rep,
+		    const struct pb_engine_result *e)
+{
+	cell_fields(&r, c);
+	pb_row_int(&r, "repetition", (int64_t)rep + 1);
+	rep_fields(&r, e);
+	pb_row_end(&r);
+}
+
+/* The JSON's per-repetition fields, one row each, with the result's identity. */
+static void emit_csv(const void *r_, const struct pb_sysinfo *si, FILE *fp)
+{
+	const struct tp_run *run = r_;
+	static const struct tp_cell no_cell;
+	static const struct pb_engine_result no_rep;
 	struct pb_csv csv;
 
 	pb_csv_begin(&csv, fp, si);
-	pb_csv_header(&csv, cols);
+	csv_row(pb_row_csv_header(&csv), &no_cell, 0, &no_rep);
 	for (size_t i = 0; i < run->ncells; i++) {
 		const struct tp_cell *c = &run->cells[i];
 
-		for (size_t r = 0; r < c->nreps; r++) {
-			const struct pb_engine_result *e = &c->reps[r];
-
-			pb_csv_str(&csv, pb_kind_names[c->kind]);
-			pb_csv_str(&csv, pb_mode_words[c->mode]);
-			pb_csv_int(&csv, (int64_t)c->size);
-			if (c->pipe_size > 0)
-				pb_csv_int(&csv, c->pipe_size);
-			else
-				pb_csv_str(&csv, NULL);  /* null in JSON */
-			pb_csv_int(&csv, (int64_t)r + 1);
-			pb_csv_int(&csv, (int64_t)e->tw_ns);
-			pb_csv_int(&csv, (int64_t)e->tr_ns);
-			pb_csv_int(&csv, (int64_t)(e->tw_ns + e->tr_ns));
-			pb_csv_int(&csv, (int64_t)e->bytes_written);
-			pb_csv_int(&csv, (int64_t)e->write_calls);
-			pb_csv_int(&csv, (int64_t)e->read_calls);
-			pb_csv_int(&csv, (int64_t)(e->write_calls + e->read_calls));
-			pb_csv_double(&csv, rep_rate(e));
-			pb_csv_double(&csv, rep_ns_per_syscall(e));
-			pb_csv_int(&csv, (int64_t)e->verified_loops);
-			pb_csv_row_end(&csv);
-		}
+		for (size_t r = 0; r < c->nreps; r++)
+			csv_row(pb_row_csv(&csv), c, r, &c->reps[r]);
 	}
 }
 
@@ -516,12 +534,9 @@ static struct json_object *cell_json(const struct tp_run *run, const struct tp_c
 {
 	struct json_object *o = json_object_new_object(), *reps = json_object_new_array(), *sum;
 	const struct tp_cell *f = first_of_row(run, c), *rw = rw_of(run, c);
+	struct pb_row row = pb_row_json(o);
 
-	pb_json_add_str(o, "kind", pb_kind_names[c->kind]);
-	pb_json_add_str(o, "mode", pb_mode_words[c->mode]);
-	pb_json_add_int(o, "size_bytes", (int64_t)c->size);
-	json_object_object_add(o, "pipe_size_bytes",
-			       c->pipe_size > 0 ? json_object_new_int64(c->pipe_size) : NULL);
+	cell_fields(&row, c);
 	if (c->skip) {
 		/* No repetitions: compare judges the status. */
 		json_object_put(reps);
@@ -532,21 +547,10 @@ static struct json_object *cell_json(const struct tp_run *run, const struct tp_c
 	pb_json_add_str(o, "status", "ok");
 	pb_json_add_str(o, "mode_description", mode_description(c->mode));
 	for (size_t r = 0; r < c->nreps; r++) {
-		const struct pb_engine_result *e = &c->reps[r];
 		struct json_object *x = json_object_new_object();
+		struct pb_row xr = pb_row_json(x);
 
-		pb_json_add_int(x, "tw_ns", (int64_t)e->tw_ns);
-		pb_json_add_int(x, "tr_ns", (int64_t)e->tr_ns);
-		pb_json_add_int(x, "tt_ns", (int64_t)(e->tw_ns + e->tr_ns));
-		pb_json_add_int(x, "bytes", (int64_t)e->bytes_written);
-		pb_json_add_int(x, "write_calls", (int64_t)e->write_calls);
-		pb_json_add_int(x, "read_calls", (int64_t)e->read_calls);
-		pb_json_add_int(x, "syscalls", (int64_t)(e->write_calls + e->read_calls));
-		/* Per-repetition rates, so compare can judge cost per byte even
-		 * when two runs moved different amounts. */
-		pb_json_add_double(x, "rate_bytes_per_s", rep_rate(e));
-		pb_json_add_double(x, "ns_per_syscall", rep_ns_per_syscall(e));
-		pb_json_add_int(x, "verified_loops", (int64_t)e->verified_loops);
+		rep_fields(&xr, &c->reps[r]);
 		json_object_array_add(reps, x);
 	}
 	sum = pb_bench_json_reps(o, reps, c->nreps);
@@ -578,8 +582,9 @@ static struct json_object *cell_json(const struct tp_run *run, const struct tp_c
 	return o;
 }
 
-static void emit_json(const struct tp_run *run, const struct pb_sysinfo *si, FILE *fp)
+static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
+	const struct tp_run *run = r_;
 	struct json_object *doc = pb_doc_new(NAME, si), *res = json_object_new_array();
 	struct json_object *pl = json_object_new_object(), *sum = json_object_new_object();
 
@@ -684,7 +689,8 @@ static int probe_kinds(struct tp_run *run)
 				set_error(&run->b, PB_EXIT_NA,
 					  "pipe2(O_NOATIME) is not supported by this kernel "
 					  "(EINVAL); nothing to measure");
-			else if (r == -EPERM && run->p->pipe_size && !pb_sysinfo_has_cap(24))
+			else if (r == -EPERM && run->p->pipe_size &&
+				 !pb_sysinfo_has_cap(PB_CAP_SYS_RESOURCE))
 				set_error(&run->b, PB_EXIT_ERROR,
 					  "%s: --pipe-size %llu: not permitted (above "
 					  "pipe-max-size without CAP_SYS_RESOURCE, or over the "
@@ -743,18 +749,10 @@ static int execute(struct pb_cli *cli, void *params)
 		measure(&run);
 	run.cpu_end = sched_getcpu();
 	pb_bench_disarm(&run.b);
-	switch (cli->common.format) {
-	case FMT_JSON: emit_json(&run, &run.b.si, run.b.out.fp); break;
-	case FMT_CSV: emit_csv(&run, &run.b.si, run.b.out.fp); break;
-	case FMT_SEED: emit_seed(&run, run.b.out.fp); break;
-	default:
-		if (!run.b.status || run.ncells)
-			emit_text(&run, &run.b.si, run.b.out.fp);
-		break;
-	}
+	pb_cli_emit(cli, &run, &run.b.si, run.b.out.fp);
 	teardown(&run);
 	/* Text with nothing measured: the message says why. */
-	return pb_bench_end(&run.b, cli->common.output, cli->common.format == FMT_TEXT &&
+	return pb_bench_end(&run.b, cli->common.output, cli->fmt->text &&
 			    run.b.status && run.b.status != PB_EXIT_ERROR);
 }
 
@@ -790,7 +788,42 @@ static const struct pb_opt options[] = {
 	PB_OPT_END
 };
 
+/* Throughput: KIND[-MODE]-SIZEB-rate (B/s) and -syscall (ns per call); a mode
+ * other than rw is named, and a skipped kind x mode makes both skip cases. */
+static void lava_cases(struct pb_lava *l, struct json_object *doc)
+{
+	struct json_object *a = pb_json_get(doc, "results");
+
+	for (size_t i = 0; i < pb_json_len(a); i++) {
+		struct json_object *r = json_object_array_get_idx(a, i);
+		const char *kind = pb_json_str(r, "kind"), *mode = pb_json_str(r, "mode"), *st = pb_json_str(r, "status");
+		long long size = pb_json_int(r, "size_bytes", -1);
+		char name[128];
+
+		/* KIND[-MODE]-SIZEB: rw (or a document without modes) keeps the old names. */
+		snprintf(name, sizeof(name), "%s%s%s-%lldB", kind ? kind : "?",
+			 mode && strcmp(mode, "rw") != 0 ? "-" : "",
+			 mode && strcmp(mode, "rw") != 0 ? mode : "", size);
+		if (st && strcmp(st, "skip") == 0) {
+			pb_lava_case(l, "skip", "%s-rate", name);
+			pb_lava_case(l, "skip", "%s-syscall", name);
+			continue;
+		}
+		pb_lava_measure(l, pb_json_num(r, "summary.rate_bytes_per_s"), "B/s", "%s-rate", name);
+		pb_lava_measure(l, pb_json_num(r, "summary.ns_per_syscall"), "ns", "%s-syscall", name);
+	}
+}
+
+static const struct pb_format formats[] = {
+	{ .name = "text", .emit = emit_text, .text = true },
+	{ .name = "json", .emit = emit_json },
+	{ .name = "csv", .emit = emit_csv },
+	{ .name = "seed", .emit = emit_seed },
+	PB_FORMAT_END
+};
+
 const struct pb_cmd pb_cmd_throughput = {
+	.lava_cases = lava_cases,
 	.name = NAME, .opts = options, .formats = formats, .params_size = sizeof(struct tp_params),
 	.check = check_params, .exec = execute,
 	.summary = "nonblocking fill/drain throughput of pipes, FIFOs and socketpairs",

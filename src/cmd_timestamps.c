@@ -20,6 +20,7 @@
 #include "cleanup.h"
 #include "cli.h"
 #include "msg.h"
+#include "lava.h"
 #include "output.h"
 #include "sysinfo.h"
 #include "tsprobe.h"
@@ -27,8 +28,6 @@
 
 #define NAME "timestamps"
 
-static const char *const formats[] = { "text", "json", "tap", "lava", NULL };
-enum { FMT_TEXT, FMT_JSON, FMT_TAP };
 
 enum { K_ANON, K_FIFO, K_COUNT };
 static const char *const key_names[] = { "anon", "fifo" };
@@ -199,11 +198,14 @@ static const char *cell(const struct pb_ts_opres *op, int f)
 	return pb_ts_state_names[op->field[f].state];
 }
 
-static void emit_text(const struct ts_run *run, const struct pb_sysinfo *si, FILE *fp)
+static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
+	const struct ts_run *run = r_;
 	char line[512];
 	unsigned notes = 0;
 
+	if (run->status == PB_EXIT_ERROR)
+		return;           /* the error says why */
 	fprintf(fp, "kernel      Linux %s %s\n", si->kernel_release, si->machine);
 	mount_line(&run->t[K_ANON].mount, line, sizeof(line));
 	fprintf(fp, "anon        %s\n", line);
@@ -265,12 +267,18 @@ static void tap_obs_yaml(struct pb_tap *t, const struct pb_ts_obs *ob)
 		pb_tap_yaml_str(t, "reason", ob->reason);
 }
 
-static void emit_tap(const struct ts_run *run, FILE *fp)
+static void emit_tap(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
+	const struct ts_run *run = r_;
 	struct pb_tap t;
 	unsigned total = 0;
 	char line[512];
 
+	(void)si;
+	if (run->status == PB_EXIT_ERROR) {
+		pb_tap_skip_all(fp, run->error);
+		return;
+	}
 	FOR_EACH_PROBED(run, k, o, op)
 		total += op->supported ? PB_TS_FIELD_COUNT : 1;
 	for (int k = 0; k < K_COUNT; k++)
@@ -326,8 +334,9 @@ static void emit_tap(const struct ts_run *run, FILE *fp)
 	pb_tap_end(&t);
 }
 
-static void emit_json(const struct ts_run *run, const struct pb_sysinfo *si, FILE *fp)
+static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
+	const struct ts_run *run = r_;
 	struct json_object *doc = pb_doc_new(NAME, si), *params = json_object_new_object();
 	struct json_object *exp = json_object_new_object(), *method = json_object_new_object();
 	struct json_object *res = json_object_new_array(), *sum = json_object_new_object();
@@ -429,19 +438,7 @@ static int exec_params(struct pb_cli *cli, void *params)
 			run.status = PB_EXIT_FAIL;
 	if (run.error[0])
 		pb_err(NAME, "%s", run.error);
-	switch (cli->common.format) {
-	case FMT_JSON: emit_json(&run, &si, out.fp); break;
-	case FMT_TAP:
-		if (run.status != PB_EXIT_ERROR)
-			emit_tap(&run, out.fp);
-		else
-			pb_tap_skip_all(out.fp, run.error);
-		break;
-	default:
-		if (run.status != PB_EXIT_ERROR)
-			emit_text(&run, &si, out.fp);
-		break;
-	}
+	pb_cli_emit(cli, &run, &si, out.fp);
 	for (int k = 0; k < K_COUNT; k++)
 		pb_ts_target_free(&run.t[k]);
 	if (pb_out_finish(&out, NAME, cli->common.output) && run.status == 0)
@@ -462,7 +459,38 @@ static const struct pb_opt options[] = {
 	PB_OPT_END
 };
 
+/* --expect of timestamps: KIND.expect, pass or fail, per kind expected. */
+static void lava_ts_expect(struct pb_lava *l, struct json_object *doc)
+{
+	struct json_object *a = pb_json_get(doc, "expectations");
+
+	for (size_t i = 0; i < pb_json_len(a); i++) {
+		struct json_object *e = json_object_array_get_idx(a, i);
+		struct json_object *holds = pb_json_get(e, "holds");
+
+		if (pb_json_str(e, "kind") && json_object_is_type(holds, json_type_boolean))
+			pb_lava_case(l, json_object_get_boolean(holds) ? "pass" : "fail", "%s.expect",
+				     pb_json_str(e, "kind"));
+	}
+}
+
+/* Timestamps: the probes' cases, then the expectations. */
+static void lava_cases(struct pb_lava *l, struct json_object *doc)
+{
+	pb_lava_ts_targets(l, "", pb_json_get(doc, "results"));
+	lava_ts_expect(l, doc);
+	pb_lava_expectations(l, doc);
+}
+
+static const struct pb_format formats[] = {
+	{ .name = "text", .emit = emit_text, .text = true },
+	{ .name = "json", .emit = emit_json },
+	{ .name = "tap", .emit = emit_tap },
+	PB_FORMAT_END
+};
+
 const struct pb_cmd pb_cmd_timestamps = {
+	.lava_cases = lava_cases,
 	.name = NAME, .opts = options, .formats = formats, .params_size = sizeof(struct ts_params),
 	.check = check_params, .exec = exec_params,
 	.summary = "whether pipe and FIFO operations update atime, mtime and ctime",

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -163,21 +162,6 @@ static void wait_tick(unsigned *round)
 	nanosleep(&ts, NULL);
 }
 
-/* Remove whatever a killed check left in its private directory. */
-static void empty_dir(const char *dir)
-{
-	DIR *d = opendir(dir);
-
-	if (d) {
-		struct dirent *e;
-
-		while ((e = readdir(d)))
-			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-				unlinkat(dirfd(d), e->d_name, 0);
-		closedir(d);
-	}
-}
-
 int pb_conformance_run_one(const struct pb_check *c, const struct pb_run_opts *o,
 			   struct pb_check_result *r)
 {
@@ -277,7 +261,7 @@ int pb_conformance_run_one(const struct pb_check *c, const struct pb_run_opts *o
 			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	}
 	r->detail[sizeof(r->detail) - 1] = '\0';
-	empty_dir(dir);
+	pb_cleanup_empty_dir(dir);  /* whatever a killed check left */
 	pb_tmpdir_remove(dir);
 	return 0;
 }

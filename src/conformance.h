@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "endpoint.h"
+#include "sysinfo.h"
 #include "sysops.h"
 
 enum pb_verdict {
@@ -193,18 +194,10 @@ bool pb_check_wait_sleeping(pid_t pid, unsigned ms);
 /* Number of open descriptors per /proc/self/fd; -errno without /proc. */
 int pb_check_count_fds(void);
 
-/* Whether the effective capability set has CAP (e.g. 24 = CAP_SYS_RESOURCE). */
+/* Whether the effective capability set has CAP (PB_CAP_*, sysinfo.h). */
 bool pb_check_has_cap(int cap);
 
 /* ---- one copy of each small helper; no check group keeps its own ---- */
-
-/* Capability numbers for pb_check_has_cap (linux/capability.h). */
-enum {
-	PB_CAP_SETUID = 7,
-	PB_CAP_SYS_ADMIN = 21,
-	PB_CAP_SYS_RESOURCE = 24,
-	PB_CAP_MKNOD = 27,
-};
 
 /* Whether CAP lifts the kernel's pipe limits (pipe-max-size, the per-user
  * page limits): held in CapEff AND this process is in the initial user
@@ -242,9 +235,6 @@ int pb_check_set_nonblock(const struct pb_sysops *sys, int fd, bool on);
 
 /* Bytes queued per ioctl(FIONREAD) through SYS; -1 (errno set) when it fails. */
 long pb_check_fionread(const struct pb_sysops *sys, int fd);
-
-/* -1, 0 or 1 as A is before, equal to or after B (seconds, then nanoseconds). */
-int pb_check_ts_cmp(const struct timespec *a, const struct timespec *b);
 
 /*
  * Wait (bounded by MS milliseconds, no fixed sleep) until

@@ -49,10 +49,12 @@ static const struct pb_cmd *find_command(const char *what, const char *name)
 }
 
 /*
- * A full disk or a closed pipe on stdout is an error, not silence
- * (util-linux's close_stdout): exit 3, saying why in the words the
- * commands' documents use; a reader that went away (EPIPE) quietly, as for
- * those.  CMD: the command that ran (its --help included), or NULL.
+ * A full disk on stdout is an error, not silence (util-linux's
+ * close_stdout): exit 3, saying why in the words the commands' documents
+ * use.  A reader that went away (EPIPE: `pipebench --help | head -1`) is
+ * not: what main writes (help, version, the listings) exits with STATUS,
+ * as util-linux and git do; documents keep their own rule (pb_out_finish).
+ * CMD: the command that ran (its --help included), or NULL.
  */
 static int finish_stdout(const char *cmd, int status)
 {
@@ -68,8 +70,9 @@ static int finish_stdout(const char *cmd, int status)
 	if (!failed)
 		return status;
 	e = errno;
-	if (e != EPIPE)
-		pb_err(cmd, "cannot write standard output: %s", e ? strerror(e) : "write error");
+	if (e == EPIPE)
+		return status;
+	pb_err(cmd, "cannot write standard output: %s", e ? strerror(e) : "write error");
 	return PB_EXIT_ERROR;
 }
 

@@ -75,29 +75,12 @@ struct json_object *pb_json_u64_array(const uint64_t *v, size_t n);
 	pb_a_; })
 /* Member PATH ("a.b.c", keys of nested objects) of O, or NULL. */
 struct json_object *pb_json_get(struct json_object *o, const char *path);
-
-/*
- * Record a command's outcome: STATUS into *STATUS_OUT and the printf
- * message into BUF (the one line printed and put in the document).
- * Commands wrap it as set_error(run, status, fmt, ...).
- */
-void pb_status_set(int *status_out, char *buf, size_t len, int status, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-#define PB_SET_ERROR(run, st, ...) \
-	pb_status_set(&(run)->status, (run)->error, sizeof((run)->error), (st), __VA_ARGS__)
-
-/*
- * pb_tmpdir_make(BASE) into OUT (LEN bytes).  When it fails, OUT is
- * emptied and the run's status set to ST (PB_EXIT_ERROR) with "cannot make
- * a directory in BASE: why".  Returns pb_tmpdir_make's result.  Commands
- * call it as PB_TMPDIR_MAKE(run, base, out) with the same run as
- * PB_SET_ERROR.
- */
-int pb_tmpdir_make_or_error(const char *base, char *out, size_t len, int *status, char *error,
-			    size_t errlen, int st);
-#define PB_TMPDIR_MAKE(run, base, out) \
-	pb_tmpdir_make_or_error((base), (out), sizeof(out), &(run)->status, (run)->error, \
-				sizeof((run)->error), PB_EXIT_ERROR)
+/* The string, number (int or double; NAN otherwise), integer (DFLT
+ * otherwise) at PATH; the length of an array (0 for anything else). */
+const char *pb_json_str(struct json_object *o, const char *path);
+double pb_json_num(struct json_object *o, const char *path);
+long long pb_json_int(struct json_object *o, const char *path, long long dflt);
+size_t pb_json_len(struct json_object *a);
 
 /*
  * The emitter kit (man page OUTPUT): every command writes its
@@ -138,6 +121,40 @@ void pb_csv_int(struct pb_csv *c, int64_t v);
 void pb_csv_double(struct pb_csv *c, double v);
 /* End a data row: host, kernel, newline. */
 void pb_csv_row_end(struct pb_csv *c);
+
+/*
+ * One list of a result's fields for every format (HACKING, "Adding an
+ * output format"): a command writes one function that names each field
+ * once, in order, e.g.
+ *   static void rep_fields(struct pb_row *r, const struct pb_engine_result *e)
+ *   {
+ *           pb_row_int(r, "tw_ns", (int64_t)e->tw_ns);
+ *           pb_row_double(r, "rate_bytes_per_s", rep_rate(e));
+ *   }
+ * and calls it with a sink: into a JSON object (pb_row_json), as a CSV
+ * header (pb_row_csv_header: the names; the values are not read, so a
+ * zeroed row will do) or as a CSV data row (pb_row_csv), each CSV one ended
+ * by pb_row_end (host, kernel, newline).  A field added there is in every
+ * format.
+ */
+enum pb_row_kind { PB_ROW_JSON, PB_ROW_CSV_HEADER, PB_ROW_CSV };
+struct pb_row {
+	enum pb_row_kind kind;
+	struct json_object *obj;   /* PB_ROW_JSON */
+	struct pb_csv *csv;        /* the CSV kinds */
+};
+struct pb_row pb_row_json(struct json_object *obj);
+/* NULL when C's header is written already: every field call is then a no-op. */
+struct pb_row pb_row_csv_header(struct pb_csv *c);
+struct pb_row pb_row_csv(struct pb_csv *c);
+void pb_row_int(struct pb_row *r, const char *name, int64_t v);
+/* Not finite: null in JSON, empty in CSV. */
+void pb_row_double(struct pb_row *r, const char *name, double v);
+/* NULL: null in JSON, empty in CSV. */
+void pb_row_str(struct pb_row *r, const char *name, const char *v);
+/* V when HAVE, else null (empty in CSV). */
+void pb_row_int_or_null(struct pb_row *r, const char *name, bool have, int64_t v);
+void pb_row_end(struct pb_row *r);
 
 /*
  * TAP version 13.  Descriptions and directive reasons are escaped ('#' and
@@ -220,40 +237,11 @@ void pb_progress_end(struct pb_progress *p);
 int pb_format_eta(double seconds, char *buf, size_t len);
 
 /*
- * LAVA test-shell signals (man page, --format lava): the dispatcher reads
- * them from the console.  `--format lava` is the command's JSON document
- * turned into signals by pb_lava_doc() when pb_out_finish() writes it, so a
- * command only lists the word (pb_cli_parse makes it build JSON); a new
- * command's results get cases by adding a row to the table in output.c.
- * Case and set names keep only [A-Za-z0-9_.-] (anything else becomes '_').
+ * A document transform (--format lava; src/format.c has the table): when
+ * set, pb_out_finish() parses the buffer it is about to write as one JSON
+ * document and writes what FN makes of it instead.
  */
-struct pb_lava {
-	FILE *fp;
-	bool open;           /* a test set is open */
-};
-
-/* "<LAVA_SIGNAL_TESTSET START SET>" (closing the open one). */
-void pb_lava_begin(struct pb_lava *l, FILE *fp, const char *set);
-/* A case with RESULT pass, fail, skip or unknown; the name is printf'd. */
-void pb_lava_case(struct pb_lava *l, const char *result, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-/* A measurement case (RESULT=pass, or unknown when V is not finite). */
-void pb_lava_measure(struct pb_lava *l, double v, const char *units, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-/* "<LAVA_SIGNAL_TESTSET STOP>" when a set is open. */
-void pb_lava_end(struct pb_lava *l);
-/* A verdict word as a LAVA result: pass, fail, skip; known-deviation and
- * info are pass; error and anything else unknown (LAVA has no error). */
-const char *pb_lava_result(const char *verdict);
-/* An exit status as a LAVA result: 0 pass, 1 fail, 4 skip, else unknown. */
-const char *pb_lava_exit_result(int status);
-/* SRC with every character outside [A-Za-z0-9_.-] replaced by '_'. */
-void pb_lava_name(char *dst, size_t len, const char *src);
-/* A plain decimal number (no exponent, no trailing zeros) into BUF. */
-void pb_lava_number(double v, char *buf, size_t len);
-/* The test sets of one pipebench JSON document (report: one per part). */
-void pb_lava_doc(struct json_object *doc, FILE *fp);
-/* Make pb_out_finish() write its JSON document as LAVA signals. */
-void pb_out_set_lava(bool on);
+typedef void (*pb_out_transform)(struct json_object *doc, FILE *fp);
+void pb_out_set_transform(pb_out_transform fn);
 
 #endif

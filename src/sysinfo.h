@@ -32,6 +32,15 @@ void pb_sysinfo_collect(struct pb_sysinfo *si);
 /* Read a single integer from a /proc or /sys file; -errno on failure. */
 int pb_read_long_file(const char *path, long *out);
 
+/* Capability numbers (linux/capability.h) for pb_sysinfo_has_cap and
+ * pb_check_has_cap. */
+enum {
+	PB_CAP_SETUID = 7,
+	PB_CAP_SYS_ADMIN = 21,
+	PB_CAP_SYS_RESOURCE = 24,
+	PB_CAP_MKNOD = 27,
+};
+
 /* Whether the effective capability set (CapEff) holds CAP, e.g. 24 for
  * CAP_SYS_RESOURCE: capabilities decide, never the user ID. */
 bool pb_sysinfo_has_cap(int cap);

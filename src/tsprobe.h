@@ -250,4 +250,7 @@ struct json_object *pb_ts_fifo_ref_json(const struct pb_ts_target *fifo,
 /* CLOCK_REALTIME_COARSE resolution in ns (4000000 at HZ=250). */
 long pb_ts_coarse_res_ns(void);
 
+/* -1, 0 or 1 as A is before, equal to or after B (seconds, then nanoseconds). */
+int pb_ts_cmp(const struct timespec *a, const struct timespec *b);
+
 #endif

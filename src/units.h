@@ -4,7 +4,6 @@
  * Every function returns 0 or a negative errno:
  *   -EINVAL  not a number of that kind (junk, empty, bad suffix, sign)
  *   -ERANGE  a number, but outside [min, max] (or overflowing 64 bits)
- * pb_opt_* wrappers print the one-line usage error naming the option.
  */
 #ifndef PB_UNITS_H
 #define PB_UNITS_H
@@ -69,28 +68,5 @@ void pb_format_size(uint64_t bytes, char *buf, size_t len);
 /* Bytes and nanoseconds as the user would type them: "64M", "500ms". */
 void pb_format_size_arg(uint64_t bytes, char *buf, size_t len);
 void pb_format_duration_arg(uint64_t ns, char *buf, size_t len);
-
-/*
- * Wrappers for option values: on failure print
- *   `pipebench CMD: --OPT: invalid size 'VALUE'` or
- *   `pipebench CMD: --OPT: VALUE is out of range (MIN..MAX)` and return -1.
- */
-int pb_opt_size(const char *cmd, const char *opt, const char *val,
-		uint64_t min, uint64_t max, uint64_t *out);
-int pb_opt_count(const char *cmd, const char *opt, const char *val,
-		 uint64_t min, uint64_t max, uint64_t *out);
-int pb_opt_duration(const char *cmd, const char *opt, const char *val,
-		    uint64_t min_ns, uint64_t max_ns, uint64_t *out_ns);
-int pb_opt_double(const char *cmd, const char *opt, const char *val,
-		  double min, double max, double *out);
-int pb_opt_size_list(const char *cmd, const char *opt, const char *val,
-		     uint64_t min, uint64_t max, uint64_t *out,
-		     size_t max_items, size_t *n);
-int pb_opt_word_list(const char *cmd, const char *opt, const char *val,
-		     const char *const *words, unsigned *mask);
-int pb_opt_word(const char *cmd, const char *opt, const char *val,
-		const char *const *words, unsigned *index);
-int pb_opt_cpu_list(const char *cmd, const char *opt, const char *val,
-		    cpu_set_t *set);
 
 #endif

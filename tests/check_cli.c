@@ -16,6 +16,9 @@
 
 #include "check_main.h"
 #include "cli.h"
+#include "format.h"
+#include "lava.h"
+#include "output.h"
 #include "cmd.h"
 
 struct tparams {
@@ -29,7 +32,9 @@ struct tparams {
 };
 
 static const char *const abc[] = { "alpha", "beta", "gamma", NULL };
-static const char *const fmts[] = { "text", "json", NULL };
+static const struct pb_format fmts[] = {
+	{ .name = "text", .text = true }, { .name = "json" }, PB_FORMAT_END
+};
 
 #define P struct tparams
 static const struct pb_opt rows[] = {
@@ -112,7 +117,8 @@ START_TEST(converts_into_params)
 	ck_assert_uint_eq(p.words, 5);
 	ck_assert(CPU_ISSET(0, &p.cpus));
 	ck_assert_str_eq(p.str, "hi");
-	ck_assert_uint_eq(cli.common.format, 1);
+	ck_assert_ptr_eq(cli.fmt, &fmts[1]);
+	ck_assert_ptr_null(cli.transform);
 	ck_assert_str_eq(cli.common.format_name, "json");
 	ck_assert(pb_cli_given(&cli, "count") && pb_cli_given(&cli, "words"));
 	ck_assert(!pb_cli_given(&cli, "help"));
@@ -138,7 +144,7 @@ START_TEST(defaults_as_typed)
 	ck_assert_uint_eq(p.word, 2);
 	ck_assert_uint_eq(p.words, 0);       /* no default: untouched */
 	ck_assert_uint_eq(p.nsizes, 0);
-	ck_assert_uint_eq(cli.common.format, 0);
+	ck_assert_ptr_eq(cli.fmt, &fmts[0]);
 	ck_assert(!pb_cli_given(&cli, "count"));
 	pb_cli_free(&cli);
 }
@@ -213,7 +219,7 @@ START_TEST(words_in_any_case)
 			 PB_CLI_CONTINUE);
 	ck_assert_uint_eq(p.word, 1);
 	ck_assert_uint_eq(p.words, 5);
-	ck_assert_uint_eq(cli.common.format, 1);
+	ck_assert_ptr_eq(cli.fmt, &fmts[1]);
 	pb_cli_free(&cli);
 	ck_assert_int_eq(PARSE("--word", "delta"), PB_EXIT_USAGE);
 	ck_assert_ptr_nonnull(strstr(err, "expected one of: alpha, beta, gamma"));
@@ -299,7 +305,202 @@ START_TEST(real_commands)
 }
 END_TEST
 
+static void tcmd_cases(struct pb_lava *l, struct json_object *doc)
+{
+	(void)doc;
+	pb_lava_case(l, "pass", "tcmd-case");
+}
+
+static const struct pb_cmd tcmd_lava = {
+	.name = "tcmd", .summary = "test", .opts = rows, .formats = fmts,
+	.params_size = sizeof(struct tparams), .exec = no_exec, .lava_cases = tcmd_cases,
+};
+
+static const struct pb_format no_json[] = { { .name = "text", .text = true }, PB_FORMAT_END };
+static const struct pb_cmd tcmd_nojson = {
+	.name = "tcmd", .summary = "test", .opts = rows, .formats = no_json,
+	.params_size = sizeof(struct tparams), .exec = no_exec, .lava_cases = tcmd_cases,
+};
+
+/* The --format words: the command's rows, then a transform only where the
+ * command supplies what it needs (lava: cases and a json row); choosing it
+ * writes the json row and sets the transform. */
+START_TEST(format_registry)
+{
+	const char *const *w = pb_format_words(&tcmd);
+	struct pb_cli cli;
+	struct tparams p;
+	char err[512];
+
+	ck_assert_str_eq(w[0], "text");
+	ck_assert_str_eq(w[1], "json");
+	ck_assert_ptr_null(w[2]);
+	w = pb_format_words(&tcmd_lava);
+	ck_assert_str_eq(w[2], "lava");
+	ck_assert_ptr_null(w[3]);
+	ck_assert_ptr_null(pb_format_words(&tcmd_nojson)[1]);
+	ck_assert_ptr_null(pb_transform_find(&tcmd, "lava"));
+	ck_assert_ptr_null(pb_transform_find(&tcmd_nojson, "lava"));
+	ck_assert_ptr_nonnull(pb_transform_find(&tcmd_lava, "lava"));
+	ck_assert_ptr_eq(pb_format_find(&tcmd, "json"), &fmts[1]);
+	ck_assert_ptr_null(pb_format_find(&tcmd, "lava"));
+	ck_assert_int_eq(PARSE("--format", "lava"), PB_EXIT_USAGE);
+	ck_assert_ptr_nonnull(strstr(err, "expected one of: text, json"));
+	pb_cli_free(&cli);
+	/* the same words for the command with cases */
+	{
+		const char *av[] = { "tcmd", "--format", "lava", NULL };
+
+		memset(&p, 0, sizeof(p));
+		ck_assert_int_eq(pb_cli_parse(&cli, &tcmd_lava, 3, av, &p), PB_CLI_CONTINUE);
+		ck_assert_ptr_eq(cli.fmt, &fmts[1]);
+		ck_assert_ptr_nonnull(cli.transform);
+		ck_assert_str_eq(cli.transform->name, "lava");
+		ck_assert_str_eq(cli.common.format_name, "lava");
+		pb_cli_free(&cli);
+		pb_out_set_transform(NULL);
+	}
+	/* every real command: the default row first, every row named and
+	 * emitting (plot draws its own), lava where it has cases */
+	for (size_t i = 0; pb_cmds[i]; i++) {
+		const struct pb_cmd *c = pb_cmds[i];
+		bool lava = false;
+
+		ck_assert_ptr_nonnull(c->formats[0].name);
+		for (const char *const *x = pb_format_words(c); *x; x++)
+			lava |= strcmp(*x, "lava") == 0;
+		ck_assert_msg(lava == (c->lava_cases != NULL), "%s: lava offered %d", c->name, lava);
+		for (const struct pb_format *f = c->formats; f->name; f++)
+			ck_assert_msg(f->emit || strcmp(c->name, "plot") == 0, "%s: %s emits nothing",
+				      c->name, f->name);
+	}
+}
+END_TEST
+
+#define P struct tparams
+static const struct pb_opt excl_rows[] = {
+	{ PB_OPT("count", 'n', PB_OPT_COUNT, P, count), .min = 1, .max = 9, .help = "a count" },
+	{ PB_OPT("dur", '\0', PB_OPT_DURATION, P, dur), .min = 1, .max = 1000000000ULL,
+	  .excludes = "count", .help = "a duration" },
+	PB_OPT_END
+};
+#undef P
+static const struct pb_cmd excl_cmd = {
+	.name = "xcmd", .summary = "test", .opts = excl_rows, .formats = fmts,
+	.params_size = sizeof(struct tparams), .exec = no_exec,
+};
+
+#define P struct tparams
+static const struct pb_opt allow_rows[] = {
+	{ PB_OPT("word", 'W', PB_OPT_WORD, P, word), .words = abc, .allowed = 0x6,
+	  .def = "gamma", .help = "a word" },
+	{ PB_OPT("words", '\0', PB_OPT_WORDS, P, words), .words = abc, .allowed = 0x5,
+	  .help = "words" },
+	PB_OPT_END
+};
+#undef P
+static const struct pb_cmd allow_cmd = {
+	.name = "acmd", .summary = "test", .opts = allow_rows, .formats = fmts,
+	.params_size = sizeof(struct tparams), .exec = no_exec,
+};
+
+/* A row's allowed words: only those are listed and accepted, and the values
+ * are the words' places in the whole vocabulary. */
+START_TEST(allowed_words)
+{
+	const char *ok[] = { "acmd", "--word", "beta", "--words", "gamma,alpha", NULL };
+	const char *bad1[] = { "acmd", "--word", "alpha", NULL };
+	const char *bad2[] = { "acmd", "--words", "alpha,beta", NULL };
+	struct tparams p = { 0 };
+	struct pb_cli cli;
+	char buf[4096];
+	FILE *fp = tmpfile();
+	size_t n;
+
+	ck_assert_int_eq(pb_cli_parse(&cli, &allow_cmd, 5, ok, &p), PB_CLI_CONTINUE);
+	ck_assert_uint_eq(p.word, 1);
+	ck_assert_uint_eq(p.words, 5);
+	pb_cli_free(&cli);
+	memset(&p, 0, sizeof(p));
+	ck_assert_int_eq(pb_cli_parse(&cli, &allow_cmd, 1, ok, &p), PB_CLI_CONTINUE);
+	ck_assert_uint_eq(p.word, 2);       /* the default, gamma */
+	pb_cli_free(&cli);
+	{
+		FILE *ef = tmpfile();
+		int saved = dup(2);
+
+		dup2(fileno(ef), 2);
+		ck_assert_int_eq(pb_cli_parse(&cli, &allow_cmd, 3, bad1, &p), PB_EXIT_USAGE);
+		fflush(stderr);
+		dup2(saved, 2);
+		close(saved);
+		rewind(ef);
+		n = fread(buf, 1, sizeof(buf) - 1, ef);
+		buf[n] = '\0';
+		fclose(ef);
+		/* the refusal lists the words it takes, and only those */
+		ck_assert_msg(strstr(buf, "unknown value 'alpha'; expected one of: beta, gamma"),
+			      "%s", buf);
+	}
+	pb_cli_free(&cli);
+	ck_assert_int_eq(pb_cli_parse(&cli, &allow_cmd, 3, bad2, &p), PB_EXIT_USAGE);
+	pb_cli_free(&cli);
+	pb_cli_list_options(&allow_cmd, fp);
+	rewind(fp);
+	n = fread(buf, 1, sizeof(buf) - 1, fp);
+	buf[n] = '\0';
+	fclose(fp);
+	ck_assert_msg(strstr(buf, "--word\t-W\tword\tbeta,gamma\n"), "%s", buf);
+	ck_assert_msg(strstr(buf, "--words\t-\twords\talpha,gamma\n"), "%s", buf);
+	ck_assert_uint_eq(pb_kind_mask(1u << PB_KIND_WORD_ALL, PB_KIND_WORDS_PIPES), 3);
+	ck_assert_uint_eq(pb_kind_mask(1u << PB_KIND_WORD_ALL, 0), 7);
+	ck_assert_uint_eq(pb_kind_mask(5, PB_KIND_WORDS_ANON_SOCKET), 5);
+}
+END_TEST
+
+/* Options that exclude each other: either alone is fine, both one line naming both. */
+START_TEST(exclusive_rows)
+{
+	const char *both[] = { "xcmd", "--count", "3", "--dur", "1s", NULL };
+	const char *rev[] = { "xcmd", "--dur", "1s", "-n", "3", NULL };
+	const char *one[] = { "xcmd", "--dur", "1s", NULL };
+	const char *other[] = { "xcmd", "-n", "3", NULL };
+	const char **cases[] = { both, rev, one, other };
+	char err[512];
+
+	for (size_t i = 0; i < 4; i++) {
+		struct tparams p = { 0 };
+		struct pb_cli cli;
+		FILE *fp = tmpfile();
+		int saved = dup(2), rc, n = 0;
+		size_t len;
+
+		while (cases[i][n])
+			n++;
+		dup2(fileno(fp), 2);
+		rc = pb_cli_parse(&cli, &excl_cmd, n, cases[i], &p);
+		fflush(stderr);
+		dup2(saved, 2);
+		close(saved);
+		rewind(fp);
+		len = fread(err, 1, sizeof(err) - 1, fp);
+		err[len] = '\0';
+		fclose(fp);
+		pb_cli_free(&cli);
+		if (i < 2) {
+			ck_assert_int_eq(rc, PB_EXIT_USAGE);
+			ck_assert_msg(strstr(err, "xcmd: --dur and --count: give one or the other"), "%s",
+				      err);
+			ck_assert_ptr_eq(strchr(err, '\n'), err + len - 1);
+		} else {
+			ck_assert_int_eq(rc, PB_CLI_CONTINUE);
+			ck_assert_str_eq(err, "");
+		}
+	}
+}
+END_TEST
+
 PB_CHECK_SUITE_MAIN("cli",
 	PB_TCASE("rows", converts_into_params, defaults_as_typed, bounds_state_the_range,
 		 repeated_options, words_in_any_case, did_you_mean_option, list_options_from_rows,
-		 real_commands))
+		 real_commands, format_registry, exclusive_rows, allowed_words))

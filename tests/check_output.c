@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "check_main.h"
+#include "format.h"
+#include "lava.h"
 #include "output.h"
 #include "stats.h"
 #include "sysinfo.h"

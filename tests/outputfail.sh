@@ -27,7 +27,9 @@ pipebench plot|plot --help
 pipebench|--list-commands
 pipebench throughput|throughput --list-options
 pipebench compare|compare --list-operands"
-plan $(($(printf '%s\n' "$CMDS" | wc -l) * 5 + $(printf '%s\n' "$HELPS" | wc -l) * 2))
+LISTS="conformance --list
+conformance --list --format json"
+plan $(($(printf '%s\n' "$CMDS" | wc -l) * 5 + $(printf '%s\n' "$HELPS" | wc -l) * 4 + 8))
 
 while IFS='|' read -r who args; do
 	$PIPEBENCH $args >/dev/full 2>"$TEST_TMP/err"; rc=$?
@@ -37,6 +39,32 @@ while IFS='|' read -r who args; do
 done <<EOF_HELPS
 $HELPS
 EOF_HELPS
+
+# A reader that went away before help or a listing is written: exit 0, as
+# written, and nothing said (the reader exits at once; the write comes later).
+closed_reader() {
+	( sleep 0.3; $PIPEBENCH "$@" 2>"$TEST_TMP/err"; echo $? >"$TEST_TMP/rc" ) | true
+	is "$(cat "$TEST_TMP/rc")" 0 "$*: a reader that went away: exit 0"
+	is "$(cat "$TEST_TMP/err")" "" "$*: a reader that went away: nothing said"
+}
+while IFS='|' read -r who args; do
+	closed_reader $args
+done <<EOF_HELPS
+$HELPS
+EOF_HELPS
+while read -r line; do
+	closed_reader $line
+done <<EOF_LISTS
+$LISTS
+EOF_LISTS
+# ... while a document whose reader went away is still exit 3, quietly.
+for f in json text; do
+	( sleep 0.3; $PIPEBENCH timestamps --format $f 2>"$TEST_TMP/err"; echo $? >"$TEST_TMP/rc" ) | true
+	is "$(cat "$TEST_TMP/rc")" 3 "timestamps --format $f to a reader that went away: exit 3"
+done
+( sleep 0.3; $PIPEBENCH conformance --only CRE-01 2>"$TEST_TMP/err"; echo $? >"$TEST_TMP/rc" ) | true
+is "$(cat "$TEST_TMP/rc")" 3 "conformance to a reader that went away: exit 3"
+is "$(cat "$TEST_TMP/err")" "" "... and nothing said"
 
 while read -r line; do
 	name=${line%% *}

@@ -9,7 +9,7 @@
 tap_tmpdir
 J="$TEST_TMP/report.json"
 
-plan 53
+plan 55
 
 "$PIPEBENCH" report --quick --format json --output "$J" 2>"$TEST_TMP/err"; rc=$?
 is "$rc" 0 "report --quick exits 0 on this kernel"
@@ -18,6 +18,15 @@ for p in timestamps o_noatime conformance throughput throughput_64k messaging la
 	is "$("$JSONQ" "$J" ".parts.$p.command" ".part_runs.$p.exit_status" | tr '\n' ' ')" \
 		"${p%_64k} 0 " "part $p: its own document, exit 0"
 done
+# What the ETA planned for each part (part_runs.NAME.estimate_ns), --quick
+# and in full (timestamps and o_noatime: the full o_noatime takes 4 s).
+est=$(for p in timestamps o_noatime conformance throughput throughput_64k messaging latency; do
+	"$JSONQ" "$J" ".part_runs.$p.estimate_ns"; done | tr '\n' ' ')
+is "$est" "100000000 1300000000 2100000000 2200000000 500000000 200000000 600000000 " \
+	"each part's estimate in the --quick document"
+"$PIPEBENCH" report --parts timestamps,o_noatime --format json --output "$TEST_TMP/full.json"
+is "$("$JSONQ" "$TEST_TMP/full.json" .part_runs.timestamps.estimate_ns .part_runs.o_noatime.estimate_ns | tr '\n' ' ')" \
+	"100000000 4000000000 " "... and in full"
 # The fraction is derived from the figures beside it (the two are measured
 # at different times, and a sanitizer build slows memcpy but not the kernel,
 # so its size is not asserted): pipe rate / (memcpy rate / 2), the pipe rate

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef PB_LAVA_H
+#define PB_LAVA_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct json_object;
+
+/*
+ * LAVA test-shell signals (man page, --format lava): the dispatcher reads
+ * them from the console.  `--format lava` is the command's JSON document
+ * turned into signals when pb_out_finish() writes it (the transform in
+ * src/format.c): one test set per document, named after the command (a
+ * report: one per part first), holding the cases the command's
+ * `lava_cases` (struct pb_cmd) makes of its document, then exit-status.
+ * This is the kit those functions use.  Case and set names keep only
+ * [A-Za-z0-9_.-] (anything else becomes '_').
+ */
+struct pb_lava {
+	FILE *fp;
+	bool open;           /* a test set is open */
+};
+
+/* "<LAVA_SIGNAL_TESTSET START SET>" (closing the open one). */
+void pb_lava_begin(struct pb_lava *l, FILE *fp, const char *set);
+/* A case with RESULT pass, fail, skip or unknown; the name is printf'd. */
+void pb_lava_case(struct pb_lava *l, const char *result, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* A measurement case (RESULT=pass, or unknown when V is not finite). */
+void pb_lava_measure(struct pb_lava *l, double v, const char *units, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* "<LAVA_SIGNAL_TESTSET STOP>" when a set is open. */
+void pb_lava_end(struct pb_lava *l);
+/* A verdict word as a LAVA result: pass, fail, skip; known-deviation and
+ * info are pass; error and anything else unknown (LAVA has no error). */
+const char *pb_lava_result(const char *verdict);
+/* An exit status as a LAVA result: 0 pass, 1 fail, 4 skip, else unknown. */
+const char *pb_lava_exit_result(int status);
+/* SRC with every character outside [A-Za-z0-9_.-] replaced by '_'. */
+void pb_lava_name(char *dst, size_t len, const char *src);
+/* A plain decimal number (no exponent, no trailing zeros) into BUF. */
+void pb_lava_number(double v, char *buf, size_t len);
+
+/* --expect: an `expectations` case, pass or fail, when DOC says whether
+ * its expectations hold (summary.expectations_hold). */
+void pb_lava_expectations(struct pb_lava *l, struct json_object *doc);
+/*
+ * The timestamp probes of the targets in the array A (timestamps' results,
+ * o_noatime's timestamps): a case PREFIXKIND.OPERATION.TIME
+ * (anon.write.mtime) per probed operation and time.  What the kernel did is
+ * the measurement, never the name: the fraction of the repetitions in which
+ * the operation changed that time (1 updated, 0 unchanged, between them
+ * inconsistent), UNITS=ratio.  An operation the kernel refuses, or a time no
+ * repetition could judge, is skip.
+ */
+void pb_lava_ts_targets(struct pb_lava *l, const char *prefix, struct json_object *a);
+
+#endif
