@@ -312,6 +312,12 @@ doc "$T/empty.json" throughput "$P" '"results": []'
 run "$T/base.json" "$T/empty.json"
 check "NEW without results: exit 2, one line" \
 	exit2_err "empty.json: it has no results (.*base.json has 1)"
+run "$T/empty.json" "$T/base.json"
+check "BASE without results: exit 2, one line naming BASE" \
+	exit2_err "empty.json: it has no results (.*base.json has 1)"
+run "$T/empty.json" "$T/empty.json"
+check "neither with results: exit 2, one line" \
+	exit2_err "empty.json: nothing to compare: neither it nor .*empty.json has results"
 
 # ---- coverage lost, for every kind of document
 if "$PB" conformance --format json --only CRE-01,CRE-02,CRE-04 -o "$T/c1.json" &&
