@@ -114,6 +114,20 @@ START_TEST(durations)
 	ck_assert_int_eq(pb_parse_duration("5x", 0, UINT64_MAX, &ns), -EINVAL);
 	ck_assert_int_eq(pb_parse_duration("-1", 0, UINT64_MAX, &ns), -EINVAL);
 	ck_assert_int_eq(pb_parse_duration("2h", 0, 3600000000000ULL, &ns), -ERANGE);
+	/* The number is at most 63 characters (zeros count): 63 is read, 64
+	 * refused as not a duration (never copied past its buffer). */
+	{
+		char d[80];
+
+		memset(d, '0', sizeof(d));
+		d[62] = '1', d[63] = '\0';
+		ck_assert_int_eq(pb_parse_duration(d, 0, UINT64_MAX, &ns), 0);
+		ck_assert_uint_eq(ns, 1000000000ULL);
+		d[62] = '0', d[63] = '1', d[64] = 's', d[65] = '\0';
+		ck_assert_int_eq(pb_parse_duration(d, 0, UINT64_MAX, &ns), -EINVAL);
+		d[63] = '0', d[70] = '1', d[71] = '\0';
+		ck_assert_int_eq(pb_parse_duration(d, 0, UINT64_MAX, &ns), -EINVAL);
+	}
 }
 END_TEST
 
