@@ -1378,6 +1378,76 @@ START_TEST(lx07_condition)
 }
 END_TEST
 
+static bool write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "we");
+	bool ok = f && fputs(text, f) >= 0;
+
+	return (f && fclose(f) == 0) && ok;
+}
+
+/*
+ * LX-07 where the process holds CAP_SYS_RESOURCE: the unprivileged side is
+ * then a uid 65534 helper, and the size its pipe got is judged.  This
+ * machine's root lacks the capability, so the test shows LX-07 a /proc of
+ * its own (a tmpfs in a mount namespace of this process) whose self/status
+ * says CapEff has it and whose uid_map is the initial one; the helper's
+ * real pipe gets the real default (not the emulated 4096 maximum), and
+ * LX-07 must say so, with the size the helper saw.
+ */
+START_TEST(lx07_unprivileged_helper)
+{
+	struct pb_sysops s = pb_sysops_real;
+	struct pb_run_opts o = { .sys = &s, .kind = PB_KIND_ANON, .timeout_s = 10,
+				 .flags = PB_RUN_ALLOW_GLOBAL };
+	long page = sysconf(_SC_PAGESIZE), def;
+	struct pb_check_result r;
+	char dir[4096], want[160];
+	int fd[2];
+
+	ck_assert_int_eq(pipe(fd), 0);
+	def = fcntl(fd[1], F_GETPIPE_SZ);
+	close(fd[0]);
+	close(fd[1]);
+	if (!pb_check_has_cap(PB_CAP_SETUID) || def == page) {
+		fprintf(stderr, "# lx07_unprivileged_helper: not run (no CAP_SETUID)\n");
+		return;
+	}
+	ck_assert_int_eq(pb_tmpdir_make(NULL, dir, sizeof(dir)), 0);
+	snprintf(k7_file, sizeof(k7_file), "%s/pipe-max-size", dir);
+	ck_assert(write_text(k7_file, "1048576\n"));
+	k7_max = mmap(NULL, sizeof(*k7_max), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		      -1, 0);
+	ck_assert_ptr_ne(k7_max, MAP_FAILED);
+	*k7_max = 1048576;
+	k7 = &lx07_rows[0].k;
+	k7_writes = 0;
+	s.open = k7_open;
+	s.write = k7_write;
+	s.fcntl = k7_fcntl;
+	if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+	    mount("pb-test-proc", "/proc", "tmpfs", 0, "size=64k") != 0) {
+		fprintf(stderr, "# lx07_unprivileged_helper: not run (%s)\n", strerror(errno));
+		unlink(k7_file);
+		pb_tmpdir_remove(dir);
+		return;
+	}
+	ck_assert_int_eq(mkdir("/proc/self", 0755), 0);
+	ck_assert(write_text("/proc/self/status", "Name:\tpipebench\nCapEff:\t000001ffffffffff\n"));
+	ck_assert(write_text("/proc/self/uid_map", "         0          0 4294967295\n"));
+	ck_assert(pb_check_has_limit_cap(PB_CAP_SYS_RESOURCE));
+	ck_assert_int_eq(pb_conformance_run_one(pb_test_find_check("LX-07"), &o, &r), 0);
+	umount2("/proc", MNT_DETACH);
+	snprintf(want, sizeof(want), "with pipe-max-size %ld a pipe made without CAP_SYS_RESOURCE "
+		 "got %ld bytes, expected %ld", page, def, page);
+	ck_assert_msg(r.verdict == PB_FAIL && strstr(r.detail, want), "LX-07: %s: %s",
+		      pb_verdict_names[r.verdict], r.detail);
+	munmap(k7_max, sizeof(*k7_max));
+	unlink(k7_file);
+	pb_tmpdir_remove(dir);
+}
+END_TEST
+
 /* WR-04's note counts against 4 x 3000 records; a stream read whole is not
  * said to have stopped at the budget. */
 START_TEST(wr04_note)
@@ -1558,6 +1628,7 @@ END_TEST
 PB_CHECK_SUITE_MAIN("conf_conditions_md",
 	PB_TCASE_LOOP("one_condition", 30, one_condition, NROWS),
 	PB_TCASE_LOOP("lx07", 30, lx07_condition, NLX07),
+	PB_TCASE_TIMED("lx07_helper", 30, lx07_unprivileged_helper),
 	PB_TCASE_TIMED("lx03", 120, lx03_conditions, lx03_closes_every_pipe),
 	PB_TCASE_TIMED("sig03", 10, sig03_restores_mask),
 	PB_TCASE_TIMED("wr04_md05", 60, wr04_note, md05_with_tmpfs, md05_on_noatime,
