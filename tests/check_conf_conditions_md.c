@@ -542,6 +542,18 @@ static ssize_t splice_off_ignored(int in, loff_t *off_in, int out, loff_t *off_o
 	return splice(in, off_in, out, off_out, len, flags);
 }
 
+/* splice with an offset on a pipe "succeeds" moving nothing (errno left
+ * as ESPIPE, from nothing): 0 is not -1/ESPIPE. */
+static ssize_t splice_off_zero(int in, loff_t *off_in, int out, loff_t *off_out,
+			       size_t len, unsigned flags)
+{
+	if (off_in && is_pipe_fd(in)) {
+		errno = ESPIPE;
+		return 0;
+	}
+	return splice(in, off_in, out, off_out, len, flags);
+}
+
 static ssize_t splice_off_einval(int in, loff_t *off_in, int out, loff_t *off_out,
 				 size_t len, unsigned flags)
 {
@@ -858,6 +870,8 @@ static const struct row rows[] = {
 	{ "LX-05", A, {}, FAILS "tee(5): returned 5, source holds 5, destination 4", IO(2, -1) },
 	{ "LX-05", A, { .splice = splice_off_ignored }, FAILS
 	  "splice with off_in on a pipe gave 5 (success), expected ESPIPE" },
+	{ "LX-05", A, { .splice = splice_off_zero }, FAILS
+	  "splice with off_in on a pipe gave 0 (success), expected ESPIPE" },
 	{ "LX-05", A, { .splice = splice_off_einval }, FAILS
 	  "splice with off_in on a pipe gave -1 (EINVAL), expected ESPIPE" },
 	{ "LX-05", A, { .splice = splice_says_4 }, FAILS "splice(5): returned 4, source holds "

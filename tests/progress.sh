@@ -1,0 +1,38 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The progress line on a terminal (util-linux script(1) gives the command a
+# pseudo-terminal): shown for each step of a benchmark, with an ETA that
+# follows the work left (never more than a few times the whole run, never
+# ">99h"), and cleared at the end; --quiet shows none.
+. "${TESTS_SRCDIR:-$(dirname "$0")}/tap.sh"
+command -v script >/dev/null 2>&1 || skip_all "no script(1) (util-linux)"
+tap_tmpdir
+plan 8
+
+# on_tty OUT ARGS...: run pipebench ARGS on a pseudo-terminal, its output in OUT.
+on_tty() {
+	out=$1; shift
+	t0=$(date +%s)
+	script -qec "$PIPEBENCH $*" /dev/null >"$out" 2>&1 </dev/null
+	rc=$?
+	wall=$(($(date +%s) - t0 + 1))
+}
+
+on_tty "$TEST_TMP/tp" throughput --loops 300 --repeat 3 --warmup 1 --kind anon,fifo
+is "$rc" 0 "throughput on a terminal: exit 0"
+tr '\r' '\n' <"$TEST_TMP/tp" | grep -a 'pipebench throughput: .*repetition' >"$TEST_TMP/lines"
+is "$(grep -c 'repetition [0-9]/3' "$TEST_TMP/lines")" 6 "a progress line for each of the 6 repetitions"
+grep -q '>99h' "$TEST_TMP/lines"; [ $? -ne 0 ]; ok $? "no ETA past 99 hours"
+# Each ETA in seconds: at most ten times the whole run, plus a minute.
+worst=$(sed -n 's/.*(ETA \([0-9hms]*\)).*/\1/p' "$TEST_TMP/lines" | awk '
+	{ s = 0; v = $0
+	  if (match(v, /[0-9]+h/)) s += 3600 * substr(v, RSTART, RLENGTH - 1)
+	  if (match(v, /[0-9]+m/)) s += 60 * substr(v, RSTART, RLENGTH - 1)
+	  if (match(v, /[0-9]+s/)) s += substr(v, RSTART, RLENGTH - 1)
+	  if (s > w) w = s } END { print w + 0 }')
+[ "$worst" -le $((wall * 10 + 60)) ]; ok $? "every ETA follows the work left (worst ${worst}s, run ${wall}s)"
+grep -aq "$(printf '\033\\[K')" "$TEST_TMP/tp"; ok $? "the line is cleared (ESC [K)"
+on_tty "$TEST_TMP/q" throughput --loops 300 --repeat 2 --quiet
+is "$rc" 0 "--quiet on a terminal: exit 0"
+grep -aq 'pipebench throughput: ' "$TEST_TMP/q"; [ $? -ne 0 ]; ok $? "--quiet: no progress line"
+tmp_empty; ok $? "nothing left behind"
