@@ -7,7 +7,7 @@ tap_tmpdir
 PB="$PIPEBENCH throughput --loops 30 --warmup 0"
 J="$TEST_TMP/out.json"
 
-plan 48
+plan 52
 
 run $PB --repeat 2
 is "$rc" 0 "text run exits 0"
@@ -28,6 +28,13 @@ is "$("$JSONQ" "$J" .tool .command .schema_version .exit_status | tr '\n' ' ')" 
    "pipebench throughput 1 0 " "json common fields"
 is "$("$JSONQ" "$J" '.results#')" 4 "2 kinds x 2 sizes = 4 results"
 is "$("$JSONQ" "$J" '.results[0].repetitions#')" 3 "every repetition is kept"
+is "$("$JSONQ" "$J" .params.flags)" none "params.flags: none when none is given"
+$PB --repeat 1 --flags direct --format json >"$TEST_TMP/fl.json"
+is "$("$JSONQ" "$TEST_TMP/fl.json" .params.flags)" direct "params.flags: the one given"
+run $PB --repeat 1 --flags direct
+printf '%s\n' "$out" | grep -q '^settings .* flags direct$'; ok $? "text settings name the flag given"
+run $PB --repeat 1
+printf '%s\n' "$out" | grep -q '^settings .* flags none$'; ok $? "... and none when none is"
 is "$("$JSONQ" "$J" .results[1].kind .results[2].size_bytes | tr '\n' ' ')" "fifo 4096 " \
    "results are size-major, kinds in order"
 tw=$("$JSONQ" "$J" .results[0].repetitions[0].tw_ns)
