@@ -1392,6 +1392,7 @@ START_TEST(lx07_condition)
 }
 END_TEST
 
+
 static bool write_text(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "we");
@@ -1399,6 +1400,52 @@ static bool write_text(const char *path, const char *text)
 
 	return (f && fclose(f) == 0) && ok;
 }
+
+/*
+ * LX-03 where pipe-user-pages-hard is 1 page (a /proc of this test's own:
+ * the real soft limit and pipe-max-size, hard 1, a status with CAP_SETGID
+ * and CAP_SETUID only): any hard limit above 0 bounds the search for
+ * ENFILE at the pipes within the soft limit plus 3, and this kernel, whose
+ * real hard limit is off, gives none of them ENFILE.
+ */
+START_TEST(lx03_hard_one_page)
+{
+	struct pb_run_opts o = { .kind = PB_KIND_ANON, .timeout_s = 60 };
+	long soft = pb_check_proc_long("/proc/sys/fs/pipe-user-pages-soft");
+	long hard = pb_check_proc_long("/proc/sys/fs/pipe-user-pages-hard");
+	long maxsz = pb_check_proc_long("/proc/sys/fs/pipe-max-size");
+	long page = sysconf(_SC_PAGESIZE);
+	struct pb_check_result r;
+	char text[64], want[160];
+
+	if (!pb_check_has_cap(PB_CAP_SETUID) || hard != 0 || soft <= 0 || maxsz != 16 * 16 * page ||
+	    soft / 16 + 3 > 4096) {
+		fprintf(stderr, "# lx03_hard_one_page: not run (limits or CAP_SETUID)\n");
+		return;
+	}
+	if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+	    mount("pb-test-proc", "/proc", "tmpfs", 0, "size=64k") != 0) {
+		fprintf(stderr, "# lx03_hard_one_page: not run (%s)\n", strerror(errno));
+		return;
+	}
+	ck_assert_int_eq(mkdir("/proc/self", 0755), 0);
+	ck_assert_int_eq(mkdir("/proc/sys", 0755), 0);
+	ck_assert_int_eq(mkdir("/proc/sys/fs", 0755), 0);
+	snprintf(text, sizeof(text), "%ld\n", soft);
+	ck_assert(write_text("/proc/sys/fs/pipe-user-pages-soft", text));
+	ck_assert(write_text("/proc/sys/fs/pipe-user-pages-hard", "1\n"));
+	snprintf(text, sizeof(text), "%ld\n", maxsz);
+	ck_assert(write_text("/proc/sys/fs/pipe-max-size", text));
+	ck_assert(write_text("/proc/self/status", "Name:\tpipebench\nCapEff:\t00000000000000c0\n"));
+	ck_assert(write_text("/proc/self/uid_map", "         0          0 4294967295\n"));
+	ck_assert_int_eq(pb_conformance_run_one(pb_test_find_check("LX-03"), &o, &r), 0);
+	umount2("/proc", MNT_DETACH);
+	snprintf(want, sizeof(want), "hard limit 1 pages: %ld pipes made without ENFILE",
+		 soft / 16 + 3);
+	ck_assert_msg(r.verdict == PB_FAIL && strstr(r.detail, want), "LX-03: %s: %s (want %s)",
+		      pb_verdict_names[r.verdict], r.detail, want);
+}
+END_TEST
 
 /*
  * LX-07 where the process holds CAP_SYS_RESOURCE: the unprivileged side is
@@ -1643,7 +1690,7 @@ PB_CHECK_SUITE_MAIN("conf_conditions_md",
 	PB_TCASE_LOOP("one_condition", 30, one_condition, NROWS),
 	PB_TCASE_LOOP("lx07", 30, lx07_condition, NLX07),
 	PB_TCASE_TIMED("lx07_helper", 30, lx07_unprivileged_helper),
-	PB_TCASE_TIMED("lx03", 120, lx03_conditions, lx03_closes_every_pipe),
+	PB_TCASE_TIMED("lx03", 120, lx03_conditions, lx03_closes_every_pipe, lx03_hard_one_page),
 	PB_TCASE_TIMED("sig03", 10, sig03_restores_mask),
 	PB_TCASE_TIMED("wr04_md05", 60, wr04_note, md05_with_tmpfs, md05_on_noatime,
 		       md03_fstat_fails_closes_both))
