@@ -1165,7 +1165,7 @@ static const struct {
 	  "st_size grew with writes: fstat 0, stat 5", ANY },
 	{ "FIFO-08", 0, { .fstat = fstat_eio }, false, "fstat/stat: ", ANY },
 	{ "FIFO-08", 0, { .stat = stat_fifo_eio }, false, "fstat/stat: ", ANY },
-	{ "FIFO-08", 0, { .fcntl = fcntl_pipe_sz_0 }, false, "F_GETPIPE_SZ on a FIFO", ANY },
+	{ "FIFO-08", 0, { .fcntl = fcntl_pipe_sz_0 }, false, "F_GETPIPE_SZ on a FIFO: 0", ANY },
 	{ "FIFO-08", 0, { .fcntl = fcntl_pipe_sz_1 }, true, "F_GETPIPE_SZ 1;", ANY },
 	{ "FIFO-08", 0, { .ioctl = ioctl_fionread_less_1 }, false,
 	  "FIONREAD on a FIFO: 4, expected 5", ANY },
