@@ -489,6 +489,12 @@ static int fcntl_write_end_rdonly(int fd, int cmd, long arg)
 	return fcntl_write_end_says(fd, cmd, arg, F_GETFL, O_RDONLY, O_ACCMODE);
 }
 
+/* CRE-01: F_GETFD fails (EIO) on the write end, F_GETFL still works. */
+static int fcntl_write_end_getfd_eio(int fd, int cmd, long arg)
+{
+	return cmd == F_GETFD && is_write_end(fd) ? (int)fail_with(EIO) : fcntl(fd, cmd, arg);
+}
+
 /* CRE-03: FD_CLOEXEC missing on the write end only. */
 static int fcntl_write_end_no_cloexec(int fd, int cmd, long arg)
 {
@@ -571,6 +577,7 @@ static const struct {
 	{ "CRE-01", { .fcntl = fcntl_write_end_nonblock }, "O_NONBLOCK set on fd[1]" },
 	{ "CRE-01", { .fcntl = fcntl_write_end_cloexec }, "FD_CLOEXEC set on fd[1]" },
 	{ "CRE-01", { .fcntl = fcntl_write_end_rdonly }, "fd[1] is O_RDONLY" },
+	{ "CRE-01", { .fcntl = fcntl_write_end_getfd_eio }, "fcntl on fd[1]: EIO" },
 	{ "CRE-01", { .write = write_read_end_eio }, "write on the read end gave -1/EIO" },
 	{ "CRE-01", { .read = read_write_end_einval }, "read on the write end gave -1/EINVAL" },
 	{ "CRE-03", { .fcntl = fcntl_write_end_no_cloexec }, "FD_CLOEXEC not set on fd[1]" },

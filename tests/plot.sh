@@ -18,7 +18,7 @@ JSONQ=${TESTS_BUILDDIR:?}/jsonq
 W="$TEST_TMP/w"
 mkdir "$W"
 
-PLAN=156
+PLAN=158
 plan $PLAN
 
 GP=$(command -v gnuplot 2>/dev/null)
@@ -182,6 +182,7 @@ badname() { # DESC PATTERN FILE ARGS...: like bad, with --output FILE
 	[ ! -e "$W/$f" ]; ok $? "$desc: nothing written"
 }
 badname "an unknown extension" "no image format is called .gif" x.gif "$W/sweep.json"
+badname "a one-letter extension" "no image format is called .x" x.x "$W/sweep.json"
 badname "a name that says another format" "the name says svg, --format says png" x.svg -f png \
 	"$W/sweep.json"
 badname "--format gnuplot to a .png" "the name says png, --format says gnuplot" x.png \
