@@ -29,7 +29,7 @@ static struct pb_check_result run(const char *id, const struct pb_sysops *sys,
 				  enum pb_kind kind)
 {
 	const struct pb_check *c = pb_test_find_check(id);
-	struct pb_run_opts o = { .sys = sys, .kind = kind };
+	struct pb_run_opts o = { .sys = sys, .kind = kind, .timeout_s = 20 };
 	struct pb_check_result r;
 
 	ck_assert_msg(c != NULL, "no check %s", id);
@@ -754,6 +754,6 @@ PB_CHECK_SUITE_MAIN("conf_sigfifofc",
 	PB_TCASE_TIMED("registry", 0, registry_complete),
 	PB_TCASE_TIMED("sig04_sizes", 30, sig04_detail_sizes),
 	PB_TCASE_LOOP("this_kernel", 0, this_kernel, sizeof(here) / sizeof(here[0])),
-	PB_TCASE_LOOP("broken_kernel", 0, broken_kernel_fails, sizeof(broken) / sizeof(broken[0]),
+	PB_TCASE_LOOP("broken_kernel", 60, broken_kernel_fails, sizeof(broken) / sizeof(broken[0]),
 		      resource_limit_is_error, fifo_open_emfile_is_error,
 		      user_namespace_skips_the_part))
