@@ -10,14 +10,27 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "conformance.h"
 
 /* The check with this ID anywhere in the catalogue, or NULL. */
+/*
+ * A tmpfs mounted at TARGET (MS_* FLAGS) in a mount namespace of this
+ * process alone, gone when it exits: a /proc or a noatime directory of a
+ * test's own.  Needs CAP_SYS_ADMIN; false (errno set) when it cannot.
+ */
+static inline bool pb_test_own_tmpfs(const char *target, unsigned long flags)
+{
+	return unshare(CLONE_NEWNS) == 0 && mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0 &&
+	       mount("pb-test-tmpfs", target, "tmpfs", flags, "size=64k") == 0;
+}
+
 static inline const struct pb_check *pb_test_find_check(const char *id)
 {
 	for (size_t g = 0; pb_check_groups[g]; g++)

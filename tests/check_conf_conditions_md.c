@@ -1423,8 +1423,7 @@ START_TEST(lx03_hard_one_page)
 		fprintf(stderr, "# lx03_hard_one_page: not run (limits or CAP_SETUID)\n");
 		return;
 	}
-	if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
-	    mount("pb-test-proc", "/proc", "tmpfs", 0, "size=64k") != 0) {
+	if (!pb_test_own_tmpfs("/proc", 0)) {
 		fprintf(stderr, "# lx03_hard_one_page: not run (%s)\n", strerror(errno));
 		return;
 	}
@@ -1486,8 +1485,7 @@ START_TEST(lx07_unprivileged_helper)
 	s.open = k7_open;
 	s.write = k7_write;
 	s.fcntl = k7_fcntl;
-	if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
-	    mount("pb-test-proc", "/proc", "tmpfs", 0, "size=64k") != 0) {
+	if (!pb_test_own_tmpfs("/proc", 0)) {
 		fprintf(stderr, "# lx07_unprivileged_helper: not run (%s)\n", strerror(errno));
 		unlink(k7_file);
 		pb_tmpdir_remove(dir);
@@ -1644,8 +1642,7 @@ START_TEST(md05_on_noatime)
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	/* Needs CAP_SYS_ADMIN; the mount is gone with this process. */
-	if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
-	    mount("pb-test-noatime", dir, "tmpfs", MS_NOATIME, "size=64k") != 0) {
+	if (!pb_test_own_tmpfs(dir, MS_NOATIME)) {
 		fprintf(stderr, "# md05_on_noatime: not run (%s)\n", strerror(errno));
 		rmdir(dir);
 		return;
