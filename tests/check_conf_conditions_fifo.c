@@ -1367,7 +1367,14 @@ START_TEST(cre07_without_a_count)
 	}
 	ck_assert_int_eq(mkdir("/proc/self", 0755), 0);
 	ck_assert_int_eq(mkdir("/proc/self/fd", 0755), 0);
-	ck_assert_int_eq(pb_conformance_run_one(c, &o, &r), 0);
+	int rc = pb_conformance_run_one(c, &o, &r);
+	/*
+	 * The real /proc back before anything can end this process: the
+	 * sanitizers' exit-time leak scan reads /proc/self and exits 1
+	 * when it finds the empty tmpfs instead.
+	 */
+	ck_assert_int_eq(umount2("/proc", MNT_DETACH), 0);
+	ck_assert_int_eq(rc, 0);
 	ck_assert_msg(r.verdict != PB_FAIL && r.verdict != PB_ERROR, "%s: %s",
 		      pb_verdict_names[r.verdict], r.detail);
 	ck_assert_msg(strstr(r.detail, "open fds -1 -> 1"), "%s", r.detail);
