@@ -106,6 +106,18 @@ is "thread mode recorded" "$(q "$T/t" '.results[0].mode')" thread
 "$PB" latency -c 0 -n 100 -r 1 -w 0 -f json -o "$T/c0" 2>/dev/null
 is "--cpu 0 exits 0" "$?" 0
 is "--cpu 0: both parties on CPU 0" "$(q "$T/c0" '.results[0].asked_cpus') $(q "$T/c0" '.results[0].repetitions[0].cpus_a') $(q "$T/c0" '.results[0].repetitions[0].cpus_b')" "0,0 0 0"
+# Pinned before their counters start, the parties cannot migrate: a counter
+# that did not move is 0, not unknown (null), whichever source counts.
+for ctr in auto perf; do
+	"$PB" latency -c 0 -n 100 -r 1 -w 0 --counters "$ctr" -f json -o "$T/c0$ctr" 2>/dev/null
+	src=$(q "$T/c0$ctr" '.counters.source')
+	case $src in
+	*sched*|perf*)
+		is "--cpu 0 --counters $ctr ($src): no migration is 0 per round trip, not unknown" \
+			"$(q "$T/c0$ctr" '.results[0].repetitions[0].migrations_per_round_trip')" 0.0 ;;
+	*) skip "--cpu 0 --counters $ctr: no migration is 0" "no migration counter here (${src:-refused})" ;;
+	esac
+done
 "$PB" latency --duration 100ms --interval 20ms -r 1 -w 0 -f json -o "$T/d" 2>/dev/null
 is "--duration with --interval exits 0" "$?" 0
 rt=$(q "$T/d" '.results[0].repetitions[0].round_trips')
