@@ -20,6 +20,7 @@
 #include "endpoint.h"
 #include "engine.h"
 #include "zerocopy.h"
+#include "fake_clock.h"
 
 static char buf[65536];
 
@@ -272,6 +273,25 @@ START_TEST(phase_times_nest_in_the_call)
 }
 END_TEST
 
+/* Under a clock that steps PB_FAKE_STEP a reading, each loop's write and
+ * read phases are one step each: nothing else reads the clock between their
+ * ends, and neither phase takes the other's time. */
+START_TEST(phase_times_are_each_phase)
+{
+	int p[2];
+	struct pb_engine_result r;
+
+	ck_assert_int_eq(pipe2(p, O_NONBLOCK), 0);
+	pb_fake_clock_on();
+	ck_assert_int_eq(pb_engine_run(p[0], p[1], buf, 100, 25, 1 << 24, &r), 0);
+	pb_fake_clock_off();
+	ck_assert_uint_eq(r.loops_done, 25);
+	ck_assert_uint_eq(r.tw_ns, 25 * PB_FAKE_STEP);
+	ck_assert_uint_eq(r.tr_ns, 25 * PB_FAKE_STEP);
+	close(p[0]), close(p[1]);
+}
+END_TEST
+
 START_TEST(write_error_is_reported)
 {
 	int p[2];
@@ -425,7 +445,7 @@ END_TEST
 
 PB_CHECK_SUITE_MAIN("engine",
 	PB_TCASE("loop", anon_counts_balance, kinds_all_open, pipe_size_is_applied,
-		 phase_times_nest_in_the_call),
+		 phase_times_nest_in_the_call, phase_times_are_each_phase),
 	PB_TCASE("failures", never_full_is_overflow, invented_data_is_mismatch,
 		 more_out_than_in_is_mismatch, loop_moving_nothing_is_mismatch,
 		 lost_data_is_mismatch, fill_limit_is_exact, bad_descriptor_errors_are_reported,

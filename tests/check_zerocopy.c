@@ -19,11 +19,11 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
-#include <time.h>
 #include <unistd.h>
 #include "check_main.h"
 #include "engine.h"
 #include "zerocopy.h"
+#include "fake_clock.h"
 
 /* Rows name only the fields they judge. */
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -371,27 +371,6 @@ START_TEST(zc_splice_memfd)
 END_TEST
 
 /*
- * A clock that moves on exactly STEP nanoseconds a reading while armed
- * (pb_clock_ns reads CLOCK_MONOTONIC through clock_gettime, which this
- * file defines before libc): the phase times become exact counts of the
- * readings between their ends.
- */
-#define STEP 1000u
-static bool fake_clock;
-static uint64_t fake_now;
-
-int clock_gettime(clockid_t id, struct timespec *ts)
-{
-	if (fake_clock && id == CLOCK_MONOTONIC) {
-		fake_now += STEP;
-		ts->tv_sec = (time_t)(fake_now / 1000000000u);
-		ts->tv_nsec = (long)(fake_now % 1000000000u);
-		return 0;
-	}
-	return (int)syscall(SYS_clock_gettime, id, ts);
-}
-
-/*
  * The write phase is one step a loop (nothing reads the clock between its
  * ends).  The read phase spans the drain(s); every chunk checked adds two
  * readings around the check, whose one step is kept out of the read time,
@@ -417,21 +396,20 @@ START_TEST(zc_phase_times)
 	ck_assert_int_eq(pb_zc_open(&z, m, v, S, &what), 0);
 	ck_assert_int_eq(pipe2(p, O_NONBLOCK | O_CLOEXEC), 0);
 	ck_assert_int_eq(fcntl(p[1], F_SETPIPE_SZ, PS), (int)PS);
-	fake_now = 0;
-	fake_clock = true;
+	pb_fake_clock_on();
 	r = pb_zc_run(&z, p[0], p[1], S, loops, pb_engine_fill_limit(PS, S), &res);
-	fake_clock = false;
+	pb_fake_clock_off();
 	ck_assert_int_eq(r, 0);
 	ck_assert_uint_eq(res.loops_done, loops);
 	/* Each verified loop checks every chunk it read: its takes less the
 	 * EAGAIN that ends each drain. */
 	checked = res.verified_loops * (takes_per_loop(m) - pipes(m));
 	ck_assert_uint_eq(res.verified_loops, verified(v, loops));
-	ck_assert_uint_eq(res.tw_ns, loops * STEP);
-	ck_assert_msg(res.tr_ns == (loops + checked) * STEP,
+	ck_assert_uint_eq(res.tw_ns, loops * PB_FAKE_STEP);
+	ck_assert_msg(res.tr_ns == (loops + checked) * PB_FAKE_STEP,
 		      "%s verify %s: read time %llu ns, want %llu (%llu loops, %llu chunks checked)",
 		      pb_mode_words[m], pb_verify_words[v], (unsigned long long)res.tr_ns,
-		      (unsigned long long)((loops + checked) * STEP), (unsigned long long)loops,
+		      (unsigned long long)((loops + checked) * PB_FAKE_STEP), (unsigned long long)loops,
 		      (unsigned long long)checked);
 	close(p[0]), close(p[1]);
 	pb_zc_close(&z);
