@@ -87,6 +87,13 @@ long pb_ts_coarse_res_ns(void)
 	return r.tv_sec * 1000000000L + r.tv_nsec;
 }
 
+long pb_ts_nap_ns(long res_ns)
+{
+	long nap = res_ns / 8;
+
+	return nap < 50000 ? 50000 : nap > 1000000 ? 1000000 : nap;
+}
+
 static void stat_times(const struct stat *st, struct timespec *t)
 {
 	t[PB_TS_ATIME] = st->st_atim;
@@ -406,8 +413,7 @@ static int run_round(struct slot *slots, size_t ns, const struct pb_ts_opts *o,
 	const struct timespec past[2] = { { PAST_SEC, 0 }, { PAST_SEC, 0 } };
 	struct timespec target = { 0, 0 }, now;
 	uint64_t cap = o->wait_cap_ns ? o->wait_cap_ns : DEFAULT_WAIT_CAP_NS;
-	long res = pb_ts_coarse_res_ns();
-	struct timespec nap = { 0, res / 8 < 50000 ? 50000 : res / 8 > 1000000 ? 1000000 : res / 8 };
+	struct timespec nap = { 0, pb_ts_nap_ns(pb_ts_coarse_res_ns()) };
 	bool waited = true;
 	uint64_t t0;
 	int r = 0;

@@ -250,6 +250,11 @@ struct json_object *pb_ts_fifo_ref_json(const struct pb_ts_target *fifo,
 /* CLOCK_REALTIME_COARSE resolution in ns (4000000 at HZ=250). */
 long pb_ts_coarse_res_ns(void);
 
+/* The nap between looks at the coarse clock while waiting for it to pass
+ * a timestamp: an eighth of its resolution RES_NS (the wait overshoots by
+ * at most that), at least 50 us, at most 1 ms. */
+long pb_ts_nap_ns(long res_ns);
+
 /* -1, 0 or 1 as A is before, equal to or after B (seconds, then nanoseconds). */
 int pb_ts_cmp(const struct timespec *a, const struct timespec *b);
 

@@ -435,7 +435,25 @@ START_TEST(fifo_on_fd_zero)
 }
 END_TEST
 
+/* The wait's nap at, and one either side of, each of its bounds. */
+START_TEST(nap_lengths)
+{
+	static const long rows[][2] = {
+		{ 4000000, 500000 },  /* HZ=250 */
+		{ 1000000, 125000 },  /* HZ=1000 */
+		{ 10000000, 1000000 },/* HZ=100: 1.25 ms, capped */
+		{ 8000000, 1000000 }, { 8000008, 1000000 }, { 7999992, 999999 },
+		{ 400000, 50000 }, { 399992, 50000 }, { 400008, 50001 },
+		{ 1, 50000 }, { 0, 50000 },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		ck_assert_msg(pb_ts_nap_ns(rows[i][0]) == rows[i][1], "resolution %ld ns: nap %ld, want %ld",
+			      rows[i][0], pb_ts_nap_ns(rows[i][0]), rows[i][1]);
+}
+END_TEST
+
 PB_CHECK_SUITE_MAIN("tsprobe",
 	PB_TCASE("judge", judge_each_branch, fold_agreement_and_disagreement, verdicts,
-		 fs_quirk_words, magic_names, attribution, attribution_each_bit),
+		 fs_quirk_words, magic_names, attribution, attribution_each_bit, nap_lengths),
 	PB_TCASE("live", with_tmpfs, live_fifo_probe, fifo_on_fd_zero))
