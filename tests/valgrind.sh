@@ -13,6 +13,8 @@ VG="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=de
 
 # One command line per test point; DOC marks the JSON file a run writes.
 A="$TEST_TMP/a.json" B="$TEST_TMP/b.json"
+# compare's most NEW files (63): every column label freed, the last too.
+MAXNEW=$(i=0; while [ $i -lt 63 ]; do printf ' %s' "$B"; i=$((i + 1)); done)
 CMDS="throughput --kind all --size 100,4K --loops 20 --repeat 2 --warmup 1 --format json --output $A
 throughput --loops 20 --repeat 2 --warmup 0 --format json --output $B
 throughput --loops 10 --repeat 1 --format csv
@@ -20,6 +22,7 @@ throughput --loops 10 --repeat 1 --format seed
 throughput --loops 10 --repeat 1 --size 0
 compare $A $B --force
 compare $A $B --force --format json
+compare $A$MAXNEW --force
 compare $A /nonexistent.json
 plot $A --format gnuplot
 plot $A $B --label old,new --format gnuplot
