@@ -535,6 +535,7 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		const struct lat_cell *c = &run->cells[i], *f = first_of_row(run, c);
 		const struct pb_hist *h = &c->merged;
 		char sz[32], cpus[32], ran[160], v[10][24], rt[32], ctr[3][24], rat[48] = "";
+		double q50;
 
 		pb_format_size(c->size, sz, sizeof(sz));
 		asked_cpus(c, cpus, sizeof(cpus));
@@ -560,9 +561,10 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		fmt_num(median_of(c, f_vol), ctr[0], sizeof(ctr[0]));
 		fmt_num(median_of(c, f_invol), ctr[1], sizeof(ctr[1]));
 		fmt_num(median_of(c, f_mig), ctr[2], sizeof(ctr[2]));
-		if (f != c && ratio(c, f, 50) > 0)
+		q50 = f != c ? ratio(c, f, 50) : 0;
+		if (q50 > 0)
 			snprintf(rat, sizeof(rat), "%s/%s %.2fx", pb_kind_names[c->kind],
-				 pb_kind_names[f->kind], ratio(c, f, 50));
+				 pb_kind_names[f->kind], q50);
 		fprintf(fp, "%-10s %7s %-6s %-5s %-7s %-9s %8s %8s %8s %8s %8s %8s %8s %8s %9s %11s "
 			"%6s %6s %6s %s\n", pb_kind_names[c->kind], sz, place_name(run, c),
 			pb_lat_wait_words[c->wait], cpus, ran, v[0], v[1], v[2], v[3], v[4], v[5],

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <dirent.h>
 #include <ftw.h>
 #include <math.h>
 #include <stdio.h>
@@ -20,6 +21,7 @@
 
 #include "check_main.h"
 #include "histogram.h"
+#include "latency.h"
 #include "topology.h"
 
 /* A deterministic generator (xorshift64*), so a failure can be replayed. */
@@ -385,6 +387,50 @@ START_TEST(no_cache_or_node_information)
 }
 END_TEST
 
+static int count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
+/*
+ * The second FIFO cannot be made (its directory is gone): the run fails
+ * naming the call, and the first FIFO is closed and removed, its
+ * directory left as empty as it was.
+ */
+START_TEST(second_fifo_failure_leaves_nothing)
+{
+	char t0[512], gone[64], err[256], path[600];
+	const char *tmp = getenv("TMPDIR");
+	struct pb_lat_opts o = { .kind = PB_KIND_FIFO, .size = 1, .wait = PB_LAT_BLOCK,
+				 .cpu_a = -1, .cpu_b = -1, .loops = 10,
+				 .source = PB_LAT_SRC_PROC };
+	struct pb_lat_result r = { 0 };
+	int fds;
+
+	snprintf(t0, sizeof(t0), "%s/pb-lat-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	ck_assert_ptr_nonnull(mkdtemp(t0));
+	snprintf(gone, sizeof(gone), "/nonexistent-pb-lat-%d", (int)getpid());
+	o.dir[0] = t0;
+	o.dir[1] = gone;
+	ck_assert_int_eq(pb_hist_init(&r.hist), 0);
+	fds = count_fds();
+	ck_assert_int_lt(pb_lat_run(&o, &r, err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "mkfifo"), "%s", err);
+	snprintf(path, sizeof(path), "%s/fifo", t0);
+	ck_assert_msg(access(path, F_OK) != 0, "%s left behind", path);
+	ck_assert_int_eq(count_fds(), fds);
+	ck_assert_int_eq(rmdir(t0), 0);
+	pb_hist_free(&r.hist);
+}
+END_TEST
+
 static Suite *latency_suite(void)
 {
 	Suite *s = suite_create("latency");
@@ -399,6 +445,8 @@ static Suite *latency_suite(void)
 					  no_cache_or_node_information));
 
 	suite_add_tcase(s, h);
+	suite_add_tcase(s, pb_test_tcase(PB_TCASE_TIMED("errors", 30,
+							second_fifo_failure_leaves_nothing)));
 	tcase_add_checked_fixture(t, tree_setup, tree_teardown);
 	suite_add_tcase(s, t);
 	return s;
