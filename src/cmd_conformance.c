@@ -337,16 +337,41 @@ static void emit_tap(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	pb_tap_end(&t);
 }
 
-/* Length of the valid UTF-8 sequence at P, or 0. */
+/*
+ * Length of the valid UTF-8 sequence at P that XML 1.0 allows as a
+ * character, or 0: no overlong form (C0, C1, E0 80-9F, F0 80-8F), no
+ * surrogate (ED A0-BF), nothing past U+10FFFF (F4 90-BF, F5-FF), and not
+ * U+FFFE or U+FFFF (EF BF BE, EF BF BF).  A NUL ends a sequence cut short.
+ */
 static size_t utf8_len(const unsigned char *p)
 {
-	size_t n = *p >= 0xf0 && *p <= 0xf4 ? 4 : *p >= 0xe0 ? 3 : *p >= 0xc2 ? 2 : 0;
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n;
 
-	if (*p >= 0xf8)
+	if (*p >= 0xc2 && *p <= 0xdf) {
+		n = 2;
+	} else if (*p >= 0xe0 && *p <= 0xef) {
+		n = 3;
+		if (*p == 0xe0)
+			lo = 0xa0;
+		else if (*p == 0xed)
+			hi = 0x9f;
+	} else if (*p >= 0xf0 && *p <= 0xf4) {
+		n = 4;
+		if (*p == 0xf0)
+			lo = 0x90;
+		else if (*p == 0xf4)
+			hi = 0x8f;
+	} else {
 		return 0;
-	for (size_t i = 1; i < n; i++)
+	}
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
 		if ((p[i] & 0xc0) != 0x80)
 			return 0;
+	if (n == 3 && p[0] == 0xef && p[1] == 0xbf && p[2] >= 0xbe)
+		return 0;
 	return n;
 }
 

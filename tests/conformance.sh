@@ -184,8 +184,10 @@ check "JUnit: a failure element with the detail" sh -c '
 	grep -Eq "failures=\"[12]\"" "$1"' sh "$T/out"
 check "JUnit with a failure: still well-formed" xml_ok "$T/out"
 # The hostname (a UTS namespace's, any bytes) goes through the XML text
-# filter: valid UTF-8 up to U+10FFFF (F4 8F BF BF) kept whole, a stray or
-# cut-short byte one '?' each.  Rows: hostname, attribute value, in hex.
+# filter: valid UTF-8 up to U+10FFFF (F4 8F BF BF) kept whole; a stray or
+# cut-short byte, an overlong form, a surrogate, a code point past U+10FFFF
+# and XML's two non-characters U+FFFE, U+FFFF one '?' a byte.  Each bound is
+# tried at its value and one past it.  Rows: hostname, attribute value, in hex.
 junit_host() {
 	unshare -u python3 -c 'import os, socket, sys
 socket.sethostname(bytes.fromhex(sys.argv[1]))
@@ -207,6 +209,22 @@ c3a9 c3a9 U+00E9
 61ff62 613f62 a stray 0xFF
 61f48fbf62 613f3f3f62 a 4-byte sequence cut short
 2641 26616d703b41 an ampersand
+f4908080 3f3f3f3f past U+10FFFF (F4 90)
+f5808080 3f3f3f3f an F5 lead
+f7bfbfbf 3f3f3f3f an F7 lead
+f8888080 3f3f3f3f an F8 lead
+c280 c280 U+0080, the first 2-byte
+c1bf 3f3f an overlong 2-byte (C1)
+e0a080 e0a080 U+0800, the first 3-byte
+e09fbf 3f3f3f an overlong 3-byte (E0 9F)
+f0908080 f0908080 U+10000, the first 4-byte
+f08fbfbf 3f3f3f3f an overlong 4-byte (F0 8F)
+ed9fbf ed9fbf U+D7FF, before the surrogates
+eda080 3f3f3f a surrogate (ED A0)
+efbfbd efbfbd U+FFFD kept
+efbfbe 3f3f3f U+FFFE, not an XML character
+efbfbf 3f3f3f U+FFFF, not an XML character
+61c2 613f a 2-byte sequence cut short at the end
 ROWS
 
 # ---- JSON
