@@ -7,7 +7,7 @@ tap_tmpdir
 PB="$PIPEBENCH throughput --loops 30 --warmup 0"
 J="$TEST_TMP/out.json"
 
-plan 52
+plan 64
 
 run $PB --repeat 2
 is "$rc" 0 "text run exits 0"
@@ -50,6 +50,27 @@ is "$("$JSONQ" "$J" .params.loops .params.repeat .params.warmup | tr '\n' ' ')" 
 is "$("$JSONQ" "$J" .results[1].ratio_label)" "fifo/anon" "ratio label in json"
 "$JSONQ" "$J" .system.kernel_release .system.page_size_bytes .placement.cpu_at_start >/dev/null
 ok $? "system and placement recorded"
+# The machine facts against their own sources, read here (hostname and
+# kernel_version as uname gives them; the sysctl files where readable).
+fact() { is "$("$JSONQ" "$J" ".system.$1")" "$2" "system.$1 is $3"; }
+fact kernel_release "$(uname -r)" "uname -r"
+fact kernel_version "$(uname -v)" "uname -v"
+fact machine "$(uname -m)" "uname -m"
+fact hostname "$(uname -n)" "uname -n"
+fact libc "$(getconf GNU_LIBC_VERSION)" "getconf GNU_LIBC_VERSION"
+fact cpus_online "$(getconf _NPROCESSORS_ONLN)" "getconf _NPROCESSORS_ONLN"
+fact page_size_bytes "$(getconf PAGESIZE)" "getconf PAGESIZE"
+fact pipe_buf_bytes "$(getconf PIPE_BUF /)" "getconf PIPE_BUF"
+fact cpus_allowed "$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)" \
+	"/proc/self/status Cpus_allowed_list"
+for f in pipe-max-size:pipe_max_size_bytes pipe-user-pages-soft:pipe_user_pages_soft \
+	pipe-user-pages-hard:pipe_user_pages_hard; do
+	if [ -r "/proc/sys/fs/${f%%:*}" ]; then
+		fact "${f#*:}" "$(cat "/proc/sys/fs/${f%%:*}")" "/proc/sys/fs/${f%%:*}"
+	else
+		skip 1 "system.${f#*:}: /proc/sys/fs/${f%%:*} not readable"
+	fi
+done
 
 run $PB --repeat 2 --kind anon,socketpair --format csv
 is "$rc" 0 "csv run exits 0"
