@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <json-c/json.h>
+#include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -254,10 +255,13 @@ static double rep_ns_per_syscall(const struct pb_engine_result *e)
  * is not a pipe's), so a plain TT ratio would mislead; with equal bytes the
  * two are the same.  0 when undefined.
  */
+/* C's median time per byte over F's; NAN where either is not measured
+ * (no repetition, no byte moved, a zero time) or F is NULL or C itself. */
 static double cost_ratio(const struct tp_cell *c, const struct tp_cell *f)
 {
-	if (!c->nreps || !f->nreps || c->bytes <= 0 || f->bytes <= 0 || f->tt.median <= 0)
-		return 0;
+	if (!f || f == c || !c->nreps || !f->nreps || c->bytes <= 0 || f->bytes <= 0 ||
+	    f->tt.median <= 0)
+		return NAN;
 	return (c->tt.median / c->bytes) / (f->tt.median / f->bytes);
 }
 
@@ -384,6 +388,7 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		const struct tp_cell *c = &run->cells[i], *f = first_of_row(run, c);
 		const struct tp_cell *rw = rw_of(run, c);
 		char range[40], ratio[96] = "";
+		double q_first, q_rw;
 		size_t off = 0;
 
 		char md[16] = "";
@@ -398,13 +403,15 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		if (!c->nreps)
 			continue;
 		snprintf(range, sizeof(range), "%.3f-%.3f", c->tt.min / 1e9, c->tt.max / 1e9);
-		if (f != c && f->nreps && f->tt.median > 0)
+		q_first = cost_ratio(c, f);
+		q_rw = cost_ratio(c, rw);
+		if (isfinite(q_first))
 			off += (size_t)snprintf(ratio, sizeof(ratio), "%s/%s %.2fx",
 						pb_kind_names[c->kind], pb_kind_names[f->kind],
-						cost_ratio(c, f));
-		if (rw && rw->nreps && rw->tt.median > 0)
+						q_first);
+		if (isfinite(q_rw))
 			snprintf(ratio + off, sizeof(ratio) - off, "%s%s/rw %.2fx", off ? ", " : "",
-				 pb_mode_words[c->mode], cost_ratio(c, rw));
+				 pb_mode_words[c->mode], q_rw);
 		fprintf(fp, "%-10s %s%8s %8.3f %8.3f %8.3f %17s %6.1f%% %12.0f %11.0f %9.1f %8.3f %7.1f%s%s\n",
 			pb_kind_names[c->kind], md, b1, c->tw.median / 1e9, c->tr.median / 1e9,
 			c->tt.median / 1e9, range, c->tt.spread * 100, c->bytes, c->syscalls,
@@ -534,6 +541,7 @@ static struct json_object *cell_json(const struct tp_run *run, const struct tp_c
 {
 	struct json_object *o = json_object_new_object(), *reps = json_object_new_array(), *sum;
 	const struct tp_cell *f = first_of_row(run, c), *rw = rw_of(run, c);
+	double q_first;
 	struct pb_row row = pb_row_json(o);
 
 	cell_fields(&row, c);
@@ -565,20 +573,17 @@ static struct json_object *cell_json(const struct tp_run *run, const struct tp_c
 	pb_json_add_double(sum, "rate_syscalls_per_s", rate(c->syscalls, c->tt.median));
 	pb_json_add_double(sum, "ns_per_syscall",
 			   c->syscalls > 0 ? c->tt.median / c->syscalls : 0);
-	if (f != c && f->nreps && f->tt.median > 0) {
+	q_first = cost_ratio(c, f);
+	pb_json_add_double(o, "cost_ratio_to_first", q_first);
+	if (isfinite(q_first)) {
 		char label[48];
 
 		snprintf(label, sizeof(label), "%s/%s", pb_kind_names[c->kind],
 			 pb_kind_names[f->kind]);
-		pb_json_add_double(o, "cost_ratio_to_first", cost_ratio(c, f));
 		pb_json_add_str(o, "ratio_label", label);
-	} else {
-		json_object_object_add(o, "cost_ratio_to_first", NULL);
 	}
-	if (rw && rw->nreps && rw->tt.median > 0)
+	if (c->mode != PB_MODE_RW)
 		pb_json_add_double(o, "cost_ratio_to_rw", cost_ratio(c, rw));
-	else if (c->mode != PB_MODE_RW)
-		json_object_object_add(o, "cost_ratio_to_rw", NULL);
 	return o;
 }
 
