@@ -70,7 +70,7 @@ xml_ok() {
 	}' "$1"
 }
 
-echo "1..101"
+echo "1..117"
 
 # ---- --list and selection
 run 0 --list
