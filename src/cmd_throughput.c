@@ -250,13 +250,13 @@ static double rep_ns_per_syscall(const struct pb_engine_result *e)
 }
 
 /*
- * Cost of C relative to the first kind of its row: median time per byte
- * moved.  Kinds can move different amounts per loop (a socketpair's buffer
- * is not a pipe's), so a plain TT ratio would mislead; with equal bytes the
- * two are the same.  0 when undefined.
+ * Cost of C relative to F (the first kind of its row, or rw of its kind):
+ * median time per byte moved.  Kinds can move different amounts per loop
+ * (a socketpair's buffer is not a pipe's), so a plain TT ratio would
+ * mislead; with equal bytes the two are the same.  NAN (JSON null, not
+ * shown) when undefined: F is NULL or C itself, either has no repetition
+ * or moved no byte, or F's time is zero.
  */
-/* C's median time per byte over F's; NAN where either is not measured
- * (no repetition, no byte moved, a zero time) or F is NULL or C itself. */
 static double cost_ratio(const struct tp_cell *c, const struct tp_cell *f)
 {
 	if (!f || f == c || !c->nreps || !f->nreps || c->bytes <= 0 || f->bytes <= 0 ||

@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
-#include <dirent.h>
 #include <ftw.h>
 #include <math.h>
 #include <stdio.h>
@@ -20,6 +19,8 @@
 #include <unistd.h>
 
 #include "check_main.h"
+#include "cleanup.h"
+#include "conformance.h"
 #include "histogram.h"
 #include "latency.h"
 #include "topology.h"
@@ -387,18 +388,6 @@ START_TEST(no_cache_or_node_information)
 }
 END_TEST
 
-static int count_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	int n = 0;
-
-	ck_assert_ptr_nonnull(d);
-	while (readdir(d))
-		n++;
-	closedir(d);
-	return n;
-}
-
 /*
  * The second FIFO cannot be made (its directory is gone): the run fails
  * naming the call, and the first FIFO is closed and removed, its
@@ -407,26 +396,26 @@ static int count_fds(void)
 START_TEST(second_fifo_failure_leaves_nothing)
 {
 	char t0[512], gone[64], err[256], path[600];
-	const char *tmp = getenv("TMPDIR");
 	struct pb_lat_opts o = { .kind = PB_KIND_FIFO, .size = 1, .wait = PB_LAT_BLOCK,
 				 .cpu_a = -1, .cpu_b = -1, .loops = 10,
 				 .source = PB_LAT_SRC_PROC };
 	struct pb_lat_result r = { 0 };
 	int fds;
 
-	snprintf(t0, sizeof(t0), "%s/pb-lat-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	ck_assert_ptr_nonnull(mkdtemp(t0));
+	ck_assert_int_eq(pb_tmpdir_make(NULL, t0, sizeof(t0)), 0);
 	snprintf(gone, sizeof(gone), "/nonexistent-pb-lat-%d", (int)getpid());
 	o.dir[0] = t0;
 	o.dir[1] = gone;
 	ck_assert_int_eq(pb_hist_init(&r.hist), 0);
-	fds = count_fds();
+	fds = pb_check_count_fds();
+	ck_assert_int_ge(fds, 0);
 	ck_assert_int_lt(pb_lat_run(&o, &r, err, sizeof(err)), 0);
 	ck_assert_msg(strstr(err, "mkfifo"), "%s", err);
 	snprintf(path, sizeof(path), "%s/fifo", t0);
 	ck_assert_msg(access(path, F_OK) != 0, "%s left behind", path);
-	ck_assert_int_eq(count_fds(), fds);
-	ck_assert_int_eq(rmdir(t0), 0);
+	ck_assert_int_eq(pb_check_count_fds(), fds);
+	ck_assert_int_eq(rmdir(t0), 0); /* empty: nothing left in it */
+	pb_tmpdir_remove(t0);
 	pb_hist_free(&r.hist);
 }
 END_TEST
