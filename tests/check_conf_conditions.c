@@ -27,6 +27,7 @@
 
 #include "check_conf.h"
 #include "check_main.h"
+#include "fast_time.h"
 #include "conformance.h"
 
 /* ---- misbehaving calls, each breaking one later condition ---- */
@@ -642,7 +643,10 @@ START_TEST(later_condition_fails)
 	eofs_seen = 0;
 	full_write_1_seen = false;
 	nb04_dup = -1;
+	if (cases[_i].phrase)  /* a row that FAILs: its waits run out a quarter as long */
+		pb_fast_time_on();
 	ck_assert_int_eq(pb_conformance_run_one(c, &o, &r), 0);
+	pb_fast_time_off();
 	if (!cases[_i].phrase) {
 		ck_assert_msg(r.verdict != PB_FAIL && r.verdict != PB_ERROR, "%s case %d (lawful): "
 			      "%s: %s", cases[_i].id, _i, pb_verdict_names[r.verdict], r.detail);

@@ -33,6 +33,8 @@
 
 #include "check_conf.h"
 #include "check_main.h"
+#define PB_FAST_TIME_OWN_SETITIMER
+#include "fast_time.h"
 #include "conformance.h"
 
 static ssize_t fail_with(int err)
@@ -291,7 +293,7 @@ int setitimer(__itimer_which_t which, const struct itimerval *nv, struct itimerv
 {
 	if (which == ITIMER_REAL && nv)
 		armed_us = nv->it_value.tv_sec * 1000000L + nv->it_value.tv_usec;
-	return (int)syscall(SYS_setitimer, which, nv, ov);
+	return pb_fast_setitimer(which, nv, ov);
 }
 
 /* Lawful, but the read first looks at the interrupt timer: the detail says
@@ -1310,7 +1312,10 @@ START_TEST(later_condition)
 	calls = 0;
 	busy_seen = false;
 	set_read_counted(_i);
+	if (!cases[_i].lawful)  /* a row that FAILs: its waits run out a quarter as long */
+		pb_fast_time_on();
 	ck_assert_int_eq(pb_conformance_run_one(c, &o, &r), 0);
+	pb_fast_time_off();
 	if (getenv("PB_TEST_VERBOSE"))
 		fprintf(stderr, "# %s case %d: %s: %s\n", cases[_i].id, _i,
 			pb_verdict_names[r.verdict], r.detail);

@@ -37,6 +37,7 @@
 
 #include "check_conf.h"
 #include "check_main.h"
+#include "fast_time.h"
 #include "cleanup.h"
 #include "conformance.h"
 #include "tsprobe.h"
@@ -1071,7 +1072,10 @@ START_TEST(one_condition)
 			w->base);
 		return;
 	}
+	if (w->v == PB_FAIL)  /* its waits run out a quarter as long */
+		pb_fast_time_on();
 	r = run_row(w);
+	pb_fast_time_off();
 
 	ck_assert_msg(r.verdict == w->v, "%s row %d: %s, expected %s: %s", w->id, _i,
 		      pb_verdict_names[r.verdict], pb_verdict_names[w->v], r.detail);
