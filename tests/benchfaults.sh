@@ -21,7 +21,6 @@ asan=$(ldd "$PB" 2>/dev/null | awk '/libasan\.so/ { print $3; exit }')
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 export ASAN_OPTIONS
 
-plan 39
 
 # faulty FAULT ARGS...: run pipebench ARGS with FAULT injected (rc, out, err).
 faulty() {
@@ -85,3 +84,4 @@ echo "$r $tap_n - throughput --timeout 1 under hung-read: the message names the 
 faulty eof-midway latency --loops 200 --repeat 1 --size 100
 expect "latency --size 100 under eof-midway" 3 \
 	'anon any block: party B: read: end of file inside a message$'
+done_testing

@@ -33,9 +33,7 @@ BAD='--loops|0|
 --dir|/nonexistent-pipebench-dir|
 --dir|/etc/passwd|
 --output|/nonexistent-pipebench-dir/out.json|'
-nbad=$(printf '%s\n' "$BAD" | wc -l)
 
-plan $((14 + 4 * nbad + 6 + 17 + 5))
 
 run "$PIPEBENCH"
 is "$rc" 2 "bare pipebench exits 2"
@@ -163,3 +161,4 @@ is "$("$PIPEBENCH" compare --list-operands)|$("$PIPEBENCH" throughput --list-ope
 clash=$(for c in $cmds; do "$PIPEBENCH" "$c" --list-options; done |
 	awk -F '\t' '$2 != "-" { print $2 " " $1 }' | sort -u | awk '{ print $1 }' | uniq -d)
 is "$clash" "" "no short letter has two meanings across commands"
+done_testing

@@ -85,8 +85,6 @@ chmod +x "$STUB" || exit 99
 mkdir "$TEST_TMP/files" "$TEST_TMP/files/sub dir" &&
 	: >"$TEST_TMP/files/base.json" && : >"$TEST_TMP/files/new.json" || exit 99
 
-plan 35
-
 is "$(complete -p pipebench 2>&1)" "complete -F _pipebench pipebench" \
 	"sourcing the script registers _pipebench for pipebench"
 
@@ -186,3 +184,4 @@ case "$ids|$kinds|$files" in
 *) ok 1 "the built binary completes IDs, words and files"
 	diag "--only CRE-0: '$ids'; --kind f: '$kinds'; compare: '$files'" ;;
 esac
+done_testing

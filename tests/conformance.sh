@@ -70,7 +70,6 @@ xml_ok() {
 	}' "$1"
 }
 
-echo "1..117"
 
 # ---- --list and selection
 run 0 --list
@@ -354,3 +353,4 @@ for pres in "" --preserve-status; do
 		sh -c 'test "$1" = "$2" && grep -q "<property name=\"interrupted\" value=\"SIGTERM\"/>" "$3"' \
 		sh "$got" "$want" "$T/int.out"
 done
+echo "1..$n"

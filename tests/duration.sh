@@ -10,7 +10,6 @@
 tap_tmpdir
 J="$TEST_TMP/out.json"
 
-plan 31
 
 # budget_ok FILE RUNS: the recorded choice, budget.loops, is
 # max(1, min(max_loops, (duration_ns - calibration.total_ns) * calibration.loops
@@ -113,3 +112,4 @@ ok $? "messaging text: the workload line shows the chosen loops"
 run $M --repeat 1 --warmup 0 --format json
 is "$(printf '%s' "$out" | "$JSONQ" - .params.loops .params.duration_ns .budget | tr '\n' ' ')" "100 null null " \
    "messaging default: 100 loops (the man page's), no budget"
+done_testing

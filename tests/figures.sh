@@ -13,7 +13,6 @@ D=$TEST_TMP
 command -v perl >/dev/null 2>&1 || skip_all "perl is not installed"
 perl -MJSON::PP -e 1 2>/dev/null || skip_all "perl's JSON::PP is not installed (Debian package perl)"
 
-plan 14
 
 # figures FILE: one line per figure that does not agree ("path: got X,
 # want Y"), nothing when every figure does; a count of figures checked on
@@ -233,3 +232,4 @@ perl -MJSON::PP -e 'local $/; open(my $f, "<", $ARGV[0]) or die; my $d = JSON::P
 	"$D/t1.json" >"$D/bad.json"
 is "$(figures "$D/bad.json" | sed 's/: got .*//')" "results[0].summary.rate_bytes_per_s" \
 	"a rate off by 1000/1024 is reported, and nothing else"
+done_testing

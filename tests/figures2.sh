@@ -19,7 +19,6 @@ perl -MJSON::PP -e 1 2>/dev/null || skip_all "perl's JSON::PP is not installed (
 F=${TESTS_SRCDIR:-$(dirname "$0")}/figures
 P=$PIPEBENCH
 
-plan 32
 
 # ---- compare.  compare_all NAME ARGS...: compare ARGS in every format, the JSON
 # to $D/NAME.json, text, CSV and markdown beside it; then the figures.
@@ -194,3 +193,4 @@ is "$(perl "$F/report.pl" rep4.json conformance,messaging)" "" \
 	"report with a part killed by SIGKILL: not interrupted, no status, the next part run, exit status recomputes"
 is "$rc $("$JSONQ" rep4.json .part_runs.conformance.error .part_runs.messaging.exit_status | tr '\n' ' ')" \
 	"3 killed by signal SIGKILL 0 " "... exit 3, 'killed by signal SIGKILL', messaging still measured"
+done_testing

@@ -9,7 +9,6 @@
 tap_tmpdir
 D="$TEST_TMP"
 
-plan 67
 
 # run_ok FILE CMD: the run object of FILE is complete and typed.
 run_ok() {
@@ -167,3 +166,4 @@ grep -Eq "^  board06/$(uname -r) +-CAP_CHOWN \+CAP_SYS_ADMIN$" "$D/fleet.txt"
 ok $? "text: the note names the capabilities board06 lacks and has"
 rm -f "$D"/f*.json "$D/fleet."* "$D/t.out"
 ok "$(tmp_empty; echo $?)" "nothing left behind"
+done_testing

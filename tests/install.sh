@@ -31,7 +31,6 @@ if [ -f "$SRC/config.status" ]; then
 	SRC=$S
 fi
 
-plan 26
 
 B=$TEST_TMP/build
 D=$TEST_TMP/dest
@@ -187,3 +186,4 @@ grep -q '^\.Dt TUBEBENCH-2 1$' "$D2$P/share/man/man1/tubebench-2.1" 2>/dev/null 
 ok $? "... the page is tubebench-2.1 with .Dt TUBEBENCH-2 and .Nm tubebench-2"
 grep -q '^complete -F _pipebench tubebench-2$' "$D2$P/bc/tubebench-2" 2>/dev/null
 ok $? "... the completion is bc/tubebench-2 (--with-bash-completion-dir), for tubebench-2"
+done_testing

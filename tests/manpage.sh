@@ -11,13 +11,7 @@
 : "${MANPAGE:?}"
 
 cmds=$("$PIPEBENCH" --list-commands)
-[ -n "$cmds" ] || { plan 1; ok 1 "--list-commands lists commands"; exit 0; }
-
-n=4
-for c in $cmds; do
-	n=$((n + 2 + $("$PIPEBENCH" "$c" --list-options | wc -l)))
-done
-plan "$n"
+[ -n "$cmds" ] || { ok 1 "--list-commands lists commands"; done_testing; exit 0; }
 
 if [ -n "$MANDOC" ]; then
 	lint=$("$MANDOC" -Tlint -Wwarning "$MANPAGE" 2>&1)
@@ -97,3 +91,4 @@ stray=$(sed -f "${TMPDIR:-/tmp}/pb-manpage.$$.sed" "$MANPAGE" |
 	grep -nE "(^|[^-a-z.])pipebench ($alt|-)([^a-z_]|\$)")
 rm -f "${TMPDIR:-/tmp}/pb-manpage.$$.sed"
 is "$stray" "" "installed as pb-pipebench, the page shows no command line with plain pipebench"
+done_testing

@@ -13,7 +13,6 @@ map=$top/tests/mutation/map.tab
 [ -r "$tab" ] && [ -r "$map" ] || skip_all "no mutation catalogue under $top/tests/mutation"
 command -v perl >/dev/null 2>&1 || skip_all "perl is not installed"
 
-plan 4
 # One line per catalogue problem; nothing printed when there is none.
 problems=$(TOP=$top MAP=$map perl -e '
 	my %e = (n => "\n", t => "\t", "\\" => "\\");
@@ -52,3 +51,4 @@ for what in stale dup same unmapped; do
 	ok $? "$desc"
 	[ -z "$found" ] || diag "$found"
 done
+done_testing

@@ -90,7 +90,6 @@ boot() { # accel, seconds, extra kernel arguments; console to $work/console
 		</dev/null 2>"$work/qemu.err" | tr -d '\r' > "$work/console"
 }
 
-echo "1..13"
 start=$(date +%s)
 # KVM only when it really runs a guest (nested KVM can open and then hang):
 # a probe boot that must reach /init within 10 s; else software emulation.
@@ -161,4 +160,5 @@ else
 		eval 'grep -q "MD-04: status pass -> known-deviation" "$work/cmp-conf" && ! grep -q "^! .*MD-04" "$work/cmp-conf"'
 fi
 sed -n '/PB-KERNEL/,/PB-JSON-BEGIN/p' "$work/console" | sed 's/^/# /' | head -n 40
+echo "1..$n"
 exit 0

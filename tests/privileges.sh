@@ -13,7 +13,6 @@ chmod 755 "$TEST_TMP"
 chown 65534 "$TMPDIR"
 HOLD="$TESTS_BUILDDIR/holdpipes"
 
-plan 22
 
 run $NOBODY "$PIPEBENCH" throughput --kind all --loops 20 --repeat 1 --warmup 0
 is "$rc" 0 "throughput runs as nobody"
@@ -77,4 +76,4 @@ is "$(stat -c %a "$d")" 700 "private directory is mode 0700"
 is "$(stat -c %a "$d/fifo")" 600 "FIFO is mode 0600"
 case ${d##*/} in pipebench.XXXXXX|pipebench.) ok 1 "directory name is randomised" ;; *) ok 0 "directory name is randomised" ;; esac
 kill $pid; wait $pid || true
-
+done_testing

@@ -7,7 +7,6 @@
 . "${TESTS_SRCDIR:-$(dirname "$0")}/tap.sh"
 command -v script >/dev/null 2>&1 || skip_all "no script(1) (util-linux)"
 tap_tmpdir
-plan 8
 
 # on_tty OUT ARGS...: run pipebench ARGS on a pseudo-terminal, its output in OUT.
 on_tty() {
@@ -36,3 +35,4 @@ on_tty "$TEST_TMP/q" throughput --loops 300 --repeat 2 --quiet
 is "$rc" 0 "--quiet on a terminal: exit 0"
 grep -aq 'pipebench throughput: ' "$TEST_TMP/q"; [ $? -ne 0 ]; ok $? "--quiet: no progress line"
 tmp_empty; ok $? "nothing left behind"
+done_testing

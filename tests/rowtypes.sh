@@ -48,7 +48,6 @@ PB_OPT_CPUS|unsigned long m
 PB_OPT_DIR|char *m
 PB_OPT_FILE|const char **m
 PB_OPT_STRING|int m"
-plan $(($(printf '%s\n' "$GOOD" | wc -l) + $(printf '%s\n' "$BAD" | wc -l) * 2))
 
 while IFS='|' read -r type ctype; do
 	row "$type" "$ctype"; r=$?
@@ -63,3 +62,4 @@ while IFS='|' read -r type ctype; do
 done <<EOF_BAD
 $BAD
 EOF_BAD
+done_testing

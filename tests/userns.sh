@@ -12,7 +12,6 @@ tap_tmpdir
 # The caller becomes root of a new user namespace, setgroups denied.
 USERNS="unshare -U -r"
 
-plan 8
 
 run $USERNS "$PIPEBENCH" conformance --format json
 is "$rc" 0 "conformance in a user namespace exits 0"
@@ -39,3 +38,4 @@ is "$rc" 0 "report --quick in a user namespace exits 0"
 [ "$rc" -eq 0 ] || diag "$(printf '%s\n%s' "$out" "$err" | tail -20)"
 
 tmp_empty; ok $? "nothing left behind"
+done_testing
