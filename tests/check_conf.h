@@ -99,11 +99,43 @@ static inline struct pb_sysops pb_test_sysops(const struct pb_sysops *broken)
 
 /* ---- calls that fail outright, or only on pipes and FIFOs ---- */
 
+/* A call that fails with ERR: -1 and errno, for a fake's return. */
+static inline ssize_t fail_with(int err)
+{
+	errno = err;
+	return -1;
+}
+
+static inline int ifail_with(int err)
+{
+	errno = err;
+	return -1;
+}
+
 static inline bool is_pipe_fd(int fd)
 {
 	struct stat st;
 
 	return fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode);
+}
+
+/* RD-01, CRE-01 and the FIFO checks: a read of a pipe or FIFO says one byte
+ * less than it took (the last is lost), or the right count with its last
+ * byte changed. */
+static inline ssize_t read_one_short(int fd, void *buf, size_t n)
+{
+	ssize_t r = read(fd, buf, n);
+
+	return r > 1 && is_pipe_fd(fd) ? r - 1 : r;
+}
+
+static inline ssize_t read_flips_last(int fd, void *buf, size_t n)
+{
+	ssize_t r = read(fd, buf, n);
+
+	if (r > 0 && is_pipe_fd(fd))
+		((char *)buf)[r - 1] ^= 1;
+	return r;
 }
 
 /* A full nonblocking pipe: write() returns 0 instead of -1/EAGAIN. */

@@ -174,12 +174,6 @@ static long queued(int fd)
 	return ioctl(fd, FIONREAD, &q) == 0 ? q : -1;
 }
 
-static ssize_t fail_with(int err)
-{
-	errno = err;
-	return -1;
-}
-
 /* NB-01: after PIPE_BUF bytes, a nonblocking write(1) says EAGAIN. */
 static ssize_t write_1_after_pipe_buf_eagain(int fd, const void *buf, size_t n)
 {
@@ -415,23 +409,7 @@ static ssize_t read_direct_empty_packet(int fd, void *buf, size_t n)
 	return n > 1 && is_nonblock(fd) ? 0 : read(fd, buf, n);
 }
 
-/* RD-01, CRE-01: a read says one byte less than it took (the last is
- * lost), or the right count with one byte changed. */
-static ssize_t read_one_short(int fd, void *buf, size_t n)
-{
-	ssize_t r = read(fd, buf, n);
-
-	return r > 1 && is_pipe_fd(fd) ? r - 1 : r;
-}
-
-static ssize_t read_flips_last(int fd, void *buf, size_t n)
-{
-	ssize_t r = read(fd, buf, n);
-
-	if (r > 0 && is_pipe_fd(fd))
-		((char *)buf)[r - 1] ^= 1;
-	return r;
-}
+/* RD-01, CRE-01: read_one_short and read_flips_last are in check_conf.h. */
 
 /* RD-02: EOF does not persist: the second EOF is -1/EIO. */
 static int eofs_seen;

@@ -37,18 +37,6 @@
 #include "fast_time.h"
 #include "conformance.h"
 
-static ssize_t fail_with(int err)
-{
-	errno = err;
-	return -1;
-}
-
-static int ifail_with(int err)
-{
-	errno = err;
-	return -1;
-}
-
 static long page_size(void)
 {
 	return sysconf(_SC_PAGESIZE);
@@ -606,8 +594,9 @@ static int open_rdwr_nb_eio(const char *path, int flags, mode_t mode)
 	return fifo_flags(path, flags, O_RDWR, true) ? ifail_with(EIO) : open(path, flags, mode);
 }
 
-/* A write of N bytes moves and says N - 1; a read of a pipe or FIFO says
- * one byte less than it took, or flips its last byte. */
+/* A write of N bytes moves and says N - 1 (the reads that say one byte
+ * less or flip the last are check_conf.h's read_one_short and
+ * read_flips_last). */
 static ssize_t write_short(int fd, const void *buf, size_t n, size_t which)
 {
 	return n == which && is_pipe_fd(fd) ? write(fd, buf, n - 1) : write(fd, buf, n);
@@ -615,22 +604,6 @@ static ssize_t write_short(int fd, const void *buf, size_t n, size_t which)
 
 static ssize_t write_3_short(int fd, const void *b, size_t n) { return write_short(fd, b, n, 3); }
 static ssize_t write_5_short(int fd, const void *b, size_t n) { return write_short(fd, b, n, 5); }
-
-static ssize_t read_one_short(int fd, void *buf, size_t n)
-{
-	ssize_t r = read(fd, buf, n);
-
-	return r > 1 && is_pipe_fd(fd) ? r - 1 : r;
-}
-
-static ssize_t read_flips_last(int fd, void *buf, size_t n)
-{
-	ssize_t r = read(fd, buf, n);
-
-	if (r > 0 && is_pipe_fd(fd))
-		((char *)buf)[r - 1] ^= 1;
-	return r;
-}
 
 static ssize_t read_kills_reader(int fd, void *buf, size_t n)
 {

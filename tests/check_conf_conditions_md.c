@@ -74,12 +74,6 @@ struct row {
 static const struct row *cur;
 static int reads_seen, writes_seen, ioctls_seen, calls_seen;
 
-static ssize_t fail_with(int err)
-{
-	errno = err;
-	return -1;
-}
-
 static int accmode(int fd)
 {
 	int fl = fcntl(fd, F_GETFL);
