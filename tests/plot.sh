@@ -20,7 +20,7 @@ mkdir "$W"
 
 # The points with gnuplot installed: without it, the rendering points are
 # skipped by number (PLAN less the points run before them and the last).
-PLAN=158
+PLAN=160
 
 GP=$(command -v gnuplot 2>/dev/null)
 # Fake gnuplots: one that fails, one that hangs, one that hands the script
@@ -247,6 +247,8 @@ is "$(term t.pdf)" pdfcairo ".pdf: the pdfcairo terminal"
 is "$(term t.jpg)" jpeg ".jpg: the jpeg terminal"
 is "$(term t.JPEG)" jpeg ".JPEG: the jpeg terminal (case does not matter)"
 is "$(term chart)" svg "no extension: svg"
+is "$(term .png)" svg "a dot file, .png: no extension, svg"
+is "$(term chart.)" svg "a name ending in a dot: no extension, svg"
 is "$(term t.img -f png)" png "--format png with a name of its own"
 PATH="$W/bin-cat:$PATH" "$P" plot -q -o "$W/t.pdf" "$W/sweep.json"
 grep -Fq 'GPVAL_TERMINALS' "$W/t.pdf" && grep -Fq 'this gnuplot has no pdfcairo terminal' "$W/t.pdf"
