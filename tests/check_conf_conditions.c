@@ -603,7 +603,7 @@ static const struct {
 	{ "RD-01", { .read = read_one_short }, "read(100) with 10 bytes queued = 9" },
 	{ "RD-01", { .read = read_flips_last }, "read(100) with 10 bytes queued = 10" },
 	{ "RD-02", { .read = read_flips_last }, "differ from those written" },
-	{ "RD-02", { .read = read_second_eof_eio }, "read #3 = -1/EIO" },
+	{ "RD-02", { .read = read_second_eof_eio }, "read #3 = -1/EIO (expected 0)" },
 	{ "RD-03", { .read = read_nonblock_blocks }, "nonblocking read blocked" },
 	{ "RD-06", { .read = read_eof_eagain }, "all write descriptors closed: read = -1/EAGAIN" },
 };
