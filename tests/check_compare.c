@@ -609,6 +609,9 @@ START_TEST(run_failed_reasons)
 		{ DOC("conformance", "{}", "\"checks\":[],\"errors\":[\"RD-01: x\",\"RD-02: y\"],"
 		      "\"exit_status\":0"), true,
 		  "the run reported 2 errors (exit status 0: RD-01: x (and 1 more))" },
+		{ DOC("conformance", "{}", "\"checks\":[],\"errors\":[\"CRE-01: x\"],"
+		      "\"exit_status\":1"), true,
+		  "the run reported 1 error (exit status 1: CRE-01: x)" },
 		{ DOC("conformance", "{}", "\"checks\":[],\"errors\":[],\"exit_status\":143"), true,
 		  "the run was interrupted (exit status 143)" },
 		{ DOC("throughput", "{}", "\"results\":[],\"errors\":[\"nothing to measure\"],"
