@@ -13,6 +13,15 @@ is "small run exits 0" "$?" 0
 grep -q '^elapsed s ' "$T/out"; ok $? "text shows elapsed median"
 grep -q '^involuntary ctxsw ' "$T/out"; ok $? "text shows involuntary context switches"
 grep -q '40 messages, 4000 bytes per repetition' "$T/out"; ok $? "text states the message count"
+# Each metric's row in its own units and decimals: median, min, max.
+awk -v want='elapsed s=3;messages/s=0;MB/s=1;voluntary ctxsw=0;involuntary ctxsw=0;CPU user s=3;CPU sys s=3' '
+	BEGIN { n = split(want, w, ";"); for (i = 1; i <= n; i++) { split(w[i], kv, "="); dec[kv[1]] = kv[2] } }
+	{ for (m in dec) if (index($0, m " ") == 1 && substr($0, length(m) + 1) ~ /^ +[0-9]/) {
+		split(substr($0, length(m) + 1), v, " "); seen[m] = 1
+		re = "^[0-9]+" (dec[m] ? "\\." : ""); for (i = 0; i < dec[m]; i++) re = re "[0-9]"; re = re "$"
+		for (i = 1; i <= 3; i++) if (v[i] !~ re) bad = 1 } }
+	END { for (m in dec) if (!seen[m]) bad = 1; exit bad }' "$T/out"
+ok $? "text: each metric with its decimals (ctxsw and messages/s whole, seconds to 3, MB/s to 1)"
 [ ! -s "$T/err" ]; ok $? "nothing on stderr"
 
 # --- JSON
