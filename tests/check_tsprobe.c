@@ -12,6 +12,7 @@
 
 #include "check_main.h"
 #include "cleanup.h"
+#include "conformance.h"  /* pb_check_count_fds */
 #include "tsprobe.h"
 
 static void set_samples(struct pb_ts_sample *s, size_t n, enum pb_ts_field f,
@@ -369,6 +370,23 @@ END_TEST
  * tmpfs shows it and the difference is the filesystem's.  Nothing is left
  * behind.
  */
+/* A FIFO target needs a directory: without one the probe stops before any
+ * FIFO is made, naming mkfifo and EINVAL (a caller's error, not the kernel's
+ * refusal of a flag), and leaves no descriptor open. */
+START_TEST(fifo_without_a_dir)
+{
+	char err[256] = "";
+	struct pb_ts_target t = { .kind = PB_KIND_FIFO };
+	struct pb_ts_opts o = { .repeat = 1, .ops = PB_TS_OPS_RW, .dir = NULL };
+	int fds = pb_check_count_fds();
+
+	ck_assert_int_eq(pb_ts_probe(&t, 1, &o, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "mkfifo: Invalid argument") != NULL, "%s", err);
+	pb_ts_target_free(&t);
+	ck_assert_int_eq(pb_check_count_fds(), fds);
+}
+END_TEST
+
 START_TEST(live_fifo_probe)
 {
 	char dir[4096], err[256] = "";
@@ -456,4 +474,4 @@ END_TEST
 PB_CHECK_SUITE_MAIN("tsprobe",
 	PB_TCASE("judge", judge_each_branch, fold_agreement_and_disagreement, verdicts,
 		 fs_quirk_words, magic_names, attribution, attribution_each_bit, nap_lengths),
-	PB_TCASE("live", with_tmpfs, live_fifo_probe, fifo_on_fd_zero))
+	PB_TCASE("live", with_tmpfs, live_fifo_probe, fifo_on_fd_zero, fifo_without_a_dir))
