@@ -534,10 +534,10 @@ START_TEST(pass_details_name_the_sizes)
 		fprintf(stderr, "# FC-03: %s: %s\n", pb_verdict_names[r.verdict], r.detail);
 		return;
 	}
-	for (int i = 0; i < 4; i++) {
-		static const long reqs[] = { 5000, 0, 65537 };
+	const long reqs[] = { 5000, 0, 65537, 3 * page };
 
-		snprintf(want, sizeof(want), "%ld -> ", i < 3 ? reqs[i] : 3 * page);
+	for (size_t i = 0; i < sizeof(reqs) / sizeof(reqs[0]); i++) {
+		snprintf(want, sizeof(want), "%ld -> ", reqs[i]);
 		ck_assert_msg(strstr(r.detail, want), "FC-03: no \"%s\" in: %s", want, r.detail);
 	}
 }

@@ -364,12 +364,6 @@ START_TEST(with_tmpfs)
 }
 END_TEST
 
-/*
- * Live: a FIFO write updates mtime+ctime on every Linux, as the pipe code
- * does; TMPDIR's filesystem may hide it (overlayfs), and then the FIFO on
- * tmpfs shows it and the difference is the filesystem's.  Nothing is left
- * behind.
- */
 /* A FIFO target needs a directory: without one the probe stops before any
  * FIFO is made, naming mkfifo and EINVAL (a caller's error, not the kernel's
  * refusal of a flag), and leaves no descriptor open. */
@@ -387,6 +381,12 @@ START_TEST(fifo_without_a_dir)
 }
 END_TEST
 
+/*
+ * Live: a FIFO write updates mtime+ctime on every Linux, as the pipe code
+ * does; TMPDIR's filesystem may hide it (overlayfs), and then the FIFO on
+ * tmpfs shows it and the difference is the filesystem's.  Nothing is left
+ * behind.
+ */
 START_TEST(live_fifo_probe)
 {
 	char dir[4096], err[256] = "";

@@ -19,9 +19,9 @@ is "small run exits 0" "$?" 0
 grep -q '^clock       CLOCK_MONOTONIC, [0-9]* ns per read' "$T/out"; ok $? "text states the clock's read cost"
 grep -Eq '^counters    (perf_event_open|getrusage)' "$T/out"; ok $? "text says where the counters come from"
 grep -q '^anon  *1 B any  *block any ' "$T/out"; ok $? "one line for anon, 1 B, any, block"
-# The row's times under their own headings (the first "p50"; "1 B" and "ran
-# A/B" are two words each): min <= p50 <= p90 <= p99 <=
-# p99.9 <= p99.99 <= max, each a number, the mean within [min, max].
+# The row's times under their own headings (the first "p50"; "1 B" and
+# "ran A/B" are two words each): min <= p50 <= p90 <= p99 <= p99.9 <=
+# p99.99 <= max, each a number, the mean within [min, max].
 awk '$1 == "kind" { for (i = 1; i <= NF; i++) if (!($i in col)) col[$i] = i; next }
 	$1 == "anon" && col["max"] { n = split("min p50 p90 p99 p99.9 p99.99 max", h, " ")
 		for (i = 1; i <= n; i++) { v = $(col[h[i]]); if (v !~ /^[0-9]+\.[0-9][0-9]$/) bad = 1
