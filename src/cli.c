@@ -274,7 +274,20 @@ static int gather_rows(struct pb_cli *cli, const struct pb_cmd *cmd)
 	for (const struct pb_opt *o = pb_common_opts; o->name; o++) {
 		if (cli->nrows >= PB_CLI_MAX_OPTS)
 			return -1;
+		cli->base[cli->nrows] = &cli->common;
 		cli->rows[cli->nrows++] = o;
+	}
+	/* Then those of the transforms offered to CMD, stored in theirs. */
+	for (const struct pb_transform *t = pb_transforms; t->name; t++) {
+		if (t->params)
+			memset(t->params, 0, t->params_size);
+		for (const struct pb_opt *o = t->opts; t->offered(cmd) && o && o->name; o++) {
+			if (cli->nrows >= PB_CLI_MAX_OPTS)
+				return -1;
+			cli->base[cli->nrows] = t->params;
+			cli->owner[cli->nrows] = t;
+			cli->rows[cli->nrows++] = o;
+		}
 	}
 	return 0;
 }
@@ -397,7 +410,7 @@ static int convert_all(struct pb_cli *cli, const struct pb_cmd *cmd, size_t from
 {
 	for (size_t i = from; i < to; i++) {
 		const struct pb_opt *o = cli->rows[i];
-		void *base = i < cli->ncmd ? cli->params : (void *)&cli->common;
+		void *base = i < cli->ncmd ? cli->params : cli->base[i];
 		const char *val = cli->seen[i] ? cli->val[i] : row_default(cmd, o);
 
 		if (o->type == PB_OPT_FLAG && !cli->seen[i])
@@ -567,6 +580,16 @@ int pb_cli_parse(struct pb_cli *cli, const struct pb_cmd *cmd, int argc,
 	cli->fmt = pb_format_find(cmd, cli->transform ? cli->transform->from
 						    : cli->common.format_name);
 	pb_out_set_transform(cli->transform ? cli->transform->apply : NULL);
+	/* A transform's own options only with it. */
+	for (size_t i = cli->ncmd; i < cli->nrows; i++) {
+		if (cli->owner[i] && cli->seen[i] && cli->owner[i] != cli->transform) {
+			pb_usage_err(cmd->name, "--%s: only with --format %s", cli->rows[i]->name,
+				     cli->owner[i]->name);
+			return PB_EXIT_USAGE;
+		}
+	}
+	if (cli->transform && cli->transform->check && cli->transform->check(cmd->name))
+		return PB_EXIT_USAGE;
 	if (!cli->fmt) {
 		pb_err(cmd->name, "--format %s: no such format row", cli->common.format_name);
 		return PB_EXIT_ERROR;
@@ -630,6 +653,9 @@ void pb_cli_list_options(const struct pb_cmd *cmd, FILE *fp)
 {
 	list_rows(cmd, cmd->opts, fp);
 	list_rows(cmd, pb_common_opts, fp);
+	for (const struct pb_transform *t = pb_transforms; t->name; t++)
+		if (t->offered(cmd))
+			list_rows(cmd, t->opts, fp);
 }
 
 void pb_cli_list_operands(const struct pb_cmd *cmd, FILE *fp)

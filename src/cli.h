@@ -156,6 +156,10 @@ struct pb_cli {
 	/* Rows: the command's, then the common ones; popt keeps pointers to
 	 * the tables for the context's lifetime. */
 	const struct pb_opt *rows[PB_CLI_MAX_OPTS];
+	/* Where a common row's value goes (the command's rows: params), and
+	 * the transform whose row it is (format.h), or NULL. */
+	void *base[PB_CLI_MAX_OPTS];
+	const struct pb_transform *owner[PB_CLI_MAX_OPTS];
 	size_t nrows, ncmd;
 	unsigned seen[PB_CLI_MAX_OPTS];
 	char *val[PB_CLI_MAX_OPTS];  /* the given text (owned) */

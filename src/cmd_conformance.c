@@ -705,6 +705,7 @@ static void lava_cases(struct pb_lava *l, struct json_object *doc)
 
 			if (!not_run && !pb_json_get(c, "status"))
 				continue;        /* a listing (--list), not a result */
+			pb_lava_item(l, not_run ? NULL : c);
 			if (kind && (by_kind || lava_id_twice(a, nr, id)))
 				pb_lava_case(l, result, "%s.%s", id ? id : "?", kind);
 			else

@@ -899,6 +899,7 @@ static void lava_cases(struct pb_lava *l, struct json_object *doc)
 		const char *st = pb_json_str(r, "status");
 		char name[160];
 
+		pb_lava_item(l, r);
 		snprintf(name, sizeof(name), "%s-%lldB-%s-%s", pb_json_str(r, "kind") ? pb_json_str(r, "kind") : "?",
 			 pb_json_int(r, "size_bytes", 0), pb_json_str(r, "placement") ? pb_json_str(r, "placement") : "?",
 			 pb_json_str(r, "wait") ? pb_json_str(r, "wait") : "?");

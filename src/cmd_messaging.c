@@ -421,6 +421,7 @@ static void lava_cases(struct pb_lava *l, struct json_object *doc)
 		struct json_object *r = json_object_array_get_idx(a, i);
 		char name[160];
 
+		pb_lava_item(l, r);
 		snprintf(name, sizeof(name), "%s-%s-g%lld-f%lld-%lldB", pb_json_str(r, "kind") ?
 			 pb_json_str(r, "kind") : "?", pb_json_str(r, "mode") ? pb_json_str(r, "mode") : "?",
 			 pb_json_int(r, "groups", 0), pb_json_int(r, "fds", 0), pb_json_int(r, "size_bytes", 0));

@@ -805,6 +805,7 @@ static void lava_cases(struct pb_lava *l, struct json_object *doc)
 		long long size = pb_json_int(r, "size_bytes", -1);
 		char name[128];
 
+		pb_lava_item(l, r);
 		/* KIND[-MODE]-SIZEB: rw (or a document without modes) keeps the old names. */
 		snprintf(name, sizeof(name), "%s%s%s-%lldB", kind ? kind : "?",
 			 mode && strcmp(mode, "rw") != 0 ? "-" : "",

@@ -468,10 +468,12 @@ static void lava_ts_expect(struct pb_lava *l, struct json_object *doc)
 		struct json_object *e = json_object_array_get_idx(a, i);
 		struct json_object *holds = pb_json_get(e, "holds");
 
+		pb_lava_item(l, e);
 		if (pb_json_str(e, "kind") && json_object_is_type(holds, json_type_boolean))
 			pb_lava_case(l, json_object_get_boolean(holds) ? "pass" : "fail", "%s.expect",
 				     pb_json_str(e, "kind"));
 	}
+	pb_lava_item(l, NULL);
 }
 
 /* Timestamps: the probes' cases, then the expectations. */

@@ -4,7 +4,9 @@
 #include <json-c/json.h>
 #include <string.h>
 
+#include "cli.h"
 #include "format.h"
+#include "kcidb.h"
 #include "lava.h"
 #include "output.h"
 
@@ -15,6 +17,9 @@ static bool lava_offered(const struct pb_cmd *cmd)
 
 const struct pb_transform pb_transforms[] = {
 	{ .name = "lava", .from = "json", .offered = lava_offered, .apply = pb_lava_doc },
+	{ .name = "kcidb", .from = "json", .offered = lava_offered, .apply = pb_kcidb_doc,
+	  .opts = pb_kcidb_opts, .params = &pb_kcidb_params,
+	  .params_size = sizeof(pb_kcidb_params), .check = pb_kcidb_check },
 	{ .name = NULL },
 };
 
@@ -61,9 +66,11 @@ static void lava_set(struct pb_lava *l, FILE *fp, const char *set, struct json_o
 	const struct pb_cmd *cmd = name ? pb_cmd_find(name) : NULL;
 
 	pb_lava_begin(l, fp, set);
+	l->doc = doc;
 	if (cmd && cmd->lava_cases)
 		cmd->lava_cases(l, doc);
-	pb_lava_case(l, pb_lava_exit_result((int)pb_json_int(doc, "exit_status", 3)), "exit-status");
+	pb_lava_item(l, NULL);
+	pb_lava_exit(l, doc);
 	pb_lava_end(l);
 }
 
@@ -72,22 +79,29 @@ static void lava_set(struct pb_lava *l, FILE *fp, const char *set, struct json_o
  * part (a part that left no document: exit-status unknown); then the
  * document's own set, named after its command.
  */
-void pb_lava_doc(struct json_object *doc, FILE *fp)
+void pb_cases_doc(struct pb_lava *l, struct json_object *doc, FILE *fp)
 {
-	struct pb_lava l = { .fp = NULL, .open = false };
 	struct json_object *parts = pb_json_get(doc, "parts");
 	const char *cmd = pb_json_str(doc, "command");
 
 	if (json_object_is_type(parts, json_type_object)) {
 		json_object_object_foreach(parts, name, part) {
 			if (json_object_is_type(part, json_type_object)) {
-				lava_set(&l, fp, name, part);
+				lava_set(l, fp, name, part);
 				continue;
 			}
-			pb_lava_begin(&l, fp, name);
-			pb_lava_case(&l, "unknown", "exit-status");
-			pb_lava_end(&l);
+			pb_lava_begin(l, fp, name);
+			l->doc = doc;
+			pb_lava_exit(l, NULL);
+			pb_lava_end(l);
 		}
 	}
-	lava_set(&l, fp, cmd ? cmd : "pipebench", doc);
+	lava_set(l, fp, cmd ? cmd : "pipebench", doc);
+}
+
+void pb_lava_doc(struct json_object *doc, FILE *fp)
+{
+	struct pb_lava l = { .fp = NULL, .open = false };
+
+	pb_cases_doc(&l, doc, fp);
 }

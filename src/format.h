@@ -11,11 +11,13 @@
 #define PB_FORMAT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "cmd.h"
 
 struct json_object;
+struct pb_opt;
 
 struct pb_transform {
 	const char *name;     /* the --format word */
@@ -24,6 +26,13 @@ struct pb_transform {
 	bool (*offered)(const struct pb_cmd *cmd);
 	/* DOC, a document of some command, rewritten onto FP. */
 	void (*apply)(struct json_object *doc, FILE *fp);
+	/* Options of the transform's own (cli.h rows), offered with it and
+	 * stored in PARAMS; CHECK judges them when the transform is chosen
+	 * (0, or -1 after a usage error).  NULL: none. */
+	const struct pb_opt *opts;
+	void *params;
+	size_t params_size;
+	int (*check)(const char *cmd);
 };
 
 /* Every transform, ended by a row with a NULL name. */
@@ -46,5 +55,9 @@ const struct pb_transform *pb_transform_find(const struct pb_cmd *cmd, const cha
 
 /* --format lava: the test sets of one pipebench JSON document (lava.h). */
 void pb_lava_doc(struct json_object *doc, FILE *fp);
+/* The sets and cases of DOC (a report's parts first) through the kit L,
+ * which writes them as LAVA signals or collects them (--format kcidb). */
+struct pb_lava;
+void pb_cases_doc(struct pb_lava *l, struct json_object *doc, FILE *fp);
 
 #endif

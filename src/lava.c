@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "kcidb.h"
 #include "lava.h"
 #include "output.h"
 
@@ -49,7 +50,7 @@ void pb_lava_number(double v, char *buf, size_t len)
 
 void pb_lava_end(struct pb_lava *l)
 {
-	if (l->open)
+	if (l->open && !l->k)
 		fputs("<LAVA_SIGNAL_TESTSET STOP>\n", l->fp);
 	l->open = false;
 }
@@ -61,9 +62,26 @@ void pb_lava_begin(struct pb_lava *l, FILE *fp, const char *set)
 	if (l->fp == fp)
 		pb_lava_end(l);
 	l->fp = fp;
+	snprintf(l->set, sizeof(l->set), "%s", set);
+	l->open = true;
+	if (l->k)
+		return;
 	pb_lava_name(name, sizeof(name), set);
 	fprintf(fp, "<LAVA_SIGNAL_TESTSET START %s>\n", name);
-	l->open = true;
+}
+
+void pb_lava_item(struct pb_lava *l, struct json_object *item)
+{
+	l->item = item;
+}
+
+void pb_lava_exit(struct pb_lava *l, struct json_object *doc)
+{
+	if (l->k)
+		pb_kcidb_exit(l, doc);
+	else
+		pb_lava_case(l, doc ? pb_lava_exit_result((int)pb_json_int(doc, "exit_status", 3)) :
+			     "unknown", "exit-status");
 }
 
 static void lava_case_v(struct pb_lava *l, const char *result, const char *num, const char *units,
@@ -72,6 +90,10 @@ static void lava_case_v(struct pb_lava *l, const char *result, const char *num, 
 	char raw[256], name[256];
 
 	vsnprintf(raw, sizeof(raw), fmt, ap);
+	if (l->k) {
+		pb_kcidb_case(l, raw, result);
+		return;
+	}
 	pb_lava_name(name, sizeof(name), raw);
 	fprintf(l->fp, "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=%s RESULT=%s", name, result);
 	if (num) {
@@ -100,7 +122,12 @@ void pb_lava_measure(struct pb_lava *l, double v, const char *units, const char 
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (isfinite(v)) {
+	if (l->k) {
+		char raw[256];
+
+		vsnprintf(raw, sizeof(raw), fmt, ap);
+		pb_kcidb_measure(l, raw, v, units);
+	} else if (isfinite(v)) {
 		pb_lava_number(v, num, sizeof(num));
 		lava_case_v(l, "pass", num, units, fmt, ap);
 	} else {

@@ -17,9 +17,22 @@ struct json_object;
  * This is the kit those functions use.  Case and set names keep only
  * [A-Za-z0-9_.-] (anything else becomes '_').
  */
+struct pb_kcidb;
+
+/*
+ * The same kit feeds --format kcidb (src/kcidb.h): with K set, the sets and
+ * cases become KCIDB tests (path pipebench.SET.CASE) instead of signals.
+ */
 struct pb_lava {
 	FILE *fp;
 	bool open;           /* a test set is open */
+	struct pb_kcidb *k;  /* --format kcidb's report, or NULL for LAVA signals */
+	char set[128];       /* the open set's name */
+	struct json_object *doc;  /* the document whose cases follow */
+	/* The document object the next cases are made of (a check, a
+	 * measured row; pb_lava_item), or NULL: KCIDB takes a check's own
+	 * verdict, detail and duration, or a row's parameters, from it. */
+	struct json_object *item;
 };
 
 /* "<LAVA_SIGNAL_TESTSET START SET>" (closing the open one). */
@@ -32,6 +45,10 @@ void pb_lava_measure(struct pb_lava *l, double v, const char *units, const char 
 	__attribute__((format(printf, 4, 5)));
 /* "<LAVA_SIGNAL_TESTSET STOP>" when a set is open. */
 void pb_lava_end(struct pb_lava *l);
+/* The object the following cases come from (NULL: none). */
+void pb_lava_item(struct pb_lava *l, struct json_object *item);
+/* The exit-status case of DOC, a command's document. */
+void pb_lava_exit(struct pb_lava *l, struct json_object *doc);
 /* A verdict word as a LAVA result: pass, fail, skip; known-deviation and
  * info are pass; error and anything else unknown (LAVA has no error). */
 const char *pb_lava_result(const char *verdict);

@@ -337,7 +337,8 @@ START_TEST(format_registry)
 	ck_assert_ptr_null(w[2]);
 	w = pb_format_words(&tcmd_lava);
 	ck_assert_str_eq(w[2], "lava");
-	ck_assert_ptr_null(w[3]);
+	ck_assert_str_eq(w[3], "kcidb");
+	ck_assert_ptr_null(w[4]);
 	ck_assert_ptr_null(pb_format_words(&tcmd_nojson)[1]);
 	ck_assert_ptr_null(pb_transform_find(&tcmd, "lava"));
 	ck_assert_ptr_null(pb_transform_find(&tcmd_nojson, "lava"));
@@ -360,16 +361,38 @@ START_TEST(format_registry)
 		pb_cli_free(&cli);
 		pb_out_set_transform(NULL);
 	}
+	/* a transform's own options: only with it, and judged by it */
+	{
+		const char *kc[] = { "tcmd", "--format", "kcidb", "--kcidb-origin", "lab", NULL };
+		const char *js[] = { "tcmd", "--format", "json", "--kcidb-origin", "lab", NULL };
+		const char *bad[] = { "tcmd", "--format", "kcidb", "--kcidb-origin", "Lab", NULL };
+
+		memset(&p, 0, sizeof(p));
+		ck_assert_int_eq(pb_cli_parse(&cli, &tcmd_lava, 5, kc, &p), PB_CLI_CONTINUE);
+		ck_assert_str_eq(cli.transform->name, "kcidb");
+		pb_cli_free(&cli);
+		ck_assert_int_eq(pb_cli_parse(&cli, &tcmd_lava, 5, js, &p), PB_EXIT_USAGE);
+		pb_cli_free(&cli);
+		ck_assert_int_eq(pb_cli_parse(&cli, &tcmd_lava, 5, bad, &p), PB_EXIT_USAGE);
+		pb_cli_free(&cli);
+		/* not offered to a command without cases */
+		ck_assert_int_eq(pb_cli_parse(&cli, &tcmd, 5, js, &p), PB_EXIT_USAGE);
+		pb_cli_free(&cli);
+		pb_out_set_transform(NULL);
+	}
 	/* every real command: the default row first, every row named and
 	 * emitting (plot draws its own), lava where it has cases */
 	for (size_t i = 0; pb_cmds[i]; i++) {
 		const struct pb_cmd *c = pb_cmds[i];
-		bool lava = false;
+		bool lava = false, kcidb = false;
 
 		ck_assert_ptr_nonnull(c->formats[0].name);
-		for (const char *const *x = pb_format_words(c); *x; x++)
+		for (const char *const *x = pb_format_words(c); *x; x++) {
 			lava |= strcmp(*x, "lava") == 0;
+			kcidb |= strcmp(*x, "kcidb") == 0;
+		}
 		ck_assert_msg(lava == (c->lava_cases != NULL), "%s: lava offered %d", c->name, lava);
+		ck_assert_msg(kcidb == lava, "%s: kcidb offered %d", c->name, kcidb);
 		for (const struct pb_format *f = c->formats; f->name; f++)
 			ck_assert_msg(f->emit || strcmp(c->name, "plot") == 0, "%s: %s emits nothing",
 				      c->name, f->name);
