@@ -136,7 +136,7 @@ static void add_excerpt(struct json_object *t, const char *text)
 /* A new test of the open set L->set called NAME with STATUS, in the report. */
 static struct json_object *new_test(const struct pb_lava *l, const char *name, const char *status)
 {
-	struct pb_kcidb *k = l->k;
+	struct pb_kcidb *k = l->ctx;
 	struct json_object *t = json_object_new_object(), *misc = json_object_new_object();
 	char path[384], id[512];
 	const char *start = pb_json_str(l->doc, "run.start");
@@ -177,7 +177,7 @@ static void add_params(struct json_object *misc, struct json_object *item)
 }
 
 /* pipebench's own verdict word VERDICT (or the kit's RESULT when the item has none). */
-void pb_kcidb_case(const struct pb_lava *l, const char *name, const char *result)
+static void kcidb_case(const struct pb_lava *l, const char *name, const char *result)
 {
 	const char *verdict = pb_json_str(l->item, "status");
 	const char *status = pb_kcidb_status(verdict);
@@ -210,7 +210,7 @@ void pb_kcidb_case(const struct pb_lava *l, const char *name, const char *result
 }
 
 /* A figure: DONE with number; ns become seconds, rates get metric prefixes. */
-void pb_kcidb_measure(const struct pb_lava *l, const char *name, double v, const char *units)
+static void kcidb_measure(const struct pb_lava *l, const char *name, double v, const char *units)
 {
 	struct json_object *t, *num, *misc;
 	const char *unit = units, *prefix = NULL;
@@ -260,7 +260,7 @@ static double seconds_between(const char *a, const char *b)
 	return difftime(timegm(&tb), timegm(&ta)) + fb - fa;
 }
 
-void pb_kcidb_exit(const struct pb_lava *l, struct json_object *doc)
+static void kcidb_exit(const struct pb_lava *l, struct json_object *doc)
 {
 	static const char *const st[] = { "PASS", "FAIL", "ERROR", "ERROR", "SKIP" };
 	long long status = doc ? pb_json_int(doc, "exit_status", 3) : 3;
@@ -292,8 +292,8 @@ void pb_kcidb_exit(const struct pb_lava *l, struct json_object *doc)
 	}
 	test_path(prefix, sizeof(prefix), l->set, "");
 	prefix[strlen(prefix) - 1] = '\0';      /* "pipebench.SET." */
-	for (size_t i = 0; i < pb_json_len(l->k->tests); i++) {
-		struct json_object *o = json_object_array_get_idx(l->k->tests, i);
+	for (size_t i = 0; i < pb_json_len(((struct pb_kcidb *)l->ctx)->tests); i++) {
+		struct json_object *o = json_object_array_get_idx(((struct pb_kcidb *)l->ctx)->tests, i);
 		const char *s = pb_json_str(o, "status"), *p = pb_json_str(o, "path");
 
 		if (o != t && p && strncmp(p, prefix, strlen(prefix)) == 0 &&
@@ -386,7 +386,8 @@ void pb_kcidb_doc(struct json_object *doc, FILE *fp)
 	struct json_object *run = pb_json_get(doc, "run");
 	struct pb_kcidb k = { .tests = json_object_new_array(), .ids = json_object_new_object(),
 			      .env = json_object_new_object(), .origin = pb_kcidb_params.origin };
-	struct pb_lava l = { .fp = fp, .k = &k };
+	static const struct pb_lava_sink sink = { kcidb_case, kcidb_measure, kcidb_exit };
+	struct pb_lava l = { .fp = fp, .sink = &sink, .ctx = &k };
 	char build_id[320], comment[256];
 
 	json_object_object_add(ver, "major", json_object_new_int(5));

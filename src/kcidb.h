@@ -42,13 +42,4 @@ void pb_kcidb_doc(struct json_object *doc, FILE *fp);
  * as a KCIDB status; NULL for any other word. */
 const char *pb_kcidb_status(const char *verdict);
 
-/* The kit's calls (lava.c) when struct pb_lava's K is set: a case NAME
- * with the kit's RESULT word, a figure V in UNITS, DOC's exit status (DOC
- * NULL: a report part that left no document). */
-struct pb_kcidb;
-struct pb_lava;
-void pb_kcidb_case(const struct pb_lava *l, const char *name, const char *result);
-void pb_kcidb_measure(const struct pb_lava *l, const char *name, double v, const char *units);
-void pb_kcidb_exit(const struct pb_lava *l, struct json_object *doc);
-
 #endif

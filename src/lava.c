@@ -6,7 +6,6 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "kcidb.h"
 #include "lava.h"
 #include "output.h"
 
@@ -50,7 +49,7 @@ void pb_lava_number(double v, char *buf, size_t len)
 
 void pb_lava_end(struct pb_lava *l)
 {
-	if (l->open && !l->k)
+	if (l->open && !l->sink)
 		fputs("<LAVA_SIGNAL_TESTSET STOP>\n", l->fp);
 	l->open = false;
 }
@@ -64,7 +63,7 @@ void pb_lava_begin(struct pb_lava *l, FILE *fp, const char *set)
 	l->fp = fp;
 	snprintf(l->set, sizeof(l->set), "%s", set);
 	l->open = true;
-	if (l->k)
+	if (l->sink)
 		return;
 	pb_lava_name(name, sizeof(name), set);
 	fprintf(fp, "<LAVA_SIGNAL_TESTSET START %s>\n", name);
@@ -77,8 +76,8 @@ void pb_lava_item(struct pb_lava *l, struct json_object *item)
 
 void pb_lava_exit(struct pb_lava *l, struct json_object *doc)
 {
-	if (l->k)
-		pb_kcidb_exit(l, doc);
+	if (l->sink)
+		l->sink->exit(l, doc);
 	else
 		pb_lava_case(l, doc ? pb_lava_exit_result((int)pb_json_int(doc, "exit_status", 3)) :
 			     "unknown", "exit-status");
@@ -90,8 +89,8 @@ static void lava_case_v(struct pb_lava *l, const char *result, const char *num, 
 	char raw[256], name[256];
 
 	vsnprintf(raw, sizeof(raw), fmt, ap);
-	if (l->k) {
-		pb_kcidb_case(l, raw, result);
+	if (l->sink) {
+		l->sink->kase(l, raw, result);
 		return;
 	}
 	pb_lava_name(name, sizeof(name), raw);
@@ -122,11 +121,11 @@ void pb_lava_measure(struct pb_lava *l, double v, const char *units, const char 
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (l->k) {
+	if (l->sink) {
 		char raw[256];
 
 		vsnprintf(raw, sizeof(raw), fmt, ap);
-		pb_kcidb_measure(l, raw, v, units);
+		l->sink->measure(l, raw, v, units);
 	} else if (isfinite(v)) {
 		pb_lava_number(v, num, sizeof(num));
 		lava_case_v(l, "pass", num, units, fmt, ap);

@@ -17,20 +17,29 @@ struct json_object;
  * This is the kit those functions use.  Case and set names keep only
  * [A-Za-z0-9_.-] (anything else becomes '_').
  */
-struct pb_kcidb;
+struct pb_lava;
 
 /*
- * The same kit feeds --format kcidb (src/kcidb.h): with K set, the sets and
- * cases become KCIDB tests (path pipebench.SET.CASE) instead of signals.
+ * Where the cases go instead of signals: --format kcidb's report
+ * (src/kcidb.h), grid's columns (src/grid.h).  Each gets the case's name as
+ * the command made it (not yet reduced to LAVA's characters).
  */
+struct pb_lava_sink {
+	void (*kase)(const struct pb_lava *l, const char *name, const char *result);
+	void (*measure)(const struct pb_lava *l, const char *name, double v, const char *units);
+	/* DOC's exit status (DOC NULL: a report part that left no document). */
+	void (*exit)(const struct pb_lava *l, struct json_object *doc);
+};
+
 struct pb_lava {
 	FILE *fp;
 	bool open;           /* a test set is open */
-	struct pb_kcidb *k;  /* --format kcidb's report, or NULL for LAVA signals */
+	const struct pb_lava_sink *sink;  /* NULL: LAVA signals onto FP */
+	void *ctx;           /* the sink's own */
 	char set[128];       /* the open set's name */
 	struct json_object *doc;  /* the document whose cases follow */
 	/* The document object the next cases are made of (a check, a
-	 * measured row; pb_lava_item), or NULL: KCIDB takes a check's own
+	 * measured row; pb_lava_item), or NULL: a sink takes a check's own
 	 * verdict, detail and duration, or a row's parameters, from it. */
 	struct json_object *item;
 };
