@@ -7,7 +7,7 @@
 # figures in its text, CSV and markdown), timestamps' per-sample states and
 # counts and the verdicts they make, the run facts every document records
 # (memory from /proc/meminfo, CPUs from sysconf and the affinity, the user,
-# capabilities, pipe limits), and report's bookkeeping (parts run, not run,
+# capabilities, pipe limits, virtualisation from the CPU flags), and report's bookkeeping (parts run, not run,
 # interrupted or failed; statuses, errors, exit status) and copy ceiling.
 # The recomputations are the perl scripts in tests/figures/; each prints
 # one line per figure that disagrees, nothing when all agree.
