@@ -6,8 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <json-c/json.h>
+#include <limits.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "check_main.h"
@@ -322,6 +326,204 @@ START_TEST(attribution)
 }
 END_TEST
 
+/* Member KEY of O as a string, "null" when it is null, "(absent)" when missing. */
+static const char *jstr(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v))
+		return "(absent)";
+	return v ? json_object_get_string(v) : "null";
+}
+
+/* Member KEY of O, which must be there. */
+static struct json_object *jmember(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	ck_assert_msg(json_object_object_get_ex(o, key, &v), "no member %s", key);
+	return v;
+}
+
+/*
+ * The reference's JSON, every member, for each way a reference ends: a FIFO
+ * on tmpfs that shows what the directory's filesystem hides, no tmpfs to
+ * compare with, and the FIFO directory on tmpfs itself.  Catches a member
+ * left out (the FIFO directory's filesystem in the attribution), a member
+ * given the other side's value, and a null that should be a value.
+ */
+START_TEST(fifo_ref_json_members)
+{
+	const enum pb_ts_state U = PB_TS_UPDATED, N = PB_TS_UNCHANGED;
+	struct pb_ts_target fifo, ref;
+	struct pb_ts_fifo_ref r;
+	struct json_object *o, *a, *d, *x;
+
+	/* overlayfs hides the write's updates; the FIFO on tmpfs shows them. */
+	verdict_of(&fifo, STATES(N, N, N), STATES(U, N, N));
+	count_states(&fifo);
+	snprintf(fifo.mount.fstype, sizeof(fifo.mount.fstype), "overlay");
+	verdict_of(&ref, STATES(N, U, U), STATES(U, N, N));
+	count_states(&ref);
+	pb_ts_target_free(&ref);   /* as the probe keeps it: no samples */
+	ref.kind = PB_KIND_FIFO;
+	snprintf(ref.mount.fstype, sizeof(ref.mount.fstype), "tmpfs");
+	memset(&r, 0, sizeof(r));
+	r.method = PB_TS_REF_DEV_SHM;
+	r.ref = ref;
+	pb_ts_attribute(&fifo, &r.ref, &r);
+	ck_assert_int_eq(r.attr, PB_TS_ATTR_FILESYSTEM);
+	o = pb_ts_fifo_ref_json(&fifo, &r);
+	ck_assert_int_eq(json_object_object_length(o), 6);
+	ck_assert_str_eq(jstr(o, "method"), "dev-shm");
+	ck_assert_str_eq(jstr(o, "unavailable_reason"), "null");
+	ck_assert_str_eq(jstr(o, "fifo_dir_fstype"), "overlay");
+	ck_assert_str_eq(jstr(o, "reference_fstype"), "tmpfs");
+	x = jmember(o, "reference");
+	ck_assert_ptr_nonnull(x);
+	ck_assert_str_eq(jstr(x, "verdict"), "updated");
+	ck_assert_str_eq(jstr(jmember(x, "filesystem"), "fstype"), "tmpfs");
+	a = jmember(o, "attribution");
+	ck_assert_int_eq(json_object_object_length(a), 6);
+	d = jmember(a, "fifo_dir");
+	ck_assert_int_eq(json_object_object_length(d), 3);
+	ck_assert_str_eq(jstr(d, "fstype"), "overlay");
+	ck_assert_str_eq(jstr(d, "verdict"), pb_ts_verdict_names[fifo.verdict]);
+	ck_assert_str_eq(jstr(d, "attributed_to"), "filesystem");
+	x = jmember(a, "reference");
+	ck_assert_int_eq(json_object_object_length(x), 3);
+	ck_assert_str_eq(jstr(x, "fstype"), "tmpfs");
+	ck_assert_str_eq(jstr(x, "verdict"), "updated");
+	ck_assert_str_eq(jstr(x, "attributed_to"), "pipe");
+	ck_assert_str_eq(jstr(a, "attributed_to"), "filesystem");
+	ck_assert_str_eq(jstr(a, "pipe_verdict"), "updated");
+	ck_assert_str_eq(jstr(a, "filesystem_effect"), r.words);
+	ck_assert_str_eq(jstr(a, "detail"), r.words);
+	json_object_put(o);
+
+	/* No tmpfs: the reason, nulls for the reference, attribution undetermined. */
+	memset(&r, 0, sizeof(r));
+	snprintf(r.why_none, sizeof(r.why_none), "/dev/shm is not a tmpfs");
+	pb_ts_attribute(&fifo, NULL, &r);
+	o = pb_ts_fifo_ref_json(&fifo, &r);
+	ck_assert_int_eq(json_object_object_length(o), 6);
+	ck_assert_str_eq(jstr(o, "method"), "none");
+	ck_assert_str_eq(jstr(o, "unavailable_reason"), "/dev/shm is not a tmpfs");
+	ck_assert_str_eq(jstr(o, "fifo_dir_fstype"), "overlay");
+	ck_assert_str_eq(jstr(o, "reference_fstype"), "null");
+	ck_assert_str_eq(jstr(o, "reference"), "null");
+	a = jmember(o, "attribution");
+	ck_assert_int_eq(json_object_object_length(a), 6);
+	d = jmember(a, "fifo_dir");
+	ck_assert_int_eq(json_object_object_length(d), 3);
+	ck_assert_str_eq(jstr(d, "fstype"), "overlay");
+	ck_assert_str_eq(jstr(d, "verdict"), pb_ts_verdict_names[fifo.verdict]);
+	ck_assert_str_eq(jstr(d, "attributed_to"), "undetermined");
+	ck_assert_str_eq(jstr(a, "reference"), "null");
+	ck_assert_str_eq(jstr(a, "attributed_to"), "undetermined");
+	ck_assert_str_eq(jstr(a, "pipe_verdict"), "null");
+	ck_assert_str_eq(jstr(a, "filesystem_effect"), "null");
+	ck_assert_str_eq(jstr(a, "detail"), r.words);
+	json_object_put(o);
+
+	/* The FIFO directory on tmpfs is its own reference: its filesystem on both sides. */
+	snprintf(fifo.mount.fstype, sizeof(fifo.mount.fstype), "tmpfs");
+	memset(&r, 0, sizeof(r));
+	pb_ts_attribute(&fifo, NULL, &r);
+	o = pb_ts_fifo_ref_json(&fifo, &r);
+	ck_assert_str_eq(jstr(o, "method"), "fifo-dir");
+	ck_assert_str_eq(jstr(o, "unavailable_reason"), "null");
+	ck_assert_str_eq(jstr(o, "fifo_dir_fstype"), "tmpfs");
+	ck_assert_str_eq(jstr(o, "reference_fstype"), "tmpfs");
+	ck_assert_str_eq(jstr(o, "reference"), "null");
+	a = jmember(o, "attribution");
+	d = jmember(a, "fifo_dir");
+	ck_assert_str_eq(jstr(d, "fstype"), "tmpfs");
+	ck_assert_str_eq(jstr(d, "attributed_to"), "pipe");
+	ck_assert_str_eq(jstr(a, "reference"), "null");
+	ck_assert_str_eq(jstr(a, "attributed_to"), "pipe");
+	ck_assert_str_eq(jstr(a, "pipe_verdict"), pb_ts_verdict_names[fifo.verdict]);
+	ck_assert_str_eq(jstr(a, "filesystem_effect"), "null");
+	json_object_put(o);
+}
+END_TEST
+
+/*
+ * pb_ts_mount_describe fills every member whatever the struct held before:
+ * an anonymous pipe's pipefs is kernel-internal (no mount point, no atime
+ * policy, neither noatime nor read-only); a directory's members are what
+ * statfs, statvfs and the mount table say.  Catches a member left over from
+ * the caller's memory (a pipe "read-only" or "noatime", a mount point of
+ * garbage).
+ */
+START_TEST(mount_describe_members)
+{
+	struct pb_ts_mount m;
+	struct json_object *o;
+	struct statfs sf;
+	struct statvfs sv;
+	struct stat sd, sm;
+	char dir[4096], real[PATH_MAX], want[64];
+	int p[2];
+
+	ck_assert_int_eq(pipe(p), 0);
+	memset(&m, 0x5a, sizeof(m));
+	ck_assert_int_eq(pb_ts_mount_describe(NULL, p[0], &m), 0);
+	ck_assert_str_eq(m.fstype, "pipefs");
+	ck_assert_str_eq(m.mountpoint, "");
+	ck_assert_str_eq(m.atime_policy, "internal");
+	ck_assert(!m.noatime);
+	ck_assert(!m.readonly);
+	o = pb_ts_mount_json(&m, NULL);
+	ck_assert_str_eq(jstr(o, "mountpoint"), "null");
+	ck_assert_str_eq(jstr(o, "read_only"), "false");
+	ck_assert_str_eq(jstr(o, "path"), "(absent)");
+	json_object_put(o);
+	close(p[0]);
+	close(p[1]);
+	ck_assert_int_eq(pb_ts_mount_describe(NULL, p[0], &m), -EBADF);
+
+	ck_assert_int_eq(pb_tmpdir_make(NULL, dir, sizeof(dir)), 0);
+	ck_assert_int_eq(statfs(dir, &sf), 0);
+	ck_assert_int_eq(statvfs(dir, &sv), 0);
+	ck_assert_ptr_nonnull(realpath(dir, real));
+	memset(&m, 0x5a, sizeof(m));
+	ck_assert_int_eq(pb_ts_mount_describe(dir, -1, &m), 0);
+	if (pb_ts_magic_name((unsigned long)sf.f_type))
+		snprintf(want, sizeof(want), "%s", pb_ts_magic_name((unsigned long)sf.f_type));
+	else
+		snprintf(want, sizeof(want), "unknown (magic 0x%lx)", (unsigned long)sf.f_type);
+	ck_assert_str_eq(m.fstype, want);
+	ck_assert_int_eq(m.noatime, !!(sv.f_flag & ST_NOATIME));
+	ck_assert_int_eq(m.readonly, !!(sv.f_flag & ST_RDONLY));
+	ck_assert_str_eq(m.atime_policy, (sv.f_flag & ST_NOATIME) ? "noatime" :
+			 (sv.f_flag & ST_RELATIME) ? "relatime" : "strictatime");
+	/* The mount point, when the mount table names one: a prefix of the
+	 * directory's real path, on the same device. */
+	ck_assert_msg(memchr(m.mountpoint, '\0', sizeof(m.mountpoint)) != NULL,
+		      "mount point not terminated");
+	if (m.mountpoint[0]) {
+		size_t len = strlen(m.mountpoint);
+
+		ck_assert_msg(strncmp(real, m.mountpoint, len) == 0 &&
+			      (len == 1 || real[len] == '/' || real[len] == '\0'),
+			      "%s is not under %s", real, m.mountpoint);
+		ck_assert_int_eq(stat(real, &sd), 0);
+		ck_assert_int_eq(stat(m.mountpoint, &sm), 0);
+		ck_assert_uint_eq(sd.st_dev, sm.st_dev);
+	}
+	o = pb_ts_mount_json(&m, dir);
+	ck_assert_str_eq(jstr(o, "path"), dir);
+	ck_assert_str_eq(jstr(o, "fstype"), want);
+	ck_assert_str_eq(jstr(o, "mountpoint"), m.mountpoint[0] ? m.mountpoint : "null");
+	ck_assert_str_eq(jstr(o, "atime_policy"), m.atime_policy);
+	ck_assert_str_eq(jstr(o, "read_only"), m.readonly ? "true" : "false");
+	json_object_put(o);
+	pb_tmpdir_remove(dir);
+	ck_assert_int_eq(pb_ts_mount_describe(dir, -1, &m), -ENOENT);
+}
+END_TEST
+
 struct tmpfs_seen {
 	char dir[4096];
 	int on_tmpfs, empty;
@@ -473,5 +675,7 @@ END_TEST
 
 PB_CHECK_SUITE_MAIN("tsprobe",
 	PB_TCASE("judge", judge_each_branch, fold_agreement_and_disagreement, verdicts,
-		 fs_quirk_words, magic_names, attribution, attribution_each_bit, nap_lengths),
-	PB_TCASE("live", with_tmpfs, live_fifo_probe, fifo_on_fd_zero, fifo_without_a_dir))
+		 fs_quirk_words, magic_names, attribution, attribution_each_bit, nap_lengths,
+		 fifo_ref_json_members),
+	PB_TCASE("live", with_tmpfs, live_fifo_probe, fifo_on_fd_zero, fifo_without_a_dir,
+		 mount_describe_members))

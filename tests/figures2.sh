@@ -7,7 +7,7 @@
 # figures in its text, CSV and markdown), timestamps' per-sample states and
 # counts and the verdicts they make, the run facts every document records
 # (memory from /proc/meminfo, CPUs from sysconf and the affinity, the user,
-# capabilities, pipe limits), and report's bookkeeping (parts run, not run,
+# capabilities, pipe limits, virtualisation from the CPU flags), and report's bookkeeping (parts run, not run,
 # interrupted or failed; statuses, errors, exit status) and copy ceiling.
 # The recomputations are the perl scripts in tests/figures/; each prints
 # one line per figure that disagrees, nothing when all agree.
@@ -89,6 +89,23 @@ is "$(perl "$F/compare.pl" h6.json h6.txt h6.csv h6.md)" "" \
 compare_all h7 --label base,a,bbbbbbbbbbbb,cc,d hb.json h1.json h2.json h3.json h4.json
 is "$(perl "$F/compare.pl" h7.json h7.txt h7.csv h7.md base,a,bbbbbbbbbbbb,cc,d)" "" \
 	"compare --label of different lengths in a fleet: the blocks are aligned to the longest"
+# Capabilities of absurd length: the difference is cut where its buffer
+# ends (511 bytes shown), however far "and N more" would reach.  The
+# documents' differences, before " and 2 more", end at 499, 500, 501, 511
+# and 512 bytes: the tail fits with room to spare, exactly, one byte short,
+# only its NUL fits, nothing of it fits.  Catches the tail written past the
+# buffer (a longer line, or a crash).
+capn() { perl -e 'print "CAP_", $ARGV[0] x ($ARGV[1] - 4)' "$@"; }
+k=0
+for l3 in 163 164 165 175 176; do
+	k=$((k + 1))
+	withrun "k$k" 0 "$(capn A 160),$(capn B 160),$(capn C "$l3"),$(capn D 10),CAP_KILL" 0.1.0 <n1.json >k$k.json
+done
+withrun kbase 0 CAP_CHOWN 0.1.0 <b.json >kb.json
+compare_all k6 kb.json k1.json k2.json k3.json k4.json k5.json
+is "$(perl "$F/compare.pl" k6.json k6.txt k6.csv k6.md 2>&1)" "" \
+	"compare, capability differences of 499 to 512 bytes: the notes and the documents table, cut at 511 bytes"
+is "$(grep -c "^  k[1-5]/6\.0 .* and 2 mor" k6.txt)" 3 "... the tail shown whole, whole, cut by one byte"
 
 perl "$F/confdoc.pl" pass pass skip fail pass error >ca.json
 perl "$F/confdoc.pl" pass fail pass fail error error pass >cb.json
@@ -103,6 +120,26 @@ perl "$F/repdoc.pl" throughput=n2.json conformance=cb.json >rb.json
 compare_all r1 ra.json rb.json
 is "$(perl "$F/compare.pl" r1.json r1.txt r1.csv r1.md)" "" \
 	"compare, reports: each part's metrics and verdicts recompute"
+# The same checks at the top of a document and in two of its parts: a
+# verdict row is its part's, the top level's (no part) or the other part's,
+# never another's with the same check and key.  NEW 1 changes only the
+# conformance part, NEW 2 the top level and the other part, so the grid's
+# rows come from parts first and the top level after.  Catches rows of a
+# part and of the top level taken for one (or compared as names that are
+# not there).
+# toplevel CHECKS.json <DOC: DOC with CHECKS.json's checks at its top level.
+toplevel() {
+	perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>); open(my $f, "<", $ARGV[0]) or die;
+		$d->{checks} = decode_json(<$f>)->{checks}; print JSON::PP->new->canonical->encode($d)' "$1"
+}
+perl "$F/repdoc.pl" conformance=ca.json other=ca.json | toplevel ca.json >g0.json
+perl "$F/repdoc.pl" conformance=cb.json other=ca.json | toplevel ca.json >g1.json
+perl "$F/repdoc.pl" conformance=ca.json other=cb.json | toplevel cb.json >g2.json
+compare_all g3 g0.json g1.json g2.json
+is "$(perl "$F/compare.pl" g3.json g3.txt g3.csv g3.md 2>&1)" "" \
+	"compare, the same checks at the top level and in two parts: verdict changes and the grid recompute"
+is "$("$JSONQ" g3.json .summary.verdict_changes .verdict_grid# | tr '\n' ' ')" "12 12 " \
+	"... 4 changes in NEW 1, 8 in NEW 2, a grid row for each"
 
 # Real documents: a throughput run against another.
 "$P" throughput --kind anon,fifo --size 4K --loops 100 --repeat 3 --dir "$D" -q --format json -o t1.json
@@ -157,6 +194,46 @@ perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>); $d->{run}{memory}{to
 	print JSON::PP->new->encode($d)' <rf1.json >bad.json
 is "$(perl "$F/run.pl" bad.json "$on" "$pg" "$P" throughput --loops 10 --repeat 1 -q --format json -o rf1.json | sed 's/: got .*//')" \
 	"throughput run.memory.total_bytes (MemTotal x 1024)" "memory in KiB where bytes are due is caught, and nothing else"
+
+# Virtualisation from the CPU's flags: "hypervisor" as a whole word
+# anywhere in /proc/cpuinfo's flags line (first, between, last, alone) is a
+# virtual machine; a longer word containing it, or a line without it, is
+# not; no flags line says nothing (null).  Each row runs in a mount
+# namespace with its own /proc/cpuinfo, the DMI names and Xen's
+# /sys/hypervisor/type hidden (empty), so nothing else decides.  Catches a
+# flag taken for the word when it only starts or ends with it, and a
+# machine called virtual for a flag that is not there.
+# virt FLAGS: virtualized and hypervisor with that flags line ("-": none).
+virt() {
+	{ printf 'processor\t: 0\n'; [ "$1" = - ] || printf 'flags\t\t: %s\n' "$1"
+	  printf 'model name\t: test\n'; } >"$D/cpuinfo"
+	: >"$D/empty"
+	rm -f "$D/virt.json"
+	unshare -m sh -c 'mount --bind "$1/cpuinfo" /proc/cpuinfo || exit 77
+		for f in /sys/hypervisor/type /sys/class/dmi/id/sys_vendor /sys/class/dmi/id/product_name; do
+			[ ! -e "$f" ] || mount --bind "$1/empty" "$f" || exit 77
+		done
+		exec "$2" conformance --list --format json -o "$1/virt.json"' sh "$D" "$P" 2>/dev/null &&
+	"$JSONQ" "$D/virt.json" .run.virtualization.virtualized .run.virtualization.hypervisor | tr '\n' ' '
+}
+if virt - >/dev/null; then
+	while IFS='|' read -r want flags; do
+		is "$(virt "$flags")" "$want null " "virtualized $want for the flags '$flags'"
+	done <<'EOF_VIRT'
+true|fpu vme hypervisor lm
+true|hypervisor fpu vme
+true|fpu vme hypervisor
+true|hypervisor
+false|fpu vme lm
+false|hypervisorx fpu vme
+false|fpu xhypervisor vme
+false|fpu vme hypervisorx
+false|fpu vme xhypervisor
+null|-
+EOF_VIRT
+else
+	skip 10 "cannot give pipebench a /proc/cpuinfo of its own (unshare -m, mount --bind)"
+fi
 
 # ---- report: its bookkeeping and copy ceiling, each part's run facts.
 "$P" report --quick --parts timestamps,throughput_64k --dir "$D" --format json -o rep1.json 2>/dev/null

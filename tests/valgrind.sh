@@ -15,6 +15,22 @@ VG="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=de
 A="$TEST_TMP/a.json" B="$TEST_TMP/b.json"
 # compare's most NEW files (63): every column label freed, the last too.
 MAXNEW=$(i=0; while [ $i -lt 63 ]; do printf ' %s' "$B"; i=$((i + 1)); done)
+# compare of two reports: a metric, a verdict change and results lost, each
+# row naming its part (throughput, conformance; timestamps absent in NEW):
+# every row's part name freed with the row.
+RA="$TEST_TMP/ra.json" RB="$TEST_TMP/rb.json"
+rep() {
+	printf '{ "tool": "pipebench", "version": "0.1.0", "schema_version": 1, "command": "report",
+  "params": {}, "system": { "kernel_release": "6.18.0-test" }, "errors": [], "exit_status": 0,
+  "parts": { "throughput": { "command": "throughput", "params": {}, "results": [ %s ] },
+    "conformance": { "command": "conformance", "params": {}, "checks": [
+      { "id": "CK-01", "status": "%s" } ] }%s } }\n' "$@"
+}
+rep '{ "kind": "anon", "repetitions": [ { "tt_ns": 100 }, { "tt_ns": 110 } ] },
+  { "kind": "fifo", "repetitions": [ { "tt_ns": 100 }, { "tt_ns": 120 } ] }' pass ',
+    "timestamps": { "command": "timestamps", "params": {}, "results": [
+      { "kind": "anon", "verdict": "updated" } ] }' >"$RA"
+rep '{ "kind": "anon", "repetitions": [ { "tt_ns": 200 }, { "tt_ns": 210 } ] }' fail '' >"$RB"
 CMDS="throughput --kind all --size 100,4K --loops 20 --repeat 2 --warmup 1 --format json --output $A
 throughput --loops 20 --repeat 2 --warmup 0 --format json --output $B
 throughput --loops 10 --repeat 1 --format csv
@@ -24,6 +40,7 @@ compare $A $B --force
 compare $A $B --force --format json
 compare $A$MAXNEW --force
 compare $A /nonexistent.json
+compare $RA $RB
 plot $A --format gnuplot
 plot $A $B --label old,new --format gnuplot
 plot $A $B --output $TEST_TMP/ab.svg

@@ -275,7 +275,10 @@ my @fk = (["users (euid)", "run.user.euid"], ["capabilities", "run.user.capabili
 	["pipebench versions", "run.pipebench.version", "version"]);
 sub fv { my ($k, $key) = @_; my $v = jstr(jp($docs[$k], $fk[$key][1]));
 	$v //= jstr(jp($docs[$k], $fk[$key][2])) if $fk[$key][2]; $v // "unknown" }
-sub capsdiff { my $k = shift; my ($b, $x) = map { my $v = jp($docs[$_], "run.user.capabilities") // jp($docs[$_], "system.capabilities"); $v } (0, $k);
+# compare writes the difference into a buffer of 512 bytes: what does not
+# fit with its NUL is cut there, never written past the end.
+sub capsdiff { substr(capsdiff_whole(@_), 0, 511) }
+sub capsdiff_whole { my $k = shift; my ($b, $x) = map { my $v = jp($docs[$_], "run.user.capabilities") // jp($docs[$_], "system.capabilities"); $v } (0, $k);
 	return fv($k, 1) unless ref $b eq "ARRAY" && ref $x eq "ARRAY";
 	return sprintf("none (base has %d)", scalar @$b) unless @$x;
 	my (@s, $more) = (); $more = 0;
