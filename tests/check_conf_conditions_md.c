@@ -1528,11 +1528,11 @@ START_TEST(wr04_note)
 	close(fd[0]);
 	close(fd[1]);
 	r = run_row(&w);
-	snprintf(want, sizeof(want), "nonblocking (4 writers, %ld-byte pipe)", size);
-	ck_assert_msg(strstr(r.detail, want), "'%s' lacks '%s'", r.detail, want);
 
 	ck_assert_msg(r.verdict == PB_PASS, "WR-04: %s: %s", pb_verdict_names[r.verdict],
 		      r.detail);
+	snprintf(want, sizeof(want), "nonblocking (4 writers, %ld-byte pipe)", size);
+	ck_assert_msg(strstr(r.detail, want), "'%s' lacks '%s'", r.detail, want);
 	ck_assert_msg(strstr(r.detail, "/12000 records whole and in order blocking, ") &&
 		      strstr(r.detail, "/12000 nonblocking (4 writers, "), "%s", r.detail);
 	if (strstr(r.detail, "12000/12000 records whole and in order blocking, 12000/12000"))
@@ -1679,9 +1679,9 @@ END_TEST
 /*
  * The checks that make a file of their own in their directory (LX-02's
  * FIFO for the O_DIRECT quirk, LX-06's temporary file, PL-04's two FIFOs,
- * WR-05's FIFO) remove it themselves: run here, in this
- * process, with no runner to empty the directory after them, they leave
- * it empty.  (The runner's clean-up is for a check that was killed.)
+ * WR-05's FIFO) remove it themselves: run here, in this process, with no
+ * runner to empty the directory after them, they leave it empty.  (The
+ * runner's clean-up is for a check that was killed.)
  */
 START_TEST(checks_leave_their_directory_empty)
 {

@@ -7,9 +7,11 @@
  * step, setup included, is FAIL; a harness resource limit is ERROR), the
  * effect of an accepted pipe2(O_NOATIME) (CRE-05, timestamps emulated),
  * descriptor leaks on success (CRE-08..10), the watchdog (a check that
- * blocks forever) and a check killed by a signal; and the helpers every
- * check group shares (src/check_util.c), each on a case where it must
- * tell a misbehaving call or environment from a good one.
+ * blocks forever) and a check killed by a signal, the harness's own
+ * resources failing (a check's thread or buffer, the conformance command's
+ * tables: pthread_create, malloc and calloc fail on request); and the
+ * helpers every check group shares (src/check_util.c), each on a case
+ * where it must tell a misbehaving call or environment from a good one.
  */
 #include <config.h>
 
