@@ -365,6 +365,14 @@ static long fpathconf_write_end_plus_1(int fd, int name)
 	return name == _PC_PIPE_BUF && is_write_end(fd) ? v + 1 : v;
 }
 
+static long fpathconf_read_end_less_1(int fd, int name)
+{
+	long v = fpathconf(fd, name);
+
+	return name == _PC_PIPE_BUF && is_pipe_fd(fd) &&
+	       (fcntl(fd, F_GETFL) & O_ACCMODE) == O_RDONLY ? v - 1 : v;
+}
+
 static bool is_fifo_path(const char *path)
 {
 	struct stat st;
@@ -397,6 +405,17 @@ static ssize_t read_0_eagain(int fd, void *buf, size_t n)
 static ssize_t read_0_eintr(int fd, void *buf, size_t n)
 {
 	return n == 0 && is_pipe_fd(fd) ? fail_with(EINTR) : read(fd, buf, n);
+}
+
+/* read(0) on an empty pipe blocks like read(1) would, until a signal: the
+ * check's own 2 s interrupt must end it (-1/EINTR), not the watchdog. */
+static ssize_t read_0_blocks(int fd, void *buf, size_t n)
+{
+	if (n == 0 && is_pipe_fd(fd)) {
+		pause();
+		return -1;  /* errno EINTR, from pause */
+	}
+	return read(fd, buf, n);
 }
 
 static ssize_t write_0_epipe(int fd, const void *buf, size_t n)
@@ -592,11 +611,23 @@ static const struct {
 	{ "WR-03", { .write = write_huge_undercounts }, "(short count, no signal)" },
 	{ "WR-03", { .read = read_eio_on_pipes }, "a read error" },
 	{ "WR-04", { .write = write_record_undercounts }, "a write of <= PIPE_BUF was partial" },
-	{ "WR-05", { .fpathconf = fpathconf_write_end_plus_1 }, "fpathconf(write end) 4097" },
-	{ "WR-05", { .pathconf = pathconf_fifo_less_1 }, "pathconf(FIFO) 4095" },
-	{ "WR-05", { .pathconf = pathconf_dir_less_1 }, "pathconf(dir) 4095" },
+	/* WR-05: each of the four values wrong on its own, and the detail names
+	 * every value in its own place (a value printed twice, or in another's
+	 * place, hides the one that is wrong) */
+	{ "WR-05", { .fpathconf = fpathconf_read_end_less_1 }, "PIPE_BUF 4096, but fpathconf(read "
+	  "end) 4095, fpathconf(write end) 4096, pathconf(FIFO) 4096, pathconf(dir) 4096" },
+	{ "WR-05", { .fpathconf = fpathconf_write_end_plus_1 }, "PIPE_BUF 4096, but fpathconf(read "
+	  "end) 4096, fpathconf(write end) 4097, pathconf(FIFO) 4096, pathconf(dir) 4096" },
+	{ "WR-05", { .pathconf = pathconf_fifo_less_1 }, "PIPE_BUF 4096, but fpathconf(read end) "
+	  "4096, fpathconf(write end) 4096, pathconf(FIFO) 4095, pathconf(dir) 4096" },
+	{ "WR-05", { .pathconf = pathconf_dir_less_1 }, "PIPE_BUF 4096, but fpathconf(read end) "
+	  "4096, fpathconf(write end) 4096, pathconf(FIFO) 4096, pathconf(dir) 4095" },
 	{ "WR-06", { .read = read_0_eagain }, "read(fd, buf, 0) on an empty pipe = -1/EAGAIN" },
 	{ "WR-06", { .read = read_0_eintr }, "read(fd, buf, 0) on an empty pipe = -1/EINTR (it blocked)" },
+	/* a read(0) that really blocks: the check's interrupt ends it, the detail
+	 * says so (a check without its interrupt is stopped by the watchdog) */
+	{ "WR-06", { .read = read_0_blocks }, "read(fd, buf, 0) on an empty pipe = -1/EINTR (it "
+	  "blocked)" },
 	{ "WR-06", { .write = write_0_epipe }, "with no reader did not return 0" },
 	{ "WR-06", { .read = read_direct_empty_packet }, "(an empty packet)" },
 	/* RD: the later conditions */

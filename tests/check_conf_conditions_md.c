@@ -17,6 +17,7 @@
 #include <config.h>
 
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <fcntl.h>
@@ -64,7 +65,7 @@ struct row {
 	enum pb_verdict v;     /* the verdict the check must give */
 	const char *phrase;    /* the detail must say this */
 	struct fake rd, wr, io;
-	struct fake sz;        /* the Nth F_GETPIPE_SZ returns RET instead */
+	struct fake sz;        /* the Nth F_GETPIPE_SZ of a write end returns RET instead */
 	int setsz_err;         /* F_SETPIPE_SZ fails with this instead */
 	const char *base;      /* the check's directory goes here (NULL: $TMPDIR) */
 	unsigned flags;        /* PB_RUN_* */
@@ -139,7 +140,9 @@ static int nth_fcntl(int fd, int cmd, long arg)
 {
 	if (cmd == F_SETPIPE_SZ && cur->setsz_err)
 		return (int)fail_with(cur->setsz_err);
-	if (cmd == F_GETPIPE_SZ && ++sizes_seen == cur->sz.nth)
+	/* Counted on a pipe's write end only: a size asked of any other
+	 * descriptor is the kernel's answer for that descriptor. */
+	if (cmd == F_GETPIPE_SZ && is_write_end(fd) && ++sizes_seen == cur->sz.nth)
 		return (int)cur->sz.ret;
 	return fcntl(fd, cmd, arg);
 }
@@ -936,7 +939,8 @@ static const struct row rows[] = {
 	  .phrase = "SIG_IGN: write returned 1 (success), expected -1/EPIPE" },
 	/* WR-04: the time budget cutting a slow stream is not a failure */
 	{ "WR-04", A, { .read = read_slowly }, PASSES "stopped at the 1.5 s budget" },
-	/* WR-04 cannot shrink the pipe: it names the size F_GETPIPE_SZ gives */
+	/* WR-04 cannot shrink the pipe: it names the size F_GETPIPE_SZ gives
+	 * for its write end (the fake answers that end only) */
 	{ "WR-04", A, {}, .setsz_err = EPERM, .sz = { 1, 12288, 0, NULL },
 	  PASSES "(4 writers, 12288-byte pipe)" },
 	/* MD-04 with anonymous pipes frozen: the FIFO probe, its setup, its note */
@@ -1505,15 +1509,30 @@ START_TEST(lx07_unprivileged_helper)
 }
 END_TEST
 
-/* WR-04's note counts against 4 x 3000 records; a stream read whole is not
- * said to have stopped at the budget. */
+/* WR-04's note counts against 4 x 3000 records and names the size the pipe
+ * was given (F_SETPIPE_SZ of 2 pages, what this kernel answers for a pipe
+ * of its own); a stream read whole is not said to have stopped at the
+ * budget. */
 START_TEST(wr04_note)
 {
 	const struct row w = { "WR-04", PB_KIND_ANON, {}, .v = PB_PASS, .phrase = "" };
-	struct pb_check_result r = run_row(&w);
+	long page = sysconf(_SC_PAGESIZE), size;
+	struct pb_check_result r;
+	char want[96];
+	int fd[2];
+
+	ck_assert_int_eq(pipe(fd), 0);
+	size = fcntl(fd[1], F_SETPIPE_SZ, 2 * page);
+	if (size < 0)
+		size = fcntl(fd[1], F_GETPIPE_SZ);
+	close(fd[0]);
+	close(fd[1]);
+	r = run_row(&w);
 
 	ck_assert_msg(r.verdict == PB_PASS, "WR-04: %s: %s", pb_verdict_names[r.verdict],
 		      r.detail);
+	snprintf(want, sizeof(want), "nonblocking (4 writers, %ld-byte pipe)", size);
+	ck_assert_msg(strstr(r.detail, want), "'%s' lacks '%s'", r.detail, want);
 	ck_assert_msg(strstr(r.detail, "/12000 records whole and in order blocking, ") &&
 		      strstr(r.detail, "/12000 nonblocking (4 writers, "), "%s", r.detail);
 	if (strstr(r.detail, "12000/12000 records whole and in order blocking, 12000/12000"))
@@ -1657,6 +1676,169 @@ START_TEST(md05_on_noatime)
 }
 END_TEST
 
+/*
+ * The checks that make a file of their own in their directory (LX-02's
+ * FIFO for the O_DIRECT quirk, LX-06's temporary file, PL-04's two FIFOs,
+ * WR-05's FIFO) remove it themselves: run here, in this process, with no
+ * runner to empty the directory after them, they leave it empty.  (The
+ * runner's clean-up is for a check that was killed.)
+ */
+START_TEST(checks_leave_their_directory_empty)
+{
+	static const char *const ids[] = { "LX-02", "LX-06", "PL-04", "WR-05" };
+
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		struct pb_check_ctx ctx = { .sys = &pb_sysops_real, .kind = PB_KIND_ANON,
+					    .verdict = PB_PASS };
+		char dir[4096], left[512] = "";
+		struct dirent *e;
+		DIR *d;
+
+		ck_assert_int_eq(pb_tmpdir_make(NULL, dir, sizeof(dir)), 0);
+		ctx.dir = dir;
+		pb_test_find_check(ids[i])->run(&ctx);
+		pb_check_disarm();
+		d = opendir(dir);
+		ck_assert_ptr_nonnull(d);
+		while ((e = readdir(d)))
+			if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+				snprintf(left + strlen(left), sizeof(left) - strlen(left), " %s",
+					 e->d_name);
+		closedir(d);
+		pb_cleanup_empty_dir(dir);
+		pb_tmpdir_remove(dir);
+		ck_assert_msg(ctx.verdict != PB_FAIL && ctx.verdict != PB_ERROR, "%s: %s: %s",
+			      ids[i], pb_verdict_names[ctx.verdict], ctx.detail);
+		ck_assert_msg(!left[0], "%s (%s) left in its directory:%s", ids[i],
+			      pb_verdict_names[ctx.verdict], left);
+	}
+}
+END_TEST
+
+/*
+ * LX-03 under limits of the test's choosing: a /proc of its own (tmpfs in a
+ * mount namespace) gives the soft limit (6 pages), hard limit (0: off),
+ * pipe-max-size, the capabilities LX-03 reads (CapEff) and the user
+ * namespace (uid_map); an emulated kernel keeps to those limits: the first
+ * pipes of the fresh user get min(16 pages, pipe-max-size) while they fit
+ * in the soft limit, the next 2 pages, and no pipe may grow (EPERM).
+ * pipe-max-size decides the default: 2 pages is the least LX-03 can judge
+ * (pipes 1-3 of 2 pages fill 6 pages), 3 pages gives pipes 1-2; 1 page is
+ * skipped.  After the switch to the fresh uid, CAP_SYS_RESOURCE or
+ * CAP_SYS_ADMIN, each on its own, still counted in the initial user
+ * namespace, lifts the limits: skipped; in another user namespace they do
+ * not count.
+ */
+static int em_def;           /* bytes a pipe within the soft limit gets */
+static int em_full;          /* how many pipes fit in the soft limit */
+static int em_made;          /* pipes made so far (the check's process) */
+static int em_index[1024];   /* [write end]: that pipe's number, from 1 */
+
+static int em_pipe2(int fd[2], int flags)
+{
+	int r = pipe2(fd, flags);
+
+	if (r == 0 && fd[1] >= 0 && fd[1] < 1024)
+		em_index[fd[1]] = ++em_made;
+	return r;
+}
+
+static int em_fcntl(int fd, int cmd, long arg)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (cmd == F_SETPIPE_SZ && is_pipe_fd(fd))
+		return (int)fail_with(EPERM);
+	if (cmd == F_GETPIPE_SZ && is_write_end(fd) && fd < 1024 && em_index[fd])
+		return em_index[fd] <= em_full ? em_def : (int)(2 * page);
+	return fcntl(fd, cmd, arg);
+}
+
+START_TEST(lx03_own_limits)
+{
+	enum says { BELOW_2_PAGES, JUDGED, STILL_PRIVILEGED, NO_SETUID };
+	static const struct {
+		long max_pages;      /* pipe-max-size */
+		const char *capeff;  /* CapEff, hex */
+		const char *uid_map;
+		enum says says;
+	} lim[] = {
+		{ 1, "00000000000000c0", "0 0 4294967295", BELOW_2_PAGES },
+		{ 2, "00000000000000c0", "0 0 4294967295", JUDGED },
+		{ 3, "00000000000000c0", "0 0 4294967295", JUDGED },
+		{ 2, "00000000010000c0", "0 0 4294967295", STILL_PRIVILEGED },
+		{ 2, "00000000002000c0", "0 0 4294967295", STILL_PRIVILEGED },
+		{ 2, "00000000012000c0", "0 1000 1", JUDGED },
+		{ 2, "0000000000000040", "0 0 4294967295", NO_SETUID },
+	};
+	enum { NR = sizeof(lim) / sizeof(lim[0]) };
+	long page = sysconf(_SC_PAGESIZE);
+	struct pb_sysops s = pb_sysops_real;
+	struct pb_run_opts o = { .sys = &s, .kind = PB_KIND_ANON, .timeout_s = 20 };
+	struct pb_check_result r[NR];
+	char text[96], want[NR][160];
+
+	if (!pb_check_has_cap(PB_CAP_SETUID)) {
+		fprintf(stderr, "# lx03_own_limits: not run (no CAP_SETUID)\n");
+		return;
+	}
+	if (!pb_test_own_tmpfs("/proc", 0)) {
+		fprintf(stderr, "# lx03_own_limits: not run (%s)\n", strerror(errno));
+		return;
+	}
+	ck_assert_int_eq(mkdir("/proc/self", 0755), 0);
+	ck_assert_int_eq(mkdir("/proc/sys", 0755), 0);
+	ck_assert_int_eq(mkdir("/proc/sys/fs", 0755), 0);
+	ck_assert(write_text("/proc/sys/fs/pipe-user-pages-soft", "6\n"));
+	ck_assert(write_text("/proc/sys/fs/pipe-user-pages-hard", "0\n"));
+	s.pipe2 = em_pipe2;
+	s.fcntl = em_fcntl;
+	for (int i = 0; i < NR; i++) {
+		long def_pages = lim[i].max_pages < 16 ? lim[i].max_pages : 16;
+
+		snprintf(text, sizeof(text), "%ld\n", lim[i].max_pages * page);
+		ck_assert(write_text("/proc/sys/fs/pipe-max-size", text));
+		snprintf(text, sizeof(text), "Name:\tpipebench\nCapEff:\t%s\n", lim[i].capeff);
+		ck_assert(write_text("/proc/self/status", text));
+		snprintf(text, sizeof(text), "%s\n", lim[i].uid_map);
+		ck_assert(write_text("/proc/self/uid_map", text));
+		em_def = (int)(def_pages * page);
+		em_full = (int)(6 / def_pages);
+		em_made = 0;
+		memset(em_index, 0, sizeof(em_index));
+		ck_assert_int_eq(pb_conformance_run_one(pb_test_find_check("LX-03"), &o, &r[i]), 0);
+		switch (lim[i].says) {
+		case BELOW_2_PAGES:
+			snprintf(want[i], sizeof(want[i]), "pipe-max-size %ld is below 2 pages",
+				 lim[i].max_pages * page);
+			break;
+		case JUDGED:
+			/* pipes 1..6/def get the default, the next one 2 pages */
+			snprintf(want[i], sizeof(want[i]), "pipes 1-%ld get %ld, #%ld gets %ld; "
+				 "write(1) after read(n-1) ok; grow EPERM; hard limit: skip "
+				 "(pipe-user-pages-hard=0)", 6 / def_pages, def_pages * page,
+				 6 / def_pages + 1, 2 * page);
+			break;
+		case STILL_PRIVILEGED:
+			snprintf(want[i], sizeof(want[i]), "still has CAP_SYS_RESOURCE or "
+				 "CAP_SYS_ADMIN");
+			break;
+		case NO_SETUID:
+			snprintf(want[i], sizeof(want[i]), "needs CAP_SETUID to become a fresh "
+				 "unprivileged user");
+			break;
+		}
+	}
+	/* The real /proc back before anything can end this process (the
+	 * sanitizers' exit-time leak scan reads /proc/self). */
+	ck_assert_int_eq(umount2("/proc", MNT_DETACH), 0);
+	for (int i = 0; i < NR; i++)
+		ck_assert_msg(r[i].verdict == (lim[i].says == JUDGED ? PB_PASS : PB_SKIP) &&
+			      strstr(r[i].detail, want[i]), "LX-03 row %d: %s: %s (want '%s')", i,
+			      pb_verdict_names[r[i].verdict], r[i].detail, want[i]);
+}
+END_TEST
+
 /* SIG-03 blocks SIGPIPE to see where it is pending, and unblocks it again:
  * run in this process (no runner child to throw the mask away), it leaves
  * the mask as it found it, and nothing pending. */
@@ -1685,7 +1867,9 @@ PB_CHECK_SUITE_MAIN("conf_conditions_md",
 	PB_TCASE_LOOP("one_condition", 30, one_condition, NROWS),
 	PB_TCASE_LOOP("lx07", 30, lx07_condition, NLX07),
 	PB_TCASE_TIMED("lx07_helper", 30, lx07_unprivileged_helper),
-	PB_TCASE_TIMED("lx03", 120, lx03_conditions, lx03_closes_every_pipe, lx03_hard_one_page),
+	PB_TCASE_TIMED("lx03", 120, lx03_conditions, lx03_closes_every_pipe, lx03_hard_one_page,
+		       lx03_own_limits),
+	PB_TCASE_TIMED("left_behind", 30, checks_leave_their_directory_empty),
 	PB_TCASE_TIMED("sig03", 10, sig03_restores_mask),
 	PB_TCASE_TIMED("wr04_md05", 60, wr04_note, md05_with_tmpfs, md05_on_noatime,
 		       md03_fstat_fails_closes_both))

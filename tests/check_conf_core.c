@@ -7,9 +7,11 @@
  * step, setup included, is FAIL; a harness resource limit is ERROR), the
  * effect of an accepted pipe2(O_NOATIME) (CRE-05, timestamps emulated),
  * descriptor leaks on success (CRE-08..10), the watchdog (a check that
- * blocks forever) and a check killed by a signal; and the helpers every
- * check group shares (src/check_util.c), each on a case where it must
- * tell a misbehaving call or environment from a good one.
+ * blocks forever) and a check killed by a signal, the harness's own
+ * resources failing (a check's thread or buffer, the conformance command's
+ * tables: pthread_create, malloc and calloc fail on request); and the
+ * helpers every check group shares (src/check_util.c), each on a case
+ * where it must tell a misbehaving call or environment from a good one.
  */
 #include <config.h>
 
@@ -19,6 +21,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -37,6 +40,8 @@
 #include "check_main.h"
 #include "fast_time.h"
 #include "checkproc.h"
+#include "cli.h"
+#include "cmd.h"
 #include "cleanup.h"
 #include "conformance.h"
 #include "tsprobe.h"
@@ -495,6 +500,59 @@ pid_t fork(void)
 	return real();
 }
 
+/* ---- the harness's own resources failing on request ---- */
+
+/* When set, pthread_create fails with EAGAIN (the process is out of
+ * threads): a check's helper thread is the harness's resource. */
+static bool threads_fail;
+
+int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+	static int (*real)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+
+	if (threads_fail)
+		return EAGAIN;
+	if (!real)
+		*(void **)&real = dlsym(RTLD_NEXT, "pthread_create");
+	return real(t, attr, fn, arg);
+}
+
+/* When nonzero, malloc of exactly this many bytes fails with ENOMEM: one
+ * allocation of a check's (WR-03's 1 MiB + 123-byte buffer), every other
+ * allocation of the process untouched. */
+static size_t malloc_fails_for;
+
+void *malloc(size_t n)
+{
+	static void *(*real)(size_t);
+
+	if (malloc_fails_for && n == malloc_fails_for) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (!real)
+		*(void **)&real = dlsym(RTLD_NEXT, "malloc");
+	return real(n);
+}
+
+/* When calloc_nmemb is nonzero, the calloc_nth calloc of that many
+ * elements (counted in calloc_seen) fails with ENOMEM. */
+static size_t calloc_nmemb;
+static int calloc_nth, calloc_seen;
+
+void *calloc(size_t nmemb, size_t size)
+{
+	static void *(*real)(size_t, size_t);
+
+	if (calloc_nmemb && nmemb == calloc_nmemb && ++calloc_seen == calloc_nth) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (!real)
+		*(void **)&real = dlsym(RTLD_NEXT, "calloc");
+	return real(nmemb, size);
+}
+
 /* ---- the table: each of this file's checks and the bug it must catch ---- */
 
 enum bug {
@@ -506,7 +564,8 @@ enum bug {
 	PIPE2_EXTRA_FD, OPEN_EXTRA_FD, CLOSE_KEEPS_REF, FCNTL_GETPIPESZ_EIO, FCNTL_SETFL_EIO,
 	PIPE2_DIRECT_EIO, WRITE_EIO, WRITE_ENOMEM, WRITE_PAGE_EIO, WRITE_PAGE_ENOMEM,
 	NOATIME_EFFECTIVE, NOATIME_IGNORED, NOATIME_ATIME_ONLY, NOATIME_ALL_FROZEN,
-	NOATIME_INVERTED, NOATIME_READ_EIO, NOATIME_WRITE_EIO, FORK_EAGAIN,
+	NOATIME_INVERTED, NOATIME_READ_EIO, NOATIME_WRITE_EIO, FORK_EAGAIN, THREADS_EAGAIN,
+	BUFFER_ENOMEM,
 };
 
 static struct pb_sysops broken_ops(enum bug b)
@@ -514,8 +573,10 @@ static struct pb_sysops broken_ops(enum bug b)
 	struct pb_sysops s = pb_sysops_real;
 
 	fork_only_in = b == FORK_EAGAIN ? getpid() : 0;
+	threads_fail = b == THREADS_EAGAIN;
+	malloc_fails_for = b == BUFFER_ENOMEM ? (1u << 20) + 123 : 0;
 	switch (b) {
-	case FORK_EAGAIN: break;
+	case FORK_EAGAIN: case THREADS_EAGAIN: case BUFFER_ENOMEM: break;
 	case READ_REVERSED: s.read = read_reversed; break;
 	case PIPE2_HIGH: s.pipe2 = pipe2_high; break;
 	case PIPE2_NO_CLOEXEC: s.pipe2 = pipe2_no_cloexec; break;
@@ -734,8 +795,14 @@ static const struct {
 	/* the flag makes timestamps move where a plain pipe's stay put */
 	{ "CRE-05", NOATIME_INVERTED, PB_KIND_ANON, PB_FAIL,
 	  "while those of a plain pipe2(fd, 0) pipe stayed put" },
-	/* the check cannot fork its reader: the harness's resource */
+	/* the check cannot fork its reader, make its helper thread or allocate
+	 * its buffer: the harness's resource, named */
 	{ "WR-03", FORK_EAGAIN, PB_KIND_ANON, PB_ERROR, "fork: EAGAIN" },
+	{ "WR-03", BUFFER_ENOMEM, PB_KIND_ANON, PB_ERROR, "harness: out of memory" },
+	{ "SIG-03", THREADS_EAGAIN, PB_KIND_ANON, PB_ERROR,
+	  "harness: pthread_create: Resource temporarily unavailable" },
+	{ "SIG-03", THREADS_EAGAIN, PB_KIND_FIFO, PB_ERROR,
+	  "harness: pthread_create: Resource temporarily unavailable" },
 	/* the write succeeds and the read fails, or the write fails: the detail
 	 * names the call that did */
 	{ "CRE-05", NOATIME_READ_EIO, PB_KIND_ANON, PB_FAIL,
@@ -1361,6 +1428,58 @@ START_TEST(helper_limit_cap_userns)
 }
 END_TEST
 
+/*
+ * The conformance command's two tables (its results and its items, 2 x N + 1
+ * entries each for N checks selected) cannot be had, each on its own: the
+ * command says "out of memory" and exits 3 before anything is run or
+ * written (the --output file is not made), having asked for both tables
+ * and nothing more of their size.  Run in this process: its stderr goes to
+ * a file for the while.
+ */
+START_TEST(conformance_tables_out_of_memory)
+{
+	char dir[4096], out[4200], errs[4200], msg[512];
+	const char *argv[] = { "conformance", "--only=RD-*,WR-*", "-q", "-o", out, NULL };
+	size_t n = 0;
+
+	for (const struct pb_check *c = pb_checks_read; c->id; c++)
+		n++;
+	for (const struct pb_check *c = pb_checks_write; c->id; c++)
+		n++;
+	ck_assert_int_eq(pb_tmpdir_make(NULL, dir, sizeof(dir)), 0);
+	snprintf(out, sizeof(out), "%s/out.txt", dir);
+	snprintf(errs, sizeof(errs), "%s/stderr.txt", dir);
+	for (int nth = 1; nth <= 2; nth++) {
+		int keep = dup(2), fd = open(errs, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		int status;
+		ssize_t len;
+
+		ck_assert(keep >= 0 && fd >= 0);
+		ck_assert_int_eq(dup2(fd, 2), 2);
+		close(fd);
+		calloc_nmemb = 2 * n + 1;
+		calloc_nth = nth;
+		calloc_seen = 0;
+		status = pb_cmd_run(pb_cmd_find("conformance"), 5, argv);
+		calloc_nmemb = 0;
+		ck_assert_int_eq(dup2(keep, 2), 2);
+		close(keep);
+		fd = open(errs, O_RDONLY | O_CLOEXEC);
+		len = read(fd, msg, sizeof(msg) - 1);
+		close(fd);
+		msg[len > 0 ? len : 0] = '\0';
+		unlink(errs);
+		ck_assert_msg(status == PB_EXIT_ERROR, "table %d of 2 missing: exit %d", nth, status);
+		ck_assert_msg(strstr(msg, "pipebench conformance: out of memory\n"), "table %d: "
+			      "stderr: %s", nth, msg);
+		ck_assert_msg(access(out, F_OK) != 0 && errno == ENOENT, "table %d: %s was made",
+			      nth, out);
+		ck_assert_int_eq(calloc_seen, 2);
+	}
+	pb_tmpdir_remove(dir);
+}
+END_TEST
+
 static Suite *conf_core_suite(void)
 {
 	return pb_test_suite("conf_core", (const struct pb_tcase *const[]){
@@ -1372,7 +1491,7 @@ static Suite *conf_core_suite(void)
 		PB_TCASE_TIMED("runner", 30, watchdog_kills_blocked_check, signal_is_fail_naming_it,
 			       helper_holding_result_pipe, verdict_survives_closed_descriptors,
 			       exit_without_verdict_is_error, interrupted_check_is_error,
-			       setup_rule, first_failure_stays),
+			       setup_rule, first_failure_stays, conformance_tables_out_of_memory),
 		PB_TCASE_TIMED("helpers", 30, helper_close_pair, helper_timed_io, helper_timespecs,
 			       helper_kernel_at_least, helper_words, helper_io_exact,
 			       helper_anon_pipe, helper_capacity_and_fill, helper_as_nobody,

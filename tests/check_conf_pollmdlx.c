@@ -2,7 +2,9 @@
 /*
  * Conformance checks PL-*, MD-* and LX-*: each one FAILs on a kernel that
  * misbehaves the way the catalogue says a broken one shows (an injected
- * pb_sysops), and gives the expected verdict on the running kernel.
+ * pb_sysops), and gives the expected verdict on the running kernel.  Also
+ * the runner's waits for a check (their naps, recorded by this program's
+ * nanosleep).
  */
 #include <config.h>
 
@@ -14,8 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/select.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -1107,6 +1111,71 @@ START_TEST(no_fd_leaks)
 }
 END_TEST
 
+/*
+ * The runner waits for its check's process with naps that lengthen as the
+ * wait goes on, so a check that ends in a few milliseconds is seen to end
+ * within a tenth of one: the 1st to 20th naps are 0.1 ms, the 21st to
+ * 200th 1 ms, the later ones 10 ms.  The runner's naps are recorded here
+ * (this program's nanosleep, in memory shared with the check), and the
+ * check ends only once the runner has napped 202 times: the sequence, not
+ * any time, is asserted.
+ */
+#define NAPS 202
+struct nap_log {
+	int n;
+	long ns[NAPS + 64];
+};
+static struct nap_log *naps;  /* NULL: nothing recorded */
+static pid_t nap_runner;
+
+int nanosleep(const struct timespec *req, struct timespec *rem)
+{
+	if (naps && req && getpid() == nap_runner) {
+		int n = __atomic_load_n(&naps->n, __ATOMIC_SEQ_CST);
+
+		if (n < NAPS + 64) {
+			naps->ns[n] = (long)req->tv_sec * 1000000000L + req->tv_nsec;
+			__atomic_store_n(&naps->n, n + 1, __ATOMIC_SEQ_CST);
+		}
+	}
+	return (int)syscall(SYS_nanosleep, req, rem);
+}
+
+static void wait_for_the_naps(struct pb_check_ctx *ctx)
+{
+	const struct timespec ms = { 0, 1000000 };
+
+	while (__atomic_load_n(&naps->n, __ATOMIC_SEQ_CST) < NAPS)
+		nanosleep(&ms, NULL);
+	pb_check_set(ctx, PB_PASS, "the runner napped %d times", NAPS);
+}
+
+START_TEST(runner_naps_lengthen)
+{
+	const struct pb_check c = { "T-01", "test", "T", "waits for the runner", "none", 0,
+				    wait_for_the_naps };
+	struct pb_run_opts o = { .kind = PB_KIND_ANON, .timeout_s = 20 };
+	struct pb_check_result r;
+
+	naps = mmap(NULL, sizeof(*naps), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1,
+		    0);
+	ck_assert_ptr_ne(naps, MAP_FAILED);
+	memset(naps, 0, sizeof(*naps));
+	nap_runner = getpid();
+	ck_assert_int_eq(pb_conformance_run_one(&c, &o, &r), 0);
+	ck_assert_msg(r.verdict == PB_PASS, "%s: %s", pb_verdict_names[r.verdict], r.detail);
+	ck_assert_int_ge(naps->n, NAPS);
+	for (int i = 0; i < naps->n; i++) {
+		long want = i < 20 ? 100000L : i < 200 ? 1000000L : 10000000L;
+
+		ck_assert_msg(naps->ns[i] == want, "nap %d of the runner: %ld ns, expected %ld",
+			      i + 1, naps->ns[i], want);
+	}
+	munmap(naps, sizeof(*naps));
+	naps = NULL;
+}
+END_TEST
+
 PB_CHECK_SUITE_MAIN("conf_pollmdlx",
 	PB_TCASE_TIMED("registry", 0, registry_complete),
 	PB_TCASE_LOOP("broken", 10, broken_fails, NBROKEN, md05_broken_not_tmpfs,
@@ -1116,4 +1185,5 @@ PB_CHECK_SUITE_MAIN("conf_pollmdlx",
 		      resource_limit_is_error),
 	PB_TCASE_LOOP("md04_signatures", 20, md04_signature, NMD04_SIGNATURES),
 	PB_TCASE_TIMED("here", 10, pl_here, md_here, md04_here, lx_here, lx03_here, lx07_here,
-		       no_fd_leaks))
+		       no_fd_leaks),
+	PB_TCASE_TIMED("runner", 10, runner_naps_lengthen))
