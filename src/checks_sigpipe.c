@@ -338,18 +338,18 @@ static void sig05(struct pb_check_ctx *ctx)
 	fd = s->open(path, O_RDWR | O_CLOEXEC, 0);
 	if (fd < 0) {
 		pb_check_fail(ctx, "open O_RDWR: %s", strerror(errno));
-		return;
+		goto out;
 	}
 	n = s->write(fd, "data", 4);
 	s->close(fd);
 	if (n != 4) {
 		pb_check_fail(ctx, "write of 4 bytes returned %zd", n);
-		return;
+		goto out;
 	}
 	fd = s->open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC, 0);
 	if (fd < 0) {
 		pb_check_fail(ctx, "reopen O_RDWR|O_NONBLOCK: %s", strerror(errno));
-		return;
+		goto out;
 	}
 	errno = 0;
 	n = s->read(fd, buf, sizeof(buf));
@@ -362,6 +362,8 @@ static void sig05(struct pb_check_ctx *ctx)
 			      n < 0 ? pb_checkproc_errname(e) : "EOF");
 	else
 		pb_check_set(ctx, PB_PASS, "data discarded: the reopened FIFO is empty (EAGAIN)");
+out:
+	unlink(path);   /* the check's own FIFO: nothing left behind, whatever the verdict */
 }
 
 const struct pb_check pb_checks_sigpipe[] = {

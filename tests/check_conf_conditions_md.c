@@ -1679,13 +1679,13 @@ END_TEST
 /*
  * The checks that make a file of their own in their directory (LX-02's
  * FIFO for the O_DIRECT quirk, LX-06's temporary file, PL-04's two FIFOs,
- * WR-05's FIFO) remove it themselves: run here, in this process, with no
+ * WR-05's and SIG-05's FIFO) remove it themselves: run here, in this process, with no
  * runner to empty the directory after them, they leave it empty.  (The
  * runner's clean-up is for a check that was killed.)
  */
 START_TEST(checks_leave_their_directory_empty)
 {
-	static const char *const ids[] = { "LX-02", "LX-06", "PL-04", "WR-05" };
+	static const char *const ids[] = { "LX-02", "LX-06", "PL-04", "WR-05", "SIG-05" };
 
 	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
 		struct pb_check_ctx ctx = { .sys = &pb_sysops_real, .kind = PB_KIND_ANON,
