@@ -1,14 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The latency command's library: the log-linear histogram (bucket error,
- * percentiles against an exact sorted list, merge) and the topology parser
- * with its placement choices, fed fake sysfs trees.  Nothing here is timed.
+ * percentiles against an exact sorted list, merge), the topology parser
+ * with its placement choices, fed fake sysfs trees, and the ping-pong runs:
+ * scripted migration counters, party B's exit and the errors' words, and
+ * the command's figures under a scripted clock.  Nothing here is timed.
  */
 #include <config.h>
 
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
 #include <limits.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <ftw.h>
 #include <math.h>
@@ -16,13 +22,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check_main.h"
 #include "cleanup.h"
+#include "cli.h"
+#include "cmd.h"
 #include "conformance.h"
 #include "histogram.h"
 #include "latency.h"
+#include "output.h"
 #include "topology.h"
 
 /* A deterministic generator (xorshift64*), so a failure can be replayed. */
@@ -420,6 +431,368 @@ START_TEST(second_fifo_failure_leaves_nothing)
 }
 END_TEST
 
+/* ------------------------------------------- scripted counters and clock */
+
+/*
+ * The library reads migrations from /proc/thread-self/sched with fopen and
+ * times round trips with clock_gettime(CLOCK_MONOTONIC); this program's own
+ * fopen and clock_gettime come before libc's for the statically linked
+ * library, so the tests below can script both.  Off, or for any other path
+ * or clock, they do what libc does (fopen through open and fdopen).
+ */
+enum { SCHED_MISSING = -100, SCHED_NO_LINE = -101 };
+
+static bool sched_on;
+static pid_t script_pid;            /* the test process: party A */
+static int64_t sched_script[2][3];  /* [0] party A's process, [1] B's: by reading */
+static unsigned sched_reads;        /* this process's readings (fork copies it) */
+static char sched_text[160];
+
+static FILE *plain_fopen(const char *path, const char *mode)
+{
+	int flags, fd;
+	FILE *f;
+
+	switch (mode[0]) {
+	case 'r': flags = O_RDONLY; break;
+	case 'w': flags = O_WRONLY | O_CREAT | O_TRUNC; break;
+	case 'a': flags = O_WRONLY | O_CREAT | O_APPEND; break;
+	default: errno = EINVAL; return NULL;
+	}
+	if (strchr(mode, '+'))
+		flags = (flags & ~O_ACCMODE) | O_RDWR;
+	if (strchr(mode, 'e'))
+		flags |= O_CLOEXEC;
+	if (strchr(mode, 'x'))
+		flags |= O_EXCL;
+	fd = open(path, flags, 0666);
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, mode);
+	if (!f) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+	}
+	return f;
+}
+
+FILE *fopen(const char *path, const char *mode)
+{
+	int64_t v;
+
+	if (!sched_on || strcmp(path, "/proc/thread-self/sched") != 0)
+		return plain_fopen(path, mode);
+	v = sched_script[getpid() == script_pid ? 0 : 1][sched_reads < 3 ? sched_reads : 2];
+	sched_reads++;
+	if (v == SCHED_MISSING) {
+		errno = ENOENT;   /* a kernel without CONFIG_SCHED_DEBUG */
+		return NULL;
+	}
+	if (v == SCHED_NO_LINE)
+		snprintf(sched_text, sizeof(sched_text), "se.exec_start : 123.456\n");
+	else
+		snprintf(sched_text, sizeof(sched_text), "se.exec_start : 123.456\n"
+			 "se.nr_migrations                             :                    %lld\n",
+			 (long long)v);
+	return fmemopen(sched_text, strlen(sched_text), "r");
+}
+
+/*
+ * The scripted clock: party A's process only, every reading moves on by the
+ * step of its number modulo 2000.  Any 2000 consecutive readings, such as a
+ * repetition's 2000 round trips (one reading each, nothing else reads the
+ * clock in between), then take the same 2000 steps in some order, and the
+ * clock's cost (20000 consecutive readings) is the mean step.  Twenty steps
+ * are 1 ns (round trips below the cost: 0); the others 10 ms + 100 ns apart,
+ * the two largest stretched so that p99, p99.9 and the maximum differ.
+ */
+static bool clk_on;
+static uint64_t clk_now, clk_reads;
+
+static uint64_t clk_step(uint64_t k)
+{
+	unsigned r = (unsigned)(k % 2000), j;
+
+	if (r % 100 == 0)
+		return 1;
+	j = r - r / 100 - 1;  /* 0 .. 1979 */
+	return 10000000 + 100 * (uint64_t)j + (j == 1979 ? 400000 : j == 1978 ? 200000 : 0);
+}
+
+int clock_gettime(clockid_t id, struct timespec *ts)
+{
+	if (clk_on && id == CLOCK_MONOTONIC && getpid() == script_pid) {
+		clk_now += clk_step(clk_reads++);
+		ts->tv_sec = (time_t)(clk_now / 1000000000u);
+		ts->tv_nsec = (long)(clk_now % 1000000000u);
+		return 0;
+	}
+	return (int)syscall(SYS_clock_gettime, id, ts);
+}
+
+/* How party B's process ended, from the SIGCHLD it sent. */
+static volatile sig_atomic_t chld_code, chld_status, chld_count;
+
+static void on_chld(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	chld_code = si->si_code;
+	chld_status = si->si_status;
+	chld_count++;
+}
+
+/* One repetition of 10 round trips of 1 byte on an anonymous pipe, party B
+ * a process, counters from getrusage and /proc; SIGCHLD recorded. */
+static int lat_run_once(int cpu_a, int cpu_b, struct pb_lat_result *r, char *err, size_t len)
+{
+	struct pb_lat_opts o = { .kind = PB_KIND_ANON, .size = 1, .wait = PB_LAT_BLOCK,
+				 .cpu_a = cpu_a, .cpu_b = cpu_b, .loops = 10,
+				 .source = PB_LAT_SRC_PROC };
+	struct sigaction sa = { .sa_sigaction = on_chld, .sa_flags = SA_SIGINFO | SA_RESTART },
+			 old;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	ck_assert_int_eq(pb_hist_init(&r->hist), 0);
+	chld_count = 0;
+	ck_assert_int_eq(sigaction(SIGCHLD, &sa, &old), 0);
+	script_pid = getpid();
+	rc = pb_lat_run(&o, r, err, len);
+	sigaction(SIGCHLD, &old, NULL);
+	pb_hist_free(&r->hist);
+	free(r->iv);
+	return rc;
+}
+
+/*
+ * A party's migrations are the counter's rise over the repetition: 0 when
+ * it did not move, even from 0; unknown (-1) when a reading is missing
+ * (no file, no se.nr_migrations line) at either end or the counter went
+ * back, each party on its own.  Without perf there is no total of context
+ * switches (-1).
+ */
+START_TEST(migrations_are_the_rise_or_unknown)
+{
+	static const struct {
+		int64_t a0, a1, b0, b1, want_a, want_b;
+	} rows[] = {
+		{ 5, 5, 5, 5, 0, 0 },
+		{ 5, 6, 0, 0, 1, 0 },
+		{ 0, 1, 7, 9, 1, 2 },
+		{ 5, 4, 7, 9, -1, 2 },
+		{ 3, 3, 9, 8, 0, -1 },
+		{ SCHED_MISSING, 5, 5, SCHED_MISSING, -1, -1 },
+		{ 5, SCHED_MISSING, 2, 3, -1, 1 },
+		{ SCHED_NO_LINE, 5, 3, SCHED_NO_LINE, -1, -1 },
+		{ 1, 2, SCHED_MISSING, 4, 1, -1 },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct pb_lat_result r;
+		char err[256];
+
+		sched_script[0][0] = rows[i].a0;
+		sched_script[0][1] = rows[i].a1;
+		sched_script[1][0] = rows[i].b0;
+		sched_script[1][1] = rows[i].b1;
+		sched_reads = 0;
+		sched_on = true;
+		ck_assert_msg(lat_run_once(-1, -1, &r, err, sizeof(err)) == 0, "row %zu: %s", i, err);
+		sched_on = false;
+		ck_assert_msg(r.a.migrations == rows[i].want_a && r.b.migrations == rows[i].want_b,
+			      "row %zu: migrations A %lld B %lld, want %lld %lld", i,
+			      (long long)r.a.migrations, (long long)r.b.migrations,
+			      (long long)rows[i].want_a, (long long)rows[i].want_b);
+		ck_assert_int_eq(r.a.ctxsw, -1);
+		ck_assert_int_eq(r.b.ctxsw, -1);
+	}
+}
+END_TEST
+
+/*
+ * Party B's process exits 0 after a clean run and 1 when it failed (here:
+ * it cannot pin itself), the failure named in ERR; a clean run leaves ERR
+ * empty, and party A's own failure (it cannot pin itself) keeps its words
+ * rather than a bare strerror.
+ */
+START_TEST(party_exits_and_errors)
+{
+	struct pb_lat_result r;
+	char err[256], want[128];
+	int bad = CPU_SETSIZE - 1;   /* no such CPU: EINVAL */
+
+	ck_assert_int_eq(lat_run_once(-1, -1, &r, err, sizeof(err)), 0);
+	ck_assert_str_eq(err, "");
+	ck_assert_int_eq(r.round_trips, 10);
+	ck_assert_int_eq(chld_count, 1);
+	ck_assert_int_eq(chld_code, CLD_EXITED);
+	ck_assert_int_eq(chld_status, 0);
+
+	ck_assert_int_lt(lat_run_once(-1, bad, &r, err, sizeof(err)), 0);
+	snprintf(want, sizeof(want), "party B: cannot pin to CPU %d: %s", bad, strerror(EINVAL));
+	ck_assert_str_eq(err, want);
+	ck_assert_int_eq(chld_count, 1);
+	ck_assert_int_eq(chld_code, CLD_EXITED);
+	ck_assert_int_eq(chld_status, 1);
+
+	ck_assert_int_eq(lat_run_once(bad, -1, &r, err, sizeof(err)), -EINVAL);
+	snprintf(want, sizeof(want), "party A: cannot pin to CPU %d: %s", bad, strerror(EINVAL));
+	ck_assert_str_eq(err, want);
+	ck_assert_int_eq(chld_count, 1);
+	ck_assert_int_eq(chld_code, CLD_EXITED);
+	ck_assert_int_eq(chld_status, 0);
+}
+END_TEST
+
+/* The command's output, run here with ARGV (NULL-terminated), into a string. */
+static char *latency_output(const char **argv, const char *path)
+{
+	int argc = 0;
+	char *text = NULL;
+	long n;
+	FILE *f;
+
+	while (argv[argc])
+		argc++;
+	sched_reads = clk_reads = clk_now = 0;
+	script_pid = getpid();
+	sched_on = clk_on = true;
+	ck_assert_int_eq(pb_cmd_run(&pb_cmd_latency, argc, argv), PB_EXIT_OK);
+	sched_on = clk_on = false;
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	ck_assert_int_gt(n, 0);
+	rewind(f);
+	text = calloc(1, (size_t)n + 1);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_int_eq(fread(text, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	ck_assert_int_eq(unlink(path), 0);
+	return text;
+}
+
+static void us(double ns, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.2f", ns / 1e3);
+}
+
+/*
+ * Every figure of the text row and of the JSON repetition, recomputed from
+ * the round trips the scripted clock makes: the mean, standard deviation,
+ * minimum, p50, p90, p99, p99.9, p99.99 (the maximum, with 2000 round trips)
+ * and maximum each under its own heading, the rate from the elapsed time,
+ * migrations per round trip from both parties' counters (A 5 -> 7, B 3 ->
+ * 5: 4 in 2000), the CPUs asked and those the parties ran on, the clock's
+ * cost.  A column printed under another's heading, or a figure left out,
+ * fails here.
+ */
+START_TEST(figures_under_a_scripted_clock)
+{
+	char dir[] = "/tmp/pb-check-lat.XXXXXX", path[64], cpu[16], cpus[40], ran[40];
+	const char *av[] = { "latency", "-n", "2000", "-r", "1", "-w", "0", "-c", cpu,
+			     "--counters", "rusage", "-q", "-f", "text", "-o", path, NULL };
+	static const double pcts[] = { 50, 90, 99, 99.9, 99.99 };
+	static const char *const keys[] = { "rtt_p50_ns", "rtt_p90_ns", "rtt_p99_ns",
+					     "rtt_p99_9_ns", "rtt_p99_99_ns" };
+	char want[10][32], line[64], *text, *row, *tok[24], *save = NULL;
+	uint64_t sum = 0, cost;
+	struct json_object *doc, *rep;
+	struct pb_hist h;
+	cpu_set_t allowed;
+	size_t ntok = 0;
+	int c = 0;
+
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(allowed), &allowed), 0);
+	while (!CPU_ISSET(c, &allowed))
+		c++;
+	snprintf(cpu, sizeof(cpu), "%d", c);
+	snprintf(cpus, sizeof(cpus), "%d,%d", c, c);
+	snprintf(ran, sizeof(ran), "%d/%d", c, c);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/out", dir);
+	/* the probe's reading, then each party's at its start and end */
+	sched_script[0][0] = 0;
+	sched_script[0][1] = 5;
+	sched_script[0][2] = 7;
+	sched_script[1][1] = 3;
+	sched_script[1][2] = 5;
+
+	/* The round trips: each step less the cost, 0 below it. */
+	for (uint64_t k = 0; k < 2000; k++)
+		sum += clk_step(k);
+	cost = sum / 2000;
+	ck_assert_int_eq(pb_hist_init(&h), 0);
+	for (uint64_t k = 0; k < 2000; k++)
+		pb_hist_record(&h, clk_step(k) > cost ? clk_step(k) - cost : 0);
+	us(pb_hist_mean(&h), want[0], sizeof(want[0]));
+	us(pb_hist_stddev(&h), want[1], sizeof(want[1]));
+	us((double)h.min, want[2], sizeof(want[2]));
+	for (size_t k = 0; k < 5; k++)
+		us((double)pb_hist_percentile(&h, pcts[k]), want[3 + k], sizeof(want[3 + k]));
+	us((double)h.max, want[8], sizeof(want[8]));
+	snprintf(want[9], sizeof(want[9]), "%.0f", 2000 * 1e9 / (double)sum);
+	/* The script tells the columns apart: min < p50 < p90 < p99 < p99.9 < max. */
+	for (size_t k = 2; k < 7; k++)
+		ck_assert_msg(atof(want[k]) < atof(want[k + 1]), "%s %s", want[k], want[k + 1]);
+	ck_assert_str_eq(want[7], want[8]);
+
+	text = latency_output(av, path);
+	snprintf(line, sizeof(line), "\nclock       CLOCK_MONOTONIC, %llu ns per read",
+		 (unsigned long long)cost);
+	ck_assert_msg(strstr(text, line), "no '%s' in:\n%s", line + 1, text);
+	row = strstr(text, "\nanon ");
+	ck_assert_msg(row, "no anon row in:\n%s", text);
+	row[strcspn(row + 1, "\n") + 1] = '\0';
+	for (char *t = strtok_r(row, " \n", &save); t && ntok < 24; t = strtok_r(NULL, " \n", &save))
+		tok[ntok++] = t;
+	/* anon, 1, B, cpu, block, asked, ran, 9 times, rt/s, vcs, ics, mig */
+	ck_assert_uint_eq(ntok, 20);
+	ck_assert_str_eq(tok[3], "cpu");
+	ck_assert_str_eq(tok[4], "block");
+	ck_assert_str_eq(tok[5], cpus);
+	ck_assert_str_eq(tok[6], ran);
+	for (size_t k = 0; k < 10; k++)
+		ck_assert_msg(!strcmp(tok[7 + k], want[k]), "column %zu: '%s', want '%s'", 7 + k,
+			      tok[7 + k], want[k]);
+	ck_assert_str_eq(tok[19], "0.002");
+	free(text);
+
+	av[13] = "json";
+	text = latency_output(av, path);
+	doc = json_tokener_parse(text);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_int_eq(pb_json_int(doc, "clock.read_ns", -1), (long long)cost);
+	rep = json_object_array_get_idx(pb_json_get(doc, "results"), 0);
+	ck_assert_ptr_nonnull(rep);
+	ck_assert_str_eq(pb_json_str(rep, "asked_cpus"), cpus);
+	rep = json_object_array_get_idx(pb_json_get(rep, "repetitions"), 0);
+	ck_assert_ptr_nonnull(rep);
+	ck_assert_int_eq(pb_json_int(rep, "round_trips", -1), 2000);
+	ck_assert_int_eq(pb_json_int(rep, "elapsed_ns", -1), (long long)sum);
+	ck_assert_double_eq_tol(pb_json_num(rep, "rtt_mean_ns"), pb_hist_mean(&h), 1e-6);
+	ck_assert_double_eq_tol(pb_json_num(rep, "rtt_stddev_ns"), pb_hist_stddev(&h), 1e-6);
+	ck_assert_int_eq(pb_json_int(rep, "rtt_min_ns", -1), (long long)h.min);
+	for (size_t k = 0; k < 5; k++)
+		ck_assert_msg(pb_json_int(rep, keys[k], -1) ==
+			      (long long)pb_hist_percentile(&h, pcts[k]), "%s", keys[k]);
+	ck_assert_int_eq(pb_json_int(rep, "rtt_max_ns", -1), (long long)h.max);
+	ck_assert_double_eq_tol(pb_json_num(rep, "round_trips_per_s"), 2000 * 1e9 / (double)sum,
+				1e-6);
+	ck_assert_double_eq_tol(pb_json_num(rep, "migrations_per_round_trip"), 0.002, 1e-12);
+	ck_assert_str_eq(pb_json_str(rep, "cpus_a"), cpu);
+	ck_assert_str_eq(pb_json_str(rep, "cpus_b"), cpu);
+	json_object_put(doc);
+	free(text);
+	pb_hist_free(&h);
+	ck_assert_int_eq(rmdir(dir), 0);   /* nothing left in it */
+}
+END_TEST
+
 static Suite *latency_suite(void)
 {
 	Suite *s = suite_create("latency");
@@ -436,6 +809,10 @@ static Suite *latency_suite(void)
 	suite_add_tcase(s, h);
 	suite_add_tcase(s, pb_test_tcase(PB_TCASE_TIMED("errors", 30,
 							second_fifo_failure_leaves_nothing)));
+	suite_add_tcase(s, pb_test_tcase(PB_TCASE_TIMED("runs", 30,
+							migrations_are_the_rise_or_unknown,
+							party_exits_and_errors,
+							figures_under_a_scripted_clock)));
 	tcase_add_checked_fixture(t, tree_setup, tree_teardown);
 	suite_add_tcase(s, t);
 	return s;

@@ -26,6 +26,12 @@ is "$est" "100000000 1300000000 2100000000 2200000000 500000000 200000000 600000
 "$PIPEBENCH" report --parts timestamps,o_noatime --format json --output "$TEST_TMP/full.json"
 is "$("$JSONQ" "$TEST_TMP/full.json" .part_runs.timestamps.estimate_ns .part_runs.o_noatime.estimate_ns | tr '\n' ' ')" \
 	"100000000 4000000000 " "... and in full"
+# The full latency and messaging parts take seconds; with 6 descriptors
+# neither can make its pipes, so each fails at once and its run (exit 3),
+# with the estimate, is still recorded.
+run sh -c 'exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-; ulimit -n 6 && exec "$0" report --parts messaging,latency --format json --output "$1"' "$PIPEBENCH" "$TEST_TMP/full.json"
+is "$rc $("$JSONQ" "$TEST_TMP/full.json" .part_runs.messaging.exit_status .part_runs.latency.exit_status .part_runs.messaging.estimate_ns .part_runs.latency.estimate_ns | tr '\n' ' ')" \
+	"3 3 3 500000000 3600000000 " "... in full, messaging and latency (both failing at once: exit 3)"
 # The fraction is derived from the figures beside it (the two are measured
 # at different times, and a sanitizer build slows memcpy but not the kernel,
 # so its size is not asserted): pipe rate / (memcpy rate / 2), the pipe rate

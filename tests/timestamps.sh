@@ -137,5 +137,23 @@ check "o_noatime --expect maybe: exit 2, one line" \
 	eval 'run 2 o_noatime --expect maybe && one_line_err'
 check "o_noatime --loops 0 and --size 0: exit 2" \
 	eval 'run 2 o_noatime --loops 0 && run 2 o_noatime --size 0'
+# With four descriptors the first side (anon) cannot make its pipe: the run
+# stops there, exit 3, and its one error is that failure.  A run that went
+# on to the FIFO side (which gets one end open, then fails too) after the
+# first failure would replace the error with the FIFO's.  Both ways in: the
+# unmeasured pair of --loops and the calibration of --duration.
+for budget in "--loops 10" "--duration 100ms"; do
+	# shellcheck disable=SC2086
+	sh -c 'exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-; ulimit -n 4 && exec "$0" "$@"' "$PB" \
+		o_noatime --dir "$work/d" $budget --repeat 1 --format json >"$work/out" 2>"$work/err"
+	got=$?
+	check "o_noatime $budget with 4 descriptors: exit 3" [ "$got" = 3 ]
+	check "o_noatime $budget with 4 descriptors: the one error is the anon side's" \
+		[ "$("$JQ" "$work/out" .exit_status '.errors#' '.errors[0]' | tr '\n' '|')" = \
+		  "3|1|anon: pipe2: Too many open files|" ]
+	check "o_noatime $budget with 4 descriptors: stderr names the anon side, not the FIFO" \
+		eval 'grep -q "^pipebench o_noatime: anon: pipe2: Too many open files$" "$work/err" &&
+			! grep -q "fifo:" "$work/err"'
+done
 check "nothing left in --dir after o_noatime" empty_dir
 echo "1..$n"

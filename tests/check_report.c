@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * report's handling of a part that does not finish: stopped at its own
+ * timeout, or, when the report is interrupted, after the grace period
+ * rather than its whole timeout; either way sent SIGTERM (so it cleans up
+ * after itself) before SIGCONT.  The report runs in a child of this process
+ * (interrupted, it exits 128+signal) on a scripted clock that stands still
+ * until the part hangs and then moves on a second a reading, so its 10 s
+ * and 30 s bounds pass in a few readings (no timed tests); the part, a
+ * forked copy of the report, hangs at its first clock reading until a
+ * SIGCONT, and records what it had then.
+ */
+#include <config.h>
+
+#include <check.h>
+#include <errno.h>
+#include <json-c/json.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "cleanup.h"
+#include "cli.h"
+#include "cmd.h"
+#include "output.h"
+
+/* What the part saw and how it ended, in memory shared by the processes. */
+struct part_seen {
+	volatile int hung;          /* the part is waiting for SIGCONT */
+	volatile int conts;         /* SIGCONTs it received */
+	volatile int term_at_cont;  /* a SIGTERM was pending at the first of them */
+	volatile int chld_code, chld_status;  /* the report's SIGCHLD for it */
+};
+
+static struct part_seen *seen;
+static bool clk_on;               /* while the report runs (Check reads the clock too) */
+static pid_t report_pid;
+static bool interrupt_once_hung;  /* then SIGTERM the report at its next reading */
+static uint64_t clk_now;
+
+/* The part: block SIGTERM, wait for SIGCONT, note whether SIGTERM came
+ * first, then let it in (the part's own handler cleans up and exits 143);
+ * without one, wait again.  It never outlives the report, nor a minute. */
+static void part_hangs(void)
+{
+	struct timespec backstop = { 60, 0 };
+	sigset_t both, term, cont, pending;
+
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	sigemptyset(&cont);
+	sigaddset(&cont, SIGCONT);
+	both = term;
+	sigaddset(&both, SIGCONT);
+	sigprocmask(SIG_BLOCK, &both, NULL);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != report_pid)
+		_exit(99);
+	seen->hung = 1;
+	for (;;) {
+		int sig = sigtimedwait(&cont, NULL, &backstop);
+
+		if (sig < 0 && errno == EAGAIN)
+			_exit(99);
+		if (sig != SIGCONT)
+			continue;
+		sigpending(&pending);
+		if (seen->conts++ == 0)
+			seen->term_at_cont = sigismember(&pending, SIGTERM);
+		sigprocmask(SIG_UNBLOCK, &term, NULL);
+		sigprocmask(SIG_BLOCK, &term, NULL);
+	}
+}
+
+int clock_gettime(clockid_t id, struct timespec *ts)
+{
+	if (clk_on && getpid() != report_pid)
+		part_hangs();
+	if (clk_on && id == CLOCK_MONOTONIC) {
+		clk_now += seen->hung ? 1000000000u : 1u;
+		if (seen->hung && interrupt_once_hung) {
+			interrupt_once_hung = false;
+			kill(report_pid, SIGTERM);
+		}
+		ts->tv_sec = (time_t)(clk_now / 1000000000u);
+		ts->tv_nsec = (long)(clk_now % 1000000000u);
+		return 0;
+	}
+	return (int)syscall(SYS_clock_gettime, id, ts);
+}
+
+/* How the part ended, from the SIGCHLD the report got. */
+static void on_chld(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	seen->chld_code = si->si_code;
+	seen->chld_status = si->si_status;
+}
+
+/* report --quick --parts timestamps with the part hanging, in a child; its
+ * exit status, the document in *DOC. */
+static int hung_report(bool interrupt, struct json_object **doc)
+{
+	char dir[] = "/tmp/pb-check-report.XXXXXX", out[64];
+	const char *av[] = { "report", "--quick", "--quiet", "--parts", "timestamps",
+			     "--format", "json", "--output", out, NULL };
+	struct sigaction sa = { .sa_sigaction = on_chld, .sa_flags = SA_SIGINFO | SA_RESTART };
+	pid_t pid;
+	int st;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(out, sizeof(out), "%s/out.json", dir);
+	ck_assert_int_eq(setenv("TMPDIR", dir, 1), 0);
+	seen = mmap(NULL, sizeof(*seen), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(seen, MAP_FAILED);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		sigaction(SIGCHLD, &sa, NULL);
+		report_pid = getpid();
+		interrupt_once_hung = interrupt;
+		pb_cleanup_install("report");   /* as main() does */
+		clk_on = true;
+		_exit(pb_cmd_run(&pb_cmd_report, 9, av) & 0xff);
+	}
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_msg(WIFEXITED(st), "report: wait status %#x", st);
+	*doc = json_object_from_file(out);
+	ck_assert_ptr_nonnull(*doc);
+	ck_assert_int_eq(unlink(out), 0);
+	ck_assert_int_eq(rmdir(dir), 0);   /* nothing else left in TMPDIR */
+	return WEXITSTATUS(st);
+}
+
+/*
+ * A part past its timeout (timestamps: 30 s) is stopped with SIGTERM and
+ * then SIGCONT: it ends through its own handler (exit 143), not by the
+ * SIGKILL that follows when it does not; recorded as timed out, with no
+ * exit status, and the report exits 3.
+ */
+START_TEST(part_past_its_timeout_gets_sigterm)
+{
+	struct json_object *doc;
+
+	ck_assert_int_eq(hung_report(false, &doc), PB_EXIT_ERROR);
+	ck_assert_int_eq(seen->conts, 1);
+	ck_assert_int_eq(seen->term_at_cont, 1);
+	ck_assert_int_eq(seen->chld_code, CLD_EXITED);
+	ck_assert_int_eq(seen->chld_status, 128 + SIGTERM);
+	ck_assert_str_eq(pb_json_str(doc, "part_runs.timestamps.error"), "timed out after 30 s");
+	ck_assert_ptr_null(pb_json_get(doc, "part_runs.timestamps.exit_status"));
+	ck_assert_int_ge(pb_json_int(doc, "part_runs.timestamps.duration_ns", -1), 30000000000LL);
+	json_object_put(doc);
+}
+END_TEST
+
+/*
+ * Interrupted (SIGTERM) while the part hangs: the report passes the signal
+ * on and waits 10 s for the part, not the 30 s of its own timeout, then
+ * stops it (SIGTERM, SIGCONT); the part is marked interrupted and the report
+ * exits 143.
+ */
+START_TEST(interrupted_part_gets_the_grace_not_its_timeout)
+{
+	struct json_object *doc;
+	long long d;
+
+	ck_assert_int_eq(hung_report(true, &doc), 128 + SIGTERM);
+	ck_assert_int_eq(seen->conts, 1);
+	ck_assert_int_eq(seen->term_at_cont, 1);
+	ck_assert_int_eq(seen->chld_code, CLD_EXITED);
+	ck_assert_int_eq(seen->chld_status, 128 + SIGTERM);
+	ck_assert_str_eq(pb_json_str(doc, "part_runs.timestamps.error"), "interrupted by SIGTERM");
+	ck_assert(json_object_get_boolean(pb_json_get(doc, "part_runs.timestamps.interrupted")));
+	ck_assert_str_eq(pb_json_str(doc, "summary.interrupted"), "SIGTERM");
+	d = pb_json_int(doc, "part_runs.timestamps.duration_ns", -1);
+	ck_assert_msg(d >= 10000000000LL && d < 30000000000LL,
+		      "waited %lld ns for the interrupted part: not the 10 s grace", d);
+	json_object_put(doc);
+}
+END_TEST
+
+PB_CHECK_SUITE_MAIN("report",
+	PB_TCASE_TIMED("stop", 30, part_past_its_timeout_gets_sigterm,
+		       interrupted_part_gets_the_grace_not_its_timeout))
