@@ -79,6 +79,7 @@ extern const struct pb_cmd pb_cmd_timestamps;
 extern const struct pb_cmd pb_cmd_o_noatime;
 extern const struct pb_cmd pb_cmd_latency;
 extern const struct pb_cmd pb_cmd_plot;
+extern const struct pb_cmd pb_cmd_grid;
 
 /* NULL-terminated table of every command, in --help order. */
 extern const struct pb_cmd *const pb_cmds[];

@@ -341,7 +341,8 @@ static void lower_word(char *buf, size_t len, const char *s)
 static void make_kernel_objects(struct json_object *report, struct json_object *doc,
 				const char *origin, char *build_id, size_t len)
 {
-	const char *rel = pb_json_str(doc, "run.kernel.release"), *ver = pb_json_str(doc, "run.kernel.version");
+	const char *rel = pb_json_str(doc, "run.kernel.release");
+	const char *ver = pb_json_str(doc, "run.kernel.version");
 	const char *mach = pb_json_str(doc, "run.kernel.machine");
 	uint64_t h = fnv(fnv(fnv(0xcbf29ce484222325ULL, rel), ver), mach);
 	struct json_object *co = json_object_new_object(), *b = json_object_new_object();
