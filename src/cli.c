@@ -738,6 +738,22 @@ long pb_cli_labels(const char *list, char **labels, size_t max)
 	return n;
 }
 
+int pb_cli_labels_one_each(const char *cmd, const char *list, char **labels, size_t n)
+{
+	long given = pb_cli_labels(list, labels, n);
+
+	if (given < 0) {
+		pb_err(cmd, "out of memory");
+		return PB_EXIT_ERROR;
+	}
+	if ((size_t)given != n) {
+		pb_usage_err(cmd, "--label: %ld label%s for %zu document%s (one per file)", given,
+			     given == 1 ? "" : "s", n, n == 1 ? "" : "s");
+		return PB_EXIT_USAGE;
+	}
+	return PB_EXIT_OK;
+}
+
 bool pb_cli_progress(const struct pb_cli *cli)
 {
 	return !cli->common.quiet && isatty(STDERR_FILENO);

@@ -234,6 +234,15 @@ int pb_opt_dir(const char *cmd, const char *val, const char **out);
  */
 long pb_cli_labels(const char *list, char **labels, size_t max);
 
+/*
+ * --label of a command that takes one label per file (plot, grid): LIST
+ * into LABELS[0..N) as pb_cli_labels does.  PB_EXIT_OK; PB_EXIT_USAGE after
+ * "--label: K labels for N documents (one per file)", the labels left for
+ * the caller to free; or PB_EXIT_ERROR after "out of memory".  CMD names
+ * the command in the message.
+ */
+int pb_cli_labels_one_each(const char *cmd, const char *list, char **labels, size_t n);
+
 /* Whether progress may be shown: stderr is a terminal and not --quiet. */
 bool pb_cli_progress(const struct pb_cli *cli);
 

@@ -421,21 +421,8 @@ static int exec_grid(struct pb_cli *cli, void *params)
 		free(run);
 		return PB_EXIT_USAGE;
 	}
-	if (p->label) {
-		long given = pb_cli_labels(p->label, run->labels, n);
-
-		if (given < 0) {
-			pb_err(NAME, "out of memory");
-			rc = PB_EXIT_ERROR;
-			goto done;
-		}
-		if ((size_t)given != n) {
-			pb_usage_err(NAME, "--label: %ld label%s for %zu document%s (one per file)",
-				     given, given == 1 ? "" : "s", n, n == 1 ? "" : "s");
-			rc = PB_EXIT_USAGE;
-			goto done;
-		}
-	}
+	if (p->label && (rc = pb_cli_labels_one_each(NAME, p->label, run->labels, n)) != PB_EXIT_OK)
+		goto done;
 	pb_grid_init(&run->g, n, p->threshold);
 	for (size_t i = 0; i < n && rc == PB_EXIT_OK; i++) {
 		run->paths[i] = cli->args[i];

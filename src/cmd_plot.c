@@ -295,18 +295,9 @@ static int exec_plot(struct pb_cli *cli, void *params)
 		return PB_EXIT_USAGE;
 	o.term = fmt->arg == SCRIPT ? PB_PLOT_SVG : (enum pb_plot_term)fmt->arg;
 	if (p->label) {
-		long given = pb_cli_labels(p->label, labels, n);
-
-		if (given < 0) {
-			pb_err(NAME, "out of memory");
-			return PB_EXIT_ERROR;
-		}
-		if ((size_t)given != n) {
-			pb_usage_err(NAME, "--label: %ld label%s for %zu document%s (one per file)",
-				     given, given == 1 ? "" : "s", n, n == 1 ? "" : "s");
-			rc = PB_EXIT_USAGE;
+		rc = pb_cli_labels_one_each(NAME, p->label, labels, n);
+		if (rc != PB_EXIT_OK)
 			goto done;
-		}
 		o.labels = (const char *const *)labels;
 	}
 	for (size_t i = 0; i < n; i++) {

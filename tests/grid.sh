@@ -43,14 +43,9 @@ is "$(diff "$D/cells.html2" "$D/cells.md" && echo same)" same "the page and the 
 is "$(wc -l <"$D/cells.md")" "$(grep -c '^<tr><th scope="row">' "$D/g.html")" "one row each"
 
 # A check broken from the second column on (torn writes) goes bad there.
-SO=$TESTS_BUILDDIR/faultinj.so
-if [ -f "$SO" ] && command -v timeout >/dev/null 2>&1; then
-	PRELOAD=$SO
-	asan=$(ldd "$P" 2>/dev/null | awk '/libasan\.so/ { print $3; exit }')
-	[ -n "$asan" ] && PRELOAD="$asan:$SO"
-	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-	PB_FAULT=torn-write LD_PRELOAD=$PRELOAD timeout -k 5 60 "$P" conformance \
-		--only CRE-01,WR-01,MD-04 --timeout 3 --format json --output "$D/bad.json" 2>/dev/null
+if fault_layer; then
+	faulty torn-write "$P" conformance --only CRE-01,WR-01,MD-04 --timeout 3 --format json \
+		--output "$D/bad.json" 2>/dev/null
 	run "$P" grid "$D/c1.json" "$D/bad.json" "$D/c1.json" --label good,torn,again --format markdown
 	is "$rc" 1 "a check gone bad: exit 1"
 	printf '%s\n' "$out" | grep -q '^| conformance | CRE-01 | pass | \*\*fail\*\* | pass | torn |$'

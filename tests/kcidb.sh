@@ -105,21 +105,15 @@ ok $? "exit-status's excerpt names the failed test"
 # Under the fault-injection layer: the kernel's misbehaviour is FAIL, with
 # the check's detail as the excerpt; a benchmark that sees data lost ends
 # with exit-status ERROR saying so.
-SO=$TESTS_BUILDDIR/faultinj.so
-if [ -f "$SO" ] && command -v timeout >/dev/null 2>&1; then
-	PRELOAD=$SO
-	asan=$(ldd "$P" 2>/dev/null | awk '/libasan\.so/ { print $3; exit }')
-	[ -n "$asan" ] && PRELOAD="$asan:$SO"
-	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-	PB_FAULT=torn-write LD_PRELOAD=$PRELOAD timeout -k 5 60 "$P" conformance \
-		--only CRE-01,WR-01 --timeout 3 --format kcidb >"$D/k.json" 2>/dev/null; rc=$?
+if fault_layer; then
+	faulty torn-write "$P" conformance --only CRE-01,WR-01 --timeout 3 --format kcidb \
+		>"$D/k.json" 2>/dev/null; rc=$?
 	"$KC" "$D/k.json" >"$D/k.paths"; krc=$?
 	is "$rc/$krc/$(status_of pipebench.conformance.CRE-01)" 1/0/FAIL "torn writes: CRE-01 FAIL, a valid report, exit 1"
 	[ -n "$(field pipebench.conformance.CRE-01 .log_excerpt)" ]; ok $? "the failure's excerpt is the check's detail"
 	is "$(status_of pipebench.conformance.exit-status)" FAIL "exit-status FAIL"
-	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-	PB_FAULT=lost-bytes LD_PRELOAD=$PRELOAD timeout -k 5 60 "$P" throughput --loops 20 \
-		--warmup 0 --repeat 1 --size 4096 --format kcidb >"$D/k.json" 2>/dev/null; rc=$?
+	faulty lost-bytes "$P" throughput --loops 20 --warmup 0 --repeat 1 --size 4096 --format kcidb \
+		>"$D/k.json" 2>/dev/null; rc=$?
 	"$KC" "$D/k.json" >"$D/k.paths"; krc=$?
 	is "$rc/$krc/$(status_of pipebench.throughput.exit-status)" 3/0/ERROR "lost bytes: exit-status ERROR, a valid report"
 	field pipebench.throughput.exit-status .log_excerpt | grep -q 'lost or invented data'
