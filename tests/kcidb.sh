@@ -118,8 +118,23 @@ if fault_layer; then
 	is "$rc/$krc/$(status_of pipebench.throughput.exit-status)" 3/0/ERROR "lost bytes: exit-status ERROR, a valid report"
 	field pipebench.throughput.exit-status .log_excerpt | grep -q 'lost or invented data'
 	ok $? "its excerpt says what the kernel did"
+	# Every command whose run a fault breaks still writes a valid report
+	# whose exit-status says so, with an excerpt.
+	for c in "latency early-eof latency --loops 200 --repeat 1" \
+		 "messaging early-eof messaging --loops 20 --groups 1" \
+		 "throughput_64k lost-bytes report --quick --parts throughput_64k --dir $D"; do
+		# shellcheck disable=SC2086 # the words of one case
+		set -- $c
+		set_=$1 fault=$2; shift 2
+		faulty "$fault" "$P" "$@" --format kcidb >"$D/k.json" 2>/dev/null; rc=$?
+		"$KC" "$D/k.json" >"$D/k.paths"; krc=$?
+		st=$(status_of "pipebench.$set_.exit-status")
+		is "$([ "$rc" -ne 0 ] && echo broken)/$krc/$(echo "$st" | grep -Ecx 'FAIL|ERROR')" \
+			"broken/0/1" "$1 under $fault: a valid report, exit-status FAIL or ERROR ($st)"
+		[ -n "$(field "pipebench.$set_.exit-status" .log_excerpt)" ]; ok $? "$1 under $fault: with an excerpt"
+	done
 else
-	skip 6 "tests/faultinj.so or timeout(1) missing"
+	skip 12 "tests/faultinj.so or timeout(1) missing"
 fi
 tmp_empty; ok $? "nothing left in TMPDIR"
 done_testing
