@@ -234,12 +234,18 @@ END_TEST
  * leaving it out), when set; the library's pipe2() calls all come here. */
 static bool kernel_takes_noatime;
 
-/* The benchmark's pipes, all nonblocking (the system facts' one is not). */
+/* The benchmark's pipes, all nonblocking (the system facts' one is not);
+ * while pipes_emfile is set they cannot be made (EMFILE). */
 static unsigned pipe2_calls;
+static bool pipes_emfile;
 
 int pipe2(int fd[2], int flags)
 {
 	pipe2_calls += (flags & O_NONBLOCK) != 0;
+	if (pipes_emfile && (flags & O_NONBLOCK)) {
+		errno = EMFILE;
+		return -1;
+	}
 	if (kernel_takes_noatime)
 		flags &= ~O_NOATIME;
 	return (int)syscall(SYS_pipe2, fd, flags);
@@ -386,6 +392,42 @@ START_TEST(throughput_seed_lines_are_the_json_times)
 }
 END_TEST
 
+/*
+ * A kind whose pipe cannot be made to learn its buffer size: exit 3 with
+ * the call and its error, and each result's pipe_size_bytes is null,
+ * unknown, never a size of 0 (a socketpair's, and that of a kind never
+ * probed, are unknown too).
+ */
+START_TEST(throughput_pipe_size_unknown_is_null)
+{
+	char dir[] = "/tmp/pb-check-nopipe.XXXXXX", out[64];
+	const char *av[] = { "throughput", "--loops", "3", "--repeat", "1", "--kind",
+			     "anon,socketpair", "-q", "--format", "json", "--output", out, NULL };
+	struct json_object *doc, *res, *v;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(out, sizeof(out), "%s/out", dir);
+	pipes_emfile = true;
+	ck_assert_int_eq(pb_cmd_run(&pb_cmd_throughput, 12, av), PB_EXIT_ERROR);
+	pipes_emfile = false;
+	doc = json_object_from_file(out);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert(json_object_object_get_ex(doc, "errors", &v));
+	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(v, 0)),
+			 "anon: pipe2: Too many open files");
+	ck_assert(json_object_object_get_ex(doc, "results", &res));
+	ck_assert_uint_eq(json_object_array_length(res), 2);
+	for (size_t i = 0; i < 2; i++) {
+		ck_assert(json_object_object_get_ex(json_object_array_get_idx(res, i),
+						    "pipe_size_bytes", &v));
+		ck_assert_ptr_null(v);   /* present, and null */
+	}
+	json_object_put(doc);
+	ck_assert_int_eq(unlink(out), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 PB_CHECK_SUITE_MAIN("benchcmd",
 	PB_TCASE("budget", loops_is_budget_per_run_over_time_per_loop, loops_is_bounded,
 		 target_is_a_slice_of_the_budget, calibration_grows_to_the_target_then_chooses,
@@ -394,4 +436,5 @@ PB_CHECK_SUITE_MAIN("benchcmd",
 	PB_TCASE("fill_drain", fill_drain_names_what_failed,
 		 fill_drain_o_noatime_refused_is_not_applicable),
 	PB_TCASE("o_noatime", o_noatime_on_a_kernel_that_takes_the_flag),
-	PB_TCASE("throughput", throughput_seed_lines_are_the_json_times))
+	PB_TCASE("throughput", throughput_seed_lines_are_the_json_times,
+		 throughput_pipe_size_unknown_is_null))

@@ -94,14 +94,6 @@ for a in "anon,socketpair --flags direct:0" "anon,socketpair:1" "anon --flags di
 	printf '%s\n' "$out" | grep -q '^settings .*(not applied to socketpair)'
 	is "$?" "${a#*:}" "--kind ${a%:*}: $([ "${a#*:}" = 0 ] || echo "no ")note that the flags skip the socketpair"
 done
-# A kind whose pipe cannot be made to learn its buffer size (a descriptor
-# limit of 4 leaves room for one end): exit 3 naming the call, and each
-# result's pipe_size_bytes is null, unknown, not a size of 0.
-(ulimit -n 4 && exec $PB --repeat 1 --kind anon,socketpair --format json) >"$J" 2>"$TEST_TMP/err"
-is "$?" 3 "a pipe that cannot be made: exit 3"
-grep -q 'anon: pipe2: Too many open files' "$TEST_TMP/err"; ok $? "... naming pipe2 and EMFILE"
-is "$("$JSONQ" "$J" '.results#' .results[0].pipe_size_bytes .results[1].pipe_size_bytes | tr '\n' ' ')" \
-   "2 null null " "... and no pipe size for either result"
 
 run $PB --repeat 1 --flags noatime
 is "$rc" 4 "--flags noatime on a kernel rejecting it: exit 4"
