@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "benchcmd.h"
@@ -233,11 +234,36 @@ END_TEST
  * leaving it out), when set; the library's pipe2() calls all come here. */
 static bool kernel_takes_noatime;
 
+/* The benchmark's pipes, all nonblocking (the system facts' one is not);
+ * while pipes_emfile is set they cannot be made (EMFILE). */
+static unsigned pipe2_calls;
+static bool pipes_emfile;
+
 int pipe2(int fd[2], int flags)
 {
+	pipe2_calls += (flags & O_NONBLOCK) != 0;
+	if (pipes_emfile && (flags & O_NONBLOCK)) {
+		errno = EMFILE;
+		return -1;
+	}
 	if (kernel_takes_noatime)
 		flags &= ~O_NOATIME;
 	return (int)syscall(SYS_pipe2, fd, flags);
+}
+
+/* While clock_step is set, CLOCK_MONOTONIC moves on exactly that many
+ * nanoseconds a reading, so a phase time is a known count of steps. */
+static uint64_t clock_step, clock_now;
+
+int clock_gettime(clockid_t id, struct timespec *ts)
+{
+	if (clock_step && id == CLOCK_MONOTONIC) {
+		clock_now += clock_step;
+		ts->tv_sec = (time_t)(clock_now / S);
+		ts->tv_nsec = (long)(clock_now % S);
+		return 0;
+	}
+	return (int)syscall(SYS_clock_gettime, id, ts);
 }
 
 /* o_noatime on that kernel: the flag is accepted, the A/B benchmark runs. */
@@ -285,6 +311,123 @@ START_TEST(o_noatime_on_a_kernel_that_takes_the_flag)
 }
 END_TEST
 
+/* Read the file PATH into buf. */
+static void slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	ck_assert_ptr_nonnull(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+}
+
+/*
+ * throughput's seed format is the mail's "TW = s.mmm TR = s.mmm TT = s.mmm",
+ * seconds and milliseconds truncated, of each repetition's tw_ns, tr_ns and
+ * their sum.  On a clock that steps 1.234999999 s a reading, a loop's write
+ * and read phases are one step each, so three loops give TW = TR =
+ * 3704999997 ns and TT = 7409999994 ns, a few nanoseconds short of the next
+ * millisecond: "3.704" and "7.409" (milliseconds counted in units of
+ * 999999 ns would show 3.705 and 7.410).  Every line is recomputed from the
+ * JSON of the same run; a comment line names each block of a sweep.  And
+ * the pipes: one to probe
+ * the kind, then a fresh one for each warmup and each repetition of each
+ * size (a warmup that does not run makes fewer).
+ */
+START_TEST(throughput_seed_lines_are_the_json_times)
+{
+	char dir[] = "/tmp/pb-check-seed.XXXXXX", out[64], want[sizeof(buf)];
+	const char *av[] = { "throughput", "--loops", "3", "--repeat", "2", "--warmup", "2",
+			     "--size", "100,4K", "-q", "--format", "json", "--output", out, NULL };
+	struct json_object *doc, *res;
+	size_t off = 0;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(out, sizeof(out), "%s/out", dir);
+	clock_step = 1234999999, clock_now = 0, pipe2_calls = 0;
+	ck_assert_int_eq(pb_cmd_run(&pb_cmd_throughput, 14, av), PB_EXIT_OK);
+	clock_step = 0;
+	ck_assert_uint_eq(pipe2_calls, 1 + 2 * (2 + 2));
+	doc = json_object_from_file(out);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert(json_object_object_get_ex(doc, "results", &res));
+	ck_assert_uint_eq(json_object_array_length(res), 2);
+	for (size_t i = 0; i < 2; i++) {
+		struct json_object *c = json_object_array_get_idx(res, i), *reps, *v;
+
+		off += (size_t)snprintf(want + off, sizeof(want) - off, "# anon %s\n",
+					i ? "4 KiB" : "100 B");
+		ck_assert(json_object_object_get_ex(c, "repetitions", &reps));
+		ck_assert_uint_eq(json_object_array_length(reps), 2);
+		for (size_t r = 0; r < 2; r++) {
+			struct json_object *x = json_object_array_get_idx(reps, r);
+			uint64_t tw, tr, tt;
+
+			ck_assert(json_object_object_get_ex(x, "tw_ns", &v));
+			tw = (uint64_t)json_object_get_int64(v);
+			ck_assert(json_object_object_get_ex(x, "tr_ns", &v));
+			tr = (uint64_t)json_object_get_int64(v);
+			ck_assert_uint_eq(tw, 3 * 1234999999ULL);
+			ck_assert_uint_eq(tr, 3 * 1234999999ULL);
+			tt = tw + tr;
+			off += (size_t)snprintf(want + off, sizeof(want) - off,
+						"TW = %llu.%03llu TR = %llu.%03llu TT = %llu.%03llu\n",
+						(unsigned long long)(tw / S), (unsigned long long)(tw % S / MS),
+						(unsigned long long)(tr / S), (unsigned long long)(tr % S / MS),
+						(unsigned long long)(tt / S), (unsigned long long)(tt % S / MS));
+		}
+	}
+	json_object_put(doc);
+	ck_assert_ptr_nonnull(strstr(want, "TW = 3.704 TR = 3.704 TT = 7.409\n"));
+	av[11] = "seed";
+	clock_step = 1234999999, clock_now = 0;
+	ck_assert_int_eq(pb_cmd_run(&pb_cmd_throughput, 14, av), PB_EXIT_OK);
+	clock_step = 0;
+	slurp(out);
+	ck_assert_str_eq(buf, want);
+	ck_assert_int_eq(unlink(out), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+/*
+ * A kind whose pipe cannot be made to learn its buffer size: exit 3 with
+ * the call and its error, and each result's pipe_size_bytes is null,
+ * unknown, never a size of 0 (a socketpair's, and that of a kind never
+ * probed, are unknown too).
+ */
+START_TEST(throughput_pipe_size_unknown_is_null)
+{
+	char dir[] = "/tmp/pb-check-nopipe.XXXXXX", out[64];
+	const char *av[] = { "throughput", "--loops", "3", "--repeat", "1", "--kind",
+			     "anon,socketpair", "-q", "--format", "json", "--output", out, NULL };
+	struct json_object *doc, *res, *v;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(out, sizeof(out), "%s/out", dir);
+	pipes_emfile = true;
+	ck_assert_int_eq(pb_cmd_run(&pb_cmd_throughput, 12, av), PB_EXIT_ERROR);
+	pipes_emfile = false;
+	doc = json_object_from_file(out);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert(json_object_object_get_ex(doc, "errors", &v));
+	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(v, 0)),
+			 "anon: pipe2: Too many open files");
+	ck_assert(json_object_object_get_ex(doc, "results", &res));
+	ck_assert_uint_eq(json_object_array_length(res), 2);
+	for (size_t i = 0; i < 2; i++) {
+		ck_assert(json_object_object_get_ex(json_object_array_get_idx(res, i),
+						    "pipe_size_bytes", &v));
+		ck_assert_ptr_null(v);   /* present, and null */
+	}
+	json_object_put(doc);
+	ck_assert_int_eq(unlink(out), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 PB_CHECK_SUITE_MAIN("benchcmd",
 	PB_TCASE("budget", loops_is_budget_per_run_over_time_per_loop, loops_is_bounded,
 		 target_is_a_slice_of_the_budget, calibration_grows_to_the_target_then_chooses,
@@ -292,4 +435,6 @@ PB_CHECK_SUITE_MAIN("benchcmd",
 		 calibration_reports_a_failed_round, json_records_the_budget),
 	PB_TCASE("fill_drain", fill_drain_names_what_failed,
 		 fill_drain_o_noatime_refused_is_not_applicable),
-	PB_TCASE("o_noatime", o_noatime_on_a_kernel_that_takes_the_flag))
+	PB_TCASE("o_noatime", o_noatime_on_a_kernel_that_takes_the_flag),
+	PB_TCASE("throughput", throughput_seed_lines_are_the_json_times,
+		 throughput_pipe_size_unknown_is_null))

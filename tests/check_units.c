@@ -240,6 +240,22 @@ START_TEST(did_you_mean)
 	ck_assert_str_eq(pb_did_you_mean("conf", cmds, n), "conformance");  /* a prefix */
 	ck_assert_ptr_null(pb_did_you_mean("frobnicate", cmds, n));
 	ck_assert_ptr_null(pb_did_you_mean("x", cmds, n));
+	/* The prefix rule at its length: three letters are a guess, two are
+	 * not (nothing is within one edit of "th"). */
+	ck_assert_str_eq(pb_did_you_mean("thr", cmds, n), "throughput");
+	ck_assert_str_eq(pb_did_you_mean("mes", cmds, n), "messaging");
+	ck_assert_ptr_null(pb_did_you_mean("th", cmds, n));
+	ck_assert_ptr_null(pb_did_you_mean("co", cmds, n));
+	/* It only lifts a far prefix up to the limit: a prefix nearer than the
+	 * limit keeps its distance, so "throughpu" (one edit from throughput,
+	 * two from throughpit) is throughput, whichever comes first. */
+	{
+		static const char *const near[] = { "throughput", "throughpit" };
+		static const char *const rnear[] = { "throughpit", "throughput" };
+
+		ck_assert_str_eq(pb_did_you_mean("throughpu", near, 2), "throughput");
+		ck_assert_str_eq(pb_did_you_mean("throughpu", rnear, 2), "throughput");
+	}
 }
 END_TEST
 

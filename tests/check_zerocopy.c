@@ -15,7 +15,9 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -329,11 +331,51 @@ END_TEST
  * a file may (a signal, a filesystem's own limit). */
 static size_t pwrite_cap;
 
+/* pb_zc_open's steps, each made to fail on its own (OF_NONE: none). */
+enum open_fault { OF_NONE, OF_ALLOC_SRC, OF_ALLOC_DST, OF_MEMFD, OF_PWRITE_ZERO, OF_PWRITE_ERR,
+		  OF_FTRUNCATE };
+static enum open_fault open_fault;
+static unsigned allocs;  /* posix_memalign calls while an OF_ALLOC_ fault is set */
+
 ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
 {
+	if (open_fault == OF_PWRITE_ZERO)
+		return 0;     /* a file that takes nothing, with no error */
+	if (open_fault == OF_PWRITE_ERR) {
+		errno = ENOSPC;
+		return -1;
+	}
 	if (pwrite_cap && len > pwrite_cap)
 		len = pwrite_cap;
 	return syscall(SYS_pwrite64, fd, buf, len, off);
+}
+
+int posix_memalign(void **p, size_t align, size_t size)
+{
+	/* The source's buffer is the first, the destination's the second. */
+	if ((open_fault == OF_ALLOC_SRC || open_fault == OF_ALLOC_DST) &&
+	    allocs++ == (open_fault == OF_ALLOC_DST))
+		return ENOMEM;
+	*p = memalign(align, size);
+	return *p ? 0 : ENOMEM;
+}
+
+int memfd_create(const char *name, unsigned int flags)
+{
+	if (open_fault == OF_MEMFD) {
+		errno = EMFILE;
+		return -1;
+	}
+	return (int)syscall(SYS_memfd_create, name, flags);
+}
+
+int ftruncate(int fd, off_t len)
+{
+	if (open_fault == OF_FTRUNCATE) {
+		errno = EFBIG;
+		return -1;
+	}
+	return (int)syscall(SYS_ftruncate, fd, len);
 }
 
 /*
@@ -366,6 +408,107 @@ START_TEST(zc_splice_memfd)
 	pb_zc_close(&z);
 	ck_assert_int_eq(pb_zc_open(&z, PB_MODE_SPLICE, PB_VERIFY_ALL, S + 1, &what), 0);
 	ck_assert_uint_eq(z.sink_off, n + pg);
+	pb_zc_close(&z);
+}
+END_TEST
+
+/*
+ * Each step of pb_zc_open failing alone: its error (the source's and the
+ * destination's memory ENOMEM, memfd_create's and pwrite's own errno, a
+ * pwrite that moves nothing without an error EIO, never success or a stale
+ * errno) and the step *what names; pb_zc_close then releases what was made
+ * (the memfd is closed).
+ */
+static const struct {
+	enum open_fault fault;
+	enum pb_mode mode;
+	int ret;
+	const char *what;    /* NULL: a success, nothing to name */
+} open_rows[] = {
+	{ OF_NONE, PB_MODE_SPLICE, 0, NULL },
+	{ OF_ALLOC_SRC, PB_MODE_VMSPLICE, -ENOMEM, "memory" },
+	{ OF_ALLOC_DST, PB_MODE_VMSPLICE, -ENOMEM, "memory" },
+	{ OF_ALLOC_DST, PB_MODE_SPLICE, -ENOMEM, "memory" },
+	{ OF_MEMFD, PB_MODE_SPLICE, -EMFILE, "memfd_create" },
+	{ OF_PWRITE_ZERO, PB_MODE_SPLICE, -EIO, "write to the source memfd" },
+	{ OF_PWRITE_ERR, PB_MODE_SPLICE, -ENOSPC, "write to the source memfd" },
+	{ OF_FTRUNCATE, PB_MODE_SPLICE, -EFBIG, "ftruncate" },
+	/* Only splice needs the memfd: the others are done after the memory. */
+	{ OF_MEMFD, PB_MODE_VMSPLICE, 0, NULL },
+	{ OF_PWRITE_ZERO, PB_MODE_TEE, 0, NULL },
+};
+
+START_TEST(zc_open_fails)
+{
+	const char *what = NULL;
+	struct pb_zc z;
+	int r, fd;
+
+	open_fault = open_rows[_i].fault;
+	allocs = 0;
+	errno = 0;
+	r = pb_zc_open(&z, open_rows[_i].mode, PB_VERIFY_ALL, S, &what);
+	open_fault = OF_NONE;
+	ck_assert_msg(r == open_rows[_i].ret, "row %d: returned %d (%s), want %d", _i, r,
+		      strerror(-r), open_rows[_i].ret);
+	if (open_rows[_i].what)
+		ck_assert_str_eq(what, open_rows[_i].what);
+	fd = z.src_fd;
+	pb_zc_close(&z);
+	ck_assert_ptr_null(z.src);
+	ck_assert_int_eq(z.src_fd, -1);
+	if (fd >= 0)
+		ck_assert_int_eq(fcntl(fd, F_GETFD), -1);
+}
+END_TEST
+
+/* The published lowbias32 (Chris Wellons' hash-prospector), written out
+ * here independently of the library's. */
+static uint32_t lowbias32(uint32_t x)
+{
+	x ^= x >> 16;
+	x *= 0x7feb352du;
+	x ^= x >> 15;
+	x *= 0x846ca68bu;
+	x ^= x >> 16;
+	return x;
+}
+
+/*
+ * The pattern: byte I is byte I % 4 (little end first) of lowbias32(I / 4 +
+ * 0x5a5a5a5a), over the whole period (a hash with a shift or constant off
+ * sends other bytes, and names other bytes in a corruption message); known
+ * values of it; the source buffer holds it, repeating every period, for
+ * the SIZE bytes past the period too; and a shift by any amount changes
+ * most bytes (a stale or moved chunk cannot pass the check).
+ */
+START_TEST(zc_pattern)
+{
+	static const unsigned char first[8] = { 0xb5, 0x4d, 0xb9, 0x33, 0x2f, 0x70, 0x12, 0xcf };
+	static const unsigned shifts[] = { 1, 2, 3, 4, 5, 8, 100, 4096, 65536 };
+	const char *what;
+	struct pb_zc z;
+
+	for (unsigned i = 0; i < 8; i++)
+		ck_assert_uint_eq(pb_zc_pattern(i), first[i]);
+	ck_assert_uint_eq(pb_zc_pattern(4096), 0xae);
+	ck_assert_uint_eq(pb_zc_pattern(PB_ZC_PERIOD - 1), 0x38);
+	for (uint32_t i = 0; i < PB_ZC_PERIOD; i++)
+		if (pb_zc_pattern(i) != (unsigned char)(lowbias32(i / 4 + 0x5a5a5a5au) >> (8 * (i % 4))))
+			ck_abort_msg("byte %u: 0x%02x, lowbias32 gives 0x%02x", i, pb_zc_pattern(i),
+				     (unsigned char)(lowbias32(i / 4 + 0x5a5a5a5au) >> (8 * (i % 4))));
+	ck_assert_int_eq(pb_zc_open(&z, PB_MODE_VMSPLICE, PB_VERIFY_ALL, S, &what), 0);
+	for (size_t i = 0; i < PB_ZC_PERIOD + S; i++)
+		if (z.src[i] != pb_zc_pattern(i % PB_ZC_PERIOD))
+			ck_abort_msg("source byte %zu is not the pattern's", i);
+	for (size_t k = 0; k < sizeof(shifts) / sizeof(shifts[0]); k++) {
+		unsigned same = 0;
+
+		for (size_t i = 0; i < 65536; i++)
+			same += z.src[i] == z.src[i + shifts[k]];
+		/* about 1 in 256 alike by chance (256 of 65536); 4 times that at most */
+		ck_assert_msg(same < 1024, "shift %u: %u of 65536 bytes unchanged", shifts[k], same);
+	}
 	pb_zc_close(&z);
 }
 END_TEST
@@ -419,4 +562,5 @@ END_TEST
 PB_CHECK_SUITE_MAIN("zerocopy",
 	PB_TCASE_LOOP("counts", 30, zc_counts, sizeof(rows) / sizeof(rows[0])),
 	PB_TCASE_LOOP("phase_times", 30, zc_phase_times, sizeof(clock_rows) / sizeof(clock_rows[0])),
-	PB_TCASE("memfd", zc_splice_memfd))
+	PB_TCASE("memfd", zc_splice_memfd, zc_pattern),
+	PB_TCASE_LOOP("open", 30, zc_open_fails, sizeof(open_rows) / sizeof(open_rows[0])))

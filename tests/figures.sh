@@ -225,6 +225,75 @@ rate=$("$JSONQ" "$D/t6.json" .results[0].summary.rate_bytes_per_s)
 [ -n "$rate" ] && perl -e 'exit !($ARGV[0] > 0)' "$rate"
 ok $? "the document has a positive summary rate ($rate)"
 
+# The text table's figures recompute from its own whole columns (bytes and
+# syscalls, medians of 3 repetitions or 1: whole numbers), to the digits it
+# prints: Msys/s x ns/sys = 1000, MB/s x syscalls = Msys/s x bytes, TT s =
+# ns/sys x syscalls within TT's min-max, and each "time/byte" ratio from the
+# ns/sys, syscalls and bytes of its row and of the row it names (the first
+# kind of the same mode and size, or rw of the same kind and size); with one
+# repetition TT is TW + TR, min and max are TT and the spread is 0.  A unit
+# or scale slip in any column, or a ratio taken against the wrong row, fails.
+text_figures() {
+	perl -e '
+	use strict; use warnings;
+	my ($modes, $one, @rows, @bad) = (0, 0);
+	while (<STDIN>) {
+		$modes = 1 if /^kind +mode /;
+		$one = 1 if /^medians of 1 repetition;/;
+		next unless /^(anon|fifo|socketpair) /;
+		my @f = split;
+		my %r = (kind => shift @f);
+		$r{mode} = $modes ? shift @f : "rw";
+		$r{size} = shift(@f) . " " . shift(@f);
+		next if $f[0] eq "skip:";
+		@r{qw(tw tr tt range spread bytes sc mbs msys nps)} = splice(@f, 0, 10);
+		$r{ratios} = join(" ", @f);
+		push @rows, \%r;
+	}
+	for my $r (@rows) {
+		my ($b, $c, $q, $n, $m) = @$r{qw(bytes sc msys nps mbs)};
+		my $id = "$r->{kind} $r->{mode} $r->{size}";
+		push @bad, "$id: Msys/s $q x ns/sys $n is not 1000"
+			if abs($q * $n - 1000) > 0.0005 * $n + ($q + 0.0005) * 0.05;
+		push @bad, "$id: MB/s $m x syscalls $c is not Msys/s $q x bytes $b"
+			if abs($m * $c - $q * $b) > 0.05 * $c + 0.0005 * $b;
+		push @bad, "$id: TT s $r->{tt} is not ns/sys $n x syscalls $c"
+			if abs($r->{tt} - $n * $c / 1e9) > 0.0005 + 0.05 * $c / 1e9;
+		my ($lo, $hi) = split /-/, $r->{range};
+		push @bad, "$id: TT s $r->{tt} is not within its min-max $r->{range}"
+			unless $lo <= $r->{tt} && $r->{tt} <= $hi;
+		# One repetition: its TT is TW + TR, its own min and max, no spread.
+		push @bad, "$id: one repetition: TW $r->{tw} + TR $r->{tr} is not TT $r->{tt}, " .
+			"or min-max $r->{range} not TT, or spread $r->{spread} not 0"
+			if $one && (abs($r->{tw} + $r->{tr} - $r->{tt}) > 0.0015 ||
+				$r->{range} ne "$r->{tt}-$r->{tt}" || $r->{spread} ne "0.0%");
+		for my $x (split /, /, $r->{ratios}) {
+			my ($a, $o, $v) = $x =~ m{^(\S+)/(\S+) ([0-9.]+)x$} or do { push @bad, "$id: ratio \"$x\""; next };
+			my ($f) = grep { $_->{size} eq $r->{size} && ($o eq "rw" ?
+				$_->{kind} eq $r->{kind} && $_->{mode} eq "rw" :
+				$_->{kind} eq $o && $_->{mode} eq $r->{mode}) } @rows;
+			push(@bad, "$id: \"$x\" names no row"), next unless $f;
+			my $w = ($n * $c / $b) / ($f->{nps} * $f->{sc} / $f->{bytes});
+			push @bad, "$id: \"$x\", want ${w}x"
+				if abs($v - $w) > 0.005 + $w * (0.05 / $n + 0.05 / $f->{nps}) + 1e-9;
+		}
+	}
+	print "$_\n" for @bad;
+	print "no row\n" unless @rows;
+	' 2>&1
+}
+"$P" throughput --kind anon,fifo,socketpair --size 4K --loops 200 --repeat 3 --dir "$D" -q >"$D/t7.txt"
+is "$(text_figures <"$D/t7.txt")" "" "throughput text, three kinds: every figure recomputes from the row's bytes and syscalls"
+is "$(grep -c '/anon [0-9.]*x$' "$D/t7.txt")" 2 "... fifo and socketpair have their ratio to anon"
+"$P" throughput --kind anon,fifo --mode rw,vmsplice,splice --size 64K --loops 100 --repeat 3 --dir "$D" \
+	-q >"$D/t8.txt"
+is "$(text_figures <"$D/t8.txt")" "" "throughput text, two kinds, three modes: every figure and each ratio recomputes"
+is "$(grep -c ' [a-z]*/rw [0-9.]*x$' "$D/t8.txt")" 4 "... vmsplice and splice of each kind have their ratio to rw"
+is "$(grep -c '^fifo .* fifo/anon [0-9.]*x, [a-z]*/rw [0-9.]*x$' "$D/t8.txt")" 2 \
+	"... and fifo's, its ratio to anon first"
+"$P" throughput --kind anon,fifo --size 1K --loops 200 --repeat 1 --dir "$D" -q >"$D/t9.txt"
+is "$(text_figures <"$D/t9.txt")" "" "throughput text, one repetition: TT is TW + TR, its own min and max"
+
 # The recomputation itself can fail: a document with one figure changed
 # by a factor 1000/1024 (KiB taken as 1000) is caught.
 perl -MJSON::PP -e 'local $/; open(my $f, "<", $ARGV[0]) or die; my $d = JSON::PP->new->decode(<$f>);

@@ -23,6 +23,33 @@ awk -v want='elapsed s=3;messages/s=0;MB/s=1;voluntary ctxsw=0;involuntary ctxsw
 	END { for (m in dec) if (!seen[m]) bad = 1; exit bad }' "$T/out"
 ok $? "text: each metric with its decimals (ctxsw and messages/s whole, seconds to 3, MB/s to 1)"
 [ ! -s "$T/err" ]; ok $? "nothing on stderr"
+# The table's figures in their units, recomputed from one another (3
+# repetitions, each of the same 2 messages of 10^6 bytes): MB/s (10^6 bytes
+# a second) is then messages/s itself, to the digits printed, in each
+# column; messages/s is 2 messages over the elapsed row's time, within what
+# its 3 decimals allow (a rate falls as the time grows: the median rate is
+# the median time's, the least rate the longest time's); the header's counts.
+"$PB" messaging -g 1 --fds 1 -n 2 -s 1000000 -r 3 -w 0 >"$T/mb" 2>"$T/err"
+is "2 messages of 10^6 bytes: exit 0" "$?" 0
+grep -q '^messages    2 loops of .*: 2 messages, 2000000 bytes per repetition$' "$T/mb"
+ok $? "the header counts 2 messages, 2000000 bytes"
+awk 'function row(l) { if (index($0, l " ") != 1) return 0
+		med[l] = $(NF - 3); mn[l] = $(NF - 2); mx[l] = $(NF - 1); sp[l] = $NF + 0; return 1 }
+	function off(a, b) { return a > b ? a - b : b - a }
+	# time t printed to 3 decimals: the rate 2/t, printed whole, lies in
+	function within(r, t) { return r >= 2 / (t + 0.0005) - 0.5 &&
+		(t <= 0.0005 || r <= 2 / (t - 0.0005) + 0.5) }
+	row("elapsed s") || row("messages/s") || row("MB/s") { n++ }
+	END { m = "messages/s"; b = "MB/s"; e = "elapsed s"
+		if (n != 3) exit 1
+		if (off(med[b], med[m]) > 0.6 || off(mn[b], mn[m]) > 0.6 || off(mx[b], mx[m]) > 0.6 ||
+		    off(sp[b], sp[m]) > 0.1) exit 1
+		if (!(within(med[m], med[e]) && within(mn[m], mx[e]) && within(mx[m], mn[e]))) exit 1
+		# spread = (max - min) / median in percent, to what 1 decimal allows
+		if (med[b] < 1) exit 0
+		tol = 100 * (0.1 + 0.05 * sp[b] / 100) / (med[b] - 0.05) + 0.06
+		exit off(sp[b], 100 * (mx[b] - mn[b]) / med[b]) > tol }' "$T/mb"
+ok $? "text: MB/s is messages/s x 10^6 bytes / 10^6, messages/s is 2 over elapsed s (median, min, max), spread is (max-min)/median"
 
 # --- JSON
 "$PB" messaging $SMALL -r 3 -w 1 -f json -o "$T/j" 2>"$T/err"

@@ -31,6 +31,25 @@ worst=$(sed -n 's/.*(ETA \([0-9hms]*\)).*/\1/p' "$TEST_TMP/lines" | awk '
 	  if (s > w) w = s } END { print w + 0 }')
 [ "$worst" -le $((wall * 10 + 60)) ]; ok $? "every ETA follows the work left (worst ${worst}s, run ${wall}s)"
 grep -aq "$(printf '\033\\[K')" "$TEST_TMP/tp"; ok $? "the line is cleared (ESC [K)"
+# Every step on its own line, in the order run, naming the cell it measures:
+# kind, mode, the chunk size in its unit (a line whose size was never
+# formatted shows stack garbage), the phase and its count -- the warmup
+# steps too, one per warmup of every cell (a warmup loop that does not run
+# shows none).  Sizes outer, then modes, kinds inner.
+on_tty "$TEST_TMP/sweep" throughput --loops 20 --repeat 2 --warmup 1 --kind anon,fifo \
+	--mode rw,vmsplice --size 100,4K
+is "$rc" 0 "a sweep on a terminal: exit 0"
+tr '\r' '\n' <"$TEST_TMP/sweep" | grep -a 'pipebench throughput: ' |
+	sed 's/^.*pipebench throughput: //; s/ (ETA [0-9hms]*)$//' >"$TEST_TMP/got"
+for sz in "100 B" "4 KiB"; do
+	for m in rw vmsplice; do for k in anon fifo; do echo "$k $m $sz warmup 1/1"; done; done
+	for i in 1 2; do
+		for m in rw vmsplice; do for k in anon fifo; do echo "$k $m $sz repetition $i/2"; done; done
+	done
+done >"$TEST_TMP/want"
+cmp -s "$TEST_TMP/got" "$TEST_TMP/want"; same=$?
+ok $same "a line per warmup and repetition of each kind, mode and size, in order, naming them"
+[ $same -eq 0 ] || diag "$(diff "$TEST_TMP/want" "$TEST_TMP/got")"
 on_tty "$TEST_TMP/q" throughput --loops 300 --repeat 2 --quiet
 is "$rc" 0 "--quiet on a terminal: exit 0"
 grep -aq 'pipebench throughput: ' "$TEST_TMP/q"; [ $? -ne 0 ]; ok $? "--quiet: no progress line"

@@ -86,6 +86,14 @@ is "$(printf '%s' "$out" | "$JSONQ" - .results[0].pipe_size_bytes)" 8192 "--pipe
 
 run $PB --repeat 1 --flags direct
 is "$rc" 0 "--flags direct runs"
+# The settings line says the flags are not applied to a socketpair only
+# when both hold: flags given and a socketpair among the kinds.
+for a in "anon,socketpair --flags direct:0" "anon,socketpair:1" "anon --flags direct:1" \
+	"socketpair:1"; do
+	run $PB --repeat 1 --kind ${a%:*}
+	printf '%s\n' "$out" | grep -q '^settings .*(not applied to socketpair)'
+	is "$?" "${a#*:}" "--kind ${a%:*}: $([ "${a#*:}" = 0 ] || echo "no ")note that the flags skip the socketpair"
+done
 
 run $PB --repeat 1 --flags noatime
 is "$rc" 4 "--flags noatime on a kernel rejecting it: exit 4"
@@ -104,7 +112,7 @@ if [ -w /dev/full ]; then
 	is "$rc" 3 "stdout on a full device: exit 3"
 	grep -q 'No space left' "$TEST_TMP/err"; ok $? "full device is reported"
 else
-	echo "ok 32 # SKIP no /dev/full"; echo "ok 33 # SKIP no /dev/full"; tap_n=33
+	skip 2 "no /dev/full"
 fi
 
 # A reader that goes away early: no crash, no error spam.
