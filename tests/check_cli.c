@@ -325,6 +325,25 @@ static const struct pb_cmd tcmd_nojson = {
 /* The --format words: the command's rows, then a transform only where the
  * command supplies what it needs (lava: cases and a json row); choosing it
  * writes the json row and sets the transform. */
+/* plot's and grid's --label: exactly one label per file, else a usage
+ * error (fewer or more); the labels are the caller's to free either way. */
+START_TEST(labels_one_each)
+{
+	char *l[3];
+
+	ck_assert_int_eq(pb_cli_labels_one_each("t", "a,b,c", l, 3), PB_EXIT_OK);
+	ck_assert_str_eq(l[2], "c");
+	for (int i = 0; i < 3; i++)
+		free(l[i]);
+	ck_assert_int_eq(pb_cli_labels_one_each("t", "a,b", l, 3), PB_EXIT_USAGE);
+	for (int i = 0; i < 3; i++)
+		free(l[i]);
+	ck_assert_int_eq(pb_cli_labels_one_each("t", "a,b,c,d", l, 3), PB_EXIT_USAGE);
+	for (int i = 0; i < 3; i++)
+		free(l[i]);
+}
+END_TEST
+
 START_TEST(format_registry)
 {
 	const char *const *w = pb_format_words(&tcmd);
@@ -526,4 +545,4 @@ END_TEST
 PB_CHECK_SUITE_MAIN("cli",
 	PB_TCASE("rows", converts_into_params, defaults_as_typed, bounds_state_the_range,
 		 repeated_options, words_in_any_case, did_you_mean_option, list_options_from_rows,
-		 real_commands, format_registry, exclusive_rows, allowed_words))
+		 real_commands, format_registry, exclusive_rows, allowed_words, labels_one_each))
