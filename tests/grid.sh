@@ -42,6 +42,45 @@ sed 's/|[^|]*$//' "$D/cells.html" >"$D/cells.html2"   # the trend column is the 
 is "$(diff "$D/cells.html2" "$D/cells.md" && echo same)" same "the page and the markdown have the same cells"
 is "$(wc -l <"$D/cells.md")" "$(grep -c '^<tr><th scope="row">' "$D/g.html")" "one row each"
 
+# Cells computed by hand: documents made here with known repetitions.
+# tp DOC RATE SPREAD...: a throughput document whose anon 4 KiB rate has
+# repetitions RATE * (1 + SPREAD), its median the middle one.
+tp() {
+	f=$1 r=$2; shift 2
+	reps= sep=
+	for x in "$@"; do
+		reps="$reps$sep{\"rate_bytes_per_s\": $(awk -v r="$r" -v x="$x" 'BEGIN { printf "%.1f", r * (1 + x) }')}"
+		sep=,
+	done
+	mid=$(awk -v r="$r" -v x="$3" 'BEGIN { printf "%.1f", r * (1 + x) }')
+	printf '{"tool": "pipebench", "schema_version": 1, "command": "throughput", "exit_status": 0, "results": [{"kind": "anon", "mode": "rw", "size_bytes": 4096, "status": "ok", "repetitions": [%s], "summary": {"rate_bytes_per_s": %s, "ns_per_syscall": 812}}]}\n' \
+		"$reps" "$mid" >"$f"
+}
+tp "$D/h1.json" 1e9 -0.01 -0.005 0 0.005 0.01
+tp "$D/h2.json" 9e8 -0.01 -0.005 0 0.005 0.01
+tp "$D/h3.json" 8e8 -0.45 -0.3 0 0.3 0.45
+printf '%s\n' '<LAVA_SIGNAL_TESTSET START throughput>' \
+	'<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=anon-4096B-rate RESULT=pass MEASUREMENT=5e8 UNITS=B/s>' \
+	'<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=anon-4096B-syscall RESULT=pass MEASUREMENT=2500000 UNITS=ns>' \
+	'<LAVA_SIGNAL_TESTSET STOP>' >"$D/h4.lava"
+run "$P" grid "$D/h1.json" "$D/h2.json" "$D/h3.json" "$D/h4.lava" --label one,two,three,four --format markdown
+is "$rc" 1 "a figure gone bad: exit 1"
+is "$(printf '%s\n' "$out" | grep '^| throughput | anon-4096B-rate ')" \
+	'| throughput | anon-4096B-rate | 1 GB/s | 900 MB/s -10.0%\* **bad** | 800 MB/s -20.0%~ | 500 MB/s -50.0%? | two |' \
+	"rates in metric units; 10% worse with tight repetitions is bad, 20% worse but noisy is not, a log's figure untested"
+is "$(printf '%s\n' "$out" | grep '^| throughput | anon-4096B-syscall ')" \
+	'| throughput | anon-4096B-syscall | 812 ns | 812 ns +0.0%? | 812 ns +0.0%? | 2.5 ms +307781.8%? | - |' \
+	"times in ns or ms; figures without repetitions are untested, never bad"
+sed 's/MEASUREMENT=2500000 UNITS=ns/MEASUREMENT=1500 UNITS=ns/' "$D/h4.lava" >"$D/h5.lava"
+"$P" grid "$D/h5.lava" --format markdown | grep -q '^| throughput | anon-4096B-syscall | 1.5 us | - |$'
+ok $? "microseconds in us"
+"$P" grid "$D/h1.json" "$D/h2.json" "$D/h3.json" "$D/h4.lava" --label one,two,three,four --output "$D/h.html"
+grep -q '<td class="bad">900 MB/s <small>-10.0%\*</small> bad</td>' "$D/h.html"; ok $? "the page marks the bad cell by class and word"
+grep -q '<td class="worse">800 MB/s <small>-20.0%~</small></td>' "$D/h.html"; ok $? "a worse but noisy cell is only worse"
+grep -q '<td class="firstbad">two</td>' "$D/h.html"; ok $? "and names the first bad column"
+run "$P" grid "$D/h1.json" "$D/h2.json" --threshold 15 --format markdown
+is "$rc" 0 "10% worse is not bad at --threshold 15"
+
 # A check broken from the second column on (torn writes) goes bad there.
 if fault_layer; then
 	faulty torn-write "$P" conformance --only CRE-01,WR-01,MD-04 --timeout 3 --format json \
