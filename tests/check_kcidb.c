@@ -281,6 +281,55 @@ START_TEST(figures)
 }
 END_TEST
 
+/* Every command's rows carry their parameters: latency's and messaging's
+ * figures; timestamps' expectation (its excerpt is the expectation itself),
+ * and nothing of it leaks into the cases after it. */
+START_TEST(rows_of_every_command)
+{
+	struct json_object *r, *t;
+
+	params("pipebench", "x:y");
+	r = report_of("{\"command\":\"latency\",\"exit_status\":0," RUN ",\"results\":["
+		      "{\"kind\":\"fifo\",\"size_bytes\":64,\"placement\":\"same\",\"wait\":\"spin\","
+		      "\"status\":\"ok\",\"summary\":{\"rtt_p50_ns\":3000,\"rtt_p99_ns\":9000,"
+		      "\"round_trips_per_s\":2e5}}]}");
+	assert_shape(r);
+	t = test_at(r, "pipebench.latency.fifo-64B-same-spin-p99");
+	ck_assert_double_eq_tol(json_object_get_double(get(get(t, "number"), "value")), 9e-6, 1e-15);
+	ck_assert_str_eq(str(get(get(t, "misc"), "params"), "placement"), "same");
+	t = test_at(r, "pipebench.latency.fifo-64B-same-spin-rate");
+	ck_assert_str_eq(str(get(t, "number"), "unit"), "rt/s");
+	ck_assert_str_eq(str(get(get(t, "misc"), "params"), "wait"), "spin");
+	json_object_put(r);
+
+	r = report_of("{\"command\":\"messaging\",\"exit_status\":0," RUN ",\"results\":["
+		      "{\"kind\":\"pipe\",\"mode\":\"thread\",\"groups\":2,\"fds\":4,\"size_bytes\":100,"
+		      "\"summary\":{\"rate_messages_per_s\":{\"median\":5e5},\"elapsed_ns\":{\"median\":4e6}}}]}");
+	assert_shape(r);
+	t = test_at(r, "pipebench.messaging.pipe-thread-g2-f4-100B-rate");
+	ck_assert_str_eq(str(get(t, "number"), "unit"), "msg/s");
+	ck_assert_str_eq(str(get(get(t, "misc"), "params"), "mode"), "thread");
+	t = test_at(r, "pipebench.messaging.pipe-thread-g2-f4-100B-elapsed");
+	ck_assert_double_eq_tol(json_object_get_double(get(get(t, "number"), "value")), 4e-3, 1e-12);
+	ck_assert_int_eq(json_object_get_int(get(get(get(t, "misc"), "params"), "groups")), 2);
+	json_object_put(r);
+
+	r = report_of("{\"command\":\"timestamps\",\"exit_status\":1," RUN ",\"expectations\":["
+		      "{\"kind\":\"anon\",\"expected\":\"updated\",\"observed\":\"frozen\",\"holds\":false}],"
+		      "\"summary\":{\"expectations_hold\":false}}");
+	assert_shape(r);
+	t = test_at(r, "pipebench.timestamps.anon.expect");
+	ck_assert_str_eq(str(t, "status"), "FAIL");
+	ck_assert_str_eq(str(get(get(t, "misc"), "params"), "observed"), "frozen");
+	ck_assert_ptr_nonnull(strstr(str(t, "log_excerpt"), "\"expected\""));
+	t = test_at(r, "pipebench.timestamps.expectations");
+	ck_assert_str_eq(str(t, "status"), "FAIL");
+	ck_assert_ptr_null(get(get(t, "misc"), "params"));
+	ck_assert_ptr_null(get(t, "log_excerpt"));
+	json_object_put(r);
+}
+END_TEST
+
 /* Exit status 0 PASS, 1 FAIL, 4 SKIP, else ERROR; the duration is the run's. */
 START_TEST(exit_statuses)
 {
@@ -437,5 +486,5 @@ END_TEST
 
 PB_CHECK_SUITE_MAIN("kcidb",
 	PB_TCASE("mapping", every_check_every_verdict, not_run_and_kinds, figures, exit_statuses,
-		 failures_named),
+		 failures_named, rows_of_every_command),
 	PB_TCASE("identity", ids_stable, kernel_objects, excerpt_and_path, options_checked))
