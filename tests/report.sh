@@ -182,5 +182,26 @@ interrupt_text timestamps,conformance
 grep -Eq '^interrupted +by SIGTERM during conformance$' "$TEST_TMP/int.txt" &&
 	! grep -q '^not run' "$TEST_TMP/int.txt"
 ok $? "text: every part started: no 'not run' line, the signal and the part it stopped"
+# The header's capabilities are the process's: each "yes" exactly when the
+# run object lists it, and "no" once it is dropped from the bounding set.
+held=$("$PIPEBENCH" timestamps --format json | "$JSONQ" - .run.user.capabilities)
+want=
+for c in CAP_SETUID CAP_SYS_ADMIN CAP_SYS_RESOURCE; do
+	case $held in *"\"$c\""*) w=yes ;; *) w=no ;; esac
+	want="$want${want:+, }$c $w"
+done
+is "$("$PIPEBENCH" report --quick --parts timestamps 2>/dev/null | sed -n 's/^capabilities *//p')" \
+	"$want (uid $(id -u))" "the header's capabilities are the ones held"
+if command -v setpriv >/dev/null 2>&1 && [ "$(id -u)" = 0 ] &&
+   setpriv --bounding-set=-sys_time true 2>/dev/null; then
+	for c in setuid sys_admin sys_resource; do
+		C=CAP_$(echo "$c" | tr a-z A-Z)
+		setpriv --bounding-set=-$c "$PIPEBENCH" report --quick --parts timestamps 2>/dev/null |
+			grep -q "^capabilities .*$C no"
+		ok $? "without $C the header says no"
+	done
+else
+	skip 3 "setpriv cannot drop capabilities here"
+fi
 tmp_empty; ok $? "nothing left behind"
 done_testing

@@ -34,6 +34,9 @@ run $PB --repeat 1 --flags direct
 printf '%s\n' "$out" | grep -q '^settings .* flags direct$'; ok $? "text settings name the flag given"
 run $PB --repeat 1
 printf '%s\n' "$out" | grep -q '^settings .* flags none$'; ok $? "... and none when none is"
+# Where the FIFOs were made, when there were FIFOs (an anon run, above, ends at the flags).
+run $PB --repeat 1 --kind anon,fifo --dir "$TEST_TMP"
+printf '%s\n' "$out" | grep -qF "flags none, FIFOs in $TEST_TMP"; ok $? "text settings name the FIFOs' directory"
 is "$("$JSONQ" "$J" .results[1].kind .results[2].size_bytes | tr '\n' ' ')" "fifo 4096 " \
    "results are size-major, kinds in order"
 tw=$("$JSONQ" "$J" .results[0].repetitions[0].tw_ns)
