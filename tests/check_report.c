@@ -108,12 +108,12 @@ static void on_chld(int sig, siginfo_t *si, void *uc)
 	seen->chld_status = si->si_status;
 }
 
-/* report --quick --parts timestamps with the part hanging, in a child; its
+/* report --quick --parts PART with the part hanging, in a child; its
  * exit status, the document in *DOC. */
-static int hung_report(bool interrupt, struct json_object **doc)
+static int hung_report(const char *part, bool interrupt, struct json_object **doc)
 {
 	char dir[] = "/tmp/pb-check-report.XXXXXX", out[64];
-	const char *av[] = { "report", "--quick", "--quiet", "--parts", "timestamps",
+	const char *av[] = { "report", "--quick", "--quiet", "--parts", part,
 			     "--format", "json", "--output", out, NULL };
 	struct sigaction sa = { .sa_sigaction = on_chld, .sa_flags = SA_SIGINFO | SA_RESTART };
 	pid_t pid;
@@ -143,24 +143,38 @@ static int hung_report(bool interrupt, struct json_object **doc)
 	return WEXITSTATUS(st);
 }
 
+/* Each part and its own watchdog (seconds): a part that hangs is stopped then. */
+static const struct { const char *name; long long timeout_s; } part_timeouts[] = {
+	{ "timestamps", 30 }, { "o_noatime", 60 }, { "conformance", 300 }, { "throughput", 120 },
+	{ "throughput_64k", 90 }, { "messaging", 60 }, { "latency", 60 },
+};
+
 /*
- * A part past its timeout (timestamps: 30 s) is stopped with SIGTERM and
- * then SIGCONT: it ends through its own handler (exit 143), not by the
- * SIGKILL that follows when it does not; recorded as timed out, with no
- * exit status, and the report exits 3.
+ * A part past its timeout is stopped with SIGTERM and then SIGCONT: it ends
+ * through its own handler (exit 143), not by the SIGKILL that follows when
+ * it does not; recorded as timed out after its own timeout, not a second
+ * sooner, with no exit status, and the report exits 3.  Every part.
  */
 START_TEST(part_past_its_timeout_gets_sigterm)
 {
+	const char *name = part_timeouts[_i].name;
+	long long t = part_timeouts[_i].timeout_s;
 	struct json_object *doc;
+	char path[96], want[64];
 
-	ck_assert_int_eq(hung_report(false, &doc), PB_EXIT_ERROR);
+	ck_assert_int_eq(hung_report(name, false, &doc), PB_EXIT_ERROR);
 	ck_assert_int_eq(seen->conts, 1);
 	ck_assert_int_eq(seen->term_at_cont, 1);
 	ck_assert_int_eq(seen->chld_code, CLD_EXITED);
 	ck_assert_int_eq(seen->chld_status, 128 + SIGTERM);
-	ck_assert_str_eq(pb_json_str(doc, "part_runs.timestamps.error"), "timed out after 30 s");
-	ck_assert_ptr_null(pb_json_get(doc, "part_runs.timestamps.exit_status"));
-	ck_assert_int_ge(pb_json_int(doc, "part_runs.timestamps.duration_ns", -1), 30000000000LL);
+	snprintf(path, sizeof(path), "part_runs.%s.error", name);
+	snprintf(want, sizeof(want), "timed out after %lld s", t);
+	ck_assert_str_eq(pb_json_str(doc, path), want);
+	snprintf(path, sizeof(path), "part_runs.%s.exit_status", name);
+	ck_assert_ptr_null(pb_json_get(doc, path));
+	snprintf(path, sizeof(path), "part_runs.%s.duration_ns", name);
+	ck_assert_int_ge(pb_json_int(doc, path, -1), t * 1000000000LL);
+	ck_assert_int_lt(pb_json_int(doc, path, -1), (t + 2) * 1000000000LL);
 	json_object_put(doc);
 }
 END_TEST
@@ -176,7 +190,7 @@ START_TEST(interrupted_part_gets_the_grace_not_its_timeout)
 	struct json_object *doc;
 	long long d;
 
-	ck_assert_int_eq(hung_report(true, &doc), 128 + SIGTERM);
+	ck_assert_int_eq(hung_report("timestamps", true, &doc), 128 + SIGTERM);
 	ck_assert_int_eq(seen->conts, 1);
 	ck_assert_int_eq(seen->term_at_cont, 1);
 	ck_assert_int_eq(seen->chld_code, CLD_EXITED);
@@ -192,5 +206,6 @@ START_TEST(interrupted_part_gets_the_grace_not_its_timeout)
 END_TEST
 
 PB_CHECK_SUITE_MAIN("report",
-	PB_TCASE_TIMED("stop", 30, part_past_its_timeout_gets_sigterm,
-		       interrupted_part_gets_the_grace_not_its_timeout))
+	PB_TCASE_LOOP("stop", 30, part_past_its_timeout_gets_sigterm,
+		      sizeof(part_timeouts) / sizeof(part_timeouts[0]),
+		      interrupted_part_gets_the_grace_not_its_timeout))
