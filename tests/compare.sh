@@ -411,4 +411,24 @@ run --allow-partial --strict "$T/rep-ok.json" "$T/rep-to.json"
 check "report with a timed-out part, --allow-partial --strict: exit 1, the part's result lost" sh -c '
 	[ "$0" = 1 ] && grep -q "^! throughput: kind=anon .*: no repetitions in NEW$" "$1"' "$rc" "$T/out"
 
+# A NEW that can compare nothing names the first result lost and counts the
+# others: "; and 2 more" for three, nothing more for one.
+lost_docs() {
+	r= k=
+	for k in $1; do
+		r="$r${r:+, }{\"kind\": \"$k\", \"mode\": \"rw\", \"size_bytes\": 4096, \"status\": \"ok\", \"repetitions\": [{\"tt_ns\": 100}, {\"tt_ns\": 110}]}"
+	done
+	printf '{"tool": "pipebench", "schema_version": 1, "command": "throughput", "exit_status": 0, "results": [%s]}\n' "$r" >"$T/lb.json"
+	sed 's/"status": "ok", "repetitions": \[{"tt_ns": 100}, {"tt_ns": 110}\]/"status": "skip", "reason": "not here"/g' \
+		"$T/lb.json" >"$T/ln.json"
+}
+lost_docs "anon fifo socketpair"
+run "$T/lb.json" "$T/ln.json"
+check "three results lost: exit 2 naming the first, '; and 2 more'" sh -c '
+	[ "$0" = 2 ] && grep -q "(kind=anon mode=rw size_bytes=4096: no repetitions in NEW; and 2 more); use --allow-partial" "$1"' "$rc" "$T/err"
+lost_docs anon
+run "$T/lb.json" "$T/ln.json"
+check "one result lost: no 'and more'" sh -c '
+	[ "$0" = 2 ] && grep -q "(kind=anon mode=rw size_bytes=4096: no repetitions in NEW); use --allow-partial" "$1"' "$rc" "$T/err"
+
 echo "1..$n"
