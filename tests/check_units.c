@@ -293,6 +293,21 @@ START_TEST(cpu_lists)
 	ck_assert_int_eq(pb_parse_cpu_list("3-1", 8, &s), -EINVAL);
 	ck_assert_int_eq(pb_parse_cpu_list("1-", 8, &s), -EINVAL);
 	ck_assert_int_eq(pb_parse_cpu_list("x", 8, &s), -EINVAL);
+	/* Ranges at the edges of the set: from CPU 0, up to its last CPU, single
+	 * CPUs between ranges, and the empty set. */
+	{
+		static const char *const lists[] = { "0-1", "1022-1023", "1023", "0,1022-1023",
+						     "0-2,4,6-7", "5" };
+
+		for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+			ck_assert_int_eq(pb_parse_cpu_list(lists[i], CPU_SETSIZE, &s), 0);
+			pb_format_cpu_list(&s, buf, sizeof(buf));
+			ck_assert_str_eq(buf, lists[i]);
+		}
+		CPU_ZERO(&s);
+		pb_format_cpu_list(&s, buf, sizeof(buf));
+		ck_assert_str_eq(buf, "");
+	}
 }
 END_TEST
 
