@@ -45,6 +45,15 @@ early=$(printf '%s\n' "$list" | awk -F'\t' -v n="$first" '$3 < n')
 ok $? "no point in comments, strings, character constants, directives or #if 0"
 [ -z "$early" ] || diag "$early"
 
+# Array sizes are never mutated, also of a declaration's later declarators
+# (int pr[7] = { 0, 1 }, pw[9];), while their initialisers are.
+decl=$(grep -n 'int pr\[7\]' f.c | cut -d: -f1)
+sizes=$(printf '%s\n' "$list" | awk -F'\t' -v n="$decl" '$3 == n && ($6 == "7" || $6 == "9")')
+inits=$(printf '%s\n' "$list" | awk -F'\t' -v n="$decl" '$3 == n && $5 == "const"' | wc -l)
+[ -n "$decl" ] && [ -z "$sizes" ] && [ "$inits" -eq 4 ]
+ok $? "no point in an array declaration's sizes, its initialisers have theirs ($inits)"
+[ -z "$sizes" ] || diag "$sizes"
+
 dups=$(printf '%s\n' "$list" | cut -f1 | sort | uniq -d)
 [ -z "$dups" ]
 ok $? "every point has its own tag"

@@ -16,6 +16,7 @@ int f(int a, int b);
 int f(int a, int b)
 {
 	char buf[64];
+	int pr[7] = { 0, 1 }, pw[9];
 	double r;
 
 	if (a < b || a >= 10)
@@ -28,6 +29,7 @@ int f(int a, int b)
 	(void)text;
 	(void)lt;
 	buf[0] = 0;
+	pw[0] = pr[1];
 	r = (double)a / b;
 	f(a - 1, b + 2);
 	return (int)(r * 2) + buf[0] + (a <= b ? EINVAL : 0);

@@ -225,8 +225,27 @@ sub points_of {
 		return 1;
 	};
 
+	# Whether the comma at $c separates the declarators of a declaration in
+	# a block (int a[2] = { -1, -1 }, b[2];): back over the statement, past
+	# bracketed and braced groups (sizes, initialisers), to its first token.
+	my $in_decl = sub {
+		my ($c) = @_;
+		my $j = $c - 1;
+		while ($j >= 0) {
+			if (($t[$j] eq "}" || $t[$j] eq "]" || $t[$j] eq ")") && defined $match[$j]) {
+				$j = $match[$j] - 1;
+				next;
+			}
+			last if $t[$j] eq ";" || $t[$j] eq "{" || $t[$j] eq "}" || $t[$j] eq ":";
+			$j--;
+		}
+		$j++;
+		$j++ while $j < $c && $t[$j] =~ /^(static|const|volatile|register|unsigned|signed)$/;
+		return $j < $c && $is_type->($j);
+	};
+
 	# Tokens never mutated: inside assert() and the like, and inside the
-	# size of an array declaration (char buf[64]; int a[N + 1]).
+	# size of an array declaration (char buf[64]; int a[N + 1]; int a[2], b[2]).
 	my @frozen;
 	for my $i (0 .. $n - 1) {
 		my $from;
@@ -235,7 +254,8 @@ sub points_of {
 			$from = $i + 1;
 		} elsif ($t[$i] eq "[" && defined $match[$i] && $i >= 2 && $k[$i - 1] eq "id"
 			&& ($is_type->($i - 2) || $t[$i - 2] eq "*"
-			|| ($t[$i - 2] eq "," && $pdepth[$i] == 0 && $bdepth[$i] == 0))) {
+			|| ($t[$i - 2] eq "," && $pdepth[$i] == 0
+			    && ($bdepth[$i] == 0 || $in_decl->($i - 2))))) {
 			$from = $i;
 		} elsif ($t[$i] eq "[" && defined $match[$i] && $i >= 1 && $t[$i - 1] eq "]"
 			&& $frozen[$i - 1]) {
