@@ -1359,6 +1359,49 @@ START_TEST(cre07_without_a_count)
 }
 END_TEST
 
+/*
+ * The checks that open a FIFO twice in a row (FIFO-03, FIFO-06, FIFO-08)
+ * stop at the first open that fails: it is their verdict, named, and the
+ * second open is never tried (it would run the check on with one end
+ * missing).  The FIFO opens are counted in memory shared with the check.
+ */
+static int *fifo_opens;
+
+static int open_first_fifo_fails(const char *path, int flags, mode_t mode)
+{
+	struct stat st;
+
+	if (stat(path, &st) == 0 && S_ISFIFO(st.st_mode) && (*fifo_opens)++ == 0) {
+		errno = EIO;
+		return -1;
+	}
+	return open(path, flags, mode);
+}
+
+START_TEST(second_open_not_tried)
+{
+	static const char *const ids[] = { "FIFO-03", "FIFO-06", "FIFO-08" };
+	const struct pb_check *c = pb_test_find_check(ids[_i]);
+	struct pb_sysops broken = { .open = open_first_fifo_fails };
+	struct pb_sysops s = pb_test_sysops(&broken);
+	struct pb_run_opts o = { .sys = &s, .kind = PB_KIND_FIFO, .timeout_s = 20 };
+	struct pb_check_result r;
+
+	ck_assert_ptr_nonnull(c);
+	fifo_opens = mmap(NULL, sizeof(*fifo_opens), PROT_READ | PROT_WRITE,
+			  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(fifo_opens, MAP_FAILED);
+	*fifo_opens = 0;
+	ck_assert_int_eq(pb_conformance_run_one(c, &o, &r), 0);
+	ck_assert_msg(r.verdict == PB_FAIL && strstr(r.detail, "EIO"), "%s: %s: %s", ids[_i],
+		      pb_verdict_names[r.verdict], r.detail);
+	ck_assert_msg(*fifo_opens == 1, "%s: %d FIFO opens after the first failed", ids[_i],
+		      *fifo_opens - 1);
+	munmap(fifo_opens, sizeof(*fifo_opens));
+}
+END_TEST
+
 PB_CHECK_SUITE_MAIN("conf_conditions_fifo",
 	PB_TCASE_LOOP("later_conditions", 90, later_condition, NCASES),
-	PB_TCASE_TIMED("no_fd_count", 30, cre07_without_a_count))
+	PB_TCASE_TIMED("no_fd_count", 30, cre07_without_a_count),
+	PB_TCASE_LOOP("first_open_fails", 30, second_open_not_tried, 3))
