@@ -8,7 +8,10 @@
 #include <string.h>
 #include <json-c/json.h>
 #include <limits.h>
+#include <sched.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
@@ -566,6 +569,55 @@ START_TEST(with_tmpfs)
 }
 END_TEST
 
+/*
+ * Where neither tmpfs can be had, the reason names both: /dev/shm (here a
+ * directory of another filesystem bound over it, in a mount namespace of a
+ * child of this test) and the private mount (here no work directory for its
+ * mount point).  Needs CAP_SYS_ADMIN; says "not run" without it.
+ */
+START_TEST(no_tmpfs_reason)
+{
+	char why[256] = "", other[] = "/var/tmp/pb-notmpfs.XXXXXX";
+	int p[2], st;
+	ssize_t n;
+	pid_t pid;
+
+	if (!mkdtemp(other)) {
+		fprintf(stderr, "# no_tmpfs_reason: not run (mkdtemp: %s)\n", strerror(errno));
+		return;
+	}
+	ck_assert_int_eq(pipe(p), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		enum pb_ts_ref_method m;
+		char out[300];
+
+		close(p[0]);
+		if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+		    mount(other, "/dev/shm", NULL, MS_BIND, NULL) != 0 || pb_ts_on_tmpfs("/dev/shm", -1))
+			_exit(77);
+		m = pb_ts_with_tmpfs(NULL, NULL, NULL, 1000, why, sizeof(why));
+		snprintf(out, sizeof(out), "%d %s", (int)m, why);
+		_exit(write(p[1], out, strlen(out)) > 0 ? 0 : 1);
+	}
+	close(p[1]);
+	n = read(p[0], why, sizeof(why) - 1);
+	close(p[0]);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	rmdir(other);
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 77) {
+		fprintf(stderr, "# no_tmpfs_reason: not run (no mount namespace of its own)\n");
+		return;
+	}
+	ck_assert_int_gt(n, 0);
+	why[n] = '\0';
+	ck_assert_str_eq(why, "0 /dev/shm is not a tmpfs; no private tmpfs mount: no work "
+			 "directory for a mount point");
+	ck_assert_int_eq(PB_TS_REF_NONE, 0);
+}
+END_TEST
+
 /* A FIFO target needs a directory: without one the probe stops before any
  * FIFO is made, naming mkfifo and EINVAL (a caller's error, not the kernel's
  * refusal of a flag), and leaves no descriptor open. */
@@ -677,5 +729,5 @@ PB_CHECK_SUITE_MAIN("tsprobe",
 	PB_TCASE("judge", judge_each_branch, fold_agreement_and_disagreement, verdicts,
 		 fs_quirk_words, magic_names, attribution, attribution_each_bit, nap_lengths,
 		 fifo_ref_json_members),
-	PB_TCASE("live", with_tmpfs, live_fifo_probe, fifo_on_fd_zero, fifo_without_a_dir,
+	PB_TCASE("live", with_tmpfs, no_tmpfs_reason, live_fifo_probe, fifo_on_fd_zero, fifo_without_a_dir,
 		 mount_describe_members))
