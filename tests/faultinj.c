@@ -8,6 +8,8 @@
  *   PB_FAULT=list   print the names, one a line, and exit 0
  *   PB_FAULT_HARNESS=devnull-emfile   open("/dev/null") fails with EMFILE
  *                   (the harness's own resource), alone or with PB_FAULT
+ *   PB_FAULT_HARNESS=memstream   open_memstream() fails with ENOMEM (the
+ *                   in-memory buffer a document is built in)
  *
  * Only descriptors above 2 that are pipes or FIFOs at the time of the call
  * (fstat says S_IFIFO) misbehave: standard input, output and error (even
@@ -104,6 +106,8 @@ static enum fault fault;
  * failure of the harness's own resources (not a pipe), so that a run can mix
  * a kernel fault with a harness error (exit-status precedence). */
 static bool harness_devnull;
+/* PB_FAULT_HARNESS=memstream: open_memstream() fails with ENOMEM. */
+static bool harness_memstream;
 
 static ssize_t (*real_read)(int, void *, size_t);
 static ssize_t (*real_write)(int, const void *, size_t);
@@ -161,13 +165,16 @@ __attribute__((constructor)) static void init(void)
 	RESOLVE(pipe), RESOLVE(pipe2), RESOLVE(syscall);
 	want = getenv("PB_FAULT_HARNESS");
 	if (want && *want) {
-		if (strcmp(want, "devnull-emfile") != 0) {
+		if (strcmp(want, "devnull-emfile") == 0) {
+			harness_devnull = true;
+		} else if (strcmp(want, "memstream") == 0) {
+			harness_memstream = true;
+		} else {
 			say("faultinj: unknown PB_FAULT_HARNESS '");
 			say(want);
-			say("' (only devnull-emfile)\n");
+			say("' (devnull-emfile or memstream)\n");
 			_exit(99);
 		}
-		harness_devnull = true;
 	}
 	want = getenv("PB_FAULT");
 	if (!want || !*want)
@@ -567,6 +574,21 @@ static int do_open(int (*call)(const char *, int, ...), const char *path, int fl
 static mode_t open_mode(int flags, va_list ap)
 {
 	return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? (mode_t)va_arg(ap, int) : 0;
+}
+
+/* PB_FAULT_HARNESS=memstream: no in-memory stream. */
+FILE *open_memstream(char **ptr, size_t *size)
+{
+	static FILE *(*real_open_memstream)(char **, size_t *);
+
+	init();
+	if (harness_memstream) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (!real_open_memstream)
+		real_open_memstream = (FILE *(*)(char **, size_t *))dlsym(RTLD_NEXT, "open_memstream");
+	return real_open_memstream(ptr, size);
 }
 
 /* open() and open64() differ only in the real function they call. */

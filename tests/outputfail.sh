@@ -86,4 +86,30 @@ while read -r line; do
 done <<EOF_CMDS
 $CMDS
 EOF_CMDS
+
+# No memory for the document: every command exits 3 with one line saying
+# so (its output buffer, or the script plot builds first), writes nothing
+# and leaves nothing behind.
+if fault_layer; then
+	while IFS= read -r c; do
+		set -f
+		# shellcheck disable=SC2086 # a command line, word-split on purpose
+		set -- $c
+		set +f
+		PB_FAULT_HARNESS=memstream faulty "" "$PIPEBENCH" "$@" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+		rc=$?
+		is "$rc/$(wc -l <"$TEST_TMP/err" | tr -d ' ')/$(wc -c <"$TEST_TMP/out" | tr -d ' ')" "3/1/0" \
+			"$1 without memory for its document: exit 3, one line, no output"
+		grep -Eq "^pipebench $1: (cannot allocate output buffer|out of memory)\$" "$TEST_TMP/err"
+		ok $? "$1 without memory for its document: the line says so"
+		tmp_empty; ok $? "$1 without memory for its document: nothing left behind"
+	done <<EOF_CMDS
+$CMDS
+latency --loops 50 --repeat 1 --warmup 0
+grid $A
+plot $A
+EOF_CMDS
+else
+	skip 30 "tests/faultinj.so or timeout(1) missing"
+fi
 done_testing
