@@ -15,6 +15,7 @@
 #include <check.h>
 #include <errno.h>
 #include <json-c/json.h>
+#include <math.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -32,6 +33,7 @@
 #include "cleanup.h"
 #include "cli.h"
 #include "cmd.h"
+#include "membw.h"
 #include "output.h"
 
 /* What the part saw and how it ended, in memory shared by the processes. */
@@ -205,7 +207,75 @@ START_TEST(interrupted_part_gets_the_grace_not_its_timeout)
 }
 END_TEST
 
+/*
+ * The copy ceiling: report measures memcpy with 64 KiB blocks round a
+ * 256 KiB working set, 5 repetitions (of at least 50 ms with --quick), and
+ * derives the pipe's ceiling (half the memcpy rate: a pipe copies twice) and
+ * the 64 KiB throughput's fraction of it.  The measurement is this test's
+ * own (the library's is not linked in), so every derived figure is checked
+ * against the value it was given.
+ */
+static struct { size_t chunk, span; uint64_t min_ns; unsigned repeat, calls; } membw_asked;
+
+int pb_membw_measure(size_t chunk, size_t span, uint64_t min_ns, unsigned repeat,
+		     struct pb_stats *bytes_per_s)
+{
+	membw_asked.chunk = chunk;
+	membw_asked.span = span;
+	membw_asked.min_ns = min_ns;
+	membw_asked.repeat = repeat;
+	membw_asked.calls++;
+	memset(bytes_per_s, 0, sizeof(*bytes_per_s));
+	bytes_per_s->n = repeat;
+	bytes_per_s->median = bytes_per_s->mean = 8e9;
+	bytes_per_s->rsd = 0.0125;
+	return 0;
+}
+
+START_TEST(copy_ceiling_from_its_measure)
+{
+	char dir[] = "/tmp/pb-check-report.XXXXXX", out[64];
+	const char *av[] = { "report", "--quick", "--quiet", "--parts", "throughput_64k",
+			     "--format", "json", "--output", out, NULL };
+	struct json_object *doc;
+	double pipe;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(out, sizeof(out), "%s/out.json", dir);
+	ck_assert_int_eq(setenv("TMPDIR", dir, 1), 0);
+	memset(&membw_asked, 0, sizeof(membw_asked));
+	ck_assert_int_eq(pb_cmd_run(&pb_cmd_report, 9, av), PB_EXIT_OK);
+	ck_assert_uint_eq(membw_asked.calls, 1);
+	ck_assert_uint_eq(membw_asked.chunk, 65536);
+	ck_assert_uint_eq(membw_asked.span, 4 * 65536);
+	ck_assert_uint_eq(membw_asked.min_ns, 50000000);
+	ck_assert_uint_eq(membw_asked.repeat, 5);
+	doc = json_object_from_file(out);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_double_eq(pb_json_num(doc, "summary.copy_ceiling.memcpy_bytes_per_s"), 8e9);
+	ck_assert_double_eq(pb_json_num(doc, "summary.copy_ceiling.memcpy_rsd"), 0.0125);
+	ck_assert_double_eq(pb_json_num(doc, "summary.copy_ceiling.pipe_ceiling_bytes_per_s"), 4e9);
+	/* The pipe's figure is the part's read/write 64 KiB rate. */
+	pipe = NAN;
+	for (size_t i = 0; i < pb_json_len(pb_json_get(doc, "parts.throughput_64k.results")); i++) {
+		struct json_object *r = json_object_array_get_idx(
+			pb_json_get(doc, "parts.throughput_64k.results"), i);
+
+		if (pb_json_str(r, "mode") && strcmp(pb_json_str(r, "mode"), "rw") == 0)
+			pipe = pb_json_num(r, "summary.rate_bytes_per_s");
+	}
+	ck_assert(pipe > 0);
+	ck_assert_double_eq(pb_json_num(doc, "summary.copy_ceiling.pipe_64k_bytes_per_s"), pipe);
+	ck_assert_double_eq_tol(pb_json_num(doc, "summary.copy_ceiling.pipe_fraction_of_ceiling"),
+				pipe / 4e9, 1e-12);
+	json_object_put(doc);
+	ck_assert_int_eq(unlink(out), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 PB_CHECK_SUITE_MAIN("report",
 	PB_TCASE_LOOP("stop", 30, part_past_its_timeout_gets_sigterm,
 		      sizeof(part_timeouts) / sizeof(part_timeouts[0]),
-		      interrupted_part_gets_the_grace_not_its_timeout))
+		      interrupted_part_gets_the_grace_not_its_timeout),
+	PB_TCASE_TIMED("ceiling", 60, copy_ceiling_from_its_measure))
