@@ -518,6 +518,16 @@ static ssize_t read_write_end_einval(int fd, void *buf, size_t n)
 	return is_write_end(fd) ? fail_with(EINVAL) : read(fd, buf, n);
 }
 
+/* CRE-01: the write end reads as if data were there: all that was asked
+ * (the check asks for one byte). */
+static ssize_t read_write_end_gives(int fd, void *buf, size_t n)
+{
+	if (!is_write_end(fd))
+		return read(fd, buf, n);
+	memset(buf, 'x', n);
+	return (ssize_t)n;
+}
+
 /* CRE-05: unknown flags give EOPNOTSUPP instead of EINVAL. */
 static int pipe2_eopnotsupp(int fd[2], int flags)
 {
@@ -578,6 +588,7 @@ static const struct {
 	{ "CRE-01", { .fcntl = fcntl_write_end_getfd_eio }, "fcntl on fd[1]: EIO" },
 	{ "CRE-01", { .write = write_read_end_eio }, "write on the read end gave -1/EIO" },
 	{ "CRE-01", { .read = read_write_end_einval }, "read on the write end gave -1/EINVAL" },
+	{ "CRE-01", { .read = read_write_end_gives }, "read on the write end gave 1, not -1/EBADF" },
 	{ "CRE-03", { .fcntl = fcntl_write_end_no_cloexec }, "FD_CLOEXEC not set on fd[1]" },
 	{ "CRE-04", { .fcntl = fcntl_read_end_no_nonblock }, "O_NONBLOCK not set on fd[0]" },
 	{ "CRE-05", { .pipe2 = pipe2_eopnotsupp }, "not EINVAL" },
