@@ -22,6 +22,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
+#include <dirent.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -29,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
@@ -551,6 +553,24 @@ void *calloc(size_t nmemb, size_t size)
 	if (!real)
 		*(void **)&real = dlsym(RTLD_NEXT, "calloc");
 	return real(nmemb, size);
+}
+
+/* When set, the next shared anonymous mmap fails with ENOMEM (the page the
+ * runner shares with a check's process), once. */
+static bool shared_mmap_fails;
+
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	static void *(*real)(void *, size_t, int, int, int, off_t);
+
+	if (shared_mmap_fails && (flags & MAP_SHARED) && (flags & MAP_ANONYMOUS)) {
+		shared_mmap_fails = false;
+		errno = ENOMEM;
+		return MAP_FAILED;
+	}
+	if (!real)
+		*(void **)&real = dlsym(RTLD_NEXT, "mmap");
+	return real(addr, len, prot, flags, fd, off);
 }
 
 /* ---- the table: each of this file's checks and the bug it must catch ---- */
@@ -1480,6 +1500,34 @@ START_TEST(conformance_tables_out_of_memory)
 }
 END_TEST
 
+/* The runner without the page it shares with the check's process: an
+ * error of the harness's, naming mmap, and the check's private directory
+ * removed (its base directory is left empty). */
+START_TEST(runner_without_its_shared_page)
+{
+	char base[4096];
+	struct pb_run_opts o = { .kind = PB_KIND_ANON, .timeout_s = 10, .base_dir = base };
+	struct pb_check_result r;
+	DIR *d;
+	struct dirent *e;
+	int left = 0;
+
+	ck_assert_int_eq(pb_tmpdir_make(NULL, base, sizeof(base)), 0);
+	shared_mmap_fails = true;
+	ck_assert_int_eq(pb_conformance_run_one(pb_test_find_check("RD-01"), &o, &r), -ENOMEM);
+	shared_mmap_fails = false;
+	ck_assert_int_eq(r.verdict, PB_ERROR);
+	ck_assert_str_eq(r.detail, "harness: mmap: Cannot allocate memory");
+	d = opendir(base);
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)))
+		left += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+	closedir(d);
+	ck_assert_msg(left == 0, "%d entries left in the base directory", left);
+	pb_tmpdir_remove(base);
+}
+END_TEST
+
 static Suite *conf_core_suite(void)
 {
 	return pb_test_suite("conf_core", (const struct pb_tcase *const[]){
@@ -1491,7 +1539,8 @@ static Suite *conf_core_suite(void)
 		PB_TCASE_TIMED("runner", 30, watchdog_kills_blocked_check, signal_is_fail_naming_it,
 			       helper_holding_result_pipe, verdict_survives_closed_descriptors,
 			       exit_without_verdict_is_error, interrupted_check_is_error,
-			       setup_rule, first_failure_stays, conformance_tables_out_of_memory),
+			       setup_rule, first_failure_stays, conformance_tables_out_of_memory,
+			       runner_without_its_shared_page),
 		PB_TCASE_TIMED("helpers", 30, helper_close_pair, helper_timed_io, helper_timespecs,
 			       helper_kernel_at_least, helper_words, helper_io_exact,
 			       helper_anon_pipe, helper_capacity_and_fill, helper_as_nobody,
