@@ -786,6 +786,10 @@ static const struct {
 	{ "RD-06", DUP_EIO, PB_KIND_ANON, PB_FAIL, "dup of the write end" },
 	{ "NB-04", DUP_EIO, PB_KIND_ANON, PB_FAIL, "dup of the write end" },
 	{ "RD-06", DUP_EMFILE, PB_KIND_ANON, PB_ERROR, "harness" },
+	/* CRE-06 cannot exhaust descriptors when dup fails from the first:
+	 * an error of its own, saying it held none (and closing none) */
+	{ "CRE-06", DUP_EMFILE, PB_KIND_ANON, PB_ERROR,
+	  "could not exhaust descriptors by dup of /dev/null (held 0)" },
 	/* fcntl on a pipe failing during setup */
 	{ "WR-01", FCNTL_GETPIPESZ_EIO, PB_KIND_ANON, PB_FAIL, "F_GETPIPE_SZ" },
 	{ "WR-02", FCNTL_GETPIPESZ_EIO, PB_KIND_FIFO, PB_FAIL, "F_GETPIPE_SZ" },
