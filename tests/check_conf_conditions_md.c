@@ -1254,7 +1254,7 @@ static const struct lx07_row {
 	{ { .restore_err = EIO }, PB_ERROR, "could not restore /proc/sys/fs/pipe-max-size to "
 	  "1048576 (Input/output error)" },
 	{ { .restore_off = true }, PB_ERROR, "to 1048576 (reads back wrong)" },
-	{ { .open_fails = true }, PB_SKIP, "cannot read /proc/sys/fs/pipe-max-size" },
+	{ { .open_fails = true }, PB_SKIP, "cannot read /proc/sys/fs/pipe-max-size: No such file or directory" },
 };
 #define NLX07 (sizeof(lx07_rows) / sizeof(lx07_rows[0]))
 
