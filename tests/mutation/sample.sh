@@ -55,6 +55,63 @@ if [ -z "$seed" ]; then
 	[ -n "$seed" ] || seed=$$
 fi
 
+# A mutant may leave processes behind or fork without end (one made
+# --conformance-fd-probe fork about a thousand orphans).  Each worker's tests
+# run in a pids cgroup of their own when one can be made (at most
+# MUTATION_PIDS_MAX tasks), and after every run whatever is left in it, and
+# any process running a program of the worker's copy, is killed.
+pids_max=${MUTATION_PIDS_MAX:-4096}
+cg_root=
+for d in /sys/fs/cgroup/pids /sys/fs/cgroup; do
+	if [ -w "$d" ] && [ -e "$d/cgroup.procs" ] && { [ "$d" = /sys/fs/cgroup/pids ] ||
+		grep -qw pids "$d/cgroup.subtree_control" 2>/dev/null; }; then
+		cg_root=$d
+		break
+	fi
+done
+
+# cage W: worker W's cgroup directory (made), or nothing
+cage() {
+	[ -n "$cg_root" ] || return 0
+	c=$cg_root/pipebench-mutation.$$.$1
+	if mkdir -p "$c" 2>/dev/null && echo "$pids_max" >"$c/pids.max" 2>/dev/null; then
+		printf '%s\n' "$c"
+	fi
+}
+
+# reap DIR [CGROUP]: kill every process in CGROUP and every process whose
+# program lies under DIR, again until none is left (a forking one is caught
+# by the next round)
+reap() {
+	rdir=$1 rcg=${2:-}
+	r=0
+	while [ "$r" -lt 50 ]; do
+		found=
+		if [ -n "$rcg" ] && [ -r "$rcg/cgroup.procs" ]; then
+			found=$(cat "$rcg/cgroup.procs")
+		fi
+		for e in /proc/[0-9]*/exe; do
+			x=$(readlink "$e" 2>/dev/null) || continue
+			case $x in "$rdir"/*) p=${e#/proc/}; found="$found ${p%/exe}" ;; esac
+		done
+		[ -n "$(echo $found)" ] || return 0
+		# shellcheck disable=SC2086 # a list of pids
+		kill -9 $found 2>/dev/null
+		r=$((r + 1))
+		sleep 0.2
+	done
+	echo "$me: processes of $rdir survive being killed: $(echo $found)" >&2
+}
+
+# caged CMD...: CMD in the worker's cgroup, when it has one
+caged() {
+	if [ -n "$wcg" ]; then
+		sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' caged "$wcg" "$@"
+	else
+		"$@"
+	fi
+}
+
 mkdir -p "$out" || exit 2
 out=$(cd "$out" && pwd)
 tree=$out/tree
@@ -136,6 +193,7 @@ else
 	done
 	echo "$me: the unmutated tree's make check (its failures kill no mutant)" >&2
 	(cd b && timeout -k 10 "$check_timeout" make -j"$jobs" check >"$out/logs/baseline.log" 2>&1)
+	reap "$tree"
 	grep -E '^(FAIL|ERROR|XPASS):' "$out/logs/baseline.log" | sed 's/^[A-Z]*: //; s/ .*//' | sort -u >"$out/baseline-fails"
 	if [ -s "$out/baseline-fails" ]; then
 		echo "$me: failing without a mutant, not counted: $(tr '\n' ' ' <"$out/baseline-fails")" >&2
@@ -150,12 +208,13 @@ run_tests() {
 	log=$1 limit=$2
 	shift 2
 	if [ $# -gt 0 ]; then
-		(cd b && timeout -k 10 "$limit" make -j"$jobs" check TESTS="$*" >"$log" 2>&1)
+		(cd b && caged timeout -k 10 "$limit" make -j"$jobs" check TESTS="$*" >"$log" 2>&1)
 	else
 		# the whole suite: its tests mostly wait, so more of them at once
-		(cd b && timeout -k 10 "$limit" make -j"$check_jobs" check >"$log" 2>&1)
+		(cd b && caged timeout -k 10 "$limit" make -j"$check_jobs" check >"$log" 2>&1)
 	fi
 	rc=$?
+	reap "$PWD" "$wcg"
 	case $rc in 124|137) echo timeout; return ;; esac
 	[ $rc -ne 0 ] || return 0
 	k=$(grep -E '^(FAIL|ERROR|XPASS):' "$log" | sed 's/^[A-Z]*: //; s/ .*//' |
@@ -196,6 +255,7 @@ work() {
 	wtree=$tree
 	[ "$wk" -eq 1 ] || wtree=$tree.$wk
 	cd "$wtree" || exit 2
+	wcg=$(cage "$wk")
 	res=$out/results.$wk
 	[ "$resume" = 1 ] || : >"$res"
 	idx=0
@@ -254,6 +314,7 @@ work() {
 		progress
 	done <"$out/points.txt"
 	(cd b && make -j"$jobs" >/dev/null 2>&1)
+	[ -z "$wcg" ] || rmdir "$wcg" 2>/dev/null
 }
 
 n=$(grep -c . "$out/points.txt")
@@ -265,7 +326,8 @@ while [ "$w" -le "$workers" ]; do
 	pids="$pids $!"
 	w=$((w + 1))
 done
-trap 'kill $pids 2>/dev/null' INT TERM HUP
+trap 'kill $pids 2>/dev/null; for t in "$tree" "$tree".[0-9]*; do reap "$t"; done
+	rmdir "$cg_root"/pipebench-mutation.$$.* 2>/dev/null; exit 130' INT TERM HUP
 st=0
 for p in $pids; do wait "$p" || st=1; done
 [ "$st" -eq 0 ] || { echo "$me: a worker stopped early (above)" >&2; exit 2; }
