@@ -774,6 +774,36 @@ START_TEST(nothing_in_common)
 }
 END_TEST
 
+/* Descriptive members (by name, and by each of the suffixes _detail,
+ * _description and _label) differ between the sides: they identify nothing,
+ * so the rows still pair and no label names them. */
+START_TEST(descriptive_members_identify_nothing)
+{
+	static const char *const keys[] = { "note", "verdict_detail", "mode_description",
+					     "size_label", "ratio_label" };
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		char da[512], db[512];
+		struct json_object *a, *b;
+		const struct pb_cmp_result *r;
+
+		snprintf(da, sizeof(da), DOC("throughput", "{}",
+			"\"results\":[{\"kind\":\"anon\",\"%s\":\"fifo/anon\","
+			"\"repetitions\":[{\"tt_ns\":1},{\"tt_ns\":2}]}]"), keys[i]);
+		snprintf(db, sizeof(db), DOC("throughput", "{}",
+			"\"results\":[{\"kind\":\"anon\",\"%s\":\"anon/fifo\","
+			"\"repetitions\":[{\"tt_ns\":1},{\"tt_ns\":2}]}]"), keys[i]);
+		a = parse(da);
+		b = parse(db);
+		r = compared(a, b, NULL, "matched=1 paired=1 nlost=0 only_base=0 only_new=0");
+		ck_assert_uint_ge(r->nm, 1);
+		for (size_t j = 0; j < r->nm; j++)
+			ck_assert_msg(!strcmp(r->m[j].label, "kind=anon"), "%s: label %s", keys[i],
+				      r->m[j].label);
+	}
+}
+END_TEST
+
 /* ------------------------------------------------------------ workloads */
 
 START_TEST(extensive_metrics)
@@ -995,7 +1025,8 @@ static Suite *compare_suite(void)
 			 params_diff_lists_keys, incompatible_documents),
 		PB_TCASE("verdicts", verdict_diffs, result_verdicts_and_report_parts),
 		PB_TCASE("partial", run_failed_reasons, coverage_lost_checks, coverage_lost_results,
-			 coverage_lost_verdicts_and_parts, nothing_in_common),
+			 coverage_lost_verdicts_and_parts, nothing_in_common,
+			 descriptive_members_identify_nothing),
 		PB_TCASE("workloads", extensive_metrics, different_work_compared_per_unit,
 			 different_work_per_part, latency_documents),
 		PB_TCASE("loading", loading),
