@@ -752,6 +752,44 @@ START_TEST(capacity_below_a_page_skips)
 }
 END_TEST
 
+/* An open() that puts its descriptor high (at 100 or above), not at the
+ * lowest free one: the check's own /dev/null must not decide where it looks. */
+static int open_high(const char *path, int flags, mode_t mode)
+{
+	int fd = open(path, flags, mode), hi;
+
+	if (fd < 0)
+		return fd;
+	hi = fcntl(fd, F_DUPFD_CLOEXEC, 100);
+	PB_KEEP_ERRNO(close(fd));
+	return hi;
+}
+
+/* CRE-02 with descriptor 0 free: the hole it punches is at 0, the lowest of
+ * all, and a lawful pipe() there passes (the lowest free are counted from 0,
+ * not from 1), and its note says the read end is on the lower one. */
+START_TEST(cre02_hole_at_fd_0)
+{
+	const struct pb_check *c = pb_test_find_check("CRE-02");
+	struct pb_sysops s = pb_test_sysops(&(struct pb_sysops){ .open = open_high });
+	struct pb_run_opts o = { .sys = &s, .kind = PB_KIND_ANON, .timeout_s = 10 };
+	struct pb_check_result r;
+	int save = dup(0), rc;
+
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_ge(save, 0);
+	close(0);
+	rc = pb_conformance_run_one(c, &o, &r);
+	ck_assert_int_eq(dup2(save, 0), 0);
+	close(save);
+	ck_assert_int_eq(rc, 0);
+	/* pipe() gives the read end the lower: 0 */
+	ck_assert_msg(r.verdict == PB_PASS && !strncmp(r.detail, "{0,", 3) &&
+		      strstr(r.detail, "} expected and got; read end on the lower one"), "%s: %s",
+		      pb_verdict_names[r.verdict], r.detail);
+}
+END_TEST
+
 /* NB-05's info line on this kernel: the figures it names follow from the
  * capacity (F_GETPIPE_SZ of a fresh pipe) and the page size. */
 START_TEST(nb05_figures)
@@ -798,5 +836,6 @@ END_TEST
 
 PB_CHECK_SUITE_MAIN("conf_conditions",
 	PB_TCASE_LOOP("later_conditions", 30, later_condition_fails, NCASES),
-	PB_TCASE_TIMED("nb05", 30, nb05_figures, wr03_size, capacity_below_a_page_skips),
+	PB_TCASE_TIMED("nb05", 30, nb05_figures, wr03_size, capacity_below_a_page_skips,
+		       cre02_hole_at_fd_0),
 	PB_TCASE_TIMED("helpers", 0, count_fds_is_exact, fill_bound_is_64_mib))
