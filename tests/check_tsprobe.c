@@ -174,10 +174,33 @@ START_TEST(verdicts)
 	ck_assert_int_eq(verdict_of(&t, STATES(N, U, N), STATES(N, N, N)), PB_TS_V_MIXED);
 	ck_assert_int_eq(verdict_of(&t, STATES(N, I, U), STATES(U, N, N)), PB_TS_V_INCONSISTENT);
 	ck_assert_int_eq(verdict_of(&t, STATES(D, D, D), STATES(D, D, D)), PB_TS_V_UNDETERMINED);
-	fake(&t, STATES(N, N, N), STATES(N, N, N));
-	t.ops[PB_TS_READ].nsamples = 0;
-	pb_ts_verdict_compute(&t);
-	ck_assert_int_eq(t.verdict, PB_TS_V_UNDETERMINED);
+	/* Each way of not observing one side, on its own: undetermined, with
+	 * the error of the side that had one (write's first), after ": ". */
+	for (int way = 0; way < 4; way++) {
+		static const struct { int werr, rerr; const char *detail; } errs[] = {
+			{ 0, 0, "read and write were not both observed" },
+			{ -EBADF, 0, "read and write were not both observed: Bad file descriptor" },
+			{ 0, -EIO, "read and write were not both observed: Input/output error" },
+			{ -EBADF, -EIO, "read and write were not both observed: Bad file descriptor" },
+		};
+
+		for (size_t e = 0; e < sizeof(errs) / sizeof(errs[0]); e++) {
+			fake(&t, STATES(N, N, N), STATES(N, N, N));
+			if (way == 0)
+				t.ops[PB_TS_WRITE].probed = false;
+			else if (way == 1)
+				t.ops[PB_TS_READ].probed = false;
+			else if (way == 2)
+				t.ops[PB_TS_WRITE].nsamples = 0;
+			else
+				t.ops[PB_TS_READ].nsamples = 0;
+			t.ops[PB_TS_WRITE].err = errs[e].werr;
+			t.ops[PB_TS_READ].err = errs[e].rerr;
+			pb_ts_verdict_compute(&t);
+			ck_assert_int_eq(t.verdict, PB_TS_V_UNDETERMINED);
+			ck_assert_str_eq(t.detail, errs[e].detail);
+		}
+	}
 }
 END_TEST
 
