@@ -10,6 +10,9 @@
  *                   (the harness's own resource), alone or with PB_FAULT
  *   PB_FAULT_HARNESS=memstream   open_memstream() fails with ENOMEM (the
  *                   in-memory buffer a document is built in)
+ *   PB_FAULT_PIPE_ENFILE=N   the process's Nth pipe (counting pipe, pipe2
+ *                   and the raw system call from 1) fails with ENFILE, the
+ *                   system's file table full for a moment; the others work
  *
  * Only descriptors above 2 that are pipes or FIFOs at the time of the call
  * (fstat says S_IFIFO) misbehave: standard input, output and error (even
@@ -108,6 +111,18 @@ static enum fault fault;
 static bool harness_devnull;
 /* PB_FAULT_HARNESS=memstream: open_memstream() fails with ENOMEM. */
 static bool harness_memstream;
+/* PB_FAULT_PIPE_ENFILE=N: the Nth pipe fails with ENFILE (0: none). */
+static long pipe_fail_at;
+static long pipes_made;
+
+/* Whether this pipe call is the one that fails (errno set). */
+static bool pipe_fails_once(void)
+{
+	if (!pipe_fail_at || __atomic_add_fetch(&pipes_made, 1, __ATOMIC_SEQ_CST) != pipe_fail_at)
+		return false;
+	errno = ENFILE;
+	return true;
+}
 
 static ssize_t (*real_read)(int, void *, size_t);
 static ssize_t (*real_write)(int, const void *, size_t);
@@ -176,6 +191,9 @@ __attribute__((constructor)) static void init(void)
 			_exit(99);
 		}
 	}
+	want = getenv("PB_FAULT_PIPE_ENFILE");
+	if (want && *want)
+		pipe_fail_at = strtol(want, NULL, 10);
 	want = getenv("PB_FAULT");
 	if (!want || !*want)
 		return;
@@ -336,12 +354,16 @@ static int do_pipe2(int *fd, int flags, int (*call)(int *, int))
 int pipe2(int fd[2], int flags)
 {
 	init();
+	if (pipe_fails_once())
+		return -1;
 	return fault ? do_pipe2(fd, flags, real_pipe2) : real_pipe2(fd, flags);
 }
 
 int pipe(int fd[2])
 {
 	init();
+	if (pipe_fails_once())
+		return -1;
 	return fault ? do_pipe2(fd, 0, real_pipe2) : real_pipe(fd);
 }
 
@@ -356,6 +378,8 @@ long syscall(long nr, ...)
 		a[i] = va_arg(ap, long);
 	va_end(ap);
 	init();
+	if (nr == SYS_pipe2 && pipe_fails_once())
+		return -1;
 	if (fault && nr == SYS_pipe2)
 		return do_pipe2((int *)a[0], (int)a[1], sys_pipe2);
 	return real_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);

@@ -196,4 +196,22 @@ done
 run $PB --size "$cap" --repeat 1
 ! printf '%s\n' "$out" | grep -q 'is larger than'
 ok $? "a --size equal to the pipe buffer is not noted"
+# The pair cannot be made (one descriptor free beyond 0-2): exit 3 and one
+# line naming the kind, the call and the error.
+run sh -c 'exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-; ulimit -n 4 && exec "$@"' sh $PB --kind anon --repeat 1
+is "$rc|$err" "3|pipebench throughput: anon: pipe2: Too many open files" \
+	"a pipe that cannot be made (EMFILE): exit 3, one line naming the kind and the call"
+# ... also when only one pipe fails (the system's file table full for a
+# moment), the second of the run: the first is the system facts' (the
+# default size, null when it fails), the second the probe of each kind's
+# buffer, before any measuring, which says so.
+if fault_layer; then
+	export PB_FAULT_PIPE_ENFILE=2
+	run faulty "" $PB --kind anon --repeat 1
+	unset PB_FAULT_PIPE_ENFILE
+	is "$rc|$err" "3|pipebench throughput: anon: pipe2: Too many open files in system" \
+		"the probe's pipe failing (ENFILE once): exit 3, the probe's line"
+else
+	skip 1 "no fault layer"
+fi
 done_testing
