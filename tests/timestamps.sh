@@ -34,6 +34,15 @@ check "nothing left in --dir" empty_dir
 check "timestamps --expect anon=$other exits 1" run 1 timestamps --dir "$work/d" --expect "anon=$other"
 check "the failed expectation is said" grep -q "expect anon=$other: does NOT hold" "$work/out"
 check "timestamps --expect fifo=frozen exits 1" run 1 timestamps --dir "$work/d" --expect fifo=frozen
+# Every expectation is in the document (in the kinds' order), the first
+# verdict (frozen) too.
+check "JSON: --expect fifo=frozen,anon=$anon: both expectations, each judged; exit 1" \
+	eval 'run 1 timestamps --dir "$work/d" --format json --expect "fifo=frozen,anon=$anon" &&
+	[ "$("$JQ" "$work/out" ".expectations#" .expectations[0].kind .expectations[0].expected \
+		.expectations[0].observed .expectations[0].holds .expectations[1].kind \
+		.expectations[1].expected .expectations[1].observed .expectations[1].holds \
+		.summary.expectations_hold | tr "\n" " ")" = \
+		"2 anon $anon $anon true fifo frozen updated false false " ]'
 
 run 0 timestamps --dir "$work/d" --format json --repeat 2
 # The FIFO verdict of the pipe code: TMPDIR's filesystem may hide updates
