@@ -46,6 +46,26 @@ ok $? "64 KiB throughput as a fraction of the copy ceiling ($1) agrees with the 
 "$PIPEBENCH" report --quick --parts latency >"$TEST_TMP/text" 2>/dev/null
 grep -Eq '^latency +anon same CPUs [0-9]+,[0-9]+ +p50 [0-9.]+ us, p99 [0-9.]+ us' "$TEST_TMP/text"
 ok $? "text report: a latency line, same CPU, p50 and p99"
+# The conformance line's counts cover every check the part ran (as many as
+# the full document above holds), and most pass here.
+"$PIPEBENCH" report --quick --parts conformance >"$TEST_TMP/text" 2>/dev/null
+line=$(grep '^conformance ' "$TEST_TMP/text")
+printf '%s\n' "$line" | awk -v n="$("$JSONQ" "$J" '.parts.conformance.checks#')" '
+	$3 == "passed," && $5 == "failed," && $7 == "skipped," && $10 == "deviations," && $12 == "info" {
+		exit !(n > 0 && $2 + $4 + $6 + $8 + $11 == n && $2 > n / 2) }
+	{ exit 1 }'
+ok $? "text report: conformance's counts add up to its checks ($line)"
+# Under a broken kernel (tests/faultinj.so's eof-midway) each failed check
+# has its line, as many as the count says.
+if fault_layer; then
+	faulty eof-midway "$PIPEBENCH" report --quick --parts conformance >"$TEST_TMP/text" 2>/dev/null
+	f=$(sed -n 's/^conformance .* passed, \([0-9]*\) failed, .*/\1/p' "$TEST_TMP/text")
+	l=$(grep -Ec '^ +fail [A-Z]+-[0-9]+: ' "$TEST_TMP/text")
+	[ "${f:-0}" -gt 0 ] && [ "$l" = "$f" ]
+	ok $? "text report under a broken kernel: a line for each of the $f failed checks ($l)"
+else
+	skip 1 "no fault layer"
+fi
 tmp_empty; ok $? "nothing left behind"
 
 run "$PIPEBENCH" report --quick --parts timestamps,throughput_64k
