@@ -330,7 +330,9 @@ static void slurp(const char *path)
  * and read phases are one step each, so three loops give TW = TR =
  * 3704999997 ns and TT = 7409999994 ns, a few nanoseconds short of the next
  * millisecond: "3.704" and "7.409" (milliseconds counted in units of
- * 999999 ns would show 3.705 and 7.410).  Every line is recomputed from the
+ * 999999 ns would show 3.705 and 7.410); on one that steps 1.235000001 s,
+ * 3705000003 ns and 7410000006 ns, a few nanoseconds past it: "3.705" and
+ * "7.410" (units of 1000001 ns would show 3.704 and 7.409).  Every line is recomputed from the
  * JSON of the same run; a comment line names each block of a sweep.  And
  * the pipes: one to probe
  * the kind, then a fresh one for each warmup and each repetition of each
@@ -338,56 +340,64 @@ static void slurp(const char *path)
  */
 START_TEST(throughput_seed_lines_are_the_json_times)
 {
+	static const struct { uint64_t step; const char *line; } clocks[] = {
+		{ 1234999999, "TW = 3.704 TR = 3.704 TT = 7.409\n" },
+		{ 1235000001, "TW = 3.705 TR = 3.705 TT = 7.410\n" },
+	};
 	char dir[] = "/tmp/pb-check-seed.XXXXXX", out[64], want[sizeof(buf)];
 	const char *av[] = { "throughput", "--loops", "3", "--repeat", "2", "--warmup", "2",
 			     "--size", "100,4K", "-q", "--format", "json", "--output", out, NULL };
 	struct json_object *doc, *res;
-	size_t off = 0;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(out, sizeof(out), "%s/out", dir);
-	clock_step = 1234999999, clock_now = 0, pipe2_calls = 0;
-	ck_assert_int_eq(pb_cmd_run(&pb_cmd_throughput, 14, av), PB_EXIT_OK);
-	clock_step = 0;
-	ck_assert_uint_eq(pipe2_calls, 1 + 2 * (2 + 2));
-	doc = json_object_from_file(out);
-	ck_assert_ptr_nonnull(doc);
-	ck_assert(json_object_object_get_ex(doc, "results", &res));
-	ck_assert_uint_eq(json_object_array_length(res), 2);
-	for (size_t i = 0; i < 2; i++) {
-		struct json_object *c = json_object_array_get_idx(res, i), *reps, *v;
+	for (size_t k = 0; k < sizeof(clocks) / sizeof(clocks[0]); k++) {
+		size_t off = 0;
 
-		off += (size_t)snprintf(want + off, sizeof(want) - off, "# anon %s\n",
-					i ? "4 KiB" : "100 B");
-		ck_assert(json_object_object_get_ex(c, "repetitions", &reps));
-		ck_assert_uint_eq(json_object_array_length(reps), 2);
-		for (size_t r = 0; r < 2; r++) {
-			struct json_object *x = json_object_array_get_idx(reps, r);
-			uint64_t tw, tr, tt;
+		av[11] = "json";
+		clock_step = clocks[k].step, clock_now = 0, pipe2_calls = 0;
+		ck_assert_int_eq(pb_cmd_run(&pb_cmd_throughput, 14, av), PB_EXIT_OK);
+		clock_step = 0;
+		ck_assert_uint_eq(pipe2_calls, 1 + 2 * (2 + 2));
+		doc = json_object_from_file(out);
+		ck_assert_ptr_nonnull(doc);
+		ck_assert(json_object_object_get_ex(doc, "results", &res));
+		ck_assert_uint_eq(json_object_array_length(res), 2);
+		for (size_t i = 0; i < 2; i++) {
+			struct json_object *c = json_object_array_get_idx(res, i), *reps, *v;
 
-			ck_assert(json_object_object_get_ex(x, "tw_ns", &v));
-			tw = (uint64_t)json_object_get_int64(v);
-			ck_assert(json_object_object_get_ex(x, "tr_ns", &v));
-			tr = (uint64_t)json_object_get_int64(v);
-			ck_assert_uint_eq(tw, 3 * 1234999999ULL);
-			ck_assert_uint_eq(tr, 3 * 1234999999ULL);
-			tt = tw + tr;
-			off += (size_t)snprintf(want + off, sizeof(want) - off,
-						"TW = %llu.%03llu TR = %llu.%03llu TT = %llu.%03llu\n",
-						(unsigned long long)(tw / S), (unsigned long long)(tw % S / MS),
-						(unsigned long long)(tr / S), (unsigned long long)(tr % S / MS),
-						(unsigned long long)(tt / S), (unsigned long long)(tt % S / MS));
+			off += (size_t)snprintf(want + off, sizeof(want) - off, "# anon %s\n",
+						i ? "4 KiB" : "100 B");
+			ck_assert(json_object_object_get_ex(c, "repetitions", &reps));
+			ck_assert_uint_eq(json_object_array_length(reps), 2);
+			for (size_t r = 0; r < 2; r++) {
+				struct json_object *x = json_object_array_get_idx(reps, r);
+				uint64_t tw, tr, tt;
+
+				ck_assert(json_object_object_get_ex(x, "tw_ns", &v));
+				tw = (uint64_t)json_object_get_int64(v);
+				ck_assert(json_object_object_get_ex(x, "tr_ns", &v));
+				tr = (uint64_t)json_object_get_int64(v);
+				ck_assert_uint_eq(tw, 3 * clocks[k].step);
+				ck_assert_uint_eq(tr, 3 * clocks[k].step);
+				tt = tw + tr;
+				off += (size_t)snprintf(want + off, sizeof(want) - off,
+							"TW = %llu.%03llu TR = %llu.%03llu TT = %llu.%03llu\n",
+							(unsigned long long)(tw / S), (unsigned long long)(tw % S / MS),
+							(unsigned long long)(tr / S), (unsigned long long)(tr % S / MS),
+							(unsigned long long)(tt / S), (unsigned long long)(tt % S / MS));
+			}
 		}
+		json_object_put(doc);
+		ck_assert_ptr_nonnull(strstr(want, clocks[k].line));
+		av[11] = "seed";
+		clock_step = clocks[k].step, clock_now = 0;
+		ck_assert_int_eq(pb_cmd_run(&pb_cmd_throughput, 14, av), PB_EXIT_OK);
+		clock_step = 0;
+		slurp(out);
+		ck_assert_str_eq(buf, want);
+		ck_assert_int_eq(unlink(out), 0);
 	}
-	json_object_put(doc);
-	ck_assert_ptr_nonnull(strstr(want, "TW = 3.704 TR = 3.704 TT = 7.409\n"));
-	av[11] = "seed";
-	clock_step = 1234999999, clock_now = 0;
-	ck_assert_int_eq(pb_cmd_run(&pb_cmd_throughput, 14, av), PB_EXIT_OK);
-	clock_step = 0;
-	slurp(out);
-	ck_assert_str_eq(buf, want);
-	ck_assert_int_eq(unlink(out), 0);
 	ck_assert_int_eq(rmdir(dir), 0);
 }
 END_TEST
