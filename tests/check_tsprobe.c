@@ -3,6 +3,7 @@
 
 #include <check.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -598,6 +600,82 @@ END_TEST
  * child of this test) and the private mount (here no work directory for its
  * mount point).  Needs CAP_SYS_ADMIN; says "not run" without it.
  */
+/* The private mount's child, blocked: says its pid, then waits (at most 10 s). */
+static void block_on_mount(const char *dir, void *arg)
+{
+	volatile pid_t *seen = arg;
+
+	(void)dir;
+	*seen = getpid();
+	for (int i = 0; i < 1000; i++)
+		usleep(10000);
+}
+
+/*
+ * The private tmpfs mount's child dies with the process that made it: with
+ * /dev/shm not a tmpfs (a directory bound over it in a mount namespace of
+ * its own), the reference runs in a child on a private mount; killing its
+ * parent with SIGKILL (no handler can run) must not leave it behind.  This
+ * test process is the subreaper, so the orphan comes back to it to reap.
+ */
+START_TEST(private_mount_child_dies_with_its_parent)
+{
+	volatile pid_t *seen = mmap(NULL, sizeof(*seen), PROT_READ | PROT_WRITE,
+				    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	char other[] = "/var/tmp/pb-orphan.XXXXXX", work[] = "/var/tmp/pb-orphan-w.XXXXXX";
+	char mp[64];
+	int st, i;
+	pid_t pid, kid;
+
+	ck_assert_ptr_ne((void *)seen, MAP_FAILED);
+	*seen = 0;
+	if (!mkdtemp(other) || !mkdtemp(work)) {
+		fprintf(stderr, "# private_mount_child: not run (mkdtemp: %s)\n", strerror(errno));
+		return;
+	}
+	ck_assert_int_eq(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		char why[256];
+
+		if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+		    mount(other, "/dev/shm", NULL, MS_BIND, NULL) != 0 || pb_ts_on_tmpfs("/dev/shm", -1))
+			_exit(77);
+		pb_ts_with_tmpfs(work, block_on_mount, (void *)seen, 20000, why, sizeof(why));
+		_exit(0);
+	}
+	for (i = 0; i < 1000 && !*seen && waitpid(pid, &st, WNOHANG) == 0; i++)
+		usleep(10000);
+	kid = *seen;
+	if (!kid) {
+		ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+		rmdir(other), rmdir(work);
+		ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 77, "no private mount child");
+		fprintf(stderr, "# private_mount_child: not run (no mount namespace of its own)\n");
+		return;
+	}
+	ck_assert_int_eq(kill(pid, SIGKILL), 0);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	/* The orphan, reparented here: gone within 3 s (it would wait 10). */
+	for (i = 0; i < 300 && waitpid(kid, &st, WNOHANG) == 0; i++)
+		usleep(10000);
+	if (i == 300) {
+		kill(kid, SIGKILL);
+		waitpid(kid, &st, 0);
+	}
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
+	rmdir(other);
+	/* The mount point stays: its maker died before removing it. */
+	ck_assert_int_lt(snprintf(mp, sizeof(mp), "%s/tmpfs-ref", work), (int)sizeof(mp));
+	rmdir(mp);
+	ck_assert_int_eq(rmdir(work), 0);
+	ck_assert_msg(i < 300, "the private mount's child outlived its parent by 3 s");
+	ck_assert(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+	munmap((void *)seen, sizeof(*seen));
+}
+END_TEST
+
 START_TEST(no_tmpfs_reason)
 {
 	char why[256] = "", other[] = "/var/tmp/pb-notmpfs.XXXXXX";
@@ -752,5 +830,5 @@ PB_CHECK_SUITE_MAIN("tsprobe",
 	PB_TCASE("judge", judge_each_branch, fold_agreement_and_disagreement, verdicts,
 		 fs_quirk_words, magic_names, attribution, attribution_each_bit, nap_lengths,
 		 fifo_ref_json_members),
-	PB_TCASE("live", with_tmpfs, no_tmpfs_reason, live_fifo_probe, fifo_on_fd_zero, fifo_without_a_dir,
-		 mount_describe_members))
+	PB_TCASE("live", with_tmpfs, no_tmpfs_reason, private_mount_child_dies_with_its_parent,
+		 live_fifo_probe, fifo_on_fd_zero, fifo_without_a_dir, mount_describe_members))
