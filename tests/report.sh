@@ -73,6 +73,15 @@ is "$rc" 0 "text report exits 0"
 printf '%s\n' "$out" | grep -q '^timestamps  *anonymous pipes: ' && printf '%s\n' "$out" | grep -q '^copy ceiling  *memcpy '
 ok $? "text has the timestamps verdicts and the copy ceiling"
 printf '%s\n' "$out" | grep -q '^conformance'; [ $? -ne 0 ]; ok $? "--parts leaves the others out"
+# The text's share of the ceiling is the two rates beside it, divided
+# (each printed to 0.01 GB/s, so within what that rounding allows).
+printf '%s\n' "$out" | awk '
+	/^copy ceiling +memcpy / { c = $NF; sub(/GB\/s$/, "", c); if (c == "") c = $(NF - 1) }
+	/^ +anonymous pipe at 64 KiB: / { p = $6; q = $9; sub(/%$/, "", q) }
+	END { if (!(c > 0 && p > 0 && q != "")) exit 1
+		lo = 100 * (p - 0.005) / (c + 0.005) - 0.5; hi = 100 * (p + 0.005) / (c - 0.005) + 0.5
+		exit !(q >= lo && q <= hi) }'
+ok $? "text: the 64 KiB pipe's share of the copy ceiling is its rate over the ceiling's"
 
 # A part that cannot run: with 6 descriptors timestamps cannot make its
 # FIFOs, while the anonymous-pipe throughput part still fits.
@@ -202,6 +211,27 @@ interrupt_text timestamps,conformance
 grep -Eq '^interrupted +by SIGTERM during conformance$' "$TEST_TMP/int.txt" &&
 	! grep -q '^not run' "$TEST_TMP/int.txt"
 ok $? "text: every part started: no 'not run' line, the signal and the part it stopped"
+# Stopped in latency, after the 64 KiB throughput part: the copy ceiling
+# that goes with it was not measured, and the line says so.
+"$PIPEBENCH" report --quick --parts throughput_64k,latency --output "$TEST_TMP/int.txt" 2>/dev/null &
+pid=$!
+# Each part runs in a child of its own, one after the other: the second
+# child seen is latency's, stopped (SIGSTOP) so that it cannot finish first.
+i=0 seen= found=
+while [ $i -lt 2000 ] && [ -z "$found" ] && kill -0 "$pid" 2>/dev/null; do
+	for k in $(kids "$pid"); do
+		case " $seen " in *" $k "*) ;; *) seen="$seen $k" ;; esac
+		[ "$(echo $seen | wc -w)" -ge 2 ] && kill -STOP "$k" 2>/dev/null && found=$k && break
+	done
+	i=$((i + 1))
+done
+kill -s TERM "$pid"
+wait "$pid"; rc=$?
+[ -z "$found" ] || kill -KILL "$found" 2>/dev/null
+grep -Eq '^not run +copy ceiling \(interrupted by SIGTERM\)$' "$TEST_TMP/int.txt"; st=$?
+[ -n "$found" ] && [ $st -eq 0 ]
+ok $? "text: stopped in latency, after throughput_64k: the copy ceiling not run (exit $rc)"
+[ $st -eq 0 ] || diag "$(grep -E '^(not run|interrupted)' "$TEST_TMP/int.txt")"
 # The header's capabilities are the process's: each "yes" exactly when the
 # run object lists it, and "no" once it is dropped from the bounding set.
 held=$("$PIPEBENCH" timestamps --format json | "$JSONQ" - .run.user.capabilities)
