@@ -14,6 +14,7 @@
 
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <signal.h>
@@ -274,8 +275,62 @@ START_TEST(copy_ceiling_from_its_measure)
 }
 END_TEST
 
+/* splice(2) refused (EINVAL) while set: the 64 KiB part measures rw and
+ * vmsplice, then fails in splice, which has no rate. */
+static bool splice_refused;
+
+ssize_t splice(int in, loff_t *off_in, int out, loff_t *off_out, size_t n, unsigned int flags)
+{
+	if (splice_refused) {
+		errno = EINVAL;
+		return -1;
+	}
+	return syscall(SYS_splice, in, off_in, out, off_out, n, flags);
+}
+
+/* The text's zero-copy line: its two rates when the kernel does both, and
+ * no line at all when splice is refused (a rate it does not have is never
+ * printed, and one alone is no comparison). */
+START_TEST(zero_copy_line_needs_both_rates)
+{
+	char dir[] = "/tmp/pb-check-report.XXXXXX", out[64], text[8192];
+	const char *av[] = { "report", "--quick", "--quiet", "--parts", "throughput_64k",
+			     "--output", out, NULL };
+	double v = 0, sp = 0;
+	const char *z;
+	FILE *f;
+	size_t n;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(out, sizeof(out), "%s/out.txt", dir);
+	ck_assert_int_eq(setenv("TMPDIR", dir, 1), 0);
+	for (int refused = 0; refused < 2; refused++) {
+		splice_refused = refused;
+		pb_cmd_run(&pb_cmd_report, 7, av);
+		splice_refused = false;
+		f = fopen(out, "re");
+		ck_assert_ptr_nonnull(f);
+		n = fread(text, 1, sizeof(text) - 1, f);
+		text[n] = '\0';
+		fclose(f);
+		z = strstr(text, "vmsplice+splice at 64 KiB: ");
+		if (!refused)
+			ck_assert_msg(z && sscanf(z, "vmsplice+splice at 64 KiB: vmsplice %lf GB/s, "
+						  "splice %lf GB/s", &v, &sp) == 2 && v > 0 && sp > 0,
+				      "%s", text);
+		else
+			ck_assert_msg(!z, "%s", text);
+		if (getenv("PB_TEST_VERBOSE"))
+			fprintf(stderr, "%s", text);
+	}
+	ck_assert_int_eq(unlink(out), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 PB_CHECK_SUITE_MAIN("report",
 	PB_TCASE_LOOP("stop", 30, part_past_its_timeout_gets_sigterm,
 		      sizeof(part_timeouts) / sizeof(part_timeouts[0]),
 		      interrupted_part_gets_the_grace_not_its_timeout),
-	PB_TCASE_TIMED("ceiling", 60, copy_ceiling_from_its_measure))
+	PB_TCASE_TIMED("ceiling", 60, copy_ceiling_from_its_measure,
+		       zero_copy_line_needs_both_rates))
