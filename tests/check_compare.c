@@ -804,6 +804,45 @@ START_TEST(descriptive_members_identify_nothing)
 }
 END_TEST
 
+/* strdup of this text fails with ENOMEM while set (the library is linked
+ * statically, so its calls come here). */
+static const char *strdup_fails_for;
+
+char *strdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p;
+
+	if (strdup_fails_for && strcmp(s, strdup_fails_for) == 0) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	p = malloc(n);
+	return p ? memcpy(p, s, n) : NULL;
+}
+
+/* Out of memory copying a verdict's part name: the comparison fails with
+ * ENOMEM, never a verdict without its part. */
+START_TEST(verdict_part_out_of_memory)
+{
+	struct json_object *a = parse(DOC("report", "{}",
+		"\"parts\":{\"timestamps\":" DOC("timestamps", "{}",
+		"\"results\":[{\"kind\":\"anon\",\"verdict\":\"frozen\"}]") "}"));
+	struct json_object *b = parse(DOC("report", "{}",
+		"\"parts\":{\"timestamps\":" DOC("timestamps", "{}",
+		"\"results\":[{\"kind\":\"anon\",\"verdict\":\"updated\"}]") "}"));
+	struct pb_cmp_result r;
+	int rc;
+
+	compared(a, b, NULL, "nv=1 verdicts_same=0");
+	ck_assert_str_eq(result.v[0].part, "timestamps");
+	strdup_fails_for = "timestamps";
+	rc = cmp(a, b, NULL, &r);
+	strdup_fails_for = NULL;
+	ck_assert_int_eq(rc, -ENOMEM);
+}
+END_TEST
+
 /* ------------------------------------------------------------ workloads */
 
 START_TEST(extensive_metrics)
@@ -1026,7 +1065,7 @@ static Suite *compare_suite(void)
 		PB_TCASE("verdicts", verdict_diffs, result_verdicts_and_report_parts),
 		PB_TCASE("partial", run_failed_reasons, coverage_lost_checks, coverage_lost_results,
 			 coverage_lost_verdicts_and_parts, nothing_in_common,
-			 descriptive_members_identify_nothing),
+			 descriptive_members_identify_nothing, verdict_part_out_of_memory),
 		PB_TCASE("workloads", extensive_metrics, different_work_compared_per_unit,
 			 different_work_per_part, latency_documents),
 		PB_TCASE("loading", loading),
