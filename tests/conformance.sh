@@ -331,6 +331,10 @@ for sig in TERM INT HUP; do
 			test "$(grep -c "^not ok " "$1")" = 1 &&
 			grep -q "^# interrupted by SIG$2: [1-9][0-9]* of [0-9]* checks not run$" "$1"' \
 			sh "$T/int.out" "$sig"
+		check "  TAP: the checks not run and the test points add up to all the checks" awk '
+			NR == 2 { sub(/^1\.\./, ""); plan = $0 + 0 }
+			/^# interrupted by SIG/ { notrun = $5; all = $7 }
+			END { exit !(notrun >= 1 && plan >= 1 && notrun + plan == all) }' "$T/int.out"
 		;;
 	esac
 done
