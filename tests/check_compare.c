@@ -804,6 +804,26 @@ START_TEST(descriptive_members_identify_nothing)
 }
 END_TEST
 
+/* A BASE result absent in NEW is lost only when it held a measurement: a
+ * repetition or a directional number; one with only identity, words and
+ * neutral numbers held none. */
+START_TEST(absent_without_data_is_not_lost)
+{
+	struct json_object *a = parse(DOC("throughput", "{}",
+		"\"results\":[{\"kind\":\"anon\",\"repetitions\":[{\"tt_ns\":1},{\"tt_ns\":2}]},"
+		"{\"kind\":\"fifo\",\"size_bytes\":100,\"skipped\":\"no directory\"},"
+		"{\"kind\":\"socketpair\",\"repetitions\":[]},"
+		"{\"kind\":\"vmsplice\",\"size_bytes\":100,\"rate_bytes_per_s\":5}]"));
+	struct json_object *b = parse(DOC("throughput", "{}",
+		"\"results\":[{\"kind\":\"anon\",\"repetitions\":[{\"tt_ns\":1},{\"tt_ns\":2}]}]"));
+	const struct pb_cmp_result *r;
+
+	r = compared(a, b, NULL, "only_base=3 nlost=1");
+	ck_assert_str_eq(r->lost[0].why, "absent in NEW");
+	ck_assert_ptr_nonnull(strstr(r->lost[0].label, "kind=vmsplice"));
+}
+END_TEST
+
 /* strdup of this text fails with ENOMEM while set (the library is linked
  * statically, so its calls come here). */
 static const char *strdup_fails_for;
@@ -1065,7 +1085,8 @@ static Suite *compare_suite(void)
 		PB_TCASE("verdicts", verdict_diffs, result_verdicts_and_report_parts),
 		PB_TCASE("partial", run_failed_reasons, coverage_lost_checks, coverage_lost_results,
 			 coverage_lost_verdicts_and_parts, nothing_in_common,
-			 descriptive_members_identify_nothing, verdict_part_out_of_memory),
+			 descriptive_members_identify_nothing, verdict_part_out_of_memory,
+			 absent_without_data_is_not_lost),
 		PB_TCASE("workloads", extensive_metrics, different_work_compared_per_unit,
 			 different_work_per_part, latency_documents),
 		PB_TCASE("loading", loading),

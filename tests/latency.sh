@@ -274,4 +274,18 @@ ok $? "lava: the numa placement is a skip case (or measured on a NUMA machine)"
 	[ "$(tail -n 1 "$T/lava")" = "<LAVA_SIGNAL_TESTSET STOP>" ]
 ok $? "lava: one test set, started and stopped"
 
+# A skipped placement's line: "*" stands for the kinds and the waits only
+# when there are several; one of each is named.
+"$PB" latency -n 10 -r 1 -w 0 --kind anon --wait block --placement smt,numa >"$T/out" 2>/dev/null
+if grep -q ' skip: ' "$T/out"; then
+	awk '/ skip: / { n++; if ($1 != "anon" || $5 != "block") bad = 1 } END { exit bad || !n }' "$T/out"
+	ok $? "a skipped placement's line names the one kind and the one wait"
+	"$PB" latency -n 10 -r 1 -w 0 --kind anon,fifo --wait block,spin --placement smt,numa >"$T/out" 2>/dev/null
+	awk '/ skip: / { n++; if ($1 != "*" || $5 != "*") bad = 1 } END { exit bad || !n }' "$T/out"
+	ok $? "... and '*' for several kinds and several waits"
+else
+	skip "one kind and wait on a skip line" "this machine has SMT siblings and several NUMA nodes"
+	skip "several kinds and waits on a skip line" "this machine has SMT siblings and several NUMA nodes"
+fi
+
 tap_late_end
