@@ -762,6 +762,41 @@ START_TEST(capacity_below_a_page_skips)
 }
 END_TEST
 
+/* A pipe of two pages that cannot grow: F_GETPIPE_SZ of a fresh (64 KiB)
+ * pipe first really shrinks it to two pages; F_SETPIPE_SZ to four pages
+ * fails with EPERM (pipe-user-pages-soft reached). */
+static int fcntl_two_pages_stuck(int fd, int cmd, long arg)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (cmd == F_GETPIPE_SZ && fcntl(fd, F_GETPIPE_SZ) == 65536 &&
+	    fcntl(fd, F_SETPIPE_SZ, 2 * page) < 0)
+		return -1;
+	if (cmd == F_SETPIPE_SZ && arg == 4 * page) {
+		errno = EPERM;
+		return -1;
+	}
+	return fcntl(fd, cmd, arg);
+}
+
+/* NB-03 needs three pages to leave two free: with two it skips, saying why. */
+START_TEST(nb03_two_pages_skips)
+{
+	const struct pb_check *c = pb_test_find_check("NB-03");
+	struct pb_sysops s = pb_test_sysops(&(struct pb_sysops){ .fcntl = fcntl_two_pages_stuck });
+	struct pb_run_opts o = { .sys = &s, .kind = PB_KIND_ANON, .timeout_s = 10 };
+	struct pb_check_result r;
+	char want[96];
+
+	snprintf(want, sizeof(want), "capacity %ld, and F_SETPIPE_SZ cannot grow it",
+		 2 * sysconf(_SC_PAGESIZE));
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_eq(pb_conformance_run_one(c, &o, &r), 0);
+	ck_assert_msg(r.verdict == PB_SKIP && strstr(r.detail, want), "%s: %s",
+		      pb_verdict_names[r.verdict], r.detail);
+}
+END_TEST
+
 /* An open() that puts its descriptor high (at 100 or above), not at the
  * lowest free one: the check's own /dev/null must not decide where it looks. */
 static int open_high(const char *path, int flags, mode_t mode)
@@ -865,6 +900,6 @@ END_TEST
 
 PB_CHECK_SUITE_MAIN("conf_conditions",
 	PB_TCASE_LOOP("later_conditions", 30, later_condition_fails, NCASES),
-	PB_TCASE_TIMED("nb05", 30, nb05_figures, wr03_size, nb03_note, capacity_below_a_page_skips,
+	PB_TCASE_TIMED("nb05", 30, nb05_figures, wr03_size, nb03_note, nb03_two_pages_skips, capacity_below_a_page_skips,
 		       cre02_hole_at_fd_0),
 	PB_TCASE_TIMED("helpers", 0, count_fds_is_exact, fill_bound_is_64_mib))
