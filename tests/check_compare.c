@@ -5,13 +5,17 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "check_main.h"
+#include "cli.h"
+#include "cmd.h"
 #include "compare.h"
 
 /*
@@ -863,6 +867,73 @@ START_TEST(verdict_part_out_of_memory)
 }
 END_TEST
 
+/* calloc of the verdict grid's rows (4096 pointers) fails while set; the
+ * library's calls come here (linked with -Wl,--wrap=calloc). */
+static bool grid_calloc_fails;
+void *__real_calloc(size_t n, size_t size);
+void *__wrap_calloc(size_t n, size_t size);
+
+void *__wrap_calloc(size_t n, size_t size)
+{
+	if (grid_calloc_fails && n == 4096 && size == sizeof(void *)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return __real_calloc(n, size);
+}
+
+/* compare BASE NEW1 NEW2 with a verdict that changed: the grid of verdicts
+ * x documents in the text; without memory for it, the rest still printed
+ * and the exit status the same. */
+START_TEST(grid_without_memory_is_left_out)
+{
+	char dir[] = "/tmp/pb-check-cmpgrid.XXXXXX", f[4][96];
+	static const char *const docs[3] = {
+		DOC("timestamps", "{}", "\"results\":[{\"kind\":\"fifo\",\"verdict\":\"updated\"}]"),
+		DOC("timestamps", "{}", "\"results\":[{\"kind\":\"fifo\",\"verdict\":\"frozen\"}]"),
+		DOC("timestamps", "{}", "\"results\":[{\"kind\":\"fifo\",\"verdict\":\"mixed\"}]"),
+	};
+	const char *av[] = { "compare", "-q", "--output", f[3], f[0], f[1], f[2], NULL };
+	int first = -1;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	for (int i = 0; i < 4; i++)
+		snprintf(f[i], sizeof(f[i]), "%s/%d", dir, i);
+	for (int i = 0; i < 3; i++) {
+		FILE *fp = fopen(f[i], "we");
+
+		ck_assert_ptr_nonnull(fp);
+		fputs(docs[i], fp);
+		ck_assert_int_eq(fclose(fp), 0);
+	}
+	for (int fails = 0; fails < 2; fails++) {
+		FILE *fp;
+		char text[4096];
+		size_t n;
+		int rc;
+
+		grid_calloc_fails = fails;
+		rc = pb_cmd_run(&pb_cmd_compare, 7, av);
+		grid_calloc_fails = false;
+		ck_assert(rc == PB_EXIT_OK || rc == PB_EXIT_FAIL);
+		if (first < 0)
+			first = rc;
+		ck_assert_int_eq(rc, first);
+		fp = fopen(f[3], "re");
+		ck_assert_ptr_nonnull(fp);
+		n = fread(text, 1, sizeof(text) - 1, fp);
+		text[n] = '\0';
+		fclose(fp);
+		ck_assert_msg(strstr(text, "kind=fifo: verdict updated -> frozen"), "%s", text);
+		ck_assert_msg((strstr(text, "verdicts that changed, checks x documents") == NULL) == fails,
+			      "%s", text);
+	}
+	for (int i = 0; i < 4; i++)
+		ck_assert_int_eq(unlink(f[i]), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 /* ------------------------------------------------------------ workloads */
 
 START_TEST(extensive_metrics)
@@ -1086,7 +1157,7 @@ static Suite *compare_suite(void)
 		PB_TCASE("partial", run_failed_reasons, coverage_lost_checks, coverage_lost_results,
 			 coverage_lost_verdicts_and_parts, nothing_in_common,
 			 descriptive_members_identify_nothing, verdict_part_out_of_memory,
-			 absent_without_data_is_not_lost),
+			 absent_without_data_is_not_lost, grid_without_memory_is_left_out),
 		PB_TCASE("workloads", extensive_metrics, different_work_compared_per_unit,
 			 different_work_per_part, latency_documents),
 		PB_TCASE("loading", loading),
