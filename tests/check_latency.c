@@ -647,6 +647,26 @@ START_TEST(party_exits_and_errors)
 }
 END_TEST
 
+/* Party A pins the calling process for the run and gives it back its own
+ * CPUs after: a pinned cell must not pin the next one, nor the command. */
+START_TEST(pinned_run_restores_affinity)
+{
+	struct pb_lat_result r;
+	cpu_set_t before, after;
+	char err[256];
+	int cpu = -1;
+
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(before), &before), 0);
+	for (int i = 0; i < CPU_SETSIZE && cpu < 0; i++)
+		if (CPU_ISSET(i, &before))
+			cpu = i;
+	ck_assert_int_ge(cpu, 0);
+	ck_assert_msg(lat_run_once(cpu, cpu, &r, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(after), &after), 0);
+	ck_assert(CPU_EQUAL(&before, &after));
+}
+END_TEST
+
 /* The command's output, run here with ARGV (NULL-terminated), into a string. */
 static char *latency_output(const char **argv, const char *path)
 {
@@ -812,6 +832,7 @@ static Suite *latency_suite(void)
 	suite_add_tcase(s, pb_test_tcase(PB_TCASE_TIMED("runs", 30,
 							migrations_are_the_rise_or_unknown,
 							party_exits_and_errors,
+							pinned_run_restores_affinity,
 							figures_under_a_scripted_clock)));
 	tcase_add_checked_fixture(t, tree_setup, tree_teardown);
 	suite_add_tcase(s, t);
