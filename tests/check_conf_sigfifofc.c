@@ -865,6 +865,66 @@ START_TEST(fc02_reasons)
 END_TEST
 
 /*
+ * FC-05's privileged side: with CAP_SYS_RESOURCE, F_SETPIPE_SZ(2 * max)
+ * must give at least twice pipe-max-size.  This machine's root lacks the
+ * capability, so a /proc of the test's own says CapEff holds it (and the
+ * initial uid_map), and the privileged resize is answered by the fake:
+ * exactly 2 * max (lawful: PASS), or one byte less (FAIL, naming it).
+ */
+static long fc05_max;
+static int fc05_short;
+
+static int fcntl_priv_resize(int fd, int cmd, long arg)
+{
+	if (cmd == F_SETPIPE_SZ && fc05_max > 0 && arg == 2 * fc05_max)
+		return (int)(2 * fc05_max - fc05_short);
+	return fcntl(fd, cmd, arg);
+}
+
+START_TEST(fc05_privileged_resize)
+{
+	struct pb_sysops sys = pb_sysops_real;
+	struct pb_check_result r[2];
+	char text[96], want[128];
+	FILE *f = fopen("/proc/sys/fs/pipe-max-size", "re");
+
+	if (!f || fscanf(f, "%ld", &fc05_max) != 1 || fc05_max <= 0) {
+		fprintf(stderr, "# fc05_privileged_resize: not run (no pipe-max-size)\n");
+		if (f)
+			fclose(f);
+		return;
+	}
+	fclose(f);
+	if (!pb_test_own_tmpfs("/proc", 0)) {
+		fprintf(stderr, "# fc05_privileged_resize: not run (%s)\n", strerror(errno));
+		return;
+	}
+	ck_assert_int_eq(mkdir("/proc/self", 0755), 0);
+	ck_assert_int_eq(mkdir("/proc/sys", 0755), 0);
+	ck_assert_int_eq(mkdir("/proc/sys/fs", 0755), 0);
+	snprintf(text, sizeof(text), "%ld\n", fc05_max);
+	ck_assert(put_file("/proc/sys/fs/pipe-max-size", text));
+	/* CAP_SYS_RESOURCE (24) only: the unprivileged side is then the caller
+	 * without it, which it is not, so it is not tried (no CAP_SETUID) */
+	ck_assert(put_file("/proc/self/status", "Name:\tpipebench\nCapEff:\t0000000001000000\n"));
+	ck_assert(put_file("/proc/self/uid_map", "0 0 4294967295\n"));
+	sys.fcntl = fcntl_priv_resize;
+	for (int i = 0; i < 2; i++) {
+		fc05_short = i;
+		r[i] = run("FC-05", &sys, PB_KIND_ANON);
+	}
+	ck_assert_int_eq(umount2("/proc", MNT_DETACH), 0);
+	ck_assert_msg(r[0].verdict == PB_PASS && strstr(r[0].detail, "privileged side: pass"),
+		      "2 * max given: %s: %s", pb_verdict_names[r[0].verdict], r[0].detail);
+	snprintf(want, sizeof(want), "with CAP_SYS_RESOURCE F_SETPIPE_SZ(2*%ld): %ld (success)",
+		 fc05_max, 2 * fc05_max - 1);
+	fc05_max = 0;
+	ck_assert_msg(r[1].verdict == PB_FAIL && strstr(r[1].detail, want), "one byte short: %s: %s",
+		      pb_verdict_names[r[1].verdict], r[1].detail);
+}
+END_TEST
+
+/*
  * FIFO-06 closes every FIFO descriptor it opens, the writer it opens
  * O_WRONLY|O_NONBLOCK next to the O_RDWR one too, even when that writer is
  * descriptor 0 (the lowest free one, as when standard input is closed):
@@ -952,4 +1012,5 @@ PB_CHECK_SUITE_MAIN("conf_sigfifofc",
 	PB_TCASE_LOOP("broken_kernel", 60, broken_kernel_fails, sizeof(broken) / sizeof(broken[0]),
 		      resource_limit_is_error, fifo_open_emfile_is_error,
 		      user_namespace_skips_the_part),
-	PB_TCASE_TIMED("fc02_fifo06", 30, fc02_reasons, fifo06_closes_writer_at_0))
+	PB_TCASE_TIMED("fc02_fifo06", 30, fc02_reasons, fc05_privileged_resize,
+		       fifo06_closes_writer_at_0))
