@@ -380,6 +380,43 @@ static struct json_object *jmember(struct json_object *o, const char *key)
  * left out (the FIFO directory's filesystem in the attribution), a member
  * given the other side's value, and a null that should be a value.
  */
+/* mmap of a shared anonymous page fails while set (the library's calls come
+ * here: linked with -Wl,--wrap=mmap). */
+static bool shared_mmap_fails;
+void *__real_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
+void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
+
+void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	if (shared_mmap_fails && (flags & MAP_SHARED) && (flags & MAP_ANONYMOUS)) {
+		errno = ENOMEM;
+		return MAP_FAILED;
+	}
+	return __real_mmap(addr, len, prot, flags, fd, off);
+}
+
+/* No page to share with the reference's child: no reference, said why, and
+ * the FIFO's verdict left undetermined as to its cause. */
+START_TEST(fifo_reference_without_a_shared_page)
+{
+	const enum pb_ts_state U = PB_TS_UPDATED, N = PB_TS_UNCHANGED;
+	struct pb_ts_target fifo;
+	struct pb_ts_fifo_ref r;
+
+	verdict_of(&fifo, STATES(N, U, U), STATES(U, N, N));
+	snprintf(fifo.mount.fstype, sizeof(fifo.mount.fstype), "ext4");
+	shared_mmap_fails = true;
+	pb_ts_fifo_reference(&fifo, "/nonexistent", 1, &r);
+	shared_mmap_fails = false;
+	ck_assert_int_eq(r.method, PB_TS_REF_NONE);
+	ck_assert_int_eq(r.attr, PB_TS_ATTR_UNDETERMINED);
+	ck_assert_int_eq(r.pipe_verdict, PB_TS_V_UPDATED);
+	ck_assert_str_eq(r.why_none, "mmap: Cannot allocate memory");
+	ck_assert_str_eq(r.words, "no FIFO on tmpfs to compare with (mmap: Cannot allocate "
+			 "memory): the result may be ext4's rather than the pipe code's");
+}
+END_TEST
+
 START_TEST(fifo_ref_json_members)
 {
 	const enum pb_ts_state U = PB_TS_UPDATED, N = PB_TS_UNCHANGED;
@@ -829,6 +866,6 @@ END_TEST
 PB_CHECK_SUITE_MAIN("tsprobe",
 	PB_TCASE("judge", judge_each_branch, fold_agreement_and_disagreement, verdicts,
 		 fs_quirk_words, magic_names, attribution, attribution_each_bit, nap_lengths,
-		 fifo_ref_json_members),
+		 fifo_ref_json_members, fifo_reference_without_a_shared_page),
 	PB_TCASE("live", with_tmpfs, no_tmpfs_reason, private_mount_child_dies_with_its_parent,
 		 live_fifo_probe, fifo_on_fd_zero, fifo_without_a_dir, mount_describe_members))
