@@ -232,6 +232,11 @@ grep -Eq '^not run +copy ceiling \(interrupted by SIGTERM\)$' "$TEST_TMP/int.txt
 [ -n "$found" ] && [ $st -eq 0 ]
 ok $? "text: stopped in latency, after throughput_64k: the copy ceiling not run (exit $rc)"
 [ $st -eq 0 ] || diag "$(grep -E '^(not run|interrupted)' "$TEST_TMP/int.txt")"
+# The header's limits are the process's own, soft and hard.
+sh -c 'ulimit -Sn 900 && ulimit -Hn 1000 && exec "$0" report --quick --parts timestamps' "$PIPEBENCH" \
+	>"$TEST_TMP/lim.txt" 2>/dev/null
+grep -Eq '^user limits +RLIMIT_NOFILE 900 \(hard 1000\); RLIMIT_NPROC [0-9]+ \(hard ([0-9]+|unlimited)\)$' "$TEST_TMP/lim.txt"
+ok $? "the header's descriptor limit is the process's, soft and hard"
 # The header's capabilities are the process's: each "yes" exactly when the
 # run object lists it, and "no" once it is dropped from the bounding set.
 held=$("$PIPEBENCH" timestamps --format json | "$JSONQ" - .run.user.capabilities)
