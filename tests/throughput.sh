@@ -28,6 +28,7 @@ is "$("$JSONQ" "$J" .tool .command .schema_version .exit_status | tr '\n' ' ')" 
 is "$("$JSONQ" "$J" '.results#')" 4 "2 kinds x 2 sizes = 4 results"
 is "$("$JSONQ" "$J" '.results[0].repetitions#')" 3 "every repetition is kept"
 is "$("$JSONQ" "$J" .params.flags)" none "params.flags: none when none is given"
+is "$("$JSONQ" "$J" .run.hostname)" "$(uname -n)" "run.hostname is this machine's name (uname -n)"
 $PB --repeat 1 --flags direct --format json >"$TEST_TMP/fl.json"
 is "$("$JSONQ" "$TEST_TMP/fl.json" .params.flags)" direct "params.flags: the one given"
 run $PB --repeat 1 --flags direct
