@@ -20,7 +20,7 @@ mkdir "$W"
 
 # The points with gnuplot installed: without it, the rendering points are
 # skipped by number (PLAN less the points run before them and the last).
-PLAN=160
+PLAN=161
 
 GP=$(command -v gnuplot 2>/dev/null)
 # Fake gnuplots: one that fails, one that hangs, one that hands the script
@@ -213,6 +213,18 @@ echo "$err" | grep -q "timed out\|did not finish"; ok $? "the line names the tim
 pid=$(cat "$W/hang.pid" 2>/dev/null)
 [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; ok $? "the hung gnuplot is gone"
 rm -f "$W/hang.pid"
+# ... and when a helper of its own, in a session of its own, still holds
+# its output open: pipebench stops at the timeout, not when the output ends.
+if command -v setsid >/dev/null 2>&1; then
+	mkdir "$W/bin-hang2"
+	printf '#!/bin/sh\nsetsid sleep 60 &\necho $! >"%s/hang2.pid"\nexec sleep 60\n' "$W" >"$W/bin-hang2/gnuplot"
+	chmod +x "$W/bin-hang2/gnuplot"
+	run env PATH="$W/bin-hang2:$PATH" timeout 30 "$P" plot -t 1s -o "$W/h.svg" "$W/sweep.json"
+	kill "$(cat "$W/hang2.pid" 2>/dev/null)" 2>/dev/null
+	is "$rc:$(nlines "$err")" "3:1" "a hanging gnuplot whose helper holds its output: exit 3 after --timeout"
+else
+	skip 1 "no setsid"
+fi
 # gnuplot closes its input before the script is all written (a script over
 # the pipe's 64 KiB: a long title) and then writes an image bigger than a
 # pipe holds: the image is drained while the write end's error is handled,
