@@ -714,6 +714,11 @@ static const struct md04_signature {
 	/* Old behaviour on a kernel that calls itself 6.18 (a revert): POSIX, pass. */
 	{ "6.18.0", TS_UPDATE, TS_UPDATE, PB_PASS, "revert?", NULL },
 	{ "6.1.0", TS_UPDATE, TS_UPDATE, PB_PASS, NULL, "revert?" },
+	/* 6.15 is the boundary, for each note: at it, and one release before */
+	{ "6.15.0", TS_UPDATE, TS_UPDATE, PB_PASS, "revert?", NULL },
+	{ "6.14.11", TS_UPDATE, TS_UPDATE, PB_PASS, NULL, "revert?" },
+	{ "6.14.11", TS_FROZEN, TS_UPDATE, PB_KNOWN_DEVIATION, "backported?", NULL },
+	{ "6.15.0", TS_FROZEN, TS_UPDATE, PB_KNOWN_DEVIATION, NULL, "backported?" },
 	/* Partial: write updates mtime and ctime, read leaves atime: not the change. */
 	{ "6.1.0", TS_WRITE_ONLY, TS_UPDATE, PB_FAIL, "partial", NULL },
 	{ "6.18.0", TS_WRITE_ONLY, TS_UPDATE, PB_FAIL, NULL, NULL },
