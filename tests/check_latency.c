@@ -145,6 +145,11 @@ START_TEST(small_values_are_exact)
 	ck_assert_double_eq(pb_hist_stddev(&h), 0);
 	pb_hist_record(&h, 10);
 	ck_assert_double_eq_tol(pb_hist_stddev(&h), sqrt(3.0), 1e-9);
+	/* two values are the fewest with a spread: 1000 and 3000, sqrt(2e6) */
+	pb_hist_reset(&h);
+	pb_hist_record(&h, 1000);
+	pb_hist_record(&h, 3000);
+	ck_assert_double_eq_tol(pb_hist_stddev(&h), sqrt(2e6), 1e-6);
 	pb_hist_free(&h);
 }
 END_TEST
