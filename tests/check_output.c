@@ -3,7 +3,9 @@
 
 #include <check.h>
 #include <sys/resource.h>
+#include <sched.h>
 #include <signal.h>
+#include <sys/mount.h>
 #include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
@@ -64,6 +66,28 @@ static void doc_fn(FILE *fp, const void *arg)
 	pb_doc_write(doc, 3, fp);
 	json_object_put(doc);
 }
+
+/* Under an empty /proc (a tmpfs of this test's own, in a mount namespace
+ * of its own) what /proc tells is unknown: -1, never 0 or a stale value. */
+START_TEST(system_facts_unknown_without_proc)
+{
+	struct pb_sysinfo si;
+
+	if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+	    mount("pb-test-tmpfs", "/proc", "tmpfs", 0, "size=64k") != 0) {
+		fprintf(stderr, "# system_facts_unknown_without_proc: not run (%s)\n",
+			strerror(errno));
+		return;
+	}
+	pb_sysinfo_collect(&si);
+	ck_assert_int_eq(umount2("/proc", MNT_DETACH), 0);
+	ck_assert_double_eq(si.loadavg_1m, -1);
+	ck_assert_int_eq(si.pipe_max_size, -1);
+	ck_assert_int_eq(si.pipe_user_pages_soft, -1);
+	ck_assert_int_eq(si.pipe_user_pages_hard, -1);
+	ck_assert_int_gt(si.pipe_default_size, 0);   /* F_GETPIPE_SZ, not /proc */
+}
+END_TEST
 
 START_TEST(document_shape)
 {
@@ -680,8 +704,9 @@ START_TEST(lava_names_stable)
 END_TEST
 
 PB_CHECK_SUITE_MAIN("output",
-	PB_TCASE("emitters", csv_quoting, document_shape, stats_shape, csv_rows, tap_escaping,
-		 tap_yaml, eta_format, progress_line, progress_eta),
+	PB_TCASE("emitters", csv_quoting, document_shape, system_facts_unknown_without_proc,
+		 stats_shape, csv_rows, tap_escaping, tap_yaml, eta_format, progress_line,
+		 progress_eta),
 	PB_TCASE("fleet", os_release_values, rfc3339_utc, caps_list, run_object_types,
 		 lava_names_numbers_results, lava_documents, lava_names_stable),
 	PB_TCASE("destination", finish_to_file, finish_reports_full_device,
