@@ -828,6 +828,23 @@ START_TEST(absent_without_data_is_not_lost)
 }
 END_TEST
 
+/* A report part without a command on one side (a part that never ran) and
+ * with one on the other: compatible, each side's command read only where it
+ * is. */
+START_TEST(part_without_command)
+{
+	struct json_object *a = parse(DOC("report", "{}",
+		"\"parts\":{\"timestamps\":{\"tool\":\"pipebench\",\"schema_version\":1,"
+		"\"params\":{},\"results\":[]}}"));
+	struct json_object *b = parse(DOC("report", "{}",
+		"\"parts\":{\"timestamps\":" DOC("timestamps", "{}", "\"results\":[]") "}"));
+	char err[256] = "";
+
+	ck_assert_int_eq(pb_cmp_compatible(a, b, err, sizeof(err)), 0);
+	ck_assert_int_eq(pb_cmp_compatible(b, a, err, sizeof(err)), 0);
+}
+END_TEST
+
 /* strdup of this text fails with ENOMEM while set (the library is linked
  * statically, so its calls come here). */
 static const char *strdup_fails_for;
@@ -1157,7 +1174,8 @@ static Suite *compare_suite(void)
 		PB_TCASE("partial", run_failed_reasons, coverage_lost_checks, coverage_lost_results,
 			 coverage_lost_verdicts_and_parts, nothing_in_common,
 			 descriptive_members_identify_nothing, verdict_part_out_of_memory,
-			 absent_without_data_is_not_lost, grid_without_memory_is_left_out),
+			 absent_without_data_is_not_lost, grid_without_memory_is_left_out,
+			 part_without_command),
 		PB_TCASE("workloads", extensive_metrics, different_work_compared_per_unit,
 			 different_work_per_part, latency_documents),
 		PB_TCASE("loading", loading),
