@@ -598,7 +598,8 @@ END_TEST
  * sets the fake times, write and read move the ones the mode says, fstat
  * reports them.  uname is faked separately: the verdict must not follow it.
  */
-enum ts_mode { TS_UPDATE, TS_FROZEN, TS_WRITE_ONLY };
+/* TS_NO_MTIME: write moves ctime alone, read atime */
+enum ts_mode { TS_UPDATE, TS_FROZEN, TS_WRITE_ONLY, TS_NO_MTIME };
 static enum ts_mode ts_mode_of[2];
 
 static struct {
@@ -660,7 +661,9 @@ static ssize_t ts_write(int fd, const void *b, size_t n)
 	int k = ts_kind(fd);
 	ssize_t ret = write(fd, b, n);
 
-	if (ret > 0 && k >= 0 && ts_mode_of[k] != TS_FROZEN)
+	if (ret > 0 && k >= 0 && ts_mode_of[k] == TS_NO_MTIME)
+		ts_fake[k].c = ts_now();
+	else if (ret > 0 && k >= 0 && ts_mode_of[k] != TS_FROZEN)
 		ts_fake[k].m = ts_fake[k].c = ts_now();
 	return ret;
 }
@@ -670,7 +673,7 @@ static ssize_t ts_read(int fd, void *b, size_t n)
 	int k = ts_kind(fd);
 	ssize_t ret = read(fd, b, n);
 
-	if (ret > 0 && k >= 0 && ts_mode_of[k] == TS_UPDATE)
+	if (ret > 0 && k >= 0 && (ts_mode_of[k] == TS_UPDATE || ts_mode_of[k] == TS_NO_MTIME))
 		ts_fake[k].a = ts_now();
 	return ret;
 }
@@ -722,6 +725,8 @@ static const struct md04_signature {
 	/* Partial: write updates mtime and ctime, read leaves atime: not the change. */
 	{ "6.1.0", TS_WRITE_ONLY, TS_UPDATE, PB_FAIL, "partial", NULL },
 	{ "6.18.0", TS_WRITE_ONLY, TS_UPDATE, PB_FAIL, NULL, NULL },
+	/* Write moves ctime but not mtime (read moves atime): not all three. */
+	{ "6.1.0", TS_NO_MTIME, TS_UPDATE, PB_FAIL, NULL, "write updated mtime and ctime" },
 	/* FIFOs frozen too: not the 6.15 change either, whatever uname says. */
 	{ "6.18.0", TS_FROZEN, TS_FROZEN, PB_FAIL, "FIFO", NULL },
 	{ "6.1.0", TS_FROZEN, TS_FROZEN, PB_FAIL, NULL, NULL },
