@@ -886,15 +886,12 @@ START_TEST(fc05_privileged_resize)
 	struct pb_sysops sys = pb_sysops_real;
 	struct pb_check_result r[2];
 	char text[96], want[128];
-	FILE *f = fopen("/proc/sys/fs/pipe-max-size", "re");
 
-	if (!f || fscanf(f, "%ld", &fc05_max) != 1 || fc05_max <= 0) {
+	fc05_max = pb_check_proc_long("/proc/sys/fs/pipe-max-size");
+	if (fc05_max <= 0) {
 		fprintf(stderr, "# fc05_privileged_resize: not run (no pipe-max-size)\n");
-		if (f)
-			fclose(f);
 		return;
 	}
-	fclose(f);
 	if (!pb_test_own_tmpfs("/proc", 0)) {
 		fprintf(stderr, "# fc05_privileged_resize: not run (%s)\n", strerror(errno));
 		return;

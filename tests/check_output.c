@@ -3,7 +3,6 @@
 
 #include <check.h>
 #include <sys/resource.h>
-#include <sched.h>
 #include <signal.h>
 #include <sys/mount.h>
 #include <errno.h>
@@ -14,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check_conf.h"
 #include "check_main.h"
 #include "format.h"
 #include "lava.h"
@@ -73,8 +73,7 @@ START_TEST(system_facts_unknown_without_proc)
 {
 	struct pb_sysinfo si;
 
-	if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
-	    mount("pb-test-tmpfs", "/proc", "tmpfs", 0, "size=64k") != 0) {
+	if (!pb_test_own_tmpfs("/proc", 0)) {
 		fprintf(stderr, "# system_facts_unknown_without_proc: not run (%s)\n",
 			strerror(errno));
 		return;
