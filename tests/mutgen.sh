@@ -54,6 +54,21 @@ inits=$(printf '%s\n' "$list" | awk -F'\t' -v n="$decl" '$3 == n && $5 == "const
 ok $? "no point in an array declaration's sizes, its initialisers have theirs ($inits)"
 [ -z "$sizes" ] || diag "$sizes"
 
+# A wait's bound of 10 ms or more, fcntl's third argument with an F_GET*
+# command and open's mode without O_CREAT yield no const point; the same
+# calls with a short bound, F_SETFL or O_CREAT keep theirs (two each).
+quiet=
+for l in 'poll(p, k, 2000)' 'fcntl(fd, F_GETFL, 0)' 'open("x", O_RDONLY, 0)'; do
+	n=$(grep -nF "$l" f.c | cut -d: -f1)
+	c=$(grep -F "$l" f.c | awk -v s="$l" '{ print index($0, s) + length(s) - 2 }')
+	k=$(printf '%s\n' "$list" | awk -F'\t' -v n="$n" -v c="$c" '$3 == n && $4 <= c && $5 == "const"' | wc -l)
+	k2=$(printf '%s\n' "$list" | awk -F'\t' -v n="$n" -v c="$c" '$3 == n && $4 > c && $5 == "const"' | wc -l)
+	[ -n "$n" ] && [ "$k" -eq 0 ] && [ "$k2" -eq 2 ] || quiet="$quiet [$l: $k and $k2]"
+done
+[ -z "$quiet" ]
+ok $? "no const point in a wait's bound, an F_GET* command's argument or open's mode without O_CREAT"
+[ -z "$quiet" ] || diag "$quiet"
+
 dups=$(printf '%s\n' "$list" | cut -f1 | sort | uniq -d)
 [ -z "$dups" ]
 ok $? "every point has its own tag"

@@ -28,7 +28,10 @@
 #   eq          == to != and back
 #   logic       && to || and back
 #   logic-drop  one operand of && or || dropped, with the operator
-#   const       an integer constant plus one and minus one
+#   const       an integer constant plus one and minus one, but for a wait's
+#               bound of 10 ms or more (%TIME_ARG) and an argument the call
+#               ignores (fcntl's third with F_GET*, open's mode without
+#               O_CREAT or O_TMPFILE): moved by one, nothing can tell
 #   errno       an errno name to the next in its class (%ERRNO_CLASS below)
 #   neg         the condition of an if or while negated: if (x) to if (!(x))
 #   call-del    a statement that is only a call, deleted
@@ -66,6 +69,19 @@ my %TYPEWORD = map { $_ => 1 } qw(char const double float int long short signed
 	unsigned void volatile _Bool bool struct union enum FILE);
 my %NOMUTATE_CALL = map { $_ => 1 } qw(assert static_assert _Static_assert
 	va_start va_end va_copy);
+
+# The argument (counted from 0) that is a wait's bound in milliseconds.
+my %TIME_ARG = (
+	pb_check_timed_read => 4, pb_check_timed_write => 4, pb_checkproc_wait => 1,
+	pb_check_wait_clock_past => 2, pb_check_arm_interrupt => 0, pb_check_wait_flag => 1,
+	pb_check_wait_sleeping => 1, pb_check_as_nobody => 2, pb_ts_with_tmpfs => 3,
+	guarded_open => 3, wait_fill => 3, poll => 2,
+);
+
+sub numval {
+	my ($x) = $_[0] =~ /^(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9]\d*)/ or return 0;
+	return $x =~ /^0[xX]/ ? hex($x) : $x =~ /^0./ ? oct($x) : $x;
+}
 
 sub usage {
 	print STDERR "usage: gen.pl --count|--list FILE... | --sample N --seed S FILE... |"
@@ -265,6 +281,40 @@ sub points_of {
 		$frozen[$_] = 1 for $from .. $match[$from];
 	}
 
+	# Constants no test can tell moved by one, by the place they are in:
+	# the bound of a wait, in milliseconds, when it is 10 or more (a wait
+	# for something that takes microseconds; a bound is not a size, count
+	# or index, and a millisecond more or less is only the clock's business),
+	# and an argument the call ignores: fcntl's third with an F_GET* command,
+	# open's mode without O_CREAT or O_TMPFILE.  The operators around them
+	# are still mutated.
+	my @quiet;
+	for my $i (0 .. $n - 2) {
+		next unless $k[$i] eq "id" && $t[ $i + 1 ] eq "(" && defined $match[ $i + 1 ];
+		my ($o, $c) = ($i + 1, $match[ $i + 1 ]);
+		my (@args, $from);
+		$from = $o + 1;
+		for (my $j = $o + 1; $j < $c; $j++) {
+			if ($t[$j] =~ /^[(\[{]$/ && defined $match[$j]) { $j = $match[$j]; next }
+			if ($t[$j] eq ",") { push @args, [ $from, $j - 1 ]; $from = $j + 1 }
+		}
+		push @args, [ $from, $c - 1 ] if $c - 1 >= $from;
+		my $name = $t[$i];
+		my @toks = map { [ $_->[0] .. $_->[1] ] } @args;
+		my @q;
+		if (defined $TIME_ARG{$name} && $TIME_ARG{$name} < @args) {
+			push @q, grep { $k[$_] eq "num" && numval($t[$_]) >= 10 } @{ $toks[ $TIME_ARG{$name} ] };
+		}
+		if ($name eq "fcntl" && @args == 3 && @{ $toks[1] } == 1
+			&& $t[ $toks[1][0] ] =~ /^F_GET(FL|FD|PIPE_SZ|OWN|SIG|LEASE)$/) {
+			push @q, grep { $k[$_] eq "num" } @{ $toks[2] };
+		}
+		if ($name eq "open" && @args == 3 && !grep { $t[$_] =~ /^O_(CREAT|TMPFILE)$/ } @{ $toks[1] }) {
+			push @q, grep { $k[$_] eq "num" } @{ $toks[2] };
+		}
+		$quiet[$_] = 1 for @q;
+	}
+
 	# Line starts, for line/column and the tag's line text.
 	my @ls = (0);
 	push @ls, $-[0] + 1 while $text =~ /\n/g;
@@ -444,6 +494,7 @@ sub points_of {
 				$add->("logic-drop", $end->($i - 1), $end->($r), "");
 			}
 		} elsif ($kind eq "num" && $x =~ /^(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9]\d*)([uUlL]*)$/) {
+			next if $quiet[$i];
 			my ($digits, $suf) = ($1, $2);
 			my $v = $digits =~ /^0[xX]/ ? hex($digits) : $digits =~ /^0./ ? oct($digits) : $digits;
 			next if $v > 2**52;
