@@ -20,7 +20,10 @@
 # kill counts only when the killing test, run again alone, fails again (a
 # test that passes then was flaky: it is named in the report and the mutant
 # goes on to the next tests).  A point that tests/mutation/equivalent.tab
-# lists is equivalent and not run.  MUTATION_RESUME=1 goes on with the run
+# lists is equivalent and not run; so is a mutant whose file compiles to the
+# same object code as the unmutated file (debug sections aside: objcopy
+# --strip-debug), which no test can tell apart ("trivial compiler
+# equivalence").  MUTATION_RESUME=1 goes on with the run
 # in OUTDIR that was interrupted: its points, copies and baseline are kept,
 # a mutant left applied is reverted, and the points with a result are not
 # run again.  The whole suite runs with make -j MUTATION_CHECK_JOBS (twice
@@ -250,6 +253,20 @@ progress() {
 
 # work W: worker W's share of the points (every W-th, from the W-th), in
 # its own copy of the tree; one tab-separated result line per point.
+# True when every object compiled from FILE (b/src/*-NAME.o, b/src/NAME.o)
+# is, without its debug sections, byte for byte the one in OBJS (TMP: a
+# scratch file): the compiler made the same code of the mutant.
+same_code() {
+	_b=$(basename "$1" .c) _n=0
+	for _o in b/src/*-"$_b".o b/src/"$_b".o; do
+		[ -f "$_o" ] || continue
+		[ -f "$2/${_o##*/}" ] || return 1
+		objcopy --strip-debug "$_o" "$3" 2>/dev/null && cmp -s "$3" "$2/${_o##*/}" || return 1
+		_n=$((_n + 1))
+	done
+	[ "$_n" -gt 0 ]
+}
+
 work() {
 	wk=$1
 	wtree=$tree
@@ -258,6 +275,12 @@ work() {
 	wcg=$(cage "$wk")
 	res=$out/results.$wk
 	[ "$resume" = 1 ] || : >"$res"
+	# The unmutated objects, debug sections aside, for the same-code test.
+	objs=$out/objs.$wk
+	rm -rf "$objs" && mkdir -p "$objs" || exit 2
+	for o in b/src/*.o; do
+		objcopy --strip-debug "$o" "$objs/${o##*/}" 2>/dev/null || rm -f "$objs/${o##*/}"
+	done
 	idx=0
 	while IFS= read -r point; do
 		idx=$((idx + 1))
@@ -278,6 +301,10 @@ work() {
 			[ -n "$tests" ] || tests=$(awk -F'	' '$1 == "*" { print $2 }' tests/mutation/map.tab)
 			if ! (cd b && make -j"$jobs" >"$out/logs/$tag.build.log" 2>&1); then
 				result=stillborn
+			elif same_code "$file" "$objs" "$out/m.$wk.o"; then
+				result=equivalent
+				by="same object code"
+				rm -f "$out/logs/$tag.build.log"
 			else
 				rm -f "$out/logs/$tag.build.log"
 				# The file's tests first, one at a time (none mapped:
@@ -343,6 +370,7 @@ awk -F'\t' -v OFS='\t' '$2 == "survived" { print $4, $5, $6, $7, $8, $9, $10 }' 
 count() { awk -F'	' -v r="$1" '$2 == r' "$out/results" | wc -l | tr -d ' '; }
 killed=$(count killed) survived=$(count survived) stillborn=$(count stillborn) equivalent=$(count equivalent)
 bytimeout=$(awk -F'	' '$2 == "killed" && $3 == "timeout"' "$out/results" | wc -l | tr -d ' ')
+bycode=$(awk -F'	' '$2 == "equivalent" && $3 == "same object code"' "$out/results" | wc -l | tr -d ' ')
 done=$(grep -c . "$out/results")
 scored=$((killed + survived))
 ci=$(awk -v k="$killed" -v n="$scored" 'BEGIN {
@@ -354,7 +382,7 @@ ci=$(awk -v k="$killed" -v n="$scored" 'BEGIN {
 {
 	if [ -n "$points_in" ]; then echo "points: $points_in"; else echo "seed: $seed (N=$want of $total points)"; fi
 	echo "files: $*"
-	echo "killed $killed ($bytimeout by timeout), survived $survived, stillborn $stillborn, equivalent $equivalent"
+	echo "killed $killed ($bytimeout by timeout), survived $survived, stillborn $stillborn, equivalent $equivalent ($bycode by the same object code)"
 	echo "$ci"
 	[ "$done" -eq 0 ] || echo "time: build and baseline check ${t_base}s; ${el}s for $done mutants with $workers worker(s), $((el / done))s each"
 	[ "$survived" -eq 0 ] || echo "survivors: $survivors (make mutation-sample POINTS=$survivors reruns them)"
