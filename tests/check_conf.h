@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <string.h>
@@ -29,6 +30,47 @@ static inline bool pb_test_own_tmpfs(const char *target, unsigned long flags)
 {
 	return unshare(CLONE_NEWNS) == 0 && mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0 &&
 	       mount("pb-test-tmpfs", target, "tmpfs", flags, "size=64k") == 0;
+}
+
+/*
+ * True when S matches PATTERN: '#' matches one or more digits (descriptor
+ * numbers, a uid, an inode), a '*' that ends the pattern anything at all,
+ * a backslash the character after it ("read \\#2" is "read #2"), every
+ * other character itself.
+ */
+static inline bool pb_test_matches(const char *pattern, const char *s)
+{
+	for (; *pattern; pattern++) {
+		if (pattern[0] == '*' && pattern[1] == '\0') {
+			return true;
+		} else if (pattern[0] == '\\' && pattern[1] != '\0') {
+			if (*s++ != *++pattern)
+				return false;
+		} else if (*pattern == '#') {
+			if (*s < '0' || *s > '9')
+				return false;
+			while (*s >= '0' && *s <= '9')
+				s++;
+		} else if (*s++ != *pattern) {
+			return false;
+		}
+	}
+	return *s == '\0';
+}
+
+/* A 4 KiB page, PIPE_BUF 4096 and a 64 KiB default pipe: the machine the
+ * figures in the tests' expected details are written for. */
+static inline bool pb_test_reference_machine(void)
+{
+	int fd[2];
+	long cap;
+
+	if (sysconf(_SC_PAGESIZE) != 4096 || PIPE_BUF != 4096 || pipe(fd) != 0)
+		return false;
+	cap = fcntl(fd[0], F_GETPIPE_SZ);
+	close(fd[0]);
+	close(fd[1]);
+	return cap == 65536;
 }
 
 static inline const struct pb_check *pb_test_find_check(const char *id)
