@@ -8,11 +8,14 @@
 #ifndef PB_CHECK_CONF_H
 #define PB_CHECK_CONF_H
 
+#include <check.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -71,6 +74,48 @@ static inline bool pb_test_reference_machine(void)
 	close(fd[0]);
 	close(fd[1]);
 	return cap == 65536;
+}
+
+/*
+ * A loop test's detail against its snapshot: tests/conf_details.tab holds,
+ * for each loop test NAME and index I, the detail the check gives on the
+ * reference machine, as a pattern (pb_test_matches: '#' where a number
+ * depends on the process's descriptors or on a race).  Elsewhere nothing is
+ * asserted.  With PB_DETAILS_RECORD=FILE the detail is appended to FILE
+ * instead (tests/mkdetails.sh makes the table from such records; HACKING).
+ */
+static inline void pb_test_detail_is(const char *name, int i, const char *detail)
+{
+	const char *rec = getenv("PB_DETAILS_RECORD"), *dir = getenv("TESTS_SRCDIR");
+	char path[4096], line[2048], key[128];
+	bool found = false;
+	FILE *f;
+
+	if (rec && *rec) {
+		f = fopen(rec, "a");
+		ck_assert_msg(f != NULL, "%s: %s", rec, strerror(errno));
+		fprintf(f, "%s\t%d\t%s\n", name, i, detail);
+		fclose(f);
+		return;
+	}
+	if (!pb_test_reference_machine())
+		return;
+	snprintf(path, sizeof(path), "%s/conf_details.tab", dir && *dir ? dir : "tests");
+	f = fopen(path, "r");
+	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+	snprintf(key, sizeof(key), "%s\t%d\t", name, i);
+	while (!found && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(line, key, strlen(key)) == 0) {
+			found = true;
+			ck_assert_msg(pb_test_matches(line + strlen(key), detail),
+				      "%s #%d says\n  %s\nexpected (%s)\n  %s", name, i, detail,
+				      path, line + strlen(key));
+		}
+	}
+	fclose(f);
+	ck_assert_msg(found, "%s #%d has no line in %s (tests/mkdetails.sh makes it): %s", name,
+		      i, path, detail);
 }
 
 static inline const struct pb_check *pb_test_find_check(const char *id)

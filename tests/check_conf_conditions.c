@@ -686,6 +686,7 @@ START_TEST(later_condition_fails)
 		      pb_verdict_names[r.verdict], r.detail);
 	ck_assert_msg(strstr(r.detail, cases[_i].phrase) != NULL, "%s case %d: '%s' lacks '%s'",
 		      cases[_i].id, _i, r.detail, cases[_i].phrase);
+	pb_test_detail_is("conditions.later_condition", _i, r.detail);
 }
 END_TEST
 

@@ -1300,6 +1300,8 @@ START_TEST(later_condition)
 			      pb_verdict_names[r.verdict], r.detail);
 	ck_assert_msg(has_phrase(r.detail, cases[_i].phrase), "%s case %d: '%s' lacks '%s'",
 		      cases[_i].id, _i, r.detail, cases[_i].phrase);
+	if (!cases[_i].lawful)
+		pb_test_detail_is("conditions_fifo.later_condition", _i, r.detail);
 	ck_assert_msg(*stray == 0, "%s case %d: the reader made %d judged calls after its read "
 		      "returned", cases[_i].id, _i, *stray);
 	munmap(stray, sizeof(*stray));

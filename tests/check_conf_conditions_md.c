@@ -1079,6 +1079,8 @@ START_TEST(one_condition)
 		      pb_verdict_names[r.verdict], pb_verdict_names[w->v], r.detail);
 	ck_assert_msg(strstr(r.detail, w->phrase) != NULL, "%s row %d: '%s' lacks '%s'", w->id,
 		      _i, r.detail, w->phrase);
+	if (w->v == PB_FAIL && !w->base)
+		pb_test_detail_is("conditions_md.one_condition", _i, r.detail);
 }
 END_TEST
 

@@ -924,6 +924,8 @@ START_TEST(verdict_per_situation)
 		      pb_kind_names[verdicts[_i].kind], _i, pb_verdict_names[verdicts[_i].verdict],
 		      verdicts[_i].words, pb_verdict_names[r.verdict], r.detail);
 	ck_assert_msg(!r.timed_out, "%s: the watchdog, not the check, decided", c->id);
+	if (verdicts[_i].verdict == PB_FAIL || verdicts[_i].verdict == PB_ERROR)
+		pb_test_detail_is("core.verdict_per_situation", _i, r.detail);
 }
 END_TEST
 

@@ -834,8 +834,11 @@ START_TEST(broken_fails)
 
 	if (broken[_i].says)
 		ck_assert_ptr_nonnull(strstr(r.detail, broken[_i].says));
-	if (broken[_i].fifo_too)
-		expect_fail(broken[_i].id, &s, PB_KIND_FIFO, 0);
+	pb_test_detail_is("pollmdlx.broken_fails", _i, r.detail);
+	if (broken[_i].fifo_too) {
+		r = expect_fail(broken[_i].id, &s, PB_KIND_FIFO, 0);
+		pb_test_detail_is("pollmdlx.broken_fails.fifo", _i, r.detail);
+	}
 }
 END_TEST
 

@@ -507,6 +507,7 @@ START_TEST(broken_kernel_fails)
 		      "say \"%s\": %s", b->id, b->how, b->says, r.detail);
 	ck_assert_msg(r.signal == 0 && !r.timed_out, "%s: the check itself died: %s", b->id,
 		      r.detail);
+	pb_test_detail_is("sigfifofc.broken_kernel", _i, r.detail);
 }
 END_TEST
 
