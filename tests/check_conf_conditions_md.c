@@ -1451,6 +1451,49 @@ START_TEST(lx03_hard_one_page)
 END_TEST
 
 /*
+ * LX-03 reads three /proc/sys/fs files: any one of them unreadable (absent,
+ * or not a number) skips it, the others as they are here; a soft limit of 0
+ * (none) skips it too.  A /proc of this test's own holds the files.
+ */
+static const struct {
+	const char *soft, *hard, *maxsz, *says;  /* NULL: the file is absent */
+} lx03_procs[] = {
+	{ NULL, "0\n", "1048576\n", "cannot read /proc/sys/fs/pipe-* values" },
+	{ "16384\n", NULL, "1048576\n", "cannot read /proc/sys/fs/pipe-* values" },
+	{ "16384\n", "0\n", NULL, "cannot read /proc/sys/fs/pipe-* values" },
+	{ "x\n", "0\n", "1048576\n", "cannot read /proc/sys/fs/pipe-* values" },
+	{ "0\n", "0\n", "1048576\n", "pipe-user-pages-soft is 0 (no soft limit)" },
+};
+
+START_TEST(lx03_limits_unreadable)
+{
+	struct pb_run_opts o = { .kind = PB_KIND_ANON, .timeout_s = 20 };
+	struct pb_check_result r;
+
+	if (!pb_test_own_tmpfs("/proc", 0)) {
+		fprintf(stderr, "# lx03_limits_unreadable: not run (%s)\n", strerror(errno));
+		return;
+	}
+	ck_assert_int_eq(mkdir("/proc/self", 0755), 0);
+	ck_assert_int_eq(mkdir("/proc/sys", 0755), 0);
+	ck_assert_int_eq(mkdir("/proc/sys/fs", 0755), 0);
+	ck_assert(!lx03_procs[_i].soft ||
+		  write_text("/proc/sys/fs/pipe-user-pages-soft", lx03_procs[_i].soft));
+	ck_assert(!lx03_procs[_i].hard ||
+		  write_text("/proc/sys/fs/pipe-user-pages-hard", lx03_procs[_i].hard));
+	ck_assert(!lx03_procs[_i].maxsz ||
+		  write_text("/proc/sys/fs/pipe-max-size", lx03_procs[_i].maxsz));
+	ck_assert(write_text("/proc/self/status", "Name:\tpipebench\nCapEff:\t00000000000000c0\n"));
+	ck_assert(write_text("/proc/self/uid_map", "         0          0 4294967295\n"));
+	ck_assert_int_eq(pb_conformance_run_one(pb_test_find_check("LX-03"), &o, &r), 0);
+	umount2("/proc", MNT_DETACH);
+	ck_assert_msg(r.verdict == PB_SKIP && strcmp(r.detail, lx03_procs[_i].says) == 0,
+		      "LX-03 row %d: %s: %s (want skip: %s)", _i, pb_verdict_names[r.verdict],
+		      r.detail, lx03_procs[_i].says);
+}
+END_TEST
+
+/*
  * LX-07 where the process holds CAP_SYS_RESOURCE: the unprivileged side is
  * then a uid 65534 helper, and the size its pipe got is judged.  This
  * machine's root lacks the capability, so the test shows LX-07 a /proc of
@@ -1868,6 +1911,8 @@ END_TEST
 PB_CHECK_SUITE_MAIN("conf_conditions_md",
 	PB_TCASE_LOOP("one_condition", 30, one_condition, NROWS),
 	PB_TCASE_LOOP("lx07", 30, lx07_condition, NLX07),
+	PB_TCASE_LOOP("lx03_proc", 30, lx03_limits_unreadable,
+		      (int)(sizeof(lx03_procs) / sizeof(lx03_procs[0]))),
 	PB_TCASE_TIMED("lx07_helper", 30, lx07_unprivileged_helper),
 	PB_TCASE_TIMED("lx03", 120, lx03_conditions, lx03_closes_every_pipe, lx03_hard_one_page,
 		       lx03_own_limits),
