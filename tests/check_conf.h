@@ -100,7 +100,14 @@ static inline void pb_test_detail_is(const char *name, int i, const char *detail
 	}
 	if (!pb_test_reference_machine())
 		return;
-	snprintf(path, sizeof(path), "%s/conf_details.tab", dir && *dir ? dir : "tests");
+	if (dir && *dir) {
+		snprintf(path, sizeof(path), "%s/conf_details.tab", dir);
+	} else {  /* run by hand: next to this header, as the compiler found it */
+		const char *slash = strrchr(__FILE__, '/');
+
+		snprintf(path, sizeof(path), "%.*sconf_details.tab",
+			 slash ? (int)(slash - __FILE__ + 1) : 0, __FILE__);
+	}
 	f = fopen(path, "r");
 	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
 	snprintf(key, sizeof(key), "%s\t%d\t", name, i);

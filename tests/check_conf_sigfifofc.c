@@ -490,6 +490,10 @@ static const struct broken broken[] = {
 	  .says = "EIO" },
 	{ "FC-04", "FIFO: write EIO", .sys.write = write_eio_on_pipes, .kind = PB_KIND_FIFO,
 	  .says = "EIO" },
+	/* the writer never wakes and FIONREAD on the read end fails: the
+	 * detail says FIONREAD gave -1, not a count of 0 */
+	{ "SIG-04", "never woke, FIONREAD ENOTTY", .sys.write = w_partial_never_returns,
+	  .sys.ioctl = ioctl_read_end_enotty, .says = "(FIONREAD was -1 of " },
 };
 
 START_TEST(broken_kernel_fails)
