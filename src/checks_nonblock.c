@@ -209,8 +209,9 @@ out:
  */
 static void nb04(struct pb_check_ctx *ctx)
 {
+	static const char *const ends[3] = { "write end", "dup of the write end", "read end" };
 	const struct pb_sysops *s = ctx->sys;
-	int fd[2], d = -1, on = 1, f[3];
+	int fd[2], d = -1, on = 1, f[3], e[3];
 
 	if (!pb_check_make_pipe(ctx, fd, 0))
 		return;
@@ -225,10 +226,18 @@ static void nb04(struct pb_check_ctx *ctx)
 		goto out;
 	}
 	f[0] = s->fcntl(fd[1], F_GETFL, 0);
+	e[0] = errno;
 	f[1] = s->fcntl(d, F_GETFL, 0);
+	e[1] = errno;
 	f[2] = s->fcntl(fd[0], F_GETFL, 0);
-	if (f[0] < 0 || f[1] < 0 || f[2] < 0 || !(f[0] & O_NONBLOCK) || !(f[1] & O_NONBLOCK) ||
-	    (f[2] & O_NONBLOCK)) {
+	e[2] = errno;
+	for (int i = 0; i < 3; i++)
+		if (f[i] < 0) {
+			pb_check_fail(ctx, "after FIONBIO on the write end, F_GETFL on the %s: %s",
+				      ends[i], EN(e[i]));
+			goto out;
+		}
+	if (!(f[0] & O_NONBLOCK) || !(f[1] & O_NONBLOCK) || (f[2] & O_NONBLOCK)) {
 		pb_check_fail(ctx, "after FIONBIO on the write end, O_NONBLOCK: write end %s, its "
 			      "dup %s, read end %s (expected yes, yes, no)",
 			      f[0] & O_NONBLOCK ? "yes" : "no", f[1] & O_NONBLOCK ? "yes" : "no",
@@ -240,7 +249,10 @@ static void nb04(struct pb_check_ctx *ctx)
 		goto out;
 	}
 	f[0] = s->fcntl(fd[1], F_GETFL, 0);
-	if (f[0] < 0 || (f[0] & O_NONBLOCK))
+	if (f[0] < 0)
+		pb_check_fail(ctx, "after F_SETFL on the dup, F_GETFL on the write end: %s",
+			      EN(errno));
+	else if (f[0] & O_NONBLOCK)
 		pb_check_fail(ctx, "F_SETFL clearing O_NONBLOCK on the dup did not clear it on the "
 			      "original");
 	else

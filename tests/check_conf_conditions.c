@@ -284,6 +284,27 @@ static int fcntl_dup_setfl_ignored(int fd, int cmd, long arg)
 	return cmd == F_SETFL && fd == nb04_dup ? 0 : fcntl(fd, cmd, arg);
 }
 
+/* F_GETFL fails with EIO on its Nth call in NB-04 (1: the write end, 2: the
+ * dup, 3: the read end, 4: the write end after F_SETFL on the dup). */
+static int nb04_getfl_calls;
+static int fcntl_getfl_eio_nth(int fd, int cmd, long arg, int nth)
+{
+	if (cmd == F_GETFL && ++nb04_getfl_calls == nth) {
+		errno = EIO;
+		return -1;
+	}
+	return fcntl(fd, cmd, arg);
+}
+#define GETFL_EIO(n) \
+	static int fcntl_getfl_eio_##n(int fd, int cmd, long arg) \
+	{ \
+		return fcntl_getfl_eio_nth(fd, cmd, arg, n); \
+	}
+GETFL_EIO(1)
+GETFL_EIO(2)
+GETFL_EIO(3)
+GETFL_EIO(4)
+
 /* NB-05: a nonblocking write(1) that cannot be done says 1. */
 static ssize_t write_1_lies(int fd, const void *buf, size_t n)
 {
@@ -658,6 +679,12 @@ static const struct {
 	{ "RD-02", { .read = read_second_eof_eio }, "read #3 = -1/EIO (expected 0)" },
 	{ "RD-03", { .read = read_nonblock_blocks }, "nonblocking read blocked" },
 	{ "RD-06", { .read = read_eof_eagain }, "all write descriptors closed: read = -1/EAGAIN" },
+	/* NB-04: F_GETFL failing on each descriptor in turn is a FAIL naming it */
+	{ "NB-04", { .fcntl = fcntl_getfl_eio_1 }, "F_GETFL on the write end: EIO" },
+	{ "NB-04", { .fcntl = fcntl_getfl_eio_2 }, "F_GETFL on the dup of the write end: EIO" },
+	{ "NB-04", { .fcntl = fcntl_getfl_eio_3 }, "F_GETFL on the read end: EIO" },
+	{ "NB-04", { .fcntl = fcntl_getfl_eio_4 }, "after F_SETFL on the dup, F_GETFL on the write "
+	  "end: EIO" },
 };
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
 
@@ -673,6 +700,7 @@ START_TEST(later_condition_fails)
 	eofs_seen = 0;
 	full_write_1_seen = false;
 	nb04_dup = -1;
+	nb04_getfl_calls = 0;
 	if (cases[_i].phrase)  /* a row that FAILs: its waits run out a quarter as long */
 		pb_fast_time_on();
 	ck_assert_int_eq(pb_conformance_run_one(c, &o, &r), 0);
