@@ -69,6 +69,13 @@ check "JSON: FIFO write updates mtime, read updates atime (${fifo#.})" \
 check "JSON: params.repeat and fifo_dir recorded" \
 	[ "$("$JQ" "$work/out" .params.repeat .fifo_dir.path | tr '\n' ' ')" = "2 $work/d " ]
 
+# The plan counts an expectation whatever it expects: frozen is verdict 0.
+"$PB" timestamps --dir "$work/d" --format tap --expect anon=frozen,fifo=frozen >"$work/out" 2>"$work/err"
+plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$work/out")
+check "TAP with --expect anon=frozen,fifo=frozen: plan matches the number of results ($plan)" \
+	[ "$plan" = "$(grep -Ec '^(not )?ok ' "$work/out")" ]
+check "TAP with --expect anon=frozen,fifo=frozen: both expectations are points" \
+	[ "$(grep -Ec '^(not )?ok [0-9]* - expect (anon|fifo)=frozen' "$work/out")" = 2 ]
 run 0 timestamps --dir "$work/d" --format tap --expect fifo=updated
 plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$work/out")
 check "TAP: plan matches the number of results ($plan)" \
