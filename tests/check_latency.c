@@ -818,6 +818,36 @@ START_TEST(figures_under_a_scripted_clock)
 }
 END_TEST
 
+/* calloc fails (ENOMEM) for a histogram's buckets while set: Makefile.am
+ * links this test with -Wl,--wrap=calloc. */
+static bool bucket_calloc_fails;
+void *__real_calloc(size_t n, size_t size);
+void *__wrap_calloc(size_t n, size_t size);
+
+void *__wrap_calloc(size_t n, size_t size)
+{
+	if (bucket_calloc_fails && n == PB_HIST_BUCKETS && size == sizeof(uint64_t)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return __real_calloc(n, size);
+}
+
+/* pb_hist_init says -ENOMEM, as histogram.h promises, and leaves an empty
+ * histogram that pb_hist_free takes. */
+START_TEST(histogram_without_memory)
+{
+	struct pb_hist h;
+
+	bucket_calloc_fails = true;
+	ck_assert_int_eq(pb_hist_init(&h), -ENOMEM);
+	bucket_calloc_fails = false;
+	ck_assert_ptr_null(h.counts);
+	ck_assert_uint_eq(h.count, 0);
+	pb_hist_free(&h);
+}
+END_TEST
+
 static Suite *latency_suite(void)
 {
 	Suite *s = suite_create("latency");
@@ -825,7 +855,8 @@ static Suite *latency_suite(void)
 	TCase *h = pb_test_tcase(PB_TCASE_TIMED("histogram", 60, bucket_bounds_hold_their_values,
 						percentiles_match_a_sorted_list,
 						small_values_are_exact,
-						merge_equals_recording_everything));
+						merge_equals_recording_everything,
+						histogram_without_memory));
 	TCase *t = pb_test_tcase(PB_TCASE("topology", one_cpu, smt_pairs,
 					  core_is_never_an_smt_pair, two_llcs, two_numa_nodes,
 					  offline_cpus_do_not_count, cpuset_of_one_cpu,
