@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -328,9 +329,68 @@ START_TEST(zero_copy_line_needs_both_rates)
 }
 END_TEST
 
+/* write(2) into a pipe or FIFO fails with EIO while set: the throughput
+ * part's rw mode measures nothing. */
+static bool pipe_write_fails;
+
+ssize_t write(int fd, const void *buf, size_t n)
+{
+	struct stat st;
+
+	if (pipe_write_fails && fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode)) {
+		errno = EIO;
+		return -1;
+	}
+	return syscall(SYS_write, fd, buf, n);
+}
+
+/* A 64 KiB part whose rw mode moved nothing has no pipe rate (its summary
+ * is null): the copy ceiling is still measured, but its pipe figure and
+ * fraction are null, not 0 or negative, and the text has no line for them. */
+START_TEST(no_rate_no_fraction)
+{
+	char dir[] = "/tmp/pb-check-report.XXXXXX", out[64], text[8192];
+	const char *av[] = { "report", "--quick", "--quiet", "--parts", "throughput_64k",
+			     "--format", "json", "--output", out, NULL };
+	struct json_object *doc, *cc, *v;
+	FILE *f;
+	size_t n;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(out, sizeof(out), "%s/out.json", dir);
+	ck_assert_int_eq(setenv("TMPDIR", dir, 1), 0);
+	pipe_write_fails = true;
+	pb_cmd_run(&pb_cmd_report, 9, av);
+	pipe_write_fails = false;
+	doc = json_object_from_file(out);
+	ck_assert_ptr_nonnull(doc);
+	cc = pb_json_get(doc, "summary.copy_ceiling");
+	ck_assert_msg(cc != NULL, "%s", json_object_to_json_string(doc));
+	ck_assert_double_eq(pb_json_num(cc, "memcpy_bytes_per_s"), 8e9);
+	ck_assert_msg(json_object_object_get_ex(cc, "pipe_64k_bytes_per_s", &v) && v == NULL,
+		      "pipe_64k_bytes_per_s: %s", json_object_to_json_string(cc));
+	ck_assert_msg(json_object_object_get_ex(cc, "pipe_fraction_of_ceiling", &v) && v == NULL,
+		      "pipe_fraction_of_ceiling: %s", json_object_to_json_string(cc));
+	json_object_put(doc);
+	av[6] = "text";
+	pipe_write_fails = true;
+	pb_cmd_run(&pb_cmd_report, 9, av);
+	pipe_write_fails = false;
+	f = fopen(out, "re");
+	ck_assert_ptr_nonnull(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	ck_assert_msg(strstr(text, "copy ceiling") && !strstr(text, "anonymous pipe at 64 KiB"),
+		      "%s", text);
+	ck_assert_int_eq(unlink(out), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 PB_CHECK_SUITE_MAIN("report",
 	PB_TCASE_LOOP("stop", 30, part_past_its_timeout_gets_sigterm,
 		      sizeof(part_timeouts) / sizeof(part_timeouts[0]),
 		      interrupted_part_gets_the_grace_not_its_timeout),
 	PB_TCASE_TIMED("ceiling", 60, copy_ceiling_from_its_measure,
-		       zero_copy_line_needs_both_rates))
+		       zero_copy_line_needs_both_rates, no_rate_no_fraction))
