@@ -170,6 +170,7 @@ START_TEST(doubles)
 	ck_assert_int_eq(pb_parse_double(" 1", 0, 4, &d), -EINVAL);
 	ck_assert_int_eq(pb_parse_double("1x", 0, 4, &d), -EINVAL);
 	ck_assert_int_eq(pb_parse_double("", 0, 4, &d), -EINVAL);
+	ck_assert_int_eq(pb_parse_double(NULL, 0, 4, &d), -EINVAL);
 }
 END_TEST
 
