@@ -204,6 +204,8 @@ if (defined $textf && -s $textf) {
 					: sprintf("  %-*s %18s\n", $w, $lb[$k + 1], "-"); }
 			$n++; bad("fleet text: no block '$l'") unless index($txt, $l) >= 0;
 		}
+		# a fleet has blocks only, no row of the two-document layout
+		$n++; bad("fleet text: a two-document row for '$name'") if $fleet && index($txt, "  $name\n") >= 0;
 	}
 	my ($vr) = (0); $vr += $_->{regression} ? 1 : 0 for @{$c->{verdict_changes}};
 	my $sl = sprintf("%d comparisons, %d significant, %d regressions beyond %g%%; %d verdict changes, %d of them regressions (now fail or error); %d coverage lost",
