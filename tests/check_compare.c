@@ -764,6 +764,26 @@ START_TEST(coverage_lost_verdicts_and_parts)
 }
 END_TEST
 
+/* A part that is a document with parts of its own (a report of reports):
+ * its results are counted at every depth, lost when BASE has it alone and
+ * new when NEW has it alone. */
+START_TEST(nested_parts_count_their_results)
+{
+	struct json_object *a = parse(DOC("report", "{}",
+		"\"parts\":{"
+		" \"outer\":" DOC("report", "{}",
+		"  \"parts\":{\"inner\":" DOC("throughput", "{}",
+		"   \"results\":[{\"kind\":\"anon\",\"repetitions\":[{\"tt_ns\":1},{\"tt_ns\":2}]},"
+		"               {\"kind\":\"fifo\",\"repetitions\":[{\"tt_ns\":1},{\"tt_ns\":2}]}]") ","
+		"   \"note\":\"not a document\"}")
+		"}"));
+	struct json_object *b = parse(DOC("report", "{}", "\"parts\":{}"));
+
+	compared(a, b, NULL, "base_results=2 new_results=0 nlost=1");
+	compared(b, a, NULL, "base_results=0 new_results=2 nlost=0");
+}
+END_TEST
+
 START_TEST(nothing_in_common)
 {
 	struct json_object *a = parse(DOC("throughput", "{}",
@@ -1172,7 +1192,8 @@ static Suite *compare_suite(void)
 			 params_diff_lists_keys, incompatible_documents),
 		PB_TCASE("verdicts", verdict_diffs, result_verdicts_and_report_parts),
 		PB_TCASE("partial", run_failed_reasons, coverage_lost_checks, coverage_lost_results,
-			 coverage_lost_verdicts_and_parts, nothing_in_common,
+			 coverage_lost_verdicts_and_parts, nested_parts_count_their_results,
+			 nothing_in_common,
 			 descriptive_members_identify_nothing, verdict_part_out_of_memory,
 			 absent_without_data_is_not_lost, grid_without_memory_is_left_out,
 			 part_without_command),
