@@ -206,7 +206,7 @@ void pb_ts_bits(const struct pb_ts_target *t, unsigned *updated, unsigned *deter
  * in its directory showed updated (DIR_UPD) against those a FIFO on tmpfs
  * showed (REF_UPD), both over the bits determined on both sides (DET):
  * "overlayfs does not report FIFO mtime/ctime updates through stat".
- * Returns whether they differ (BUF is then the sentence).
+ * Returns whether they differ: BUF is then the sentence, else empty.
  */
 bool pb_ts_fs_quirk(const char *fstype, unsigned dir_upd, unsigned ref_upd, unsigned det,
 		    char *buf, size_t len);

@@ -215,8 +215,11 @@ START_TEST(fs_quirk_words)
 	ck_assert(pb_ts_fs_quirk("overlay", a, all, all, buf, sizeof(buf)));
 	ck_assert_str_eq(buf, "overlayfs does not report FIFO mtime/ctime updates through stat");
 	ck_assert(!pb_ts_fs_quirk("ext4", all, all, all, buf, sizeof(buf)));
+	ck_assert_str_eq(buf, "");  /* no difference: no words, none left over */
 	/* Only what both sides determined counts (a noatime mount: atime). */
+	strcpy(buf, "left over");
 	ck_assert(!pb_ts_fs_quirk("ext4", all & ~a, all, all & ~a, buf, sizeof(buf)));
+	ck_assert_str_eq(buf, "");
 	ck_assert(pb_ts_fs_quirk("fuse", all, all & ~a, all, buf, sizeof(buf)));
 	ck_assert_str_eq(buf, "fuse reports FIFO atime updates the pipe code does not make");
 	ck_assert_str_eq(pb_ts_fs_name("overlay"), "overlayfs");
