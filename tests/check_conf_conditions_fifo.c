@@ -540,6 +540,14 @@ static int open_wronly_nb_enxio(const char *path, int flags, mode_t mode)
 	       open(path, flags, mode);
 }
 
+/* O_WRONLY|O_NONBLOCK succeeds without a reader (opened O_RDWR). */
+static int open_wronly_nb_succeeds(const char *path, int flags, mode_t mode)
+{
+	if (fifo_flags(path, flags, O_WRONLY, true))
+		flags = (flags & ~O_ACCMODE) | O_RDWR;
+	return open(path, flags, mode);
+}
+
 /* A blocking O_WRONLY open gets O_NONBLOCK (ENXIO at once), or O_RDWR
  * (succeeds at once); a blocking O_RDONLY one fails with EIO. */
 static int open_wronly_nonblock(const char *path, int flags, mode_t mode)
@@ -1403,7 +1411,30 @@ START_TEST(second_open_not_tried)
 }
 END_TEST
 
+/* FIFO-03's writer open that succeeds without a reader fails the check on
+ * every descriptor, 0 included (descriptor 0 closed, the lowest free). */
+START_TEST(fifo03_success_on_fd_0)
+{
+	const struct pb_check *c = pb_test_find_check("FIFO-03");
+	struct pb_sysops broken = { .open = open_wronly_nb_succeeds };
+	struct pb_sysops s = pb_test_sysops(&broken);
+	struct pb_run_opts o = { .sys = &s, .kind = PB_KIND_FIFO, .timeout_s = 20 };
+	struct pb_check_result r;
+
+	ck_assert_ptr_nonnull(c);
+	for (int closed = 0; closed < 2; closed++) {
+		if (closed)
+			close(0);
+		ck_assert_int_eq(pb_conformance_run_one(c, &o, &r), 0);
+		ck_assert_msg(r.verdict == PB_FAIL &&
+			      strcmp(r.detail, "O_WRONLY|O_NONBLOCK succeeded without a reader") == 0,
+			      "descriptor 0 %s: %s: %s", closed ? "free" : "open",
+			      pb_verdict_names[r.verdict], r.detail);
+	}
+}
+END_TEST
+
 PB_CHECK_SUITE_MAIN("conf_conditions_fifo",
 	PB_TCASE_LOOP("later_conditions", 90, later_condition, NCASES),
-	PB_TCASE_TIMED("no_fd_count", 30, cre07_without_a_count),
+	PB_TCASE_TIMED("no_fd_count", 30, cre07_without_a_count, fifo03_success_on_fd_0),
 	PB_TCASE_LOOP("first_open_fails", 30, second_open_not_tried, 3))
