@@ -305,6 +305,15 @@ GETFL_EIO(2)
 GETFL_EIO(3)
 GETFL_EIO(4)
 
+/* NB-03: F_SETPIPE_SZ says the pipe now holds 0 bytes (it must say at least
+ * what was asked). */
+static int fcntl_setpipe_sz_0(int fd, int cmd, long arg)
+{
+	int r = fcntl(fd, cmd, arg);
+
+	return cmd == F_SETPIPE_SZ && r >= 0 ? 0 : r;
+}
+
 /* NB-05: a nonblocking write(1) that cannot be done says 1. */
 static ssize_t write_1_lies(int fd, const void *buf, size_t n)
 {
@@ -632,7 +641,7 @@ static const struct {
 	{ "NB-01", { .write = write_96_eagain }, "last page: write(96) = -1/EAGAIN" },
 	{ "NB-03", { .write = write_big_pipe_buf }, NULL },
 	{ "NB-03", { .write = write_big_pipe_buf_less_1 }, "= 4095, expected at least PIPE_BUF" },
-	{ "NB-03", { .write = write_big_overcounts }, "= 65537, expected at least PIPE_BUF" },
+	{ "NB-03", { .write = write_big_overcounts }, "= 65537, more than the capacity" },
 	{ "NB-03", { .write = write_5_pages_overcounts }, "expected a partial write of at most" },
 	{ "NB-03", { .write = write_5_pages_zero }, ") = 0, expected a partial write" },
 	{ "NB-04", { .dup = dup_remembered, .fcntl = fcntl_read_end_nonblock }, "read end yes" },
@@ -685,6 +694,8 @@ static const struct {
 	{ "NB-04", { .fcntl = fcntl_getfl_eio_3 }, "F_GETFL on the read end: EIO" },
 	{ "NB-04", { .fcntl = fcntl_getfl_eio_4 }, "after F_SETFL on the dup, F_GETFL on the write "
 	  "end: EIO" },
+	{ "NB-03", { .fcntl = fcntl_setpipe_sz_0 }, "empty 0-byte pipe: write(1048576) = 65536, "
+	  "more than the capacity F_SETPIPE_SZ gave" },
 };
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
 
