@@ -24,7 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <grp.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
@@ -1434,7 +1436,32 @@ START_TEST(fifo03_success_on_fd_0)
 }
 END_TEST
 
+/* RD-07 that cannot fork its readers (a fresh uid of this test's own with
+ * RLIMIT_NPROC 4: the test, the check and two readers) is a harness error
+ * naming the fork, not a verdict on the pipe. */
+START_TEST(rd07_fork_fails)
+{
+	const struct pb_check *c = pb_test_find_check("RD-07");
+	struct pb_run_opts o = { .kind = PB_KIND_ANON, .timeout_s = 20 };
+	struct rlimit rl = { 4, 4 };
+	uid_t uid = (uid_t)(1600000000u + (unsigned)getpid());
+	struct pb_check_result r;
+
+	ck_assert_ptr_nonnull(c);
+	if (setgroups(0, NULL) != 0 || setgid((gid_t)uid) != 0 || setuid(uid) != 0) {
+		fprintf(stderr, "# rd07_fork_fails: not run (cannot become uid %u: %s)\n",
+			(unsigned)uid, strerror(errno));
+		return;
+	}
+	ck_assert_int_eq(setrlimit(RLIMIT_NPROC, &rl), 0);
+	ck_assert_int_eq(pb_conformance_run_one(c, &o, &r), 0);
+	ck_assert_msg(r.verdict == PB_ERROR && strstr(r.detail, "fork: EAGAIN"), "RD-07: %s: %s",
+		      pb_verdict_names[r.verdict], r.detail);
+}
+END_TEST
+
 PB_CHECK_SUITE_MAIN("conf_conditions_fifo",
 	PB_TCASE_LOOP("later_conditions", 90, later_condition, NCASES),
-	PB_TCASE_TIMED("no_fd_count", 30, cre07_without_a_count, fifo03_success_on_fd_0),
+	PB_TCASE_TIMED("no_fd_count", 30, cre07_without_a_count, fifo03_success_on_fd_0,
+		       rd07_fork_fails),
 	PB_TCASE_LOOP("first_open_fails", 30, second_open_not_tried, 3))
