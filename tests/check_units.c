@@ -291,6 +291,9 @@ START_TEST(cpu_lists)
 	pb_format_cpu_list(&s, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "0,2-3");
 	ck_assert_int_eq(pb_parse_cpu_list("8", 8, &s), -ERANGE);
+	/* past what a cpu_set_t holds, whatever the machine says it has */
+	ck_assert_int_eq(pb_parse_cpu_list("1023", CPU_SETSIZE + 8, &s), 0);
+	ck_assert_int_eq(pb_parse_cpu_list("1024", CPU_SETSIZE + 8, &s), -ERANGE);
 	ck_assert_int_eq(pb_parse_cpu_list("3-1", 8, &s), -EINVAL);
 	ck_assert_int_eq(pb_parse_cpu_list("1-", 8, &s), -EINVAL);
 	ck_assert_int_eq(pb_parse_cpu_list("x", 8, &s), -EINVAL);

@@ -220,8 +220,11 @@ run_tests() {
 	reap "$PWD" "$wcg"
 	case $rc in 124|137) echo timeout; return ;; esac
 	[ $rc -ne 0 ] || return 0
+	# mutgen.sh and mutants.sh read the source's text (equivalent.tab's
+	# tags, the catalogue's snippets), not what the program does: a
+	# mutant that changes a line they name fails them and is not killed.
 	k=$(grep -E '^(FAIL|ERROR|XPASS):' "$log" | sed 's/^[A-Z]*: //; s/ .*//' |
-		grep -vxF -f "$out/baseline-fails" | sort -u)
+		grep -vxF -f "$out/baseline-fails" | grep -vxE 'tests/(mutgen|mutants)\.sh' | sort -u)
 	[ -n "$k" ] || grep -q -E '^(FAIL|ERROR|XPASS):' "$log" || k="make"
 	printf '%s\n' "$k"
 }
