@@ -1447,14 +1447,23 @@ START_TEST(rd07_fork_fails)
 	uid_t uid = (uid_t)(1600000000u + (unsigned)getpid());
 	struct pb_check_result r;
 
+	char dir[] = "/tmp/pb-rd07.XXXXXX";  /* TMPDIR may be root's alone */
+
 	ck_assert_ptr_nonnull(c);
+	if (!mkdtemp(dir) || chown(dir, uid, (gid_t)uid) != 0) {
+		fprintf(stderr, "# rd07_fork_fails: not run (%s: %s)\n", dir, strerror(errno));
+		return;
+	}
 	if (setgroups(0, NULL) != 0 || setgid((gid_t)uid) != 0 || setuid(uid) != 0) {
 		fprintf(stderr, "# rd07_fork_fails: not run (cannot become uid %u: %s)\n",
 			(unsigned)uid, strerror(errno));
+		rmdir(dir);
 		return;
 	}
+	ck_assert_int_eq(setenv("TMPDIR", dir, 1), 0);
 	ck_assert_int_eq(setrlimit(RLIMIT_NPROC, &rl), 0);
 	ck_assert_int_eq(pb_conformance_run_one(c, &o, &r), 0);
+	ck_assert_msg(rmdir(dir) == 0, "%s: %s (left behind)", dir, strerror(errno));
 	ck_assert_msg(r.verdict == PB_ERROR && strstr(r.detail, "fork: EAGAIN"), "RD-07: %s: %s",
 		      pb_verdict_names[r.verdict], r.detail);
 }

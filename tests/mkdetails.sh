@@ -7,9 +7,10 @@
 #
 #   sh ../tests/mkdetails.sh > ../tests/conf_details.tab
 #
-# Each program runs three times: as it is, with seven more descriptors
-# open (3 to 9: every descriptor number moves), and so again while two busy
-# loops load the CPUs (a count a race decides may move).  A number that
+# Each program runs four times: as it is, with seven more descriptors
+# open (3 to 9: every descriptor number moves), so again while two busy
+# loops load the CPUs (a count a race decides may move), and with TMPDIR on
+# tmpfs (/dev/shm: a filesystem's name or device number moves).  A number that
 # differs between the runs becomes '#'; a '#', '*' or backslash of the text
 # is escaped; a detail whose words differ between the runs keeps what they
 # share, then '*'.  Read the diff before committing it: a detail that
@@ -36,12 +37,20 @@ for i in 1 2; do sh -c 'while :; do :; done' & hogs="$hogs $!"; done
 	run "$tmp/c")
 kill $hogs 2>/dev/null
 hogs=
+# and with TMPDIR on another filesystem (tmpfs): a filesystem's name or
+# device number moves too
+if [ -d /dev/shm ] && d=$(mktemp -d /dev/shm/pb-mkdetails.XXXXXX); then
+	TMPDIR=$d run "$tmp/d"
+	rm -rf "$d"
+else
+	cp "$tmp/c" "$tmp/d"
+fi
 echo "# Snapshots of the conformance unit tests' details (tests/mkdetails.sh makes this"
 echo "# file; pb_test_detail_is reads it): test, loop index, the detail as a pattern"
 echo "# ('#' one or more digits, a backslash escapes the next character)."
 perl -e '
 	my %run;
-	for my $i (0 .. 2) {
+	for my $i (0 .. 3) {
 		open my $f, "<", $ARGV[$i] or die "$ARGV[$i]: $!";
 		while (<$f>) {
 			chomp;
@@ -58,7 +67,7 @@ perl -e '
 			$same = 0 if @$p != @{ $parts[0] };
 			for my $j (0 .. $#$p) { $same = 0 if $j % 2 == 0 && $p->[$j] ne $parts[0][$j] }
 		}
-		if (!$same || @d != 3) {
+		if (!$same || @d != 4) {
 			# What all runs share, then anything.
 			my $p = $d[0];
 			for my $x (@d) { chop $p while index($x, $p) != 0 }
@@ -81,4 +90,4 @@ perl -e '
 		}
 		print "$k\t$out\n";
 	}
-' "$tmp/a" "$tmp/b" "$tmp/c"
+' "$tmp/a" "$tmp/b" "$tmp/c" "$tmp/d"
