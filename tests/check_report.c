@@ -276,6 +276,18 @@ START_TEST(copy_ceiling_from_its_measure)
 }
 END_TEST
 
+/* The whole of the text file PATH (up to LEN - 1 bytes) into BUF. */
+static void read_text(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	size_t n;
+
+	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+}
+
 /* splice(2) refused (EINVAL) while set: the 64 KiB part measures rw and
  * vmsplice, then fails in splice, which has no rate. */
 static bool splice_refused;
@@ -299,8 +311,6 @@ START_TEST(zero_copy_line_needs_both_rates)
 			     "--output", out, NULL };
 	double v = 0, sp = 0;
 	const char *z;
-	FILE *f;
-	size_t n;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(out, sizeof(out), "%s/out.txt", dir);
@@ -309,11 +319,7 @@ START_TEST(zero_copy_line_needs_both_rates)
 		splice_refused = refused;
 		pb_cmd_run(&pb_cmd_report, 7, av);
 		splice_refused = false;
-		f = fopen(out, "re");
-		ck_assert_ptr_nonnull(f);
-		n = fread(text, 1, sizeof(text) - 1, f);
-		text[n] = '\0';
-		fclose(f);
+		read_text(out, text, sizeof(text));
 		z = strstr(text, "vmsplice+splice at 64 KiB: ");
 		if (!refused)
 			ck_assert_msg(z && sscanf(z, "vmsplice+splice at 64 KiB: vmsplice %lf GB/s, "
@@ -353,8 +359,6 @@ START_TEST(no_rate_no_fraction)
 	const char *av[] = { "report", "--quick", "--quiet", "--parts", "throughput_64k",
 			     "--format", "json", "--output", out, NULL };
 	struct json_object *doc, *cc, *v;
-	FILE *f;
-	size_t n;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(out, sizeof(out), "%s/out.json", dir);
@@ -376,11 +380,7 @@ START_TEST(no_rate_no_fraction)
 	pipe_write_fails = true;
 	pb_cmd_run(&pb_cmd_report, 9, av);
 	pipe_write_fails = false;
-	f = fopen(out, "re");
-	ck_assert_ptr_nonnull(f);
-	n = fread(text, 1, sizeof(text) - 1, f);
-	text[n] = '\0';
-	fclose(f);
+	read_text(out, text, sizeof(text));
 	ck_assert_msg(strstr(text, "copy ceiling") && !strstr(text, "anonymous pipe at 64 KiB"),
 		      "%s", text);
 	ck_assert_int_eq(unlink(out), 0);
