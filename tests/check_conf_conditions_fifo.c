@@ -126,12 +126,14 @@ static int pipe2_one_fd(int fd[2], int flags)
 	return 0;
 }
 
-/* Two descriptors are made, but slot I says 250 + I (not open). */
+/* Two descriptors are made, but slot I says NOT_OPEN + I (later_condition
+ * closes both before the check runs: a shell may have handed them down). */
+#define NOT_OPEN 250
 static int pipe2_bogus_slot(int fd[2], int flags, int i)
 {
 	if (syscall(SYS_pipe2, fd, flags) != 0)
 		return -1;
-	fd[i] = 250 + i;
+	fd[i] = NOT_OPEN + i;
 	return 0;
 }
 
@@ -1278,6 +1280,8 @@ START_TEST(later_condition)
 	ck_assert_ptr_nonnull(c);
 	if (fcntl(0, F_GETFD) < 0)  /* descriptor 0 is never the check's (close_0_dies) */
 		ck_assert_int_eq(open("/dev/null", O_RDONLY), 0);
+	close(NOT_OPEN);
+	close(NOT_OPEN + 1);
 	if ((cases[_i].need == AS_ROOT && !root_in_init_ns()) ||
 	    (cases[_i].need == NEW_KERNEL && !kernel_5_14()))
 		return;
