@@ -35,6 +35,49 @@ static inline bool pb_test_own_tmpfs(const char *target, unsigned long flags)
 	       mount("pb-test-tmpfs", target, "tmpfs", flags, "size=64k") == 0;
 }
 
+/* TEXT written to PATH in one write(), as a uid_map must be. */
+static inline bool pb_test_write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	ssize_t n = fd < 0 ? -1 : write(fd, text, strlen(text));
+
+	if (fd >= 0 && close(fd) != 0)
+		return false;
+	return n == (ssize_t)strlen(text);
+}
+
+/* The initial user namespace's uid_map: all of 0..2^32-2 mapped to itself. */
+#define PB_TEST_INIT_UID_MAP "         0          0 4294967295"
+
+/*
+ * A /proc of the test's own (pb_test_own_tmpfs) with empty self/ and
+ * sys/fs/ for the files the test writes there (pb_test_write_file,
+ * pb_test_proc_self): the capabilities, limits or user namespace this
+ * machine lacks, shown to a check.  The test ends with
+ * umount2("/proc", MNT_DETACH).  False (errno set) when no mount namespace
+ * can be made.
+ */
+static inline bool pb_test_fake_proc(void)
+{
+	if (!pb_test_own_tmpfs("/proc", 0))
+		return false;
+	ck_assert_int_eq(mkdir("/proc/self", 0755), 0);
+	ck_assert_int_eq(mkdir("/proc/sys", 0755), 0);
+	ck_assert_int_eq(mkdir("/proc/sys/fs", 0755), 0);
+	return true;
+}
+
+/* The fake /proc's self/status says CapEff CAPEFF (hex), its uid_map UID_MAP. */
+static inline void pb_test_proc_self(const char *capeff, const char *uid_map)
+{
+	char text[128];
+
+	snprintf(text, sizeof(text), "Name:\tpipebench\nCapEff:\t%s\n", capeff);
+	ck_assert(pb_test_write_file("/proc/self/status", text));
+	snprintf(text, sizeof(text), "%s\n", uid_map);
+	ck_assert(pb_test_write_file("/proc/self/uid_map", text));
+}
+
 /*
  * True when S matches PATTERN: '#' matches one or more digits (descriptor
  * numbers, a uid, an inode), a '*' that ends the pattern anything at all,

@@ -1399,14 +1399,6 @@ START_TEST(lx07_condition)
 END_TEST
 
 
-static bool write_text(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "we");
-	bool ok = f && fputs(text, f) >= 0;
-
-	return (f && fclose(f) == 0) && ok;
-}
-
 /*
  * LX-03 where pipe-user-pages-hard is 1 page (a /proc of this test's own:
  * the real soft limit and pipe-max-size, hard 1, a status with CAP_SETGID
@@ -1429,20 +1421,16 @@ START_TEST(lx03_hard_one_page)
 		fprintf(stderr, "# lx03_hard_one_page: not run (limits or CAP_SETUID)\n");
 		return;
 	}
-	if (!pb_test_own_tmpfs("/proc", 0)) {
+	if (!pb_test_fake_proc()) {
 		fprintf(stderr, "# lx03_hard_one_page: not run (%s)\n", strerror(errno));
 		return;
 	}
-	ck_assert_int_eq(mkdir("/proc/self", 0755), 0);
-	ck_assert_int_eq(mkdir("/proc/sys", 0755), 0);
-	ck_assert_int_eq(mkdir("/proc/sys/fs", 0755), 0);
 	snprintf(text, sizeof(text), "%ld\n", soft);
-	ck_assert(write_text("/proc/sys/fs/pipe-user-pages-soft", text));
-	ck_assert(write_text("/proc/sys/fs/pipe-user-pages-hard", "1\n"));
+	ck_assert(pb_test_write_file("/proc/sys/fs/pipe-user-pages-soft", text));
+	ck_assert(pb_test_write_file("/proc/sys/fs/pipe-user-pages-hard", "1\n"));
 	snprintf(text, sizeof(text), "%ld\n", maxsz);
-	ck_assert(write_text("/proc/sys/fs/pipe-max-size", text));
-	ck_assert(write_text("/proc/self/status", "Name:\tpipebench\nCapEff:\t00000000000000c0\n"));
-	ck_assert(write_text("/proc/self/uid_map", "         0          0 4294967295\n"));
+	ck_assert(pb_test_write_file("/proc/sys/fs/pipe-max-size", text));
+	pb_test_proc_self("00000000000000c0", PB_TEST_INIT_UID_MAP);
 	ck_assert_int_eq(pb_conformance_run_one(pb_test_find_check("LX-03"), &o, &r), 0);
 	umount2("/proc", MNT_DETACH);
 	snprintf(want, sizeof(want), "hard limit 1 pages: %ld pipes made without ENFILE",
@@ -1472,21 +1460,17 @@ START_TEST(lx03_limits_unreadable)
 	struct pb_run_opts o = { .kind = PB_KIND_ANON, .timeout_s = 20 };
 	struct pb_check_result r;
 
-	if (!pb_test_own_tmpfs("/proc", 0)) {
+	if (!pb_test_fake_proc()) {
 		fprintf(stderr, "# lx03_limits_unreadable: not run (%s)\n", strerror(errno));
 		return;
 	}
-	ck_assert_int_eq(mkdir("/proc/self", 0755), 0);
-	ck_assert_int_eq(mkdir("/proc/sys", 0755), 0);
-	ck_assert_int_eq(mkdir("/proc/sys/fs", 0755), 0);
 	ck_assert(!lx03_procs[_i].soft ||
-		  write_text("/proc/sys/fs/pipe-user-pages-soft", lx03_procs[_i].soft));
+		  pb_test_write_file("/proc/sys/fs/pipe-user-pages-soft", lx03_procs[_i].soft));
 	ck_assert(!lx03_procs[_i].hard ||
-		  write_text("/proc/sys/fs/pipe-user-pages-hard", lx03_procs[_i].hard));
+		  pb_test_write_file("/proc/sys/fs/pipe-user-pages-hard", lx03_procs[_i].hard));
 	ck_assert(!lx03_procs[_i].maxsz ||
-		  write_text("/proc/sys/fs/pipe-max-size", lx03_procs[_i].maxsz));
-	ck_assert(write_text("/proc/self/status", "Name:\tpipebench\nCapEff:\t00000000000000c0\n"));
-	ck_assert(write_text("/proc/self/uid_map", "         0          0 4294967295\n"));
+		  pb_test_write_file("/proc/sys/fs/pipe-max-size", lx03_procs[_i].maxsz));
+	pb_test_proc_self("00000000000000c0", PB_TEST_INIT_UID_MAP);
 	ck_assert_int_eq(pb_conformance_run_one(pb_test_find_check("LX-03"), &o, &r), 0);
 	umount2("/proc", MNT_DETACH);
 	ck_assert_msg(r.verdict == PB_SKIP && strcmp(r.detail, lx03_procs[_i].says) == 0,
@@ -1524,7 +1508,7 @@ START_TEST(lx07_unprivileged_helper)
 	}
 	ck_assert_int_eq(pb_tmpdir_make(NULL, dir, sizeof(dir)), 0);
 	snprintf(k7_file, sizeof(k7_file), "%s/pipe-max-size", dir);
-	ck_assert(write_text(k7_file, "1048576\n"));
+	ck_assert(pb_test_write_file(k7_file, "1048576\n"));
 	k7_max = mmap(NULL, sizeof(*k7_max), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
 		      -1, 0);
 	ck_assert_ptr_ne(k7_max, MAP_FAILED);
@@ -1534,15 +1518,13 @@ START_TEST(lx07_unprivileged_helper)
 	s.open = k7_open;
 	s.write = k7_write;
 	s.fcntl = k7_fcntl;
-	if (!pb_test_own_tmpfs("/proc", 0)) {
+	if (!pb_test_fake_proc()) {
 		fprintf(stderr, "# lx07_unprivileged_helper: not run (%s)\n", strerror(errno));
 		unlink(k7_file);
 		pb_tmpdir_remove(dir);
 		return;
 	}
-	ck_assert_int_eq(mkdir("/proc/self", 0755), 0);
-	ck_assert(write_text("/proc/self/status", "Name:\tpipebench\nCapEff:\t000001ffffffffff\n"));
-	ck_assert(write_text("/proc/self/uid_map", "         0          0 4294967295\n"));
+	pb_test_proc_self("000001ffffffffff", PB_TEST_INIT_UID_MAP);
 	ck_assert(pb_check_has_limit_cap(PB_CAP_SYS_RESOURCE));
 	ck_assert_int_eq(pb_conformance_run_one(pb_test_find_check("LX-07"), &o, &r), 0);
 	umount2("/proc", MNT_DETACH);
@@ -1829,26 +1811,20 @@ START_TEST(lx03_own_limits)
 		fprintf(stderr, "# lx03_own_limits: not run (no CAP_SETUID)\n");
 		return;
 	}
-	if (!pb_test_own_tmpfs("/proc", 0)) {
+	if (!pb_test_fake_proc()) {
 		fprintf(stderr, "# lx03_own_limits: not run (%s)\n", strerror(errno));
 		return;
 	}
-	ck_assert_int_eq(mkdir("/proc/self", 0755), 0);
-	ck_assert_int_eq(mkdir("/proc/sys", 0755), 0);
-	ck_assert_int_eq(mkdir("/proc/sys/fs", 0755), 0);
-	ck_assert(write_text("/proc/sys/fs/pipe-user-pages-soft", "6\n"));
-	ck_assert(write_text("/proc/sys/fs/pipe-user-pages-hard", "0\n"));
+	ck_assert(pb_test_write_file("/proc/sys/fs/pipe-user-pages-soft", "6\n"));
+	ck_assert(pb_test_write_file("/proc/sys/fs/pipe-user-pages-hard", "0\n"));
 	s.pipe2 = em_pipe2;
 	s.fcntl = em_fcntl;
 	for (int i = 0; i < NR; i++) {
 		long def_pages = lim[i].max_pages < 16 ? lim[i].max_pages : 16;
 
 		snprintf(text, sizeof(text), "%ld\n", lim[i].max_pages * page);
-		ck_assert(write_text("/proc/sys/fs/pipe-max-size", text));
-		snprintf(text, sizeof(text), "Name:\tpipebench\nCapEff:\t%s\n", lim[i].capeff);
-		ck_assert(write_text("/proc/self/status", text));
-		snprintf(text, sizeof(text), "%s\n", lim[i].uid_map);
-		ck_assert(write_text("/proc/self/uid_map", text));
+		ck_assert(pb_test_write_file("/proc/sys/fs/pipe-max-size", text));
+		pb_test_proc_self(lim[i].capeff, lim[i].uid_map);
 		em_def = (int)(def_pages * page);
 		em_full = (int)(6 / def_pages);
 		em_made = 0;

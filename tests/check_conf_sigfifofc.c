@@ -661,16 +661,6 @@ START_TEST(fifo_open_emfile_is_error)
 }
 END_TEST
 
-static bool write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : write(fd, text, strlen(text));
-
-	if (fd >= 0)
-		close(fd);
-	return n == (ssize_t)strlen(text);
-}
-
 /*
  * Without the capabilities in the initial namespace (a user namespace), the
  * default capacity F_GETPIPE_SZ reports decides: 3 pages is neither the
@@ -745,9 +735,9 @@ START_TEST(user_namespace_skips_the_part)
 		/* What `unshare -U -r` does: map the caller to 0, deny setgroups. */
 		snprintf(umap, sizeof(umap), "0 %u 1", (unsigned)getuid());
 		snprintf(gmap, sizeof(gmap), "0 %u 1", (unsigned)getgid());
-		if (unshare(CLONE_NEWUSER) != 0 || !write_file("/proc/self/setgroups", "deny") ||
-		    !write_file("/proc/self/uid_map", umap) ||
-		    !write_file("/proc/self/gid_map", gmap))
+		if (unshare(CLONE_NEWUSER) != 0 || !pb_test_write_file("/proc/self/setgroups", "deny") ||
+		    !pb_test_write_file("/proc/self/uid_map", umap) ||
+		    !pb_test_write_file("/proc/self/gid_map", gmap))
 			_exit(77);
 		for (int i = 0; i < 2; i++) {
 			struct pb_check_result r = run(ids[i], NULL, PB_KIND_ANON);
@@ -784,14 +774,6 @@ END_TEST
  * pipe-max-size below 16 pages explains a default equal to it only
  * without CAP_SYS_RESOURCE.
  */
-static bool put_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "we");
-	bool ok = f && fputs(text, f) >= 0;
-
-	return (f && fclose(f) == 0) && ok;
-}
-
 START_TEST(fc02_reasons)
 {
 	enum why { SIXTEEN, SOFT, MAX, UNKNOWN };
@@ -819,24 +801,18 @@ START_TEST(fc02_reasons)
 	struct pb_check_result r[NFC];
 	char text[96], want[NFC][160];
 
-	if (!pb_test_own_tmpfs("/proc", 0)) {
+	if (!pb_test_fake_proc()) {
 		fprintf(stderr, "# fc02_reasons: not run (%s)\n", strerror(errno));
 		return;
 	}
-	ck_assert_int_eq(mkdir("/proc/self", 0755), 0);
-	ck_assert_int_eq(mkdir("/proc/sys", 0755), 0);
-	ck_assert_int_eq(mkdir("/proc/sys/fs", 0755), 0);
-	ck_assert(put_file("/proc/sys/fs/pipe-user-pages-soft", "16384\n"));
+	ck_assert(pb_test_write_file("/proc/sys/fs/pipe-user-pages-soft", "16384\n"));
 	sys.fcntl = fcntl_fake_capacity;
 	for (int i = 0; i < NFC; i++) {
 		long cap = fc[i].pages * page;
 
 		snprintf(text, sizeof(text), "%ld\n", fc[i].max_pages * page);
-		ck_assert(put_file("/proc/sys/fs/pipe-max-size", text));
-		snprintf(text, sizeof(text), "Name:\tpipebench\nCapEff:\t%s\n", fc[i].capeff);
-		ck_assert(put_file("/proc/self/status", text));
-		snprintf(text, sizeof(text), "%s\n", fc[i].uid_map);
-		ck_assert(put_file("/proc/self/uid_map", text));
+		ck_assert(pb_test_write_file("/proc/sys/fs/pipe-max-size", text));
+		pb_test_proc_self(fc[i].capeff, fc[i].uid_map);
 		fake_pages = fc[i].pages;
 		r[i] = run("FC-02", &sys, PB_KIND_ANON);
 		switch (fc[i].why) {
@@ -897,19 +873,15 @@ START_TEST(fc05_privileged_resize)
 		fprintf(stderr, "# fc05_privileged_resize: not run (no pipe-max-size)\n");
 		return;
 	}
-	if (!pb_test_own_tmpfs("/proc", 0)) {
+	if (!pb_test_fake_proc()) {
 		fprintf(stderr, "# fc05_privileged_resize: not run (%s)\n", strerror(errno));
 		return;
 	}
-	ck_assert_int_eq(mkdir("/proc/self", 0755), 0);
-	ck_assert_int_eq(mkdir("/proc/sys", 0755), 0);
-	ck_assert_int_eq(mkdir("/proc/sys/fs", 0755), 0);
 	snprintf(text, sizeof(text), "%ld\n", fc05_max);
-	ck_assert(put_file("/proc/sys/fs/pipe-max-size", text));
+	ck_assert(pb_test_write_file("/proc/sys/fs/pipe-max-size", text));
 	/* CAP_SYS_RESOURCE (24) only: the unprivileged side is then the caller
 	 * without it, which it is not, so it is not tried (no CAP_SETUID) */
-	ck_assert(put_file("/proc/self/status", "Name:\tpipebench\nCapEff:\t0000000001000000\n"));
-	ck_assert(put_file("/proc/self/uid_map", "0 0 4294967295\n"));
+	pb_test_proc_self("0000000001000000", PB_TEST_INIT_UID_MAP);
 	sys.fcntl = fcntl_priv_resize;
 	for (int i = 0; i < 2; i++) {
 		fc05_short = i;

@@ -195,8 +195,11 @@ else
 		w=$((w + 1))
 	done
 	echo "$me: the unmutated tree's make check (its failures kill no mutant)" >&2
-	(cd b && timeout -k 10 "$check_timeout" make -j"$jobs" check >"$out/logs/baseline.log" 2>&1)
+	rm -rf "$tree/tmp" && mkdir "$tree/tmp" || exit 2
+	(cd b && TMPDIR=$tree/tmp timeout -k 10 "$check_timeout" make -j"$jobs" check \
+		>"$out/logs/baseline.log" 2>&1)
 	reap "$tree"
+	rm -rf "$tree/tmp"
 	grep -E '^(FAIL|ERROR|XPASS):' "$out/logs/baseline.log" | sed 's/^[A-Z]*: //; s/ .*//' | sort -u >"$out/baseline-fails"
 	if [ -s "$out/baseline-fails" ]; then
 		echo "$me: failing without a mutant, not counted: $(tr '\n' ' ' <"$out/baseline-fails")" >&2
@@ -210,14 +213,20 @@ fi
 run_tests() {
 	log=$1 limit=$2
 	shift 2
+	# a TMPDIR of the run's own, emptied after it: what a mutant leaves
+	# behind (its FIFOs, temporary directories) stays out of /tmp
+	rm -rf "$PWD/tmp" && mkdir "$PWD/tmp" || exit 2
 	if [ $# -gt 0 ]; then
-		(cd b && caged timeout -k 10 "$limit" make -j"$jobs" check TESTS="$*" >"$log" 2>&1)
+		(cd b && TMPDIR=$PWD/../tmp caged timeout -k 10 "$limit" make -j"$jobs" check \
+			TESTS="$*" >"$log" 2>&1)
 	else
 		# the whole suite: its tests mostly wait, so more of them at once
-		(cd b && caged timeout -k 10 "$limit" make -j"$check_jobs" check >"$log" 2>&1)
+		(cd b && TMPDIR=$PWD/../tmp caged timeout -k 10 "$limit" make -j"$check_jobs" \
+			check >"$log" 2>&1)
 	fi
 	rc=$?
 	reap "$PWD" "$wcg"
+	rm -rf "$PWD/tmp"
 	case $rc in 124|137) echo timeout; return ;; esac
 	[ $rc -ne 0 ] || return 0
 	# mutgen.sh and mutants.sh read the source's text (equivalent.tab's
