@@ -134,13 +134,23 @@ fi
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 if [ -n "$CHROMIUM" ]; then
 	export HOME="$D"   # Chromium's profile and crash files stay in the test's directory
+	# Chromium's singleton socket lies in TMPDIR and a socket's path holds
+	# 107 bytes: it aborts (134, "Socket path too long") under a deep TMPDIR,
+	# such as a build tree's, so one of its own under /tmp then
+	CTMP=$TMPDIR
+	if [ ${#TMPDIR} -gt 40 ]; then
+		CTMP=$(mktemp -d /tmp/pb-chromium.XXXXXX) || exit 99
+		trap 'rm -rf "$TEST_TMP" "$CTMP"' EXIT
+	fi
 	# chromium ARGS...: headless, no sandbox (root in a container), bounded.
 	chromium() {
-		timeout -k 5 90 "$CHROMIUM" --headless --no-sandbox --disable-gpu \
+		TMPDIR=$CTMP timeout -k 5 90 "$CHROMIUM" --headless --no-sandbox --disable-gpu \
 			--user-data-dir="$D/profile" --no-first-run --window-size=1200,900 "$@"
 	}
 	chromium --enable-logging=stderr --v=0 --dump-dom "file://$D/g.html" >"$D/dom.html" 2>"$D/chromium.err"
-	is "$?" 0 "Chromium loads the page"
+	rc=$?
+	is "$rc" 0 "Chromium loads the page"
+	[ $rc -eq 0 ] || diag "$(tail -3 "$D/chromium.err")"
 	grep -q '<table class="grid">' "$D/dom.html"; ok $? "the grid's table is in the DOM Chromium built"
 	is "$(grep -c ':CONSOLE' "$D/chromium.err")" 0 "no console message"
 	printf '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>blank</title></head><body></body></html>\n' >"$D/blank.html"

@@ -215,18 +215,19 @@ run_tests() {
 	shift 2
 	# a TMPDIR of the run's own, emptied after it: what a mutant leaves
 	# behind (its FIFOs, temporary directories) stays out of /tmp
-	rm -rf "$PWD/tmp" && mkdir "$PWD/tmp" || exit 2
+	wtmp=$PWD/tmp
+	rm -rf "$wtmp" && mkdir "$wtmp" || exit 2
 	if [ $# -gt 0 ]; then
-		(cd b && TMPDIR=$PWD/../tmp caged timeout -k 10 "$limit" make -j"$jobs" check \
+		(cd b && TMPDIR=$wtmp caged timeout -k 10 "$limit" make -j"$jobs" check \
 			TESTS="$*" >"$log" 2>&1)
 	else
 		# the whole suite: its tests mostly wait, so more of them at once
-		(cd b && TMPDIR=$PWD/../tmp caged timeout -k 10 "$limit" make -j"$check_jobs" \
+		(cd b && TMPDIR=$wtmp caged timeout -k 10 "$limit" make -j"$check_jobs" \
 			check >"$log" 2>&1)
 	fi
 	rc=$?
 	reap "$PWD" "$wcg"
-	rm -rf "$PWD/tmp"
+	rm -rf "$wtmp"
 	case $rc in 124|137) echo timeout; return ;; esac
 	[ $rc -ne 0 ] || return 0
 	# mutgen.sh and mutants.sh read the source's text (equivalent.tab's
