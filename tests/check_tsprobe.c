@@ -2,7 +2,9 @@
 #include <config.h>
 
 #include <check.h>
+#include <stdbool.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,9 @@
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <linux/capability.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <sys/stat.h>
@@ -634,12 +639,6 @@ START_TEST(with_tmpfs)
 }
 END_TEST
 
-/*
- * Where neither tmpfs can be had, the reason names both: /dev/shm (here a
- * directory of another filesystem bound over it, in a mount namespace of a
- * child of this test) and the private mount (here no work directory for its
- * mount point).  Needs CAP_SYS_ADMIN; says "not run" without it.
- */
 /* The private mount's child, blocked: says its pid, then waits (at most 10 s). */
 static void block_on_mount(const char *dir, void *arg)
 {
@@ -716,14 +715,58 @@ START_TEST(private_mount_child_dies_with_its_parent)
 }
 END_TEST
 
+/* mount(2) as the program sees it: with fail_tmpfs set, a tmpfs mount
+ * fails with EPERM (no_tmpfs_reason's third case), any other goes on. */
+static volatile int fail_tmpfs;
+int mount(const char *src, const char *target, const char *type, unsigned long flags,
+	  const void *data)
+{
+	if (fail_tmpfs && type && strcmp(type, "tmpfs") == 0) {
+		errno = EPERM;
+		return -1;
+	}
+	return (int)syscall(SYS_mount, src, target, type, flags, data);
+}
+
+/* CAP_SYS_ADMIN out of this process's effective, permitted and inheritable sets. */
+static bool drop_sys_admin(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+	const unsigned bit = 1u << (CAP_SYS_ADMIN % 32);
+
+	if (syscall(SYS_capget, &h, d) != 0)
+		return false;
+	d[CAP_SYS_ADMIN / 32].effective &= ~bit;
+	d[CAP_SYS_ADMIN / 32].permitted &= ~bit;
+	d[CAP_SYS_ADMIN / 32].inheritable &= ~bit;
+	return syscall(SYS_capset, &h, d) == 0;
+}
+
+/*
+ * Where neither tmpfs can be had, the reason names both: /dev/shm (here a
+ * directory of another filesystem bound over it, in a mount namespace of a
+ * child of this test) and the private mount, by the step that failed: [0]
+ * no work directory for its mount point, [1] a work directory but no
+ * CAP_SYS_ADMIN (dropped after the bind mount), so no mount namespace, [2]
+ * a mount namespace but the tmpfs mount refused (EPERM, mount() above).
+ */
 START_TEST(no_tmpfs_reason)
 {
-	char why[256] = "", other[] = "/var/tmp/pb-notmpfs.XXXXXX";
+	static const char *const want[] = {
+		"0 /dev/shm is not a tmpfs; no private tmpfs mount: no work directory for a "
+		"mount point",
+		"0 /dev/shm is not a tmpfs; no private tmpfs mount: unshare(CLONE_NEWNS): "
+		"Operation not permitted",
+		"0 /dev/shm is not a tmpfs; no private tmpfs mount: mount -t tmpfs: Operation not "
+		"permitted",
+	};
+	char why[256] = "", other[] = "/var/tmp/pb-notmpfs.XXXXXX", work[] = "/var/tmp/pb-w.XXXXXX";
 	int p[2], st;
 	ssize_t n;
 	pid_t pid;
 
-	if (!mkdtemp(other)) {
+	if (!mkdtemp(other) || !mkdtemp(work)) {
 		fprintf(stderr, "# no_tmpfs_reason: not run (mkdtemp: %s)\n", strerror(errno));
 		return;
 	}
@@ -738,7 +781,10 @@ START_TEST(no_tmpfs_reason)
 		if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
 		    mount(other, "/dev/shm", NULL, MS_BIND, NULL) != 0 || pb_ts_on_tmpfs("/dev/shm", -1))
 			_exit(77);
-		m = pb_ts_with_tmpfs(NULL, NULL, NULL, 1000, why, sizeof(why));
+		if (_i == 1 && !drop_sys_admin())
+			_exit(78);
+		fail_tmpfs = _i == 2;
+		m = pb_ts_with_tmpfs(_i > 0 ? work : NULL, look, NULL, 1000, why, sizeof(why));
 		snprintf(out, sizeof(out), "%d %s", (int)m, why);
 		_exit(write(p[1], out, strlen(out)) > 0 ? 0 : 1);
 	}
@@ -747,14 +793,15 @@ START_TEST(no_tmpfs_reason)
 	close(p[0]);
 	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
 	rmdir(other);
+	ck_assert_msg(rmdir(work) == 0, "%s: %s (the mount point left in it?)", work, strerror(errno));
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 77) {
 		fprintf(stderr, "# no_tmpfs_reason: not run (no mount namespace of its own)\n");
 		return;
 	}
+	ck_assert_msg(!WIFEXITED(st) || WEXITSTATUS(st) != 78, "capset: CAP_SYS_ADMIN not dropped");
 	ck_assert_int_gt(n, 0);
 	why[n] = '\0';
-	ck_assert_str_eq(why, "0 /dev/shm is not a tmpfs; no private tmpfs mount: no work "
-			 "directory for a mount point");
+	ck_assert_str_eq(why, want[_i]);
 	ck_assert_int_eq(PB_TS_REF_NONE, 0);
 }
 END_TEST
@@ -773,6 +820,46 @@ START_TEST(fifo_without_a_dir)
 	ck_assert_msg(strstr(err, "mkfifo: Invalid argument") != NULL, "%s", err);
 	pb_ts_target_free(&t);
 	ck_assert_int_eq(pb_check_count_fds(), fds);
+}
+END_TEST
+
+/*
+ * Each open of a FIFO's ends is its own step: with no descriptor to spare
+ * (RLIMIT_NOFILE at the lowest free one, in a child), the read end's open
+ * is the one that fails, named with EMFILE, and the FIFO is gone.
+ */
+START_TEST(fifo_open_fails)
+{
+	char dir[4096], fifo[4200], *err = mmap(NULL, 256, PROT_READ | PROT_WRITE,
+						MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int st;
+	pid_t pid;
+
+	ck_assert_ptr_ne(err, MAP_FAILED);
+	err[0] = '\0';
+	ck_assert_int_eq(pb_tmpdir_make(NULL, dir, sizeof(dir)), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct pb_ts_target t = { .kind = PB_KIND_FIFO };
+		struct pb_ts_opts o = { .repeat = 1, .ops = PB_TS_OPS_RW, .dir = dir };
+		int low = fcntl(0, F_DUPFD, 0);
+		struct rlimit rl;
+
+		if (low < 0 || close(low) != 0 || getrlimit(RLIMIT_NOFILE, &rl) != 0)
+			_exit(3);
+		rl.rlim_cur = (rlim_t)low;
+		if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+			_exit(3);
+		_exit(pb_ts_probe(&t, 1, &o, err, 256) == -EMFILE ? 0 : 1);
+	}
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	snprintf(fifo, sizeof(fifo), "%s/ts-0", dir);
+	ck_assert_msg(access(fifo, F_OK) != 0, "%s left behind", fifo);
+	pb_tmpdir_remove(dir);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %#x: %s", st, err);
+	ck_assert_msg(strstr(err, "open FIFO read end: Too many open files") != NULL, "%s", err);
+	munmap(err, 256);
 }
 END_TEST
 
@@ -870,5 +957,6 @@ PB_CHECK_SUITE_MAIN("tsprobe",
 	PB_TCASE("judge", judge_each_branch, fold_agreement_and_disagreement, verdicts,
 		 fs_quirk_words, magic_names, attribution, attribution_each_bit, nap_lengths,
 		 fifo_ref_json_members, fifo_reference_without_a_shared_page),
-	PB_TCASE("live", with_tmpfs, no_tmpfs_reason, private_mount_child_dies_with_its_parent,
-		 live_fifo_probe, fifo_on_fd_zero, fifo_without_a_dir, mount_describe_members))
+	PB_TCASE("live", with_tmpfs, private_mount_child_dies_with_its_parent,
+		 live_fifo_probe, fifo_on_fd_zero, fifo_without_a_dir, fifo_open_fails, mount_describe_members),
+	PB_TCASE_LOOP("no tmpfs", 0, no_tmpfs_reason, 3))

@@ -46,6 +46,14 @@ sed 's/|[^|]*$//' "$D/cells.html" >"$D/cells.html2"   # the trend column is the 
 is "$(diff "$D/cells.html2" "$D/cells.md" && echo same)" same "the page and the markdown have the same cells"
 is "$(wc -l <"$D/cells.md")" "$(grep -c '^<tr><th scope="row">' "$D/g.html")" "one row each"
 
+# Labels are the user's text: each of HTML's four special characters comes
+# out as its entity, never as markup.
+"$P" grid "$D/c1.json" "$D/c1.json" "$D/c1.json" "$D/c1.json" --label 'a<b,c>d,e&f,"g"' \
+	--output "$D/esc.html"
+is "$(grep -o 'a&lt;b\|c&gt;d\|e&amp;f\|&quot;g&quot;' "$D/esc.html" | sort -u | tr '\n' ' ')" \
+	'&quot;g&quot; a&lt;b c&gt;d e&amp;f ' "labels' <, >, & and \" as entities"
+! grep -q 'a<b\|c>d\|e&f\|"g"' "$D/esc.html"; ok $? "no label's special character left raw"
+
 # Cells computed by hand: documents made here with known repetitions.
 # tp DOC RATE SPREAD...: a throughput document whose anon 4 KiB rate has
 # repetitions RATE * (1 + SPREAD), its median the middle one.
