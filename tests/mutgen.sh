@@ -69,6 +69,12 @@ done
 ok $? "no const point in a wait's bound, an F_GET* command's argument or open's mode without O_CREAT"
 [ -z "$quiet" ] || diag "$quiet"
 
+# Units: 1000000000ULL times ten and over ten, 1024 as 1000, 7 plus and
+# minus one.
+n=$(grep -n 'return x \* 1000000000ULL / 1024 + 7;' f.c | cut -d: -f1)
+units=$(printf '%s\n' "$list" | awk -F'\t' -v n="$n" '$3 == n && $5 == "const" { print $7 }' | LC_ALL=C sort | tr '\n' ' ')
+is "$units" "1000 10000000000ULL 100000000ULL 6 8 " "a unit's constant a zero off, a binary unit as decimal, a count one off"
+
 dups=$(printf '%s\n' "$list" | cut -f1 | sort | uniq -d)
 [ -z "$dups" ]
 ok $? "every point has its own tag"

@@ -46,3 +46,11 @@ int g(int fd, void *p, int k)
 	n += open("x", O_RDONLY, 0) + open("x", O_CREAT, 0600);
 	return n;
 }
+
+/* Units and scales: a power of ten of 1000 or more becomes ten times and a
+ * tenth, a binary unit its decimal one, a plain count moves by one. */
+unsigned long long h(unsigned long long x);
+unsigned long long h(unsigned long long x)
+{
+	return x * 1000000000ULL / 1024 + 7;
+}

@@ -31,7 +31,10 @@
 #   const       an integer constant plus one and minus one, but for a wait's
 #               bound of 10 ms or more (%TIME_ARG) and an argument the call
 #               ignores (fcntl's third with F_GET*, open's mode without
-#               O_CREAT or O_TMPFILE): moved by one, nothing can tell
+#               O_CREAT or O_TMPFILE): moved by one, nothing can tell; a
+#               decimal power of ten of 1000 or more (a unit or a scale)
+#               times ten and over ten instead, and 1024, 1048576 and
+#               1073741824 (binary units) as 1000, 1000000 and 1000000000
 #   errno       an errno name to the next in its class (%ERRNO_CLASS below)
 #   neg         the condition of an if or while negated: if (x) to if (!(x))
 #   call-del    a statement that is only a call, deleted
@@ -500,6 +503,19 @@ sub points_of {
 			next if $v > 2**52;
 			my $fmt = $digits =~ /^0[xX]/ ? ($digits =~ /[A-F]/ ? "0x%X" : "0x%x")
 				: $digits =~ /^0./ ? "0%o" : "%d";
+			if ($fmt eq "%d" && $v >= 1000 && $v =~ /^10+$/) {
+				# a unit or scale (ns per s, bytes per MB): the slip is a
+				# zero too many or too few, not one more or less
+				$add->("const", $s, $e, ($v * 10) . $suf);
+				$add->("const", $s, $e, ($v / 10) . $suf);
+				next;
+			}
+			if ($fmt eq "%d" && ($v == 1024 || $v == 1048576 || $v == 1073741824)) {
+				# binary units: KiB taken as 1000 (and MiB, GiB alike)
+				$add->("const", $s, $e, ($v == 1024 ? 1000 : $v == 1048576 ? 1000000
+							 : 1000000000) . $suf);
+				next;
+			}
 			$add->("const", $s, $e, sprintf($fmt, $v + 1) . $suf);
 			if ($v > 0) {
 				$add->("const", $s, $e, sprintf($fmt, $v - 1) . $suf);
