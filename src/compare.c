@@ -512,9 +512,10 @@ int pb_cmp_metric_eval(struct pb_cmp_metric *m, const double *base, size_t nb,
 		       const double *cur, size_t nc, double threshold_pct)
 {
 	double t, df;
+	int e = pb_stats_compute(base, nb, &m->base);
 
-	if (pb_stats_compute(base, nb, &m->base) || pb_stats_compute(cur, nc, &m->cur))
-		return -EINVAL;
+	if (e || (e = pb_stats_compute(cur, nc, &m->cur)) != 0)
+		return e;
 	m->change_pct = m->base.mean != 0
 		? (m->cur.mean - m->base.mean) / fabs(m->base.mean) * 100 : NAN;
 	if (m->base.n < 2 || m->cur.n < 2)
@@ -705,6 +706,7 @@ static int add_metric(struct pb_cmp_result *r, const char *part, const struct en
 		      size_t nb, const double *cv, size_t nc, double threshold)
 {
 	struct pb_cmp_metric *nm = realloc(r->m, (r->nm + 1) * sizeof(*nm)), *m;
+	int e;
 
 	if (!nm)
 		return -ENOMEM;
@@ -714,8 +716,11 @@ static int add_metric(struct pb_cmp_result *r, const char *part, const struct en
 	m->dir = dir;
 	m->comparable = true;
 	m->derived = derived;
-	if (pb_cmp_metric_eval(m, bv, nb, cv, nc, threshold))
-		return 0;
+	/* both sides have samples: only memory can fail, and a metric left
+	 * out without a word would be a comparison that lies */
+	e = pb_cmp_metric_eval(m, bv, nb, cv, nc, threshold);
+	if (e)
+		return e;
 	m->part = xstrdup_or_null(part);
 	m->label = strdup(be->label);
 	m->metric = strdup(metric);

@@ -179,7 +179,8 @@ void pb_cmp_result_free(struct pb_cmp_result *r);
 
 /*
  * Statistics, change and significance of one metric from samples; the
- * regression flag follows DIR and THRESHOLD_PCT.  0 or -EINVAL (no samples).
+ * regression flag follows DIR and THRESHOLD_PCT.  0, -EINVAL (no samples) or
+ * -ENOMEM.
  */
 int pb_cmp_metric_eval(struct pb_cmp_metric *m, const double *base, size_t nb,
 		       const double *cur, size_t nc, double threshold_pct);

@@ -919,6 +919,52 @@ void *__wrap_calloc(size_t n, size_t size)
 	return __real_calloc(n, size);
 }
 
+/* With stats_malloc_fails, the library's malloc of 13 doubles (a metric's
+ * samples sorted by pb_stats_compute, 13 repetitions) fails (linked with
+ * -Wl,--wrap=malloc); every other allocation goes on. */
+static bool stats_malloc_fails;
+void *__real_malloc(size_t size);
+void *__wrap_malloc(size_t size);
+
+void *__wrap_malloc(size_t size)
+{
+	if (stats_malloc_fails && size == 13 * sizeof(double)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return __real_malloc(size);
+}
+
+/* A metric whose statistics cannot be had (no memory) makes the comparison
+ * fail with ENOMEM: never a result with the metric silently left out. */
+START_TEST(metric_without_memory_is_an_error)
+{
+	char doc[2][2048];
+	struct json_object *d[2];
+	struct pb_cmp_opts o = { .threshold_pct = 5 };
+
+	for (int k = 0; k < 2; k++) {
+		int off = snprintf(doc[k], sizeof(doc[k]), "%s", "{\"tool\":\"pipebench\","
+				   "\"schema_version\":1,\"command\":\"throughput\",\"params\":{},"
+				   "\"results\":[{\"kind\":\"anon\",\"mode\":\"rw\",\"size_bytes\":4096,"
+				   "\"repetitions\":[");
+
+		for (int i = 0; i < 13; i++)
+			off += snprintf(doc[k] + off, sizeof(doc[k]) - (size_t)off,
+					"%s{\"rate_bytes_per_s\":%d}", i ? "," : "", 1000 + i + k);
+		snprintf(doc[k] + off, sizeof(doc[k]) - (size_t)off, "]}]}");
+		d[k] = parse(doc[k]);
+	}
+	ck_assert_int_eq(pb_cmp_compare(d[0], d[1], &o, &result), 0);
+	ck_assert_ptr_nonnull(find_metric(&result, "kind=anon mode=rw size_bytes=4096",
+					  "rate_bytes_per_s"));
+	pb_cmp_result_free(&result);
+	stats_malloc_fails = true;
+	ck_assert_int_eq(pb_cmp_compare(d[0], d[1], &o, &result), -ENOMEM);
+	stats_malloc_fails = false;   /* pb_cmp_compare freed what it had made */
+}
+END_TEST
+
 /* compare BASE NEW1 NEW2 with a verdict that changed: the grid of verdicts
  * x documents in the text; without memory for it, the rest still printed
  * and the exit status the same. */
@@ -997,9 +1043,16 @@ static const char work3[] = DOC("throughput", "{\"loops\":200}",
 	"\"results\":[{\"kind\":\"anon\",\"repetitions\":["
 	"{\"tt_ns\":3000,\"bytes\":200},{\"tt_ns\":3030,\"bytes\":200},{\"tt_ns\":2970,\"bytes\":200}]}]");
 
+/* Twice the loops, and 0 bytes counted (a run that moved nothing): nothing
+ * to divide by. */
+static const char work4[] = DOC("throughput", "{\"loops\":200}",
+	"\"results\":[{\"kind\":\"anon\",\"repetitions\":["
+	"{\"tt_ns\":3000,\"bytes\":0},{\"tt_ns\":3030,\"bytes\":0},"
+	"{\"tt_ns\":2970,\"bytes\":0}]}]");
+
 START_TEST(different_work_compared_per_unit)
 {
-	struct json_object *a = parse(work1), *b = parse(work2), *c = parse(work3);
+	struct json_object *a = parse(work1), *b = parse(work2), *c = parse(work3), *d = parse(work4);
 	const struct pb_cmp_result *r;
 	const struct pb_cmp_metric *m;
 	const char *k = "kind=anon";
@@ -1030,6 +1083,13 @@ START_TEST(different_work_compared_per_unit)
 	/* Same work: times are compared as they are, and nothing is derived. */
 	r = compared(c, c, NULL, "");
 	want_flags(get_metric(r, k, "tt_ns"), "comparable");
+	ck_assert_ptr_null(find_metric(r, k, "tt_ns_per_byte"));
+	/* NEW moved no bytes: the total is not comparable and no per-byte
+	 * figure is made up, in either direction; the comparison goes on. */
+	r = compared(a, d, diff, "regressions=0 not_comparable=1");
+	want_flags(get_metric(r, k, "tt_ns"), "!comparable");
+	ck_assert_ptr_null(find_metric(r, k, "tt_ns_per_byte"));
+	r = compared(d, a, diff, "regressions=0 not_comparable=1");
 	ck_assert_ptr_null(find_metric(r, k, "tt_ns_per_byte"));
 }
 END_TEST
@@ -1196,7 +1256,7 @@ static Suite *compare_suite(void)
 			 nothing_in_common,
 			 descriptive_members_identify_nothing, verdict_part_out_of_memory,
 			 absent_without_data_is_not_lost, grid_without_memory_is_left_out,
-			 part_without_command),
+			 metric_without_memory_is_an_error, part_without_command),
 		PB_TCASE("workloads", extensive_metrics, different_work_compared_per_unit,
 			 different_work_per_part, latency_documents),
 		PB_TCASE("loading", loading),
