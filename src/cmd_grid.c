@@ -295,41 +295,6 @@ static void emit_markdown(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 
 /* ---- the command ------------------------------------------------------- */
 
-static char *slurp(const char *path, char *err, size_t errlen)
-{
-	FILE *fp = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, r;
-
-	if (!fp) {
-		snprintf(err, errlen, "%s", strerror(errno));
-		return NULL;
-	}
-	do {
-		if (len + 65536 > cap) {
-			char *nb = realloc(buf, cap = (cap + 65536) * 2);
-
-			if (!nb) {
-				free(buf);
-				fclose(fp);
-				snprintf(err, errlen, "out of memory");
-				return NULL;
-			}
-			buf = nb;
-		}
-		r = fread(buf + len, 1, cap - len - 1, fp);
-		len += r;
-	} while (r > 0);
-	buf[len] = '\0';
-	if (ferror(fp)) {
-		snprintf(err, errlen, "cannot read it");
-		free(buf);
-		buf = NULL;
-	}
-	fclose(fp);
-	return buf;
-}
-
 /* Column I's label: --label's word, else host/release of a document, else
  * the LAVA log's file name. */
 static int make_label(struct grid_run *run, size_t i, struct json_object *doc)
@@ -355,20 +320,22 @@ static int load(struct grid_run *run, size_t i)
 {
 	const char *path = run->paths[i];
 	char err[512];
-	char *text = slurp(path, err, sizeof(err));
+	char *text = NULL;
+	size_t len = 0;
+	int rc = pb_cmp_read_file(path, &text, &len);
 	const char *p = text;
 	struct json_object *doc = NULL;
-	int rc;
 
-	if (!text) {
-		pb_err(NAME, "%s: %s", path, err);
+	if (rc) {
+		pb_err(NAME, "%s: cannot read: %s", path, strerror(-rc));
 		return PB_EXIT_USAGE;
 	}
-	while (p && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r'))
+	while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
 		p++;
 	if (*p == '{') {
+		rc = pb_cmp_parse(text, len, &doc, err, sizeof(err));
 		free(text);
-		if (pb_cmp_load(path, &doc, err, sizeof(err))) {
+		if (rc) {
 			pb_err(NAME, "%s: %s", path, err);
 			return PB_EXIT_USAGE;
 		}

@@ -158,7 +158,7 @@ static bool in_list(const char *list, const char *part, const char *key)
 
 /* ------------------------------------------------------------ loading */
 
-static int slurp(const char *path, char **buf, size_t *len)
+int pb_cmp_read_file(const char *path, char **buf, size_t *len)
 {
 	FILE *fp = fopen(path, "re");
 	size_t cap = 0, n = 0;
@@ -200,25 +200,34 @@ static int slurp(const char *path, char **buf, size_t *len)
 
 int pb_cmp_load(const char *path, struct json_object **doc, char *err, size_t errlen)
 {
-	struct json_tokener *tok;
-	struct json_object *o, *v;
 	char *buf = NULL;
-	size_t len = 0, end;
-	int r = slurp(path, &buf, &len);
+	size_t len = 0;
+	int r = pb_cmp_read_file(path, &buf, &len);
 
 	*doc = NULL;
 	if (r) {
 		snprintf(err, errlen, "cannot read: %s", strerror(-r));
 		return r;
 	}
+	r = pb_cmp_parse(buf, len, doc, err, errlen);
+	free(buf);
+	return r;
+}
+
+int pb_cmp_parse(const char *buf, size_t len, struct json_object **doc, char *err,
+		 size_t errlen)
+{
+	struct json_tokener *tok;
+	struct json_object *o, *v;
+	size_t end;
+
+	*doc = NULL;
 	if (strlen(buf) != len) {
 		snprintf(err, errlen, "not a JSON document (binary data)");
-		free(buf);
 		return -EINVAL;
 	}
 	tok = json_tokener_new();
 	if (!tok) {
-		free(buf);
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
@@ -241,7 +250,6 @@ int pb_cmp_load(const char *path, struct json_object **doc, char *err, size_t er
 		}
 	}
 	json_tokener_free(tok);
-	free(buf);
 	if (!o)
 		return -EINVAL;
 	if (!json_object_is_type(o, json_type_object) ||

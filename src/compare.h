@@ -81,6 +81,13 @@ bool pb_cmp_run_failed(struct json_object *doc, char *why, size_t len);
  */
 int pb_cmp_load(const char *path, struct json_object **doc, char *err, size_t errlen);
 
+/* pb_cmp_load's two halves: PATH's whole content in *BUF (NUL-terminated,
+ * *LEN bytes before the NUL; the caller frees it), 0 or -errno; and BUF's
+ * LEN bytes parsed and checked as pb_cmp_load does. */
+int pb_cmp_read_file(const char *path, char **buf, size_t *len);
+int pb_cmp_parse(const char *buf, size_t len, struct json_object **doc, char *err,
+		 size_t errlen);
+
 /*
  * Whether NEW may be compared with BASE at all: same command (in `parts`
  * too) and same schema_version.  0 or -EINVAL with the reason in ERR.
