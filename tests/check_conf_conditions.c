@@ -855,7 +855,8 @@ static int open_high(const char *path, int flags, mode_t mode)
 START_TEST(cre02_hole_at_fd_0)
 {
 	const struct pb_check *c = pb_test_find_check("CRE-02");
-	struct pb_sysops s = pb_test_sysops(&(struct pb_sysops){ .open = open_high });
+	/* .close = close: descriptor 0 is freed below and becomes the check's */
+	struct pb_sysops s = pb_test_sysops(&(struct pb_sysops){ .open = open_high, .close = close });
 	struct pb_run_opts o = { .sys = &s, .kind = PB_KIND_ANON, .timeout_s = 10 };
 	struct pb_check_result r;
 	int save = dup(0), rc;

@@ -215,14 +215,6 @@ static int close_write_end_eio(int fd)
 	return close(fd);
 }
 
-/* The check closes only what it opened: a close of descriptor 0 (open in
- * the test's process, never one the check made) kills it. */
-static int close_0_dies(int fd)
-{
-	if (fd == 0)
-		kill(getpid(), SIGKILL);
-	return close(fd);
-}
 
 /* ---- CRE-09: mkfifo opening something; each FIFO open on its own ---- */
 
@@ -1047,8 +1039,8 @@ static const struct {
 	{ "CRE-10", 0, { .close = close_write_end_keeps_ref }, false,
 	  "close of the pipe's write end (fd", ANY },
 	{ "CRE-10", 0, { .close = close_spare_instead }, false, "the fd is still open", ANY },
-	{ "CRE-10", 0, { .close = close_0_dies }, true, "dropped the open count by one", ANY },
-	{ "CRE-10", PB_KIND_FIFO, { .close = close_0_dies }, true, "dropped the open count by one",
+	{ "CRE-10", 0, { .close = pb_test_close_0_dies }, true, "dropped the open count by one", ANY },
+	{ "CRE-10", PB_KIND_FIFO, { .close = pb_test_close_0_dies }, true, "dropped the open count by one",
 	  ANY },
 	{ "CRE-10", PB_KIND_FIFO, { .close = close_eio }, false, "close of the FIFO's read end (fd", ANY },
 	{ "CRE-10", PB_KIND_FIFO, { .close = close_write_end_keeps_ref }, false,
@@ -1126,7 +1118,7 @@ static const struct {
 	{ "FIFO-05", 0, { .read = read_kills_reader }, false, "the reader child did not finish", ANY },
 	/* FIFO-06 */
 	{ "FIFO-06", 0, { .open = open_rdwr_nb_eio }, false, "O_RDWR|O_NONBLOCK: EIO", ANY },
-	{ "FIFO-06", 0, { .open = open_rdwr_eio, .close = close_0_dies }, false,
+	{ "FIFO-06", 0, { .open = open_rdwr_eio, .close = pb_test_close_0_dies }, false,
 	  "blocking O_RDWR: EIO", ANY },
 	{ "FIFO-06", 0, { .open = open_wronly_nb_enxio }, false,
 	  "O_WRONLY|O_NONBLOCK with only an O_RDWR opener: ENXIO", ANY },
@@ -1278,7 +1270,7 @@ START_TEST(later_condition)
 	struct pb_check_result r;
 
 	ck_assert_ptr_nonnull(c);
-	if (fcntl(0, F_GETFD) < 0)  /* descriptor 0 is never the check's (close_0_dies) */
+	if (fcntl(0, F_GETFD) < 0)  /* descriptor 0 is never the check's (pb_test_close_0_dies) */
 		ck_assert_int_eq(open("/dev/null", O_RDONLY), 0);
 	close(NOT_OPEN);
 	close(NOT_OPEN + 1);
@@ -1422,7 +1414,8 @@ END_TEST
 START_TEST(fifo03_success_on_fd_0)
 {
 	const struct pb_check *c = pb_test_find_check("FIFO-03");
-	struct pb_sysops broken = { .open = open_wronly_nb_succeeds };
+	/* .close = close: descriptor 0 is freed below and becomes the check's */
+	struct pb_sysops broken = { .open = open_wronly_nb_succeeds, .close = close };
 	struct pb_sysops s = pb_test_sysops(&broken);
 	struct pb_run_opts o = { .sys = &s, .kind = PB_KIND_FIFO, .timeout_s = 20 };
 	struct pb_check_result r;
