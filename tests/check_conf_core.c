@@ -695,6 +695,21 @@ START_TEST(check_fails_on_broken_kernel)
 }
 END_TEST
 
+/* CRE-03's probe of the pipe dies (the control probe answers): the
+ * harness's trouble, ERROR, never a verdict on the kernel's FD_CLOEXEC. */
+START_TEST(probe_dies)
+{
+	struct pb_check_result r;
+
+	ck_assert_int_eq(setenv("PB_TEST_PROBE_DIES", "1", 1), 0);
+	run(pb_test_find_check("CRE-03"), NULL, PB_KIND_ANON, 10, &r);
+	unsetenv("PB_TEST_PROBE_DIES");
+	ck_assert_msg(r.verdict == PB_ERROR && strcmp(r.detail, "harness: the exec probe of the "
+		      "pipe's descriptors gave no answer (killed, or past 3 s)") == 0, "%s: %s",
+		      pb_verdict_names[r.verdict], r.detail);
+}
+END_TEST
+
 /* Every check of groups A-D has a broken-kernel case above. */
 START_TEST(every_check_has_a_case)
 {
@@ -1505,7 +1520,7 @@ static Suite *conf_core_suite(void)
 	return pb_test_suite("conf_core", (const struct pb_tcase *const[]){
 		PB_TCASE_LOOP("broken_kernel", 30, check_fails_on_broken_kernel, 2 * NCASES),
 		PB_TCASE_LOOP("verdicts", 30, verdict_per_situation, NVERDICTS),
-		PB_TCASE_TIMED("catalogue", 0, every_check_has_a_case, ids_unique),
+		PB_TCASE_TIMED("catalogue", 0, every_check_has_a_case, ids_unique, probe_dies),
 		PB_TCASE_TIMED("runner", 30, watchdog_kills_blocked_check, signal_is_fail_naming_it,
 			       helper_holding_result_pipe, verdict_survives_closed_descriptors,
 			       exit_without_verdict_is_error, interrupted_check_is_error,
@@ -1520,8 +1535,15 @@ static Suite *conf_core_suite(void)
 
 int main(int argc, char **argv)
 {
-	/* CRE-03 re-executes /proc/self/exe, which is this test program. */
-	int probe = pb_checkproc_probe_main(argc, (const char *const *)argv);
+	/* CRE-03 re-executes /proc/self/exe, which is this test program.  With
+	 * PB_TEST_PROBE_DIES set, the probe of descriptors execve closed (the
+	 * pipe's, not the control ones) dies by SIGKILL (probe_dies). */
+	int probe;
+
+	if (argc == 4 && strcmp(argv[1], PB_CHECKPROC_PROBE_ARG) == 0 &&
+	    getenv("PB_TEST_PROBE_DIES") && fcntl(atoi(argv[2]), F_GETFD) < 0)
+		raise(SIGKILL);
+	probe = pb_checkproc_probe_main(argc, (const char *const *)argv);
 
 	return probe >= 0 ? probe : pb_test_run_suite(conf_core_suite());
 }
