@@ -22,7 +22,7 @@ figures() {
 	use strict; use warnings;
 	local $/; open(my $f, "<", $ARGV[0]) or die "$ARGV[0]: $!";
 	my $d = JSON::PP->new->decode(<$f>);
-	my ($n, @bad) = (0);
+	my ($n, $ratios, @bad) = (0, 0);
 	sub near { my ($p, $got, $want) = @_; $n++;
 		if (!defined $got || !defined $want) {
 			push @bad, "$p: got " . ($got // "null") . ", want " . ($want // "null") if defined($got) != defined($want);
@@ -94,7 +94,21 @@ figures() {
 				my @v = grep { defined } map { $_->{$k} } @reps;
 				near("$p.summary.$k", $s->{$k}, @v ? median(@v) : undef);
 			}
+			# against the first kind'"'"'s result of the same size, placement,
+			# wait and mode: its p50 and p99 over the first'"'"'s
+			next unless defined $r->{ratio_label};
+			my (undef, $fk) = split m{/}, $r->{ratio_label};
+			my ($f) = grep { $_->{kind} eq $fk && $_->{size_bytes} == $r->{size_bytes} &&
+				$_->{placement} eq $r->{placement} && $_->{wait} eq $r->{wait} &&
+				$_->{mode} eq $r->{mode} } @{$d->{results}};
+			$ratios++;
+			for my $k (qw(p50 p99)) {
+				near("$p.${k}_ratio_to_first", $r->{"${k}_ratio_to_first"},
+					$f ? $s->{"rtt_${k}_ns"} / $f->{summary}{"rtt_${k}_ns"} : undef);
+			}
 		}
+		push @bad, "no result has a ratio to the first kind'"'"'s"
+			if @{$d->{params}{kinds}} > 1 && !$ratios;
 	}
 	# messaging: the hackbench message count (groups x fds senders, each to
 	# fds receivers, loops times), bytes, rates, and the statistics.
