@@ -92,6 +92,19 @@ START_TEST(never_full_is_overflow)
 }
 END_TEST
 
+/* The fill limit the commands give the engine (engine.h): four pipe
+ * buffers and a chunk, so a pipe of 64 KiB that never fills is caught
+ * after 256 KiB and a chunk; a socket (no pipe size) gets 256 MiB. */
+START_TEST(fill_limit_is_four_buffers)
+{
+	ck_assert_uint_eq(pb_engine_fill_limit(65536, 100), 262244);
+	ck_assert_uint_eq(pb_engine_fill_limit(4096, 1), 16385);
+	ck_assert_uint_eq(pb_engine_fill_limit(1048576, 65536), 4259840);
+	ck_assert_uint_eq(pb_engine_fill_limit(0, 100), 268435556);
+	ck_assert_uint_eq(pb_engine_fill_limit(-1, 4096), 268439552);
+}
+END_TEST
+
 /*
  * The engine writing into one nonblocking pipe (a) and reading from another
  * (b), after `prepare` put bytes in them: what comes out is not what went in,
@@ -446,7 +459,7 @@ END_TEST
 PB_CHECK_SUITE_MAIN("engine",
 	PB_TCASE("loop", anon_counts_balance, kinds_all_open, pipe_size_is_applied,
 		 phase_times_nest_in_the_call, phase_times_are_each_phase),
-	PB_TCASE("failures", never_full_is_overflow, invented_data_is_mismatch,
+	PB_TCASE("failures", never_full_is_overflow, fill_limit_is_four_buffers, invented_data_is_mismatch,
 		 more_out_than_in_is_mismatch, loop_moving_nothing_is_mismatch,
 		 lost_data_is_mismatch, fill_limit_is_exact, bad_descriptor_errors_are_reported,
 		 watchdog_stops_the_loop, write_error_is_reported),
