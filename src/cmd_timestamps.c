@@ -51,46 +51,41 @@ struct ts_run {
 	long coarse_res_ns;
 };
 
+/* Whether the N bytes at P are the word W. */
+static bool word_is(const char *p, size_t n, const char *w)
+{
+	return strlen(w) == n && strncmp(p, w, n) == 0;
+}
+
 /*
- * Parse "anon=frozen,fifo=updated" (either or both keys, each once).
- * Returns 0, or -EINVAL with nothing printed.
+ * Parse "anon=frozen,fifo=updated" (either or both keys, each once, no
+ * empty item).  Returns 0, or -EINVAL with nothing printed.
  */
 static int parse_expect(const char *s, int expect[K_COUNT])
 {
-	char *copy, *save = NULL, *item;
-	int r = 0;
-
 	expect[K_ANON] = expect[K_FIFO] = -1;
-	if (!*s || s[strlen(s) - 1] == ',')
-		return -EINVAL;
-	copy = strdup(s);
-	if (!copy)
-		return -ENOMEM;
-	for (item = strtok_r(copy, ",", &save); item && !r; item = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(item, '=');
+	for (;;) {
+		size_t len = strcspn(s, ","), klen;
+		const char *eq = memchr(s, '=', len);
 		int k = -1, v = -1;
 
-		if (!eq) {
-			r = -EINVAL;
-			break;
-		}
-		*eq = '\0';
+		if (!eq)
+			return -EINVAL;
+		klen = (size_t)(eq - s);
 		for (int i = 0; i < K_COUNT; i++)
-			if (!strcmp(item, key_names[i]))
+			if (word_is(s, klen, key_names[i]))
 				k = i;
-		if (!strcmp(eq + 1, "frozen"))
+		if (word_is(eq + 1, len - klen - 1, "frozen"))
 			v = PB_TS_V_FROZEN;
-		else if (!strcmp(eq + 1, "updated"))
+		else if (word_is(eq + 1, len - klen - 1, "updated"))
 			v = PB_TS_V_UPDATED;
 		if (k < 0 || v < 0 || expect[k] >= 0)
-			r = -EINVAL;
-		else
-			expect[k] = v;
+			return -EINVAL;
+		expect[k] = v;
+		if (!s[len])
+			return 0;
+		s += len + 1;
 	}
-	if (strstr(s, ",,") || s[0] == ',')
-		r = -EINVAL;
-	free(copy);
-	return r;
 }
 
 /* After the rows: --expect's pairs. */
@@ -103,8 +98,6 @@ static int check_params(struct pb_cli *cli, void *params)
 	p->expect[K_ANON] = p->expect[K_FIFO] = -1;
 	if (p->expect_s) {
 		r = parse_expect(p->expect_s, p->expect);
-		if (r == -ENOMEM)
-			return -1;
 		if (r) {
 			pb_usage_err(NAME, "--expect: invalid expectation '%s'; expected "
 				     "anon=frozen|updated and/or fifo=frozen|updated, comma-separated",

@@ -55,6 +55,16 @@ report|--format|csv
 report|--output|/nonexistent-pipebench/r.json
 timestamps|--expect|anon=maybe
 timestamps|--expect|pipe=frozen
+timestamps|--expect|,
+timestamps|--expect|anon=frozen,
+timestamps|--expect|,anon=frozen
+timestamps|--expect|anon=frozen,,fifo=updated
+timestamps|--expect|anon=frozen,anon=updated
+timestamps|--expect|anon
+timestamps|--expect|=frozen
+timestamps|--expect|anon=frozenx
+timestamps|--expect|anonx=frozen
+timestamps|--expect|anon=frozen,fifo
 timestamps|--repeat|0
 timestamps|--dir|/nonexistent-pipebench
 timestamps|--format|csv

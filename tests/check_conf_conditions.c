@@ -467,6 +467,22 @@ static ssize_t read_direct_empty_packet(int fd, void *buf, size_t n)
 	return n > 1 && is_nonblock(fd) ? 0 : read(fd, buf, n);
 }
 
+/* WR-06's O_DIRECT part, each of its two writes failing on its own. */
+static bool is_direct(int fd)
+{
+	return (fcntl(fd, F_GETFL) & O_DIRECT) != 0;
+}
+
+static ssize_t write_direct_0_eio(int fd, const void *buf, size_t n)
+{
+	return n == 0 && is_direct(fd) ? fail_with(EIO) : write(fd, buf, n);
+}
+
+static ssize_t write_direct_1_eio(int fd, const void *buf, size_t n)
+{
+	return n == 1 && is_direct(fd) ? fail_with(EIO) : write(fd, buf, n);
+}
+
 /* RD-01, CRE-01: read_one_short and read_flips_last are in check_conf.h. */
 
 /* RD-02: EOF does not persist: the second EOF is -1/EIO. */
@@ -696,6 +712,8 @@ static const struct {
 	  "end: EIO" },
 	{ "NB-03", { .fcntl = fcntl_setpipe_sz_0 }, "empty 0-byte pipe: write(1048576) = 65536, "
 	  "more than the capacity F_SETPIPE_SZ gave" },
+	{ "WR-06", { .write = write_direct_0_eio }, "O_DIRECT: write(0) then write(\"x\"): EIO" },
+	{ "WR-06", { .write = write_direct_1_eio }, "O_DIRECT: write(0) then write(\"x\"): EIO" },
 };
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
 
