@@ -30,12 +30,13 @@
 
 
 enum { K_ANON, K_FIFO, K_COUNT };
+#define NOT_EXPECTED (-1)        /* no --expect for the kind */
 static const char *const key_names[] = { "anon", "fifo" };
 
 struct ts_params {
 	const char *dir;
 	uint64_t repeat;
-	int expect[K_COUNT];     /* -1: none, else PB_TS_V_FROZEN or PB_TS_V_UPDATED */
+	int expect[K_COUNT];     /* NOT_EXPECTED, PB_TS_V_FROZEN or PB_TS_V_UPDATED */
 	const char *expect_s;
 };
 
@@ -58,19 +59,19 @@ static bool word_is(const char *p, size_t n, const char *w)
 }
 
 /*
- * Parse "anon=frozen,fifo=updated" (either or both keys, each once, no
- * empty item).  Returns 0, or -EINVAL with nothing printed.
+ * Parse "anon=frozen,fifo=updated" into EXPECT (set NOT_EXPECTED by the
+ * caller): either or both keys, each once, no empty item.  False when S is
+ * not such a list (nothing printed).
  */
-static int parse_expect(const char *s, int expect[K_COUNT])
+static bool parse_expect(const char *s, int expect[K_COUNT])
 {
-	expect[K_ANON] = expect[K_FIFO] = -1;
 	for (;;) {
 		size_t len = strcspn(s, ","), klen;
 		const char *eq = memchr(s, '=', len);
-		int k = -1, v = -1;
+		int k = K_COUNT, v = NOT_EXPECTED;
 
 		if (!eq)
-			return -EINVAL;
+			return false;
 		klen = (size_t)(eq - s);
 		for (int i = 0; i < K_COUNT; i++)
 			if (word_is(s, klen, key_names[i]))
@@ -79,11 +80,11 @@ static int parse_expect(const char *s, int expect[K_COUNT])
 			v = PB_TS_V_FROZEN;
 		else if (word_is(eq + 1, len - klen - 1, "updated"))
 			v = PB_TS_V_UPDATED;
-		if (k < 0 || v < 0 || expect[k] >= 0)
-			return -EINVAL;
+		if (k == K_COUNT || v == NOT_EXPECTED || expect[k] != NOT_EXPECTED)
+			return false;
 		expect[k] = v;
 		if (!s[len])
-			return 0;
+			return true;
 		s += len + 1;
 	}
 }
@@ -92,13 +93,11 @@ static int parse_expect(const char *s, int expect[K_COUNT])
 static int check_params(struct pb_cli *cli, void *params)
 {
 	struct ts_params *p = params;
-	int r;
 
 	(void)cli;
-	p->expect[K_ANON] = p->expect[K_FIFO] = -1;
+	p->expect[K_ANON] = p->expect[K_FIFO] = NOT_EXPECTED;
 	if (p->expect_s) {
-		r = parse_expect(p->expect_s, p->expect);
-		if (r) {
+		if (!parse_expect(p->expect_s, p->expect)) {
 			pb_usage_err(NAME, "--expect: invalid expectation '%s'; expected "
 				     "anon=frozen|updated and/or fifo=frozen|updated, comma-separated",
 				     p->expect_s);
@@ -244,7 +243,7 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		fprintf(fp, "%-16s %s\n", run->ref.attr == PB_TS_ATTR_FILESYSTEM ? "filesystem" :
 			"attribution", run->ref.words);
 	for (int k = 0; k < K_COUNT; k++)
-		if (run->p->expect[k] >= 0)
+		if (run->p->expect[k] != NOT_EXPECTED)
 			fprintf(fp, "expect %s=%s: %s\n", key_names[k],
 				pb_ts_verdict_names[run->p->expect[k]],
 				expect_holds(run, k) ? "holds" : "does NOT hold");
@@ -275,7 +274,7 @@ static void emit_tap(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	FOR_EACH_PROBED(run, k, o, op)
 		total += op->supported ? PB_TS_FIELD_COUNT : 1;
 	for (int k = 0; k < K_COUNT; k++)
-		total += 1 + (run->p->expect[k] >= 0);
+		total += 1 + (run->p->expect[k] != NOT_EXPECTED);
 	total += run->have_ref;
 	pb_tap_begin(&t, fp, total);
 	FOR_EACH_PROBED(run, k, o, op) {
@@ -314,7 +313,7 @@ static void emit_tap(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 					     "fifo attributed to the %s: %s",
 					     pb_ts_attr_names[run->ref.attr], run->ref.words);
 		}
-		if (run->p->expect[k] >= 0) {
+		if (run->p->expect[k] != NOT_EXPECTED) {
 			pb_tap_point(&t, expect_holds(run, k), PB_TAP_NONE, NULL,
 				     "expect %s=%s (observed %s)", key_names[k],
 				     pb_ts_verdict_names[run->p->expect[k]],
@@ -339,7 +338,7 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	pb_json_add_str(params, "dir", run->p->dir);
 	pb_json_add_int(params, "repeat", (int64_t)run->p->repeat);
 	for (int k = 0; k < K_COUNT; k++)
-		pb_json_add_str(exp, key_names[k], run->p->expect[k] >= 0 ?
+		pb_json_add_str(exp, key_names[k], run->p->expect[k] != NOT_EXPECTED ?
 				pb_ts_verdict_names[run->p->expect[k]] : NULL);
 	json_object_object_add(params, "expect", exp);
 	json_object_object_add(doc, "params", params);
@@ -363,7 +362,7 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 					run->ref.attr != PB_TS_ATTR_UNDETERMINED ?
 					pb_ts_verdict_names[run->ref.pipe_verdict] : NULL);
 		}
-		if (run->p->expect[k] >= 0) {
+		if (run->p->expect[k] != NOT_EXPECTED) {
 			struct json_object *e = json_object_new_object();
 
 			pb_json_add_str(e, "kind", key_names[k]);
@@ -427,7 +426,7 @@ static int exec_params(struct pb_cli *cli, void *params)
 		pb_tmpdir_remove(run.tmpdir);
 	}
 	for (int k = 0; k < K_COUNT && !run.status; k++)
-		if (p->expect[k] >= 0 && !expect_holds(&run, k))
+		if (p->expect[k] != NOT_EXPECTED && !expect_holds(&run, k))
 			run.status = PB_EXIT_FAIL;
 	if (run.error[0])
 		pb_err(NAME, "%s", run.error);
