@@ -105,6 +105,7 @@ struct report {
 	struct part_run runs[NPARTS];
 	struct pb_stats membw;     /* bytes/s of memcpy */
 	int membw_ok;
+	uint64_t membw_ns;         /* how long its measure took */
 	int status;
 };
 
@@ -741,6 +742,9 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		pb_json_add_double(mb, "pipe_64k_bytes_per_s", pipe > 0 ? pipe : 0.0 / 0.0);
 		pb_json_add_double(mb, "pipe_fraction_of_ceiling",
 				   pipe > 0 ? pipe / (rep->membw.median / 2) : 0.0 / 0.0);
+		/* as part_runs has for each part: how long, and the ETA's plan */
+		pb_json_add_int(mb, "duration_ns", (int64_t)rep->membw_ns);
+		pb_json_add_int(mb, "estimate_ns", (int64_t)membw_ds[rep->quick] * 100000000);
 		json_object_object_add(sum, "copy_ceiling", mb);
 	} else {
 		json_object_put(mb);
@@ -814,9 +818,12 @@ static int execute(struct pb_cli *cli, struct report *rep)
 	}
 	/* The copy ceiling goes with the 64 KiB throughput it puts in context. */
 	if ((rep->selected & (1u << 4)) && !pb_cleanup_interrupted()) {
+		uint64_t t0 = pb_clock_ns();
+
 		pb_progress_item(&pg, membw_ds[rep->quick], "memory copy bandwidth ...");
 		rep->membw_ok = pb_membw_measure(65536, 4 * 65536, rep->quick ? 50000000 : 200000000,
 						 5, &rep->membw) == 0;
+		rep->membw_ns = pb_clock_ns() - t0;
 	}
 	pb_progress_end(&pg);
 	rep->intr = pb_cleanup_interrupted();

@@ -23,6 +23,9 @@ est=$(for p in timestamps o_noatime conformance throughput throughput_64k messag
 	"$JSONQ" "$J" ".part_runs.$p.estimate_ns"; done | tr '\n' ' ')
 is "$est" "100000000 1300000000 2100000000 2200000000 500000000 200000000 600000000 " \
 	"each part's estimate in the --quick document"
+set -- $("$JSONQ" "$J" .summary.copy_ceiling.estimate_ns .summary.copy_ceiling.duration_ns)
+[ "$1" = 300000000 ] && [ "${2:-0}" -gt 0 ]
+ok $? "the copy ceiling's estimate (0.3 s) and duration in the --quick document ($*)"
 "$PIPEBENCH" report --parts timestamps,o_noatime --format json --output "$TEST_TMP/full.json"
 is "$("$JSONQ" "$TEST_TMP/full.json" .part_runs.timestamps.estimate_ns .part_runs.o_noatime.estimate_ns | tr '\n' ' ')" \
 	"100000000 4000000000 " "... and in full"
