@@ -865,7 +865,7 @@ static int fcntl_priv_resize(int fd, int cmd, long arg)
 START_TEST(fc05_privileged_resize)
 {
 	struct pb_sysops sys = pb_sysops_real;
-	struct pb_check_result r[2];
+	struct pb_check_result r[3];
 	char text[96], want[128];
 
 	fc05_max = pb_check_proc_long("/proc/sys/fs/pipe-max-size");
@@ -887,14 +887,79 @@ START_TEST(fc05_privileged_resize)
 		fc05_short = i;
 		r[i] = run("FC-05", &sys, PB_KIND_ANON);
 	}
+	/* and CAP_SETUID (7): the unprivileged side is tried as uid 65534 */
+	fc05_short = 0;
+	pb_test_proc_self("0000000001000080", PB_TEST_INIT_UID_MAP);
+	r[2] = run("FC-05", &sys, PB_KIND_ANON);
 	ck_assert_int_eq(umount2("/proc", MNT_DETACH), 0);
 	ck_assert_msg(r[0].verdict == PB_PASS && strstr(r[0].detail, "privileged side: pass"),
 		      "2 * max given: %s: %s", pb_verdict_names[r[0].verdict], r[0].detail);
 	snprintf(want, sizeof(want), "with CAP_SYS_RESOURCE F_SETPIPE_SZ(2*%ld): %ld (success)",
 		 fc05_max, 2 * fc05_max - 1);
-	fc05_max = 0;
 	ck_assert_msg(r[1].verdict == PB_FAIL && strstr(r[1].detail, want), "one byte short: %s: %s",
 		      pb_verdict_names[r[1].verdict], r[1].detail);
+	snprintf(want, sizeof(want), "pipe-max-size %ld; unprivileged side: pass as uid 65534; "
+		 "privileged side: pass", fc05_max);
+	fc05_max = 0;
+	ck_assert_msg(r[2].verdict == PB_PASS && strcmp(r[2].detail, want) == 0,
+		      "with CAP_SETUID too: %s: %s", pb_verdict_names[r[2].verdict], r[2].detail);
+}
+END_TEST
+
+/*
+ * FC-05 with CAP_SETUID and CAP_SYS_RESOURCE shown (a /proc of the test's
+ * own) in a user namespace that maps only the caller, setgroups denied: uid
+ * 65534 cannot be had, so the unprivileged side is skipped, saying why, and
+ * the privileged side (answered by fcntl_priv_resize) still passes.
+ */
+START_TEST(fc05_nobody_cannot_be_had)
+{
+	long max = pb_check_proc_long("/proc/sys/fs/pipe-max-size");
+	int status = 0;
+	pid_t pid;
+
+	if (max <= 0) {
+		fprintf(stderr, "# fc05_nobody_cannot_be_had: not run (no pipe-max-size)\n");
+		return;
+	}
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct pb_sysops sys = pb_sysops_real;
+		struct pb_check_result r;
+		char umap[64], gmap[64], text[64], want[256];
+
+		snprintf(umap, sizeof(umap), "0 %u 1", (unsigned)getuid());
+		snprintf(gmap, sizeof(gmap), "0 %u 1", (unsigned)getgid());
+		if (unshare(CLONE_NEWUSER) != 0 || !pb_test_write_file("/proc/self/setgroups", "deny") ||
+		    !pb_test_write_file("/proc/self/uid_map", umap) ||
+		    !pb_test_write_file("/proc/self/gid_map", gmap) || !pb_test_fake_proc())
+			_exit(77);
+		snprintf(text, sizeof(text), "%ld\n", max);
+		if (!pb_test_write_file("/proc/sys/fs/pipe-max-size", text))
+			_exit(77);
+		pb_test_proc_self("0000000001000080", PB_TEST_INIT_UID_MAP);
+		fc05_max = max;
+		sys.fcntl = fcntl_priv_resize;
+		r = run("FC-05", &sys, PB_KIND_ANON);
+		snprintf(want, sizeof(want), "pipe-max-size %ld; unprivileged side: skipped: cannot "
+			 "become uid 65534: setgroups: EPERM (not permitted here, e.g. setgroups "
+			 "denied in a user namespace); privileged side: pass", max);
+		if (r.verdict != PB_PASS || strcmp(r.detail, want) != 0) {
+			fprintf(stderr, "# fc05_nobody_cannot_be_had: %s: %s\n",
+				pb_verdict_names[r.verdict], r.detail);
+			_exit(1);
+		}
+		_exit(0);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 77) {
+		fprintf(stderr, "# fc05_nobody_cannot_be_had: not run (no user namespace here)\n");
+		return;
+	}
+	ck_assert_msg(WEXITSTATUS(status) == 0, "FC-05 without uid 65534 to be had: not a pass "
+		      "naming the skip (see the log)");
 }
 END_TEST
 
@@ -987,4 +1052,4 @@ PB_CHECK_SUITE_MAIN("conf_sigfifofc",
 		      resource_limit_is_error, fifo_open_emfile_is_error,
 		      user_namespace_skips_the_part),
 	PB_TCASE_TIMED("fc02_fifo06", 30, fc02_reasons, fc05_privileged_resize,
-		       fifo06_closes_writer_at_0))
+		       fc05_nobody_cannot_be_had, fifo06_closes_writer_at_0))
