@@ -177,6 +177,24 @@ if fault_layer; then
 else
 	skip 1 "no fault layer"
 fi
+# o_noatime runs an unmeasured warmup pair before its measured ones: the
+# pipe reads and writes strace sees (3000 bytes each, a size nothing else
+# uses) are the repetitions' syscalls and about one pair more; at least half
+# a pair more than the measured ones.
+if command -v strace >/dev/null 2>&1; then
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -qq -e trace=read,write \
+		-o "$D/on.tr" "$P" o_noatime --loops 20 --repeat 2 --size 3000 --dir "$D" -q \
+		--format json -o on0.json 2>/dev/null
+	seen=$(grep -c ', 3000) = ' "$D/on.tr")
+	measured=$(perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>); my $n = 0;
+		for my $r (@{$d->{results}}) { next unless ($r->{role} // "") =~ /^[AB]$/;
+			$n += $_->{syscalls} for @{$r->{repetitions}}; } print $n' <on0.json)
+	[ "$measured" -gt 0 ] && [ "$seen" -ge $((measured + measured / 4)) ]
+	ok $? "o_noatime: a warmup pair before the measured ones ($seen pipe calls seen, $measured measured)"
+else
+	skip 1 "strace not installed"
+fi
+
 # o_noatime's substitute caveat follows the two kinds' timestamp verdicts in
 # the same document: "bounds" only for a frozen anonymous pipe and an
 # updated FIFO (this kernel), "does NOT isolate" for every other pair (a
