@@ -286,6 +286,25 @@ EOF_VIRT
 else
 	skip 10 "cannot give pipebench a /proc/cpuinfo of its own (unshare -m, mount --bind)"
 fi
+# Xen's /sys/hypervisor/type, on a /sys of its own (tmpfs) and flags without
+# "hypervisor": its first line names the hypervisor; a blank one names
+# nothing and says nothing.
+# hvtype TEXT: virtualized and hypervisor with that file (printf's format).
+hvtype() {
+	printf 'processor\t: 0\nflags\t\t: fpu vme lm\n' >"$D/cpuinfo"
+	rm -f "$D/virt.json"
+	unshare -m sh -c 'mount --bind "$1/cpuinfo" /proc/cpuinfo && mount -t tmpfs pb-sys /sys &&
+		mkdir /sys/hypervisor && printf "$3" >/sys/hypervisor/type || exit 77
+		exec "$2" conformance --list --format json -o "$1/virt.json"' sh "$D" "$P" "$1" \
+		2>/dev/null &&
+	"$JSONQ" "$D/virt.json" .run.virtualization.virtualized .run.virtualization.hypervisor | tr '\n' ' '
+}
+if hvtype 'xen\n' >/dev/null; then
+	is "$(hvtype 'xen\n')" "true xen " "/sys/hypervisor/type 'xen': virtualized, hypervisor xen"
+	is "$(hvtype '\nxen\n')" "false null " "/sys/hypervisor/type with a blank first line: nothing said"
+else
+	skip 2 "cannot give pipebench a /sys of its own (unshare -m, mount -t tmpfs)"
+fi
 
 # ---- report: its bookkeeping and copy ceiling, each part's run facts.
 "$P" report --quick --parts timestamps,throughput_64k --dir "$D" --format json -o rep1.json 2>/dev/null

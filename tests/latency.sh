@@ -156,6 +156,19 @@ grep -q '^spin on one CPU yields: .*sched_yield()' "$T/syt"; ok $? "text says th
 if [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] && taskset -c 0,1 true 2>/dev/null; then
 	"$PB" latency --wait spin -c 0,1 -n 50 -r 1 -w 0 -f json -o "$T/sy2" 2>/dev/null
 	is "two CPUs: spin does not yield" "$(q "$T/sy2" '.results[0].spin_yield')" false
+	# what the parties call, as strace sees it: sched_yield on one CPU only
+	if command -v strace >/dev/null 2>&1; then
+		for c in 0,1 0; do
+			ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -qq \
+				-e trace=sched_yield -o "$T/yield.$c" "$PB" latency --wait spin -c "$c" \
+				-n 200 -r 1 -w 0 -q >/dev/null 2>&1
+		done
+		is "strace: sched_yield calls on two CPUs, on one" \
+			"$(grep -c sched_yield "$T/yield.0,1") $(grep -c sched_yield "$T/yield.0" | sed 's/^[1-9][0-9]*$/some/')" \
+			"0 some"
+	else
+		skip "strace: sched_yield calls on two CPUs, on one" "strace not installed"
+	fi
 else
 	skip "two CPUs: spin does not yield" "CPUs 0 and 1 are not both usable"
 fi
