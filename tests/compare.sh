@@ -431,4 +431,23 @@ run "$T/lb.json" "$T/ln.json"
 check "one result lost: no 'and more'" sh -c '
 	[ "$0" = 2 ] && grep -q "(kind=anon mode=rw size_bytes=4096: no repetitions in NEW); use --allow-partial" "$1"' "$rc" "$T/err"
 
+# Two parts with the same result and metric (report's throughput and
+# throughput_64k) are two rows, each with its own changes in every NEW:
+# a row is the part, label and metric together.
+# twoparts FILE TP... TP64...: a report of both parts, three repetitions each.
+twoparts() {
+	f=$1; shift
+	r() { printf '{"tool":"pipebench","version":"0.1.0","schema_version":1,"command":"throughput","params":{"loops":1},"results":[{"kind":"anon","repetitions":[{"rate_bytes_per_s":%s},{"rate_bytes_per_s":%s},{"rate_bytes_per_s":%s}]}]}' "$@"; }
+	printf '{"tool":"pipebench","version":"0.1.0","schema_version":1,"command":"report","params":{},"parts":{"throughput":%s,"throughput_64k":%s}}\n' \
+		"$(r "$1" "$2" "$3")" "$(r "$4" "$5" "$6")" >"$f"
+}
+twoparts "$T/pb.json" 99 100 101 99 100 101
+twoparts "$T/p1.json" 109 110 111 49 50 51
+twoparts "$T/p2.json" 108 110 112 48 50 52
+run "$T/pb.json" "$T/p1.json" "$T/p2.json"
+check "two parts, one label and metric: each row its own part's changes in both NEWs" sh -c '
+	[ "$0" = 1 ] && grep -Eq "^ +100 ~ +1% +\+10\.0% \* +110 ~ +1% +\+10\.0% \* +110 ~ +2%  throughput: kind=anon rate_bytes_per_s$" "$1" &&
+	grep -Eq "^ +100 ~ +1% +-50\.0% ! +50 ~ +2% +-50\.0% ! +50 ~ +4%  throughput_64k: kind=anon rate_bytes_per_s$" "$1" &&
+	[ "$(grep -c "kind=anon rate_bytes_per_s$" "$1")" = 2 ]' "$rc" "$T/out"
+
 echo "1..$n"
