@@ -1201,6 +1201,9 @@ static const struct {
 	  "a second write into a non-empty pipe does not signal (pre-5.14 behaviour)", ANY },
 	{ "FC-06", 0, { 0 }, true, "a second write into a non-empty pipe signals again (5.14+)",
 	  NEW_KERNEL },
+	/* FIFO-03 whose writer opens without a reader: FAIL, the writer closed */
+	{ "FIFO-03", 0, { .open = open_wronly_nb_succeeds }, false,
+	  "O_WRONLY|O_NONBLOCK succeeded without a reader", ANY },
 };
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
 
@@ -1262,6 +1265,34 @@ static bool has_phrase(const char *detail, const char *phrase)
 	return d >= p - 1 && strncmp(detail + d - (p - 1), phrase, p - 1) == 0;
 }
 
+/*
+ * Every descriptor a check gets from open() it closes, on every path (a
+ * FAIL's too): later_condition counts them per descriptor number in memory
+ * shared with the check's process (the child of this test's; a helper the
+ * check forks ends with _exit, which closes what it had), around the row's
+ * own open and close.
+ */
+static int *opened;                      /* [256], shared */
+static pid_t test_pid;
+static int (*inner_open)(const char *path, int flags, mode_t mode);
+static int (*inner_close)(int fd);
+
+static int counted_open(const char *path, int flags, mode_t mode)
+{
+	int fd = inner_open(path, flags, mode);
+
+	if (fd >= 0 && fd < 256 && getppid() == test_pid)
+		__atomic_add_fetch(&opened[fd], 1, __ATOMIC_SEQ_CST);
+	return fd;
+}
+
+static int counted_close(int fd)
+{
+	if (fd >= 0 && fd < 256 && getppid() == test_pid && __atomic_load_n(&opened[fd], __ATOMIC_SEQ_CST) > 0)
+		__atomic_sub_fetch(&opened[fd], 1, __ATOMIC_SEQ_CST);
+	return inner_close(fd);
+}
+
 START_TEST(later_condition)
 {
 	const struct pb_check *c = pb_test_find_check(cases[_i].id);
@@ -1279,6 +1310,14 @@ START_TEST(later_condition)
 		return;
 	spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	ck_assert_int_ge(spare, 0);
+	opened = mmap(NULL, 256 * sizeof(*opened), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		      -1, 0);
+	ck_assert_ptr_ne(opened, MAP_FAILED);
+	test_pid = getpid();
+	inner_open = s.open;
+	inner_close = s.close;
+	s.open = counted_open;
+	s.close = counted_close;
 	stray = mmap(NULL, sizeof(*stray), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1,
 		     0);
 	ck_assert_ptr_ne(stray, MAP_FAILED);
@@ -1310,6 +1349,10 @@ START_TEST(later_condition)
 		pb_test_detail_is("conditions_fifo.later_condition", _i, r.detail);
 	ck_assert_msg(*stray == 0, "%s case %d: the reader made %d judged calls after its read "
 		      "returned", cases[_i].id, _i, *stray);
+	for (int fd = 0; fd < 256; fd++)
+		ck_assert_msg(opened[fd] == 0, "%s case %d: descriptor %d from open() left open",
+			      cases[_i].id, _i, fd);
+	munmap(opened, 256 * sizeof(*opened));
 	munmap(stray, sizeof(*stray));
 	ck_assert_msg(!r.timed_out, "%s case %d: the watchdog, not the check, decided",
 		      cases[_i].id, _i);
