@@ -205,4 +205,19 @@ else
 	done
 fi
 
+# Warmup repetitions run before the measured ones, as many as asked: the
+# senders' writes of an unusual size (77 bytes) that strace sees are 40 a
+# repetition (1 group, 2 senders, 2 receivers, 10 loops), warmup included.
+if command -v strace >/dev/null 2>&1; then
+	seen=
+	for w in 0 2; do
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -qq -e trace=write \
+			-o "$T/mtr" "$PB" messaging $SMALL -r 1 -w $w -s 77 -q >/dev/null 2>&1
+		seen="$seen $(grep -cE ', 77( <unfinished|\) = )' "$T/mtr")"
+	done
+	is "strace: 77-byte writes with --warmup 0 and 2 (one measured repetition)" "$seen" " 40 120"
+else
+	skip "strace: 77-byte writes with --warmup 0 and 2 (one measured repetition)" "strace not installed"
+fi
+
 tap_late_end
