@@ -450,4 +450,15 @@ check "two parts, one label and metric: each row its own part's changes in both 
 	grep -Eq "^ +100 ~ +1% +-50\.0% ! +50 ~ +2% +-50\.0% ! +50 ~ +4%  throughput_64k: kind=anon rate_bytes_per_s$" "$1" &&
 	[ "$(grep -c "kind=anon rate_bytes_per_s$" "$1")" = 2 ]' "$rc" "$T/out"
 
+# A part of BASE with no results that NEW lacks loses nothing: no row, no
+# coverage lost, and the comparison of the rest goes on (exit 0).
+printf '{"tool":"pipebench","version":"0.1.0","schema_version":1,"command":"report","params":{},"parts":{"throughput":%s,"messaging":{"tool":"pipebench","version":"0.1.0","schema_version":1,"command":"messaging","params":{},"results":[]}}}\n' \
+	"$(sed 's/^{.*"parts":{"throughput":\(.*\),"throughput_64k":.*$/\1/' "$T/pb.json")" >"$T/pe.json"
+printf '{"tool":"pipebench","version":"0.1.0","schema_version":1,"command":"report","params":{},"parts":{"throughput":%s}}\n' \
+	"$(sed 's/^{.*"parts":{"throughput":\(.*\),"throughput_64k":.*$/\1/' "$T/pb.json")" >"$T/pn.json"
+run "$T/pe.json" "$T/pn.json"
+check "BASE's part without results, absent in NEW: exit 0, nothing lost, nothing on stderr" sh -c '
+	[ "$0" = 0 ] && [ ! -s "$2" ] && grep -q "0 coverage lost" "$1" &&
+	grep -q "throughput: kind=anon rate_bytes_per_s" "$1"' "$rc" "$T/out" "$T/err"
+
 echo "1..$n"

@@ -93,6 +93,10 @@ run "$PIPEBENCH" o_noatime --repeat 1 --timeout 60s --format json
 is "$(printf '%s' "$out" | "$JSONQ" - .params.loops .params.duration_ns .budget | tr '\n' ' ')" "2000 null null " \
    "o_noatime default: 2000 loops (the man page's), no budget"
 tmp_empty; ok $? "o_noatime: nothing left behind"
+# A run that timed out is an error (exit 3) whatever --expect says: the
+# expectation is judged only on a run that finished.
+run "$PIPEBENCH" o_noatime --loops 1000000 --repeat 3 --timeout 50ms --expect supported -q
+is "$rc" 3 "o_noatime --timeout 50ms --expect supported: exit 3 (timed out), not 1"
 
 # ---- messaging
 M="$PIPEBENCH messaging --groups 1 --fds 2 --timeout 60s"
