@@ -714,6 +714,19 @@ static int capacity_in_user_namespace(void)
 	return 0;
 }
 
+/* What `unshare -U -r` does: a user namespace mapping the caller to 0,
+ * setgroups denied.  False when one cannot be had here. */
+static bool user_namespace_as_root(void)
+{
+	char umap[64], gmap[64];
+
+	snprintf(umap, sizeof(umap), "0 %u 1", (unsigned)getuid());
+	snprintf(gmap, sizeof(gmap), "0 %u 1", (unsigned)getgid());
+	return unshare(CLONE_NEWUSER) == 0 && pb_test_write_file("/proc/self/setgroups", "deny") &&
+	       pb_test_write_file("/proc/self/uid_map", umap) &&
+	       pb_test_write_file("/proc/self/gid_map", gmap);
+}
+
 /*
  * In a user namespace (rootless containers, `unshare -U -r`) the
  * capabilities look complete but uid 65534 is not mapped and setgroups is
@@ -730,14 +743,7 @@ START_TEST(user_namespace_skips_the_part)
 
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
-		char umap[64], gmap[64];
-
-		/* What `unshare -U -r` does: map the caller to 0, deny setgroups. */
-		snprintf(umap, sizeof(umap), "0 %u 1", (unsigned)getuid());
-		snprintf(gmap, sizeof(gmap), "0 %u 1", (unsigned)getgid());
-		if (unshare(CLONE_NEWUSER) != 0 || !pb_test_write_file("/proc/self/setgroups", "deny") ||
-		    !pb_test_write_file("/proc/self/uid_map", umap) ||
-		    !pb_test_write_file("/proc/self/gid_map", gmap))
+		if (!user_namespace_as_root())
 			_exit(77);
 		for (int i = 0; i < 2; i++) {
 			struct pb_check_result r = run(ids[i], NULL, PB_KIND_ANON);
@@ -927,13 +933,9 @@ START_TEST(fc05_nobody_cannot_be_had)
 	if (pid == 0) {
 		struct pb_sysops sys = pb_sysops_real;
 		struct pb_check_result r;
-		char umap[64], gmap[64], text[64], want[256];
+		char text[64], want[256];
 
-		snprintf(umap, sizeof(umap), "0 %u 1", (unsigned)getuid());
-		snprintf(gmap, sizeof(gmap), "0 %u 1", (unsigned)getgid());
-		if (unshare(CLONE_NEWUSER) != 0 || !pb_test_write_file("/proc/self/setgroups", "deny") ||
-		    !pb_test_write_file("/proc/self/uid_map", umap) ||
-		    !pb_test_write_file("/proc/self/gid_map", gmap) || !pb_test_fake_proc())
+		if (!user_namespace_as_root() || !pb_test_fake_proc())
 			_exit(77);
 		snprintf(text, sizeof(text), "%ld\n", max);
 		if (!pb_test_write_file("/proc/sys/fs/pipe-max-size", text))
