@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pipebench conformance: run the POSIX/Linux pipe and FIFO check catalogue
- * (src/checks_*.c), each check in a forked child under a watchdog, and
+ * (the groups in src/checks/), each check in a forked child under a watchdog, and
  * report the verdicts as text, JSON, TAP 13 or JUnit XML.
  */
 #include <config.h>
@@ -18,7 +18,7 @@
 #include "cleanup.h"
 #include "cli.h"
 #include "clock.h"
-#include "conformance.h"
+#include "checks/conformance.h"
 #include "msg.h"
 #include "lava.h"
 #include "output.h"

@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "conformance.h"
+#include "checks/conformance.h"
 
 /* The check with this ID anywhere in the catalogue, or NULL. */
 /*

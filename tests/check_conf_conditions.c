@@ -28,7 +28,7 @@
 #include "check_conf.h"
 #include "check_main.h"
 #include "fast_time.h"
-#include "conformance.h"
+#include "checks/conformance.h"
 
 /* ---- misbehaving calls, each breaking one later condition ---- */
 

@@ -37,7 +37,7 @@
 #include "check_main.h"
 #define PB_FAST_TIME_OWN_SETITIMER
 #include "fast_time.h"
-#include "conformance.h"
+#include "checks/conformance.h"
 
 static long page_size(void)
 {

@@ -40,7 +40,7 @@
 #include "check_main.h"
 #include "fast_time.h"
 #include "cleanup.h"
-#include "conformance.h"
+#include "checks/conformance.h"
 #include "tsprobe.h"
 
 #ifndef O_NOTIFICATION_PIPE

@@ -10,7 +10,7 @@
  * blocks forever) and a check killed by a signal, the harness's own
  * resources failing (a check's thread or buffer, the conformance command's
  * tables: pthread_create, malloc and calloc fail on request); and the
- * helpers every check group shares (src/check_util.c), each on a case
+ * helpers every check group shares (src/checks/util.c), each on a case
  * where it must tell a misbehaving call or environment from a good one.
  */
 #include <config.h>
@@ -45,7 +45,7 @@
 #include "cli.h"
 #include "cmd.h"
 #include "cleanup.h"
-#include "conformance.h"
+#include "checks/conformance.h"
 #include "tsprobe.h"
 
 /* ---- misbehaving system calls, each imitating one kernel or libc bug ---- */
@@ -1088,7 +1088,7 @@ START_TEST(first_failure_stays)
 }
 END_TEST
 
-/* ---- the helpers every check group shares (src/check_util.c) ---- */
+/* ---- the helpers every check group shares (src/checks/util.c) ---- */
 
 /* A context on the real kernel, or on SYS. */
 static struct pb_check_ctx helper_ctx(const struct pb_sysops *sys, enum pb_kind kind)

@@ -36,7 +36,7 @@
 #include "check_conf.h"
 #include "check_main.h"
 #include "checkproc.h"
-#include "conformance.h"
+#include "checks/conformance.h"
 
 /* A verdict that depends on the C library or limits: anything but fail or error. */
 #define LAWFUL ((enum pb_verdict)-1)

@@ -27,7 +27,7 @@
 #include "check_conf.h"
 #include "check_main.h"
 #include "cleanup.h"
-#include "conformance.h"
+#include "checks/conformance.h"
 #include "tsprobe.h"
 
 static const struct pb_check *find(const char *id)

@@ -25,7 +25,7 @@
 #include "check_conf.h"
 #include "check_main.h"
 #include "fast_time.h"
-#include "conformance.h"
+#include "checks/conformance.h"
 
 static struct pb_check_result run(const char *id, const struct pb_sysops *sys,
 				  enum pb_kind kind)

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "check_main.h"
-#include "conformance.h"
+#include "checks/conformance.h"
 #include "kcidb.h"
 
 #define RUN "\"run\":{\"start\":\"2026-01-02T03:04:05.250Z\",\"end\":\"2026-01-02T03:04:07.750Z\"," \

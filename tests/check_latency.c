@@ -30,7 +30,7 @@
 #include "cleanup.h"
 #include "cli.h"
 #include "cmd.h"
-#include "conformance.h"
+#include "checks/conformance.h"
 #include "histogram.h"
 #include "latency.h"
 #include "output.h"

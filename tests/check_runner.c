@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The runner's bookkeeping for one check (pb_conformance_run_one and the
- * verdict helpers of src/conformance.c), one table row per outcome: the
+ * verdict helpers of src/checks/runner.c), one table row per outcome: the
  * verdict, the exact detail, timed_out and signal, the duration against the
  * watchdog (the default one included), and which of two verdicts stays.
  */
@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include "check_main.h"
 #include "cleanup.h"
-#include "conformance.h"
+#include "checks/conformance.h"
 
 static void nap_ms(long ms)
 {

@@ -26,7 +26,7 @@
 
 #include "check_main.h"
 #include "cleanup.h"
-#include "conformance.h"  /* pb_check_count_fds */
+#include "checks/conformance.h"  /* pb_check_count_fds */
 #include "tsprobe.h"
 
 static void set_samples(struct pb_ts_sample *s, size_t n, enum pb_ts_field f,

@@ -139,7 +139,7 @@ extern const struct pb_check pb_checks_linux[];     /* LX-*  */
 /* The groups in order, NULL-terminated. */
 extern const struct pb_check *const pb_check_groups[];
 
-/* ---- helpers shared by checks (src/check_util.c) ---- */
+/* ---- helpers shared by checks (src/checks/util.c) ---- */
 
 /* "FIFO" or "pipe", for details. */
 const char *pb_check_kind_word(const struct pb_check_ctx *ctx);
