@@ -1098,11 +1098,32 @@ static int uname_5_10(struct utsname *u)
 	return r;
 }
 
+/* LX-03 under a pipe2 that leaves a dup of each read end open, or that
+ * says EMFILE at its third call with nothing leaked (the harness's limit). */
+static int pipe2_leaks(int fd[2], int flags)
+{
+	int r = pipe2(fd, flags);
+
+	if (r == 0)
+		(void)dup(fd[0]);
+	return r;
+}
+
+static int pipe2_calls;
+static int pipe2_emfile_third(int fd[2], int flags)
+{
+	if (++pipe2_calls == 3) {
+		errno = EMFILE;
+		return -1;
+	}
+	return pipe2(fd, flags);
+}
+
 START_TEST(lx03_conditions)
 {
 	long page = sysconf(_SC_PAGESIZE), soft, hard, maxsz, def, full;
-	char want[12][160];
-	struct row rows3[12];
+	char want[14][160];
+	struct row rows3[14];
 	int n = 0;
 
 	soft = pb_check_proc_long("/proc/sys/fs/pipe-user-pages-soft");
@@ -1153,6 +1174,10 @@ START_TEST(lx03_conditions)
 	     "fix 46c4c9d1beb7)");
 	rows3[n].sys.uname = uname_5_10;
 	rows3[n++].wr = (struct fake){ 2, 0, 0, NULL };
+	ROW3(PB_FAIL, "descriptors open that it never returned");
+	rows3[n++].sys.pipe2 = pipe2_leaks;
+	ROW3(PB_ERROR, "harness: pipe2(O_NONBLOCK|O_CLOEXEC): EMFILE");
+	rows3[n++].sys.pipe2 = pipe2_emfile_third;
 	ROW3(PB_FAIL, "F_SETPIPE_SZ(%ld) over the soft limit: EBUSY, expected EPERM", 16 * page);
 	rows3[n++].setsz_err = EBUSY;
 #undef ROW3

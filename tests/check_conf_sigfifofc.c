@@ -10,6 +10,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -291,6 +292,57 @@ static ssize_t w_never_blocks(int fd, const void *b, size_t n)
 	return r;
 }
 
+/* SIG-04: until the reader has gone, the big write neither queues a byte
+ * nor sleeps: it spins on the CPU, or waits uninterruptibly (a vfork's
+ * parent shows state D), or stays stopped with no CPU at all (SIGSTOP, a
+ * helper sends SIGCONT): the last is a starved writer, the harness's
+ * machine, not the kernel.  Then it is the real write (EPIPE).  The
+ * writer's alarm is pushed past the watch first. */
+static bool reader_gone(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLOUT };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
+}
+
+static ssize_t w_spins(int fd, const void *b, size_t n)
+{
+	if (n > PIPE_BUF) {
+		alarm(20);
+		while (!reader_gone(fd))
+			;
+	}
+	return write(fd, b, n);
+}
+
+static ssize_t w_uninterruptible(int fd, const void *b, size_t n)
+{
+	if (n > PIPE_BUF) {
+		alarm(20);
+		if (vfork() == 0) {
+			while (!reader_gone(fd))
+				usleep(1000);
+			_exit(0);
+		}
+	}
+	return write(fd, b, n);
+}
+
+static ssize_t w_stopped(int fd, const void *b, size_t n)
+{
+	if (n > PIPE_BUF) {
+		alarm(20);
+		if (fork() == 0) {
+			while (!reader_gone(fd))
+				usleep(1000);
+			kill(getppid(), SIGCONT);
+			_exit(0);
+		}
+		raise(SIGSTOP);
+	}
+	return write(fd, b, n);
+}
+
 static ssize_t w_big_eio(int fd, const void *b, size_t n)
 {
 	return n > PIPE_BUF ? (errno = EIO, -1) : write(fd, b, n);
@@ -490,6 +542,9 @@ static const struct broken broken[] = {
 	  .says = "EIO" },
 	{ "FC-04", "FIFO: write EIO", .sys.write = write_eio_on_pipes, .kind = PB_KIND_FIFO,
 	  .says = "EIO" },
+	{ "SIG-04", "spins in write", .sys.write = w_spins, .says = "ms of CPU in " },
+	{ "SIG-04", "state D in write", .sys.write = w_uninterruptible,
+	  .says = "uninterruptible wait (state D) inside write(" },
 	/* the writer never wakes and FIONREAD on the read end fails: the
 	 * detail says FIONREAD gave -1, not a count of 0 */
 	{ "SIG-04", "never woke, FIONREAD ENOTTY", .sys.write = w_partial_never_returns,
@@ -647,6 +702,18 @@ START_TEST(resource_limit_is_error)
 
 	sys.pipe2 = pipe2_emfile;
 	all_error(ids, sizeof(ids) / sizeof(ids[0]), &sys, NULL);
+}
+END_TEST
+
+/* SIG-04's writer that got no CPU, neither filling the pipe nor sleeping:
+ * the machine's doing, ERROR. */
+START_TEST(sig04_starved_writer_is_error)
+{
+	static const char *const ids[] = { "SIG-04" };
+	struct pb_sysops sys = pb_sysops_real;
+
+	sys.write = w_stopped;
+	all_error(ids, 1, &sys, "was never seen blocked and used ");
 }
 END_TEST
 
@@ -1052,6 +1119,7 @@ PB_CHECK_SUITE_MAIN("conf_sigfifofc",
 	PB_TCASE_LOOP("this_kernel", 0, this_kernel, sizeof(here) / sizeof(here[0])),
 	PB_TCASE_LOOP("broken_kernel", 60, broken_kernel_fails, sizeof(broken) / sizeof(broken[0]),
 		      resource_limit_is_error, fifo_open_emfile_is_error,
+		      sig04_starved_writer_is_error,
 		      user_namespace_skips_the_part),
 	PB_TCASE_TIMED("fc02_fifo06", 30, fc02_reasons, fc05_privileged_resize,
 		       fc05_nobody_cannot_be_had, fifo06_closes_writer_at_0))

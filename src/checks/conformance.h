@@ -191,6 +191,11 @@ void pb_check_disarm(void);
  * /proc/PID/stat.  true when seen; coverage only, never a verdict. */
 bool pb_check_wait_sleeping(pid_t pid, unsigned ms);
 
+/* Process PID's state letter per /proc/PID/stat ('R', 'S', 'D', ...; '?'
+ * when it cannot be read) and, unless CPU_MS is NULL, the CPU time it has
+ * used, user and system, in ms (-1 when unknown). */
+char pb_check_proc_stat(pid_t pid, long *cpu_ms);
+
 /* Number of open descriptors per /proc/self/fd; -errno without /proc. */
 int pb_check_count_fds(void);
 
@@ -275,6 +280,9 @@ bool pb_check_io_exact(struct pb_check_ctx *ctx, ssize_t got, size_t n, const ch
  * failure both fds are -1 and the verdict is recorded per pb_check_setup
  * ("pipe2(O_DIRECT|O_CLOEXEC): EINVAL; Linux requires a new pipe"). */
 bool pb_check_anon_pipe(struct pb_check_ctx *ctx, int fd[2], int flags);
+/* The verdict of pb_check_anon_pipe for a pipe2(FLAGS) that just failed,
+ * errno still its; both fds become -1. */
+void pb_check_anon_pipe_failed(struct pb_check_ctx *ctx, int fd[2], int flags);
 
 /*
  * Run FN(SYS, ARG, OUT) as uid/gid 65534 with no supplementary groups, in a

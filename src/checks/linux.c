@@ -236,6 +236,47 @@ static void lx03_small(struct pb_check_ctx *ctx, const int fd[2], long index, lo
 			      16 * page, pb_checkproc_errname(errno));
 }
 
+/* The descriptors open below LIM, counted without opening one (at EMFILE
+ * there is none to open). */
+static int lx03_open_below(int lim)
+{
+	int n = 0;
+
+	for (int i = 0; i < lim; i++)
+		n += fcntl(i, F_GETFD) != -1;
+	return n;
+}
+
+/*
+ * One more pipe for LX-03's list.  RLIMIT_NOFILE (LIM) was raised for the
+ * descriptors open when the check began (BASE) and the pipe ends the list
+ * holds, so an EMFILE with more open than those is not the harness's
+ * limit: pipe2 itself left descriptors open that it never returned, and
+ * that is the kernel's FAIL.
+ */
+static bool lx03_pipe(struct pb_check_ctx *ctx, struct pipe_list *l, int fd[2], long made,
+		      int base, int lim)
+{
+	int e, open_now;
+
+	if (ctx->sys->pipe2(fd, O_NONBLOCK | O_CLOEXEC) == 0) {
+		list_add(l, fd);
+		return true;
+	}
+	e = errno;
+	if (e == EMFILE && (open_now = lx03_open_below(lim)) > base + l->n) {
+		fd[0] = fd[1] = -1;
+		pb_check_fail(ctx, "pipe2 #%ld: EMFILE with %d descriptors open, but the check "
+			      "holds %ld pipe ends beside the %d it began with: pipe2 left %ld "
+			      "descriptors open that it never returned", made, open_now, l->n,
+			      base, open_now - base - l->n);
+		return false;
+	}
+	errno = e;
+	pb_check_anon_pipe_failed(ctx, fd, O_NONBLOCK | O_CLOEXEC);
+	return false;
+}
+
 /* LX-03: pipe(7) /proc files; LTP pipe15 */
 static void lx03(struct pb_check_ctx *ctx)
 {
@@ -243,7 +284,7 @@ static void lx03(struct pb_check_ctx *ctx)
 	struct pipe_list l = { 0 };
 	struct rlimit rl;
 	uid_t uid = (uid_t)(1500000000u + (unsigned)getpid());  /* fresh: no pipes yet */
-	int fd[2];
+	int fd[2], base;
 
 	soft = pb_check_proc_long("/proc/sys/fs/pipe-user-pages-soft");
 	hard = pb_check_proc_long("/proc/sys/fs/pipe-user-pages-hard");
@@ -305,12 +346,12 @@ static void lx03(struct pb_check_ctx *ctx)
 		pb_check_setup(ctx, PB_RES_HARNESS, ENOMEM, "out of memory");
 		return;
 	}
+	base = lx03_open_below((int)rl.rlim_cur);
 	for (made = 1; made <= full; made++) {
 		long sz;
 
-		if (!pb_check_anon_pipe(ctx, fd, O_NONBLOCK | O_CLOEXEC))
+		if (!lx03_pipe(ctx, &l, fd, made, base, (int)rl.rlim_cur))
 			goto out;
-		list_add(&l, fd);
 		sz = ctx->sys->fcntl(fd[1], F_GETPIPE_SZ, 0);
 		if (sz != def_pages * page) {
 			pb_check_fail(ctx, "pipe #%ld (within the soft limit %ld pages) has %ld "
@@ -318,9 +359,8 @@ static void lx03(struct pb_check_ctx *ctx)
 			goto out;
 		}
 	}
-	if (!pb_check_anon_pipe(ctx, fd, O_NONBLOCK | O_CLOEXEC))
+	if (!lx03_pipe(ctx, &l, fd, made, base, (int)rl.rlim_cur))
 		goto out;
-	list_add(&l, fd);
 	lx03_small(ctx, fd, made, page);
 	if (ctx->verdict != PB_PASS)
 		goto out;

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "checkproc.h"
+#include "clock.h"
 #include "conformance.h"
 
 /* A pipe of ctx->kind whose read end is already closed: no reader at all. */
@@ -237,6 +238,10 @@ static int wait_fill(const struct pb_sysops *sys, int rfd, int want, unsigned ms
 	return avail;
 }
 
+/* A writer that had the CPU for a quarter of the time SIG-04 watched it,
+ * without filling the pipe or sleeping, was running, not starved. */
+#define SIG04_BUSY_SHARE 4
+
 /*
  * SIG-04.  XSH write() [EPIPE]; XSH 2.4.4; LTP pipe13 (reader side only).
  */
@@ -246,7 +251,9 @@ static void sig04(struct pb_check_ctx *ctx)
 	struct sig04_report *rep;
 	int fd[2], cap, avail, status = 0;
 	bool slept, early;
-	char rb[32];
+	char rb[32], state = '?';
+	long cpu_ms = -1, watched_ms = 0;
+	uint64_t t0;
 	pid_t pid;
 
 	rep = pb_check_shared(ctx, sizeof(*rep));
@@ -269,9 +276,14 @@ static void sig04(struct pb_check_ctx *ctx)
 		s->close(fd[0]); /* else our copy keeps a reader alive (rule 6) */
 		sig04_writer(s, fd[1], rep, 2 * (size_t)cap);
 	}
+	t0 = pb_clock_ns();
 	s->close(fd[1]);
 	avail = wait_fill(s, fd[0], cap, 2000);
 	slept = pb_check_wait_sleeping(pid, 1000);
+	if (avail < cap && !slept) {  /* what the writer is doing instead */
+		state = pb_check_proc_stat(pid, &cpu_ms);
+		watched_ms = (long)((pb_clock_ns() - t0) / 1000000);
+	}
 	/* Both writes returned while the reader was still open and reading nothing. */
 	early = __atomic_load_n(&rep->done, __ATOMIC_SEQ_CST);
 	s->close(fd[0]);
@@ -295,10 +307,21 @@ static void sig04(struct pb_check_ctx *ctx)
 			      "the reader was still open and had read nothing", 2 * cap, cap,
 			      pb_check_kind_word(ctx),
 			      pb_check_res(rep->first, rep->first_errno, rb, sizeof(rb)));
+	else if (avail < cap && !slept && state == 'D')
+		pb_check_fail(ctx, "the writer queued only %d of %d bytes within 2 s and then "
+			      "sat in an uninterruptible wait (state D) inside write(%d), never "
+			      "an interruptible sleep", avail, cap, 2 * cap);
+	else if (avail < cap && !slept && cpu_ms >= 0 && cpu_ms * SIG04_BUSY_SHARE >= watched_ms)
+		pb_check_fail(ctx, "the writer used %ld ms of CPU in %ld ms inside write(%d) but "
+			      "queued only %d of %d bytes and was never seen asleep: a blocking "
+			      "write must fill the pipe, then wait", cpu_ms, watched_ms, 2 * cap,
+			      avail, cap);
 	else if (avail < cap && !slept)
 		pb_check_setup(ctx, PB_RES_HARNESS, 0, "the writer queued only %d of %d bytes "
-			       "within 2 s and was never seen blocked: inconclusive (machine "
-			       "overloaded?)", avail, cap);
+			       "within 2 s, was never seen blocked and used %s ms of CPU (state "
+			       "%c) in %ld ms: the machine gave it no time (overloaded?)", avail, cap,
+			       cpu_ms < 0 ? "an unknown number of" :
+			       (snprintf(rb, sizeof(rb), "%ld", cpu_ms), rb), state, watched_ms);
 	else if (rep->first == -1)
 		pb_check_fail(ctx, "write returned -1/%s after %d bytes were accepted",
 			      pb_checkproc_errname(rep->first_errno), avail);

@@ -179,12 +179,16 @@ void pb_check_disarm(void)
 	signal(SIGALRM, SIG_DFL);
 }
 
-static char proc_state(pid_t pid)
+char pb_check_proc_stat(pid_t pid, long *cpu_ms)
 {
-	char path[64], buf[512], *p;
+	char path[64], buf[512], *p, st;
+	unsigned long ut, kt;
+	long tck = sysconf(_SC_CLK_TCK);
 	ssize_t n;
 	int fd;
 
+	if (cpu_ms)
+		*cpu_ms = -1;
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -195,7 +199,15 @@ static char proc_state(pid_t pid)
 		return '?';
 	buf[n] = '\0';
 	p = strrchr(buf, ')'); /* comm may contain spaces and parentheses */
-	return p && p[1] == ' ' ? p[2] : '?';
+	if (!p || p[1] != ' ')
+		return '?';
+	/* state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt
+	 * cmajflt utime stime */
+	if (cpu_ms && tck > 0 &&
+	    sscanf(p + 2, "%c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &st, &ut,
+		   &kt) == 3)
+		*cpu_ms = (long)((ut + kt) * 1000 / (unsigned long)tck);
+	return p[2];
 }
 
 bool pb_check_wait_sleeping(pid_t pid, unsigned ms)
@@ -203,7 +215,7 @@ bool pb_check_wait_sleeping(pid_t pid, unsigned ms)
 	struct timespec ts = { 0, 1000000 };
 
 	for (unsigned i = 0; i < ms; i++) {
-		if (proc_state(pid) == 'S')
+		if (pb_check_proc_stat(pid, NULL) == 'S')
 			return true;
 		nanosleep(&ts, NULL);
 	}
@@ -350,10 +362,16 @@ bool pb_check_io_exact(struct pb_check_ctx *ctx, ssize_t got, size_t n, const ch
 
 bool pb_check_anon_pipe(struct pb_check_ctx *ctx, int fd[2], int flags)
 {
-	char names[64];
-
 	if (ctx->sys->pipe2(fd, flags) == 0)
 		return true;
+	pb_check_anon_pipe_failed(ctx, fd, flags);
+	return false;
+}
+
+void pb_check_anon_pipe_failed(struct pb_check_ctx *ctx, int fd[2], int flags)
+{
+	char names[64];
+
 	fd[0] = fd[1] = -1;
 	snprintf(names, sizeof(names), "%s%s%s", flags & O_DIRECT ? "O_DIRECT|" : "",
 		 flags & O_NONBLOCK ? "O_NONBLOCK|" : "", flags & O_CLOEXEC ? "O_CLOEXEC|" : "");
@@ -363,7 +381,6 @@ bool pb_check_anon_pipe(struct pb_check_ctx *ctx, int fd[2], int flags)
 		snprintf(names, sizeof(names), "0");
 	pb_check_setup(ctx, PB_RES_PIPE, errno, "pipe2(%s): %s; %s requires a new pipe", names,
 		       pb_checkproc_errname(errno), flags & O_DIRECT ? "Linux" : "POSIX");
-	return false;
 }
 
 /* Whether this process runs in the initial user namespace (see
