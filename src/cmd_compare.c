@@ -167,9 +167,15 @@ static int load_all(struct cmp_run *run)
 	for (size_t i = 0; i < run->nin; i++) {
 		struct cmp_input *in = &run->in[i];
 
+		char dirs[512];
+
 		if (in->failed[0])
 			warn(run, "%s: %s; compared what it has (--allow-partial)", in->path,
 			     in->failed);
+		if (pb_cmp_dirs_diff(run->base, in->doc, dirs, sizeof(dirs)))
+			warn(run, "%s: the FIFO directory differs from %s (%s); compared: only "
+			     "the filesystem a FIFO is on can change a figure", in->path,
+			     run->base_path, dirs);
 		if (!in->ndiffer)
 			continue;
 		warn(run, "%s: parameters differ from %s: %s; compared anyway, totals such as "

@@ -439,8 +439,19 @@ static void append(char *buf, size_t len, size_t *off, const char *part, const c
 		memcpy(buf + len - 4, "...", 4);
 }
 
+/* The directory FIFOs are made in: never a reason to refuse a comparison
+ * (per-job temporary directories are the norm in CI, and runs without
+ * FIFOs do not use it); a difference is named (pb_cmp_dirs_diff). */
+static bool is_dir_param(const char *key)
+{
+	return strcmp(key, "dir") == 0;
+}
+
+/* The members of the params objects of A and B (and of their parts) that
+ * differ, appended to BUF at *OFF: the DIRS members only (is_dir_param), or
+ * every other but the ignored ones. */
 static size_t params_diff(struct json_object *a, struct json_object *b, const char *part,
-			  char *buf, size_t len, size_t *off)
+			  bool dirs, char *buf, size_t len, size_t *off)
 {
 	struct json_object *pa = obj_member(a, "params", json_type_object);
 	struct json_object *pb = obj_member(b, "params", json_type_object);
@@ -455,7 +466,7 @@ static size_t params_diff(struct json_object *a, struct json_object *b, const ch
 	json_object_object_foreach(pa, ka, va) {
 		struct json_object *vb;
 
-		if (in_words(ignored_params, ka))
+		if (in_words(ignored_params, ka) || is_dir_param(ka) != dirs)
 			continue;
 		if (!json_object_object_get_ex(pb, ka, &vb) && is_added_later_default(ka, va))
 			continue;
@@ -465,8 +476,8 @@ static size_t params_diff(struct json_object *a, struct json_object *b, const ch
 		}
 	}
 	json_object_object_foreach(pb, kb, vb2) {
-		if (in_words(ignored_params, kb) || json_object_object_get_ex(pa, kb, NULL) ||
-		    is_added_later_default(kb, vb2))
+		if (in_words(ignored_params, kb) || is_dir_param(kb) != dirs ||
+		    json_object_object_get_ex(pa, kb, NULL) || is_added_later_default(kb, vb2))
 			continue;
 		append(buf, len, off, part, kb);
 		n++;
@@ -479,7 +490,7 @@ static size_t params_diff(struct json_object *a, struct json_object *b, const ch
 			struct json_object *other = obj_member(parts_b, pname, json_type_object);
 
 			if (other && json_object_is_type(pdoc, json_type_object))
-				n += params_diff(pdoc, other, pname, buf, len, off);
+				n += params_diff(pdoc, other, pname, dirs, buf, len, off);
 		}
 	}
 	return n;
@@ -492,7 +503,17 @@ size_t pb_cmp_params_diff(struct json_object *base, struct json_object *new_doc,
 
 	if (len)
 		buf[0] = '\0';
-	return params_diff(base, new_doc, NULL, buf, len, &off);
+	return params_diff(base, new_doc, NULL, false, buf, len, &off);
+}
+
+size_t pb_cmp_dirs_diff(struct json_object *base, struct json_object *new_doc,
+			char *buf, size_t len)
+{
+	size_t off = 0;
+
+	if (len)
+		buf[0] = '\0';
+	return params_diff(base, new_doc, NULL, true, buf, len, &off);
 }
 
 /* ------------------------------------------------------------ rules */

@@ -99,10 +99,17 @@ int pb_cmp_compatible(struct json_object *base, struct json_object *new_doc,
  * Names of `params` members that differ between BASE and NEW (members of
  * `report` parts prefixed with the part name and a dot), comma-separated in
  * BUF; returns how many.  Settings that do not change what one repetition
- * measures (repeat, warmup, timeout_ns) are ignored.
+ * measures (repeat, warmup, timeout_ns, the checks or modes selected) and
+ * the FIFO directory are left out.
  */
 size_t pb_cmp_params_diff(struct json_object *base, struct json_object *new_doc,
 			  char *buf, size_t len);
+
+/* The same for the FIFO directory (`dir`, of the document and of each
+ * part), which pb_cmp_params_diff leaves out: a different directory never
+ * makes documents incomparable, but compare names it. */
+size_t pb_cmp_dirs_diff(struct json_object *base, struct json_object *new_doc,
+			char *buf, size_t len);
 
 /* One metric of one matched result. */
 struct pb_cmp_metric {

@@ -496,6 +496,30 @@ START_TEST(params_diff_lists_keys)
 	ck_assert_str_eq(diff, "loops,mode,fds");
 	ck_assert_uint_eq(pb_cmp_params_diff(a, a, diff, sizeof(diff)), 0);
 	ck_assert_str_eq(diff, "");
+	ck_assert_uint_eq(pb_cmp_dirs_diff(a, b, diff, sizeof(diff)), 0);
+	ck_assert_str_eq(diff, "");
+}
+END_TEST
+
+/* The FIFO directory, of the document and of a part, is never a differing
+ * parameter; pb_cmp_dirs_diff names it, where it differs and where one
+ * side lacks it. */
+START_TEST(dirs_diff_apart)
+{
+	struct json_object *a = parse("{\"command\":\"report\",\"params\":{\"dir\":\"/a\"},"
+		"\"parts\":{\"x\":{\"params\":{\"dir\":\"/a\",\"loops\":1}},"
+		"\"y\":{\"params\":{\"dir\":\"/a\"}},\"z\":{\"params\":{}}}}");
+	struct json_object *b = parse("{\"command\":\"report\",\"params\":{\"dir\":\"/b\"},"
+		"\"parts\":{\"x\":{\"params\":{\"dir\":\"/b\",\"loops\":2}},"
+		"\"y\":{\"params\":{\"dir\":\"/a\"}},\"z\":{\"params\":{\"dir\":\"/c\"}}}}");
+	char diff[128];
+
+	ck_assert_uint_eq(pb_cmp_params_diff(a, b, diff, sizeof(diff)), 1);
+	ck_assert_str_eq(diff, "x.loops");
+	ck_assert_uint_eq(pb_cmp_dirs_diff(a, b, diff, sizeof(diff)), 3);
+	ck_assert_str_eq(diff, "dir,x.dir,z.dir");
+	ck_assert_uint_eq(pb_cmp_dirs_diff(a, a, diff, sizeof(diff)), 0);
+	ck_assert_str_eq(diff, "");
 }
 END_TEST
 
@@ -1254,7 +1278,7 @@ static Suite *compare_suite(void)
 			 too_few_repetitions_is_na, constant_samples, zero_base_mean, regression_rule,
 			 significance_boundary, verdict_regression_rule),
 		PB_TCASE("matching", matching_by_identity, matching_by_mode, ignored_members_rematch,
-			 params_diff_lists_keys, incompatible_documents),
+			 params_diff_lists_keys, dirs_diff_apart, incompatible_documents),
 		PB_TCASE("verdicts", verdict_diffs, result_verdicts_and_report_parts),
 		PB_TCASE("partial", run_failed_reasons, coverage_lost_checks, coverage_lost_results,
 			 coverage_lost_verdicts_and_parts, nested_parts_count_their_results,

@@ -126,6 +126,21 @@ check "--force: results matched without pipe_size_bytes; tt_ns not comparable (~
 check "--force: time per byte is the regression" \
 	grep -Eq '\+100\.0% ! .*kind=anon size_bytes=100 tt_ns_per_byte$' "$T/out"
 
+# ---- the FIFO directory (per-job temporary directories in CI): named,
+# never a reason to refuse, and the totals stay comparable
+doc "$T/dirA.json" throughput '{ "loops": 100, "repeat": 3, "pipe_size_bytes": null, "dir": "/tmp/job1" }' \
+	"$(tp_body 100000)"
+doc "$T/dirB.json" throughput '{ "loops": 100, "repeat": 3, "pipe_size_bytes": null, "dir": "/tmp/job2" }' \
+	"$(tp_body 110000)"
+run "$T/dirA.json" "$T/dirB.json"
+check "another FIFO directory: compared without --force (exit 1: 10% slower)" [ "$rc" = 1 ]
+check "another FIFO directory: one warning naming it" sh -c '[ "$(wc -l <"$1")" -eq 1 ] &&
+	grep -q "^pipebench compare: warning: .*dirB.json: the FIFO directory differs from .*dirA.json (dir); compared" "$1"' sh "$T/err"
+check "another FIFO directory: tt_ns still comparable, the regression" \
+	grep -Eq '\+10\.0% ! +110000 ~ +1%.* tt_ns$' "$T/out"
+run "$T/dirA.json" "$T/dirA.json"
+check "the same FIFO directory: exit 0, no warning" sh -c '[ "$1" = 0 ] && [ ! -s "$2" ]' sh "$rc" "$T/err"
+
 # Twice the loops: twice the time for twice the bytes is no regression.
 doc "$T/twice.json" throughput '{ "loops": 200, "repeat": 3, "pipe_size_bytes": null }' \
 	"$(tp_body 200000 | sed 's/"bytes": 1000/"bytes": 2000/')"
