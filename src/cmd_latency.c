@@ -514,6 +514,7 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	topo_text(run, usable, sizeof(usable));
 	fprintf(fp, "kernel      Linux %s %s, %ld CPUs online, load average %.2f\n",
 		si->kernel_release, si->machine, si->cpus_online, si->loadavg_1m);
+	pb_text_machine(fp, "machine     ");
 	fprintf(fp, "clock       CLOCK_MONOTONIC, %llu ns per read (subtracted from every round "
 		"trip)\n", (unsigned long long)run->clock_cost);
 	fprintf(fp, "counters    %s\n", run->source_why);

@@ -221,6 +221,7 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	pb_format_size(w->size, sz, sizeof(sz));
 	fprintf(fp, "kernel      Linux %s %s, %ld CPUs online (allowed %s)\n", si->kernel_release,
 		si->machine, si->cpus_online, si->allowed_list);
+	pb_text_machine(fp, "machine     ");
 	fprintf(fp, "workload    %llu %s x %llu %s -> %llu %s over %s, %llu %s\n",
 		(unsigned long long)w->groups, pb_plural(w->groups, "group", "groups"),
 		(unsigned long long)w->fds, pb_plural(w->fds, "sender", "senders"),

@@ -235,6 +235,7 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	if (run->b.status == PB_EXIT_ERROR)
 		return;           /* the error says why */
 	fprintf(fp, "kernel      Linux %s %s\n", si->kernel_release, si->machine);
+	pb_text_machine(fp, "machine     ");
 	if (run->accepted) {
 		fprintf(fp, "pipe2(O_NOATIME)  accepted: this kernel carries the 2 Feb 2025 "
 			"proposal (or something like it)\n\n");

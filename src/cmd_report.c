@@ -644,6 +644,7 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		si->kernel_version, si->libc);
 	fprintf(fp, "%-16s %ld online, allowed %s; load average %.2f\n", "CPUs", si->cpus_online,
 		si->allowed_list, si->loadavg_1m);
+	pb_text_machine(fp, "machine          ");
 	pb_format_size((uint64_t)si->page_size, b1, sizeof(b1));
 	fprintf(fp, "%-16s %s; PIPE_BUF %ld B\n", "page size", b1, si->pipe_buf);
 	fprintf(fp, "%-16s default %ld B, pipe-max-size %ld B, pipe-user-pages soft %ld hard %ld (0: no limit)\n",

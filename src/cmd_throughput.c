@@ -342,6 +342,7 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	describe_flags(p->flags, fl, sizeof(fl));
 	fprintf(fp, "kernel      Linux %s %s, %ld CPUs online, load average %.2f\n",
 		si->kernel_release, si->machine, si->cpus_online, si->loadavg_1m);
+	pb_text_machine(fp, "machine     ");
 	fprintf(fp, "placement   %s\n", place);
 	pb_format_size((uint64_t)si->page_size, b1, sizeof(b1));
 	fprintf(fp, "pages       %s; PIPE_BUF %ld B; pipe-max-size %ld B\n", b1, si->pipe_buf,

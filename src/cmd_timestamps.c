@@ -199,6 +199,7 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	if (run->status == PB_EXIT_ERROR)
 		return;           /* the error says why */
 	fprintf(fp, "kernel      Linux %s %s\n", si->kernel_release, si->machine);
+	pb_text_machine(fp, "machine     ");
 	mount_line(&run->t[K_ANON].mount, line, sizeof(line));
 	fprintf(fp, "anon        %s\n", line);
 	mount_line(&run->dir_mount, line, sizeof(line));

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "machine.h"
 #include "sysinfo.h"
 #include "units.h"
 
@@ -138,6 +139,17 @@ void pb_run_set_argv(int argc, const char *const *argv)
 void pb_run_mark_start(void)
 {
 	run_start_ns = realtime_ns();
+	pb_machine_mark_start();
+}
+
+void pb_text_machine(FILE *fp, const char *label)
+{
+	struct json_object *run = pb_run_json();
+	char b[1024];
+
+	pb_machine_summary(run, b, sizeof(b));
+	json_object_put(run);
+	fprintf(fp, "%s%s\n", label, b);
 }
 
 void pb_format_rfc3339(long long ns, char *buf, size_t len)
@@ -431,6 +443,7 @@ struct json_object *pb_run_json(void)
 	if (f)
 		fclose(f);
 	json_object_object_add(run, "loadavg", o);
+	json_object_object_add(run, "state", pb_machine_json());
 
 	o = json_object_new_object();
 	add_str(o, "version", PACKAGE_VERSION);

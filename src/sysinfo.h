@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 struct json_object;
 
@@ -57,6 +58,10 @@ struct json_object *pb_sysinfo_json(const struct pb_sysinfo *si);
 void pb_run_set_argv(int argc, const char *const *argv);
 void pb_run_mark_start(void);
 struct json_object *pb_run_json(void);
+
+/* The line of text output that says what the machine's state was: LABEL,
+ * then pb_machine_summary of pb_run_json. */
+void pb_text_machine(FILE *fp, const char *label);
 
 /* The names of the capabilities set in MASK (CAP_CHOWN ...; an unknown bit
  * as "cap_N"), as a JSON array in bit order. */
