@@ -26,6 +26,7 @@
 #include "lava.h"
 #include "output.h"
 #include "stats.h"
+#include "stability.h"
 #include "sysinfo.h"
 #include "topology.h"
 #include "units.h"
@@ -86,6 +87,8 @@ struct lat_cell {
 	size_t nreps;
 	struct lat_rep *reps;
 	struct pb_hist merged;
+	enum pb_stab stab;          /* of the round trips, the repetitions' p50, the machine */
+	char stab_why[240];
 };
 
 struct lat_run {
@@ -430,6 +433,34 @@ out:
 	return m;
 }
 
+static double f_p50(const struct lat_rep *r)
+{
+	return (double)r->p[0];
+}
+
+/* Each measured row's stability: two modes of its round trips, its
+ * repetitions' p50s, the machine. */
+static void judge(struct lat_run *run)
+{
+	struct pb_stab_machine m;
+
+	pb_stab_machine_now(&m);
+	for (size_t i = 0; i < run->ncells; i++) {
+		struct lat_cell *c = &run->cells[i];
+		struct pb_stats st;
+		double *v;
+
+		if (!c->nreps)
+			continue;
+		v = malloc(c->nreps * sizeof(*v));
+		for (size_t r = 0; v && r < c->nreps; r++)
+			v[r] = f_p50(&c->reps[r]);
+		c->stab = pb_stab_judge(v && !pb_stats_compute(v, c->nreps, &st) ? &st : NULL,
+					&c->merged, &m, c->stab_why, sizeof(c->stab_why));
+		free(v);
+	}
+}
+
 static double f_vol(const struct lat_rep *r)
 {
 	return per_rt(r->a.vol_ctxsw, r->b.vol_ctxsw, r->round_trips);
@@ -509,6 +540,7 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
 	const struct lat_run *run = r_;
 	const struct lat_params *p = run->p;
+	struct pb_stab_text st;
 	char usable[256];
 
 	topo_text(run, usable, sizeof(usable));
@@ -591,6 +623,19 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 				"would block calls sched_yield(), so the other party can run\n");
 			break;
 		}
+	pb_stab_text_begin(&st, fp, 11);
+	for (size_t i = 0; i < run->ncells; i++) {
+		const struct lat_cell *c = &run->cells[i];
+		char sz[32], label[96];
+
+		if (c->skip || !c->nreps)
+			continue;
+		pb_format_size(c->size, sz, sizeof(sz));
+		snprintf(label, sizeof(label), "%s %s %s %s", pb_kind_names[c->kind], sz,
+			 place_name(run, c), pb_lat_wait_words[c->wait]);
+		pb_stab_text_row(&st, label, c->stab, c->stab_why);
+	}
+	pb_stab_text_end(&st);
 }
 
 static struct json_object *buckets_json(const struct lat_bucket *bk, size_t n)
@@ -657,6 +702,14 @@ static struct json_object *rep_json(const struct lat_rep *r)
 	return x;
 }
 
+/* A result's stability (stability.h): its JSON object's, each of its CSV
+ * rows' last columns. */
+static void stab_fields(struct pb_row *r, const struct lat_cell *c)
+{
+	pb_row_str(r, "stability", pb_stab_names[c->stab]);
+	pb_row_str(r, "stability_reason", c->stab_why);
+}
+
 /* A result's identity: its JSON object's first fields (spin_yield follows
  * them there), the CSV's first columns. */
 static void cell_fields(struct pb_row *o, const struct lat_run *run, const struct lat_cell *c)
@@ -687,6 +740,8 @@ static struct json_object *cell_json(const struct lat_run *run, const struct lat
 		return o;
 	}
 	pb_json_add_str(o, "status", c->nreps ? "ok" : "not run");
+	if (c->nreps)
+		stab_fields(&row, c);
 	reps = json_object_new_array();
 	for (size_t r = 0; r < c->nreps; r++)
 		json_object_array_add(reps, rep_json(&c->reps[r]));
@@ -789,6 +844,7 @@ static void csv_row(struct pb_row r, const struct lat_run *run, const struct lat
 	cell_fields(&r, run, c);
 	pb_row_int(&r, "repetition", (int64_t)n + 1);
 	rep_fields(&r, rep);
+	stab_fields(&r, c);
 	pb_row_end(&r);
 }
 
@@ -838,6 +894,7 @@ static int exec_params(struct pb_cli *cli, void *params)
 		measure(&run);
 	pb_progress_end(&run.pg);
 	pb_watchdog_arm(0, NULL);
+	judge(&run);
 	for (size_t i = 0; i < run.ncells; i++)
 		measured += run.cells[i].nreps > 0;
 	if (!run.status && !measured)

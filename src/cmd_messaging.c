@@ -22,6 +22,7 @@
 #include "lava.h"
 #include "output.h"
 #include "stats.h"
+#include "stability.h"
 #include "sysinfo.h"
 #include "units.h"
 
@@ -62,6 +63,8 @@ struct ms_run {
 	struct pb_messaging_result *reps;
 	size_t nreps;
 	struct pb_stats stats[M_COUNT];
+	enum pb_stab stab;             /* of the elapsed times, and the machine */
+	char stab_why[240];
 	struct pb_bench b;
 };
 
@@ -188,6 +191,7 @@ static void measure(struct ms_run *run)
 
 static int summarize(struct ms_run *run)
 {
+	struct pb_stab_machine mach;
 	double *v;
 
 	if (!run->nreps)
@@ -201,6 +205,9 @@ static int summarize(struct ms_run *run)
 		pb_stats_compute(v, run->nreps, &run->stats[m]);
 	}
 	free(v);
+	pb_stab_machine_now(&mach);
+	run->stab = pb_stab_judge(&run->stats[M_ELAPSED], NULL, &mach, run->stab_why,
+				  sizeof(run->stab_why));
 	return 0;
 }
 
@@ -214,6 +221,7 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	const struct ms_run *run = r_;
 	const struct ms_params *p = run->p;
 	const struct pb_messaging_params *w = &run->w;
+	struct pb_stab_text st;
 	char sz[32];
 
 	if (run->b.status && !run->nreps)
@@ -251,6 +259,9 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	fprintf(fp, "\nmedians of %zu %s; spread = (max-min)/median; MB = 10^6 bytes;\n"
 		"context switches and CPU time are summed over all workers\n", run->nreps,
 		pb_plural(run->nreps, "repetition", "repetitions"));
+	pb_stab_text_begin(&st, fp, 11);
+	pb_stab_text_row(&st, "elapsed", run->stab, run->stab_why);
+	pb_stab_text_end(&st);
 }
 
 /* The workload: in params, and as the result's identity for compare (the
@@ -265,6 +276,14 @@ static void workload_fields(struct pb_row *o, const struct ms_run *run)
 	pb_row_int(o, "fds", (int64_t)w->fds);
 	pb_row_int_or_null(o, "loops", w->loops > 0, (int64_t)w->loops);
 	pb_row_int(o, "size_bytes", (int64_t)w->size);
+}
+
+/* The result's stability (stability.h): its JSON object's, each CSV row's
+ * last columns. */
+static void stab_fields(struct pb_row *r, const struct ms_run *run)
+{
+	pb_row_str(r, "stability", pb_stab_names[run->stab]);
+	pb_row_str(r, "stability_reason", run->stab_why);
 }
 
 /* A repetition's fields: an entry of JSON's repetitions, a CSV row's columns
@@ -288,6 +307,7 @@ static void csv_row(struct pb_row r, const struct ms_run *run, size_t i,
 	workload_fields(&r, run);
 	pb_row_int(&r, "repetition", (int64_t)i + 1);
 	rep_fields(&r, e);
+	stab_fields(&r, run);
 	pb_row_end(&r);
 }
 
@@ -339,6 +359,11 @@ static struct json_object *result_json(const struct ms_run *run)
 	sum = pb_bench_json_reps(o, reps, run->nreps);
 	if (!sum)
 		return o;
+	{
+		struct pb_row row = pb_row_json(o);
+
+		stab_fields(&row, run);
+	}
 	pb_json_add_int(sum, "messages", (int64_t)run->reps[0].messages);
 	pb_json_add_int(sum, "bytes", (int64_t)run->reps[0].bytes);
 	for (int m = 0; m < M_COUNT; m++)

@@ -32,6 +32,7 @@
 #include "lava.h"
 #include "output.h"
 #include "stats.h"
+#include "stability.h"
 #include "sysinfo.h"
 #include "tsprobe.h"
 #include "units.h"
@@ -56,6 +57,8 @@ struct on_side {
 	struct pb_engine_result *reps;
 	size_t nreps;
 	struct pb_stats tt;
+	enum pb_stab stab;       /* of TT, and the machine */
+	char stab_why[240];
 };
 
 struct on_run {
@@ -69,6 +72,8 @@ struct on_run {
 	double *ratios;          /* B/A per pair */
 	size_t nratios;
 	struct pb_stats ratio;
+	enum pb_stab ratio_stab;
+	char ratio_stab_why[240];
 	char caveat[256];
 	struct pb_ts_mount dir_mount;
 	char tmpdir[4096];
@@ -126,6 +131,7 @@ static void bench(struct on_run *run)
 {
 	const struct on_params *p = run->p;
 	struct pb_engine_result scratch;
+	struct pb_stab_machine m;
 	double *tt;
 
 	for (int s = 0; s < 2; s++) {
@@ -184,6 +190,15 @@ static void bench(struct on_run *run)
 		pb_stats_compute(run->ratios, run->nratios, &run->ratio);
 	pb_progress_end(&run->b.pg);
 	free(tt);
+	pb_stab_machine_now(&m);
+	for (int s = 0; s < 2; s++)
+		if (run->side[s].nreps)
+			run->side[s].stab = pb_stab_judge(&run->side[s].tt, NULL, &m,
+							  run->side[s].stab_why,
+							  sizeof(run->side[s].stab_why));
+	if (run->nratios)
+		run->ratio_stab = pb_stab_judge(&run->ratio, NULL, &m, run->ratio_stab_why,
+						sizeof(run->ratio_stab_why));
 }
 
 /* Say plainly when the substitute cannot isolate the cost of timestamps. */
@@ -230,6 +245,7 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
 	const struct on_run *run = r_;
 	const struct on_params *p = run->p;
+	struct pb_stab_text st;
 	char sz[32];
 
 	if (run->b.status == PB_EXIT_ERROR)
@@ -278,9 +294,24 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	fprintf(fp, "  TT ratio %s/%s: median %.3fx (min %.3fx, max %.3fx, spread %.1f%%)%s\n",
 		run->side[1].label, run->side[0].label, run->ratio.median, run->ratio.min,
 		run->ratio.max, run->ratio.spread * 100, run->accepted ? "" : "  [substitute]");
+	pb_stab_text_begin(&st, fp, 11);
+	for (int s = 0; s < 2; s++) {
+		char label[48];
+
+		snprintf(label, sizeof(label), "%c %s", s ? 'B' : 'A', run->side[s].label);
+		pb_stab_text_row(&st, label, run->side[s].stab, run->side[s].stab_why);
+	}
+	pb_stab_text_row(&st, "B/A ratio", run->ratio_stab, run->ratio_stab_why);
+	pb_stab_text_end(&st);
 	if (p->expect >= 0)
 		fprintf(fp, "\nexpect %s: %s\n", expect_words[p->expect],
 			expect_holds(run) ? "holds" : "does NOT hold");
+}
+
+static void stab_json(struct json_object *o, enum pb_stab v, const char *why)
+{
+	pb_json_add_str(o, "stability", pb_stab_names[v]);
+	pb_json_add_str(o, "stability_reason", why);
 }
 
 static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
@@ -338,6 +369,7 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 			}
 			json_object_object_add(x, "repetitions", reps);
 			json_object_object_add(x, "tt_ns", pb_json_stats(&sd->tt, true));
+			stab_json(x, sd->stab, sd->stab_why);
 			json_object_array_add(sides, x);
 		}
 		/* The ratio per pair as a result of its own, so compare sees it. */
@@ -350,6 +382,7 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 			json_object_array_add(ratios, json_object_new_double(run->ratios[i]));
 		}
 		json_object_object_add(rx, "repetitions", rreps);
+		stab_json(rx, run->ratio_stab, run->ratio_stab_why);
 		json_object_array_add(sides, rx);
 		/* `results`, like every command's: what compare reads. */
 		json_object_object_add(doc, "results", sides);

@@ -630,10 +630,53 @@ static void text_not_run(FILE *fp, const struct report *rep)
 			stopped ? " during " : "", stopped ? stopped : "");
 }
 
+/* Whether the parts' measured rows may be compared with another machine's
+ * or another run's: every row with a stability verdict (stability.h) is
+ * stable.  Counts the rows and those not stable; WHY names the first few
+ * ("throughput: disturbed: other work used 63% of its CPUs"). */
+static void fitness(const struct report *rep, int *rows, int *unstable, char *why, size_t len)
+{
+	size_t off = 0;
+	int named = 0;
+
+	*rows = *unstable = 0;
+	if (len)
+		why[0] = '\0';
+	for (size_t i = 0; i < NPARTS; i++) {
+		struct json_object *res, *r, *v, *rs;
+		const char *verdict;
+
+		if (!(rep->selected & (1u << i)) || !rep->runs[i].doc ||
+		    !json_object_object_get_ex(rep->runs[i].doc, "results", &res) ||
+		    !json_object_is_type(res, json_type_array))
+			continue;
+		for (size_t k = 0; k < json_object_array_length(res); k++) {
+			r = json_object_array_get_idx(res, k);
+			if (!json_object_object_get_ex(r, "stability", &v) ||
+			    !json_object_is_type(v, json_type_string))
+				continue;
+			(*rows)++;
+			verdict = json_object_get_string(v);
+			if (!strcmp(verdict, "stable"))
+				continue;
+			(*unstable)++;
+			if (named++ >= 3 || off >= len)
+				continue;
+			json_object_object_get_ex(r, "stability_reason", &rs);
+			off += (size_t)snprintf(why + off, len - off, "%s%s: %s: %s", off ? "; " : "",
+						parts[i].name, verdict,
+						rs ? json_object_get_string(rs) : "");
+		}
+	}
+	if (named > 3 && off < len)
+		snprintf(why + off, len - off, "; %d more", named - 3);
+}
+
 static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
 	const struct report *rep = r_;
-	char b1[64], b2[64], caps[160];
+	char b1[64], b2[64], caps[160], why[1024];
+	int rows, unstable;
 	time_t now = time(NULL);
 	struct tm tm;
 
@@ -670,6 +713,12 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		text_ceiling(fp, rep);
 	if (rep->intr)
 		text_not_run(fp, rep);
+	fitness(rep, &rows, &unstable, why, sizeof(why));
+	if (rows && !unstable)
+		fprintf(fp, "\n%-16s fit to compare: all %d measured rows stable\n", "figures", rows);
+	else if (rows)
+		fprintf(fp, "\n%-16s NOT fit to compare: %d of %d measured rows not stable (%s)\n",
+			"figures", unstable, rows, why);
 	fprintf(fp, "\n%s report: exit status %d; run with --format json for every figure\n",
 		PB_PROG, rep->status);
 }
@@ -749,6 +798,19 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		json_object_object_add(sum, "copy_ceiling", mb);
 	} else {
 		json_object_put(mb);
+	}
+	{
+		struct json_object *fit = json_object_new_object();
+		char why[1024];
+		int rows, unstable;
+
+		fitness(rep, &rows, &unstable, why, sizeof(why));
+		json_object_object_add(fit, "fit_to_compare",
+				       rows ? json_object_new_boolean(!unstable) : NULL);
+		pb_json_add_int(fit, "rows", rows);
+		pb_json_add_int(fit, "not_stable", unstable);
+		pb_json_add_str(fit, "reason", unstable ? why : NULL);
+		json_object_object_add(sum, "stability", fit);
 	}
 	pb_doc_finish(doc, sum, NULL, rep->status, fp);
 }

@@ -25,6 +25,7 @@
 #include "lava.h"
 #include "output.h"
 #include "stats.h"
+#include "stability.h"
 #include "sysinfo.h"
 #include "units.h"
 #include "zerocopy.h"
@@ -63,6 +64,8 @@ struct tp_cell {
 	struct pb_engine_result *reps;
 	struct pb_stats tw, tr, tt;
 	double bytes, syscalls;      /* medians per repetition */
+	enum pb_stab stab;           /* of TT over the repetitions, and the machine */
+	char stab_why[240];
 };
 
 struct tp_run {
@@ -193,6 +196,7 @@ static int calibration_round(void *ctx, uint64_t loops)
 static void measure(struct tp_run *run)
 {
 	const struct tp_params *p = run->p;
+	struct pb_stab_machine m;
 	int r;
 
 	if (p->duration_ns) {
@@ -231,6 +235,13 @@ static void measure(struct tp_run *run)
 	for (size_t i = 0; i < run->ncells; i++)
 		if (run->cells[i].nreps && summarize(&run->cells[i]))
 			set_error(&run->b, PB_EXIT_ERROR, "statistics: out of memory");
+	pb_stab_machine_now(&m);
+	for (size_t i = 0; i < run->ncells; i++) {
+		struct tp_cell *c = &run->cells[i];
+
+		if (c->nreps)
+			c->stab = pb_stab_judge(&c->tt, NULL, &m, c->stab_why, sizeof(c->stab_why));
+	}
 }
 
 static double rate(double count, double ns)
@@ -335,6 +346,7 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	const struct tp_run *run = r_;
 	const struct tp_params *p = run->p;
 	char b1[64], b2[64], fl[64], place[384];
+	struct pb_stab_text st;
 
 	if (run->b.status && !run->ncells)
 		return;           /* nothing measured: the error says why */
@@ -423,6 +435,19 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		"time/byte vs first = (TT/bytes) / (TT/bytes of the row's first kind)%s\n",
 		(unsigned long long)p->repeat, pb_plural(p->repeat, "repetition", "repetitions"),
 		show_modes(p) ? "; vs rw: the same against the rw loop of the kind and size" : "");
+	pb_stab_text_begin(&st, fp, 11);
+	for (size_t i = 0; i < run->ncells; i++) {
+		const struct tp_cell *c = &run->cells[i];
+		char label[128];
+
+		if (c->skip || !c->nreps)
+			continue;
+		pb_format_size(c->size, b1, sizeof(b1));
+		snprintf(label, sizeof(label), "%s%s%s %s", pb_kind_names[c->kind],
+			 show_modes(p) ? " " : "", show_modes(p) ? pb_mode_words[c->mode] : "", b1);
+		pb_stab_text_row(&st, label, c->stab, c->stab_why);
+	}
+	pb_stab_text_end(&st);
 }
 
 static void emit_seed(const void *r_, const struct pb_sysinfo *si, FILE *fp)
@@ -468,6 +493,14 @@ static void cell_fields(struct pb_row *r, const struct tp_cell *c)
 	pb_row_int_or_null(r, "pipe_size_bytes", c->pipe_size > 0, c->pipe_size);
 }
 
+/* A result's stability (stability.h): its JSON object's, each of its CSV
+ * rows' last columns. */
+static void stab_fields(struct pb_row *r, const struct tp_cell *c)
+{
+	pb_row_str(r, "stability", pb_stab_names[c->stab]);
+	pb_row_str(r, "stability_reason", c->stab_why);
+}
+
 /* A repetition's fields: an entry of JSON's repetitions, a CSV row's columns
  * after the identity and the repetition's number. */
 static void rep_fields(struct pb_row *r, const struct pb_engine_result *e)
@@ -493,6 +526,7 @@ static void csv_row(struct pb_row r, const struct tp_cell *c, size_t rep,
 	cell_fields(&r, c);
 	pb_row_int(&r, "repetition", (int64_t)rep + 1);
 	rep_fields(&r, e);
+	stab_fields(&r, c);
 	pb_row_end(&r);
 }
 
@@ -555,6 +589,7 @@ static struct json_object *cell_json(const struct tp_run *run, const struct tp_c
 	}
 	pb_json_add_str(o, "status", "ok");
 	pb_json_add_str(o, "mode_description", mode_description(c->mode));
+	stab_fields(&row, c);
 	for (size_t r = 0; r < c->nreps; r++) {
 		struct json_object *x = json_object_new_object();
 		struct pb_row xr = pb_row_json(x);

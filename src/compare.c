@@ -105,7 +105,7 @@ bool pb_cmp_is_extensive(const char *metric)
 /* Text that describes a result but may vary between runs of the same one. */
 static const char *const descriptive_keys[] = {
 	"title", "detail", "details", "message", "note", "reason", "description",
-	"label", "tag", "status", "verdict", "summary", NULL,
+	"label", "tag", "status", "verdict", "summary", "stability", "stability_reason", NULL,
 };
 
 static bool in_words(const char *const *words, const char *s)

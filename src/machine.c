@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "machine.h"
@@ -63,21 +64,47 @@ static struct json_object *chosen_word(const char *path)
 	return json_object_new_string(open + 1);
 }
 
+/* /proc/stat summed over the CPUs this process may use. */
 static bool proc_stat(struct pb_machine_counters *c)
 {
-	unsigned long long v[8] = { 0 };
-	char b[512];
+	char line[512];
+	cpu_set_t set;
+	bool any = false;
+	FILE *f;
 
-	if (!read_text("/proc/stat", b, sizeof(b)) ||
-	    sscanf(b, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
-		   &v[4], &v[5], &v[6], &v[7]) != 8)
+	c->idle = c->steal = c->total = 0;
+	if (sched_getaffinity(0, sizeof(set), &set) != 0 || !(f = fopen("/proc/stat", "re")))
 		return false;
-	c->idle = v[3] + v[4];  /* idle and iowait */
-	c->steal = v[7];
-	c->total = 0;
-	for (int i = 0; i < 8; i++)  /* guest time is already in user */
-		c->total += v[i];
-	return true;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long v[8] = { 0 };
+		int cpu;
+
+		if (strncmp(line, "cpu", 3) != 0)
+			break;
+		if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1],
+			   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 9 ||
+		    cpu < 0 || cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &set))
+			continue;
+		c->idle += v[3] + v[4];  /* idle and iowait */
+		c->steal += v[7];
+		for (int i = 0; i < 8; i++)  /* guest time is already in user */
+			c->total += v[i];
+		any = true;
+	}
+	fclose(f);
+	return any;
+}
+
+static unsigned long long own_cpu_us(void)
+{
+	struct rusage self, kids;
+
+	if (getrusage(RUSAGE_SELF, &self) != 0 || getrusage(RUSAGE_CHILDREN, &kids) != 0)
+		return 0;
+	return (unsigned long long)(self.ru_utime.tv_sec + self.ru_stime.tv_sec +
+				    kids.ru_utime.tv_sec + kids.ru_stime.tv_sec) * 1000000ULL +
+	       (unsigned long long)(self.ru_utime.tv_usec + self.ru_stime.tv_usec +
+				    kids.ru_utime.tv_usec + kids.ru_stime.tv_usec);
 }
 
 /* The mean current frequency of the CPUs this process may use, in MHz;
@@ -187,15 +214,32 @@ static void read_counters(struct pb_machine_counters *c)
 	struct cgroup_dirs d;
 
 	c->stat_ok = proc_stat(c);
+	c->own_us = own_cpu_us();
+	c->tick_hz = sysconf(_SC_CLK_TCK);
 	cgroup_dirs(&d);
 	c->throttled_ok = throttled(&d, &c->throttled);
 	c->mhz = mean_mhz();
 }
 
+static double start_load = -1;
+
 void pb_machine_mark_start(void)
 {
+	FILE *f = fopen("/proc/loadavg", "re");
+
+	start_load = -1;
+	if (f) {
+		if (fscanf(f, "%lf", &start_load) != 1)
+			start_load = -1;
+		fclose(f);
+	}
 	read_counters(&at_start);
 	started = true;
+}
+
+double pb_machine_start_load(void)
+{
+	return start_load;
 }
 
 /* The cgroup's CPU limits: "QUOTA PERIOD" or "max PERIOD" as cpu.max says
@@ -322,26 +366,54 @@ static struct json_object *mitigations_json(void)
 	return o;
 }
 
-static struct json_object *pct_or_null(bool ok, unsigned long long part,
-				       unsigned long long whole)
+void pb_machine_delta(const struct pb_machine_counters *a, const struct pb_machine_counters *b,
+		      struct pb_machine_delta *d)
 {
-	return ok && whole ? json_object_new_double(100.0 * (double)part / (double)whole) : NULL;
+	bool ok = a && a->stat_ok && b->stat_ok && b->total >= a->total + PB_MACHINE_MIN_TICKS &&
+		  b->steal >= a->steal && b->idle >= a->idle && b->tick_hz > 0;
+
+	d->steal_pct = d->idle_pct = d->others_pct = -1;
+	d->throttled = -1;
+	if (ok) {
+		double all = (double)(b->total - a->total), busy_us, own;
+
+		d->steal_pct = 100.0 * (double)(b->steal - a->steal) / all;
+		d->idle_pct = 100.0 * (double)(b->idle - a->idle) / all;
+		busy_us = (all - (double)(b->steal - a->steal) - (double)(b->idle - a->idle)) *
+			  1e6 / (double)b->tick_hz;
+		own = b->own_us >= a->own_us ? (double)(b->own_us - a->own_us) : 0;
+		d->others_pct = busy_us > own ? 100.0 * (busy_us - own) / (all * 1e6 / (double)b->tick_hz)
+					      : 0;
+	}
+	if (a && a->throttled_ok && b->throttled_ok && b->throttled >= a->throttled)
+		d->throttled = (long long)(b->throttled - a->throttled);
+}
+
+void pb_machine_since_start(struct pb_machine_delta *d)
+{
+	struct pb_machine_counters now;
+
+	read_counters(&now);
+	pb_machine_delta(started ? &at_start : NULL, &now, d);
+}
+
+static struct json_object *pct_or_null(double v)
+{
+	return v >= 0 ? json_object_new_double(v) : NULL;
 }
 
 struct json_object *pb_machine_during(const struct pb_machine_counters *a,
 				      const struct pb_machine_counters *b)
 {
 	struct json_object *o = json_object_new_object();
-	bool stat_ok = a && a->stat_ok && b->stat_ok && b->total >= a->total &&
-		       b->steal >= a->steal && b->idle >= a->idle;
+	struct pb_machine_delta d;
 
-	json_object_object_add(o, "steal_pct", pct_or_null(stat_ok, stat_ok ? b->steal - a->steal : 0,
-							   stat_ok ? b->total - a->total : 0));
-	json_object_object_add(o, "idle_pct", pct_or_null(stat_ok, stat_ok ? b->idle - a->idle : 0,
-							  stat_ok ? b->total - a->total : 0));
+	pb_machine_delta(a, b, &d);
+	json_object_object_add(o, "steal_pct", pct_or_null(d.steal_pct));
+	json_object_object_add(o, "idle_pct", pct_or_null(d.idle_pct));
+	json_object_object_add(o, "others_busy_pct", pct_or_null(d.others_pct));
 	json_object_object_add(o, "throttled_periods",
-			       a && a->throttled_ok && b->throttled_ok && b->throttled >= a->throttled ?
-			       json_object_new_int64((long long)(b->throttled - a->throttled)) : NULL);
+			       d.throttled >= 0 ? json_object_new_int64(d.throttled) : NULL);
 	json_object_object_add(o, "mhz_start", a && a->mhz >= 0 ? json_object_new_double(a->mhz) :
 			       NULL);
 	json_object_object_add(o, "mhz_end", b->mhz >= 0 ? json_object_new_double(b->mhz) : NULL);

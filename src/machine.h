@@ -18,16 +18,38 @@ struct json_object;
 /* What the run's deltas are taken between. */
 struct pb_machine_counters {
 	bool stat_ok;
-	unsigned long long idle, steal, total;  /* /proc/stat "cpu", in ticks */
+	unsigned long long idle, steal, total;  /* /proc/stat, the CPUs it may use, ticks */
+	unsigned long long own_us;              /* this process's and its children's CPU */
+	long tick_hz;                           /* ticks per second */
 	bool throttled_ok;
 	unsigned long long throttled;           /* cgroup cpu.stat nr_throttled */
 	double mhz;                             /* mean scaling_cur_freq; < 0 unknown */
 };
 
-/* The during_run object: steal_pct and idle_pct (of all CPUs' time between
- * A and B), throttled_periods, mhz_start and mhz_end; each null where A
- * (NULL: no start was marked) or B does not have it or a counter went
- * backwards. */
+/* At least this much CPU time (all the CPUs it may use together, in ticks)
+ * must pass before a share of it is given. */
+#define PB_MACHINE_MIN_TICKS 20
+
+/* What moved between A and B (NULL: no start was marked): steal, idle and
+ * the CPU time others used, each a percentage of all the time of the CPUs
+ * the run may use (-1: unknown, too short or a counter went backwards), and
+ * the throttled periods (-1 unknown). */
+struct pb_machine_delta {
+	double steal_pct, idle_pct, others_pct;
+	long long throttled;
+};
+void pb_machine_delta(const struct pb_machine_counters *a, const struct pb_machine_counters *b,
+		      struct pb_machine_delta *d);
+
+/* The 1-minute load average when the run started; < 0 unknown. */
+double pb_machine_start_load(void);
+
+/* The delta from pb_machine_mark_start to now. */
+void pb_machine_since_start(struct pb_machine_delta *d);
+
+/* The during_run object: steal_pct, idle_pct and others_busy_pct (see
+ * pb_machine_delta), throttled_periods, mhz_start and mhz_end; each null
+ * where it is not known. */
 struct json_object *pb_machine_during(const struct pb_machine_counters *a,
 				      const struct pb_machine_counters *b);
 

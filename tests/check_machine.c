@@ -38,30 +38,46 @@ static void null_is(struct json_object *o, const char *key)
 		      json_object_to_json_string(member(o, key)));
 }
 
-/* steal and idle as shares of all the CPUs' ticks between the two reads;
- * throttled periods and the frequency at each end. */
+/* steal, idle and the others' CPU time as shares of all the ticks of the
+ * CPUs it may use between the two reads (1000 ticks at 100 Hz: 10 s, of
+ * which 670 ticks busy and 1 s this process's own); throttled periods and
+ * the frequency at each end. */
 START_TEST(deltas_from_counters)
 {
-	struct pb_machine_counters a = { true, 100, 10, 1000, true, 4, 2400.0 },
-				   b = { true, 400, 40, 2000, true, 7, 1800.5 };
+	struct pb_machine_counters a = { true, 100, 10, 1000, 500000, 100, true, 4, 2400.0 },
+				   b = { true, 400, 40, 2000, 1500000, 100, true, 7, 1800.5 };
+	struct pb_machine_delta d;
 	struct json_object *o = pb_machine_during(&a, &b);
 
 	number_is(o, "steal_pct", 3.0);
 	number_is(o, "idle_pct", 30.0);
+	number_is(o, "others_busy_pct", 57.0);
 	number_is(o, "throttled_periods", 3);
 	number_is(o, "mhz_start", 2400.0);
 	number_is(o, "mhz_end", 1800.5);
 	json_object_put(o);
+	/* this process busier than the CPUs were: the others used nothing */
+	b.own_us = 100000000;
+	pb_machine_delta(&a, &b, &d);
+	ck_assert(d.others_pct == 0);
+	/* at the least ticks that give a share, and one short */
+	b.total = a.total + PB_MACHINE_MIN_TICKS;
+	pb_machine_delta(&a, &b, &d);
+	ck_assert(d.steal_pct >= 0);
+	b.total--;
+	pb_machine_delta(&a, &b, &d);
+	ck_assert(d.steal_pct < 0 && d.idle_pct < 0 && d.others_pct < 0);
 }
 END_TEST
 
-/* What one side lacks, no start at all, no ticks between, or a counter
- * that went backwards (a reset) gives null, never a made-up figure. */
+/* What one side lacks, no start at all, too few ticks between, or a
+ * counter that went backwards (a reset) gives null, never a made-up
+ * figure. */
 START_TEST(deltas_unknown)
 {
-	struct pb_machine_counters a = { true, 100, 10, 1000, true, 4, 2400.0 },
-				   b = { true, 400, 40, 2000, false, 0, -1 },
-				   same = a, back = { true, 400, 5, 2000, true, 3, -1 };
+	struct pb_machine_counters a = { true, 100, 10, 1000, 0, 100, true, 4, 2400.0 },
+				   b = { true, 400, 40, 2000, 0, 100, false, 0, -1 },
+				   same = a, back = { true, 400, 5, 2000, 0, 100, true, 3, -1 };
 	struct json_object *o = pb_machine_during(&a, &b);
 
 	number_is(o, "steal_pct", 3.0);
@@ -71,6 +87,7 @@ START_TEST(deltas_unknown)
 	o = pb_machine_during(NULL, &b);
 	null_is(o, "steal_pct");
 	null_is(o, "idle_pct");
+	null_is(o, "others_busy_pct");
 	null_is(o, "throttled_periods");
 	null_is(o, "mhz_start");
 	json_object_put(o);
@@ -83,9 +100,19 @@ START_TEST(deltas_unknown)
 	null_is(o, "idle_pct");
 	null_is(o, "throttled_periods");
 	json_object_put(o);
+	back = b;
+	back.idle = a.idle - 1;
+	o = pb_machine_during(&a, &back);
+	null_is(o, "idle_pct");
+	json_object_put(o);
 	b.stat_ok = false;
 	o = pb_machine_during(&a, &b);
 	null_is(o, "steal_pct");
+	json_object_put(o);
+	b.stat_ok = true;
+	b.tick_hz = 0;
+	o = pb_machine_during(&a, &b);
+	null_is(o, "others_busy_pct");
 	json_object_put(o);
 }
 END_TEST

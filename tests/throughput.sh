@@ -173,8 +173,8 @@ is "$(printf '%s' "$out" | "$JSONQ" - .results[1].summary.tw_ns.n .results[1].su
    "3 3 " "statistics count their repetitions (n)"
 repkeys=$(printf '%s' "$out" | "$JSONQ" - .results[0].repetitions[0] | keys)
 run $PB --kind anon,socketpair --size 100,1K --repeat 2 --format csv
-is "$(printf '%s\n' "$out" | head -1)" "kind,mode,size_bytes,pipe_size_bytes,repetition,$repkeys,host,kernel" \
-   "csv header: the result's identity, the JSON repetition fields, host, kernel"
+is "$(printf '%s\n' "$out" | head -1)" "kind,mode,size_bytes,pipe_size_bytes,repetition,$repkeys,stability,stability_reason,host,kernel" \
+   "csv header: the result's identity, the JSON repetition fields, the stability, host, kernel"
 is "$(printf '%s\n' "$out" | grep -c '^kind,')" 1 "csv: the header once, with a row per repetition"
 host=$(uname -n) kernel=$(uname -r)
 printf '%s\n' "$out" | awk -F, -v h="$host" -v k="$kernel" \

@@ -136,7 +136,7 @@ check "o_noatime --expect supported exits 1" \
 shape() { awk '/^$/ { print "-"; next } { print $1 }' "$work/out" | tr '\n' ' '; }
 run 0 o_noatime --dir "$work/d" --loops 200 --repeat 1
 check "o_noatime text: one line each, anon and fifo on lines of their own" \
-	[ "$(shape)" = "kernel pipe2(O_NOATIME) This Linux - timestamps anon fifo - SUBSTITUTE on 200 A B TT " ]
+	[ "$(shape)" = "kernel machine pipe2(O_NOATIME) This Linux - timestamps anon fifo - SUBSTITUTE on 200 A B TT stability " ]
 run 0 o_noatime --dir "$work/d" --loops 10 --repeat 2 --format json
 check "o_noatime JSON: rejected, substitute mode, 2 ratios" \
 	[ "$("$JQ" "$work/out" .pipe2_o_noatime.accepted .benchmark.mode '.benchmark.tt_ratios_b_over_a#' .summary.substitute | tr '\n' ' ')" = "false substitute_fifo_vs_anon 2 true " ]

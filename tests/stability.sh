@@ -1,0 +1,94 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Stability verdicts on real runs: every measured row of throughput,
+# latency, messaging and o_noatime has one (JSON, CSV, text); the verdict
+# agrees with the row's own figures (noisy exactly when its CV or spread
+# passes the limit, on a calm machine); a run beside two CPU hogs is
+# disturbed, never called stable, and its exit status does not change;
+# report ends with whether its figures are fit to compare.
+. "${TESTS_SRCDIR:-$(dirname "$0")}/tap.sh"
+tap_tmpdir
+D=$TEST_TMP
+P=$PIPEBENCH
+command -v perl >/dev/null 2>&1 || skip_all "perl is not installed"
+perl -MJSON::PP -e 1 2>/dev/null || skip_all "perl's JSON::PP is not installed (Debian package perl)"
+
+# verdicts FILE: "kind verdict" of each measured row, and an error line for
+# a row whose verdict or reason is missing or does not follow its figures
+# (noisy listed with its CV and spread exactly when one passes its limit,
+# unless a disturbance comes first).
+verdicts() {
+	perl -MJSON::PP -e '
+		local $/; my $d = decode_json(<STDIN>);
+		for my $r (@{ $d->{results} }) {
+			next if ($r->{status} // "ok") ne "ok";
+			my ($v, $why) = ($r->{stability}, $r->{stability_reason});
+			if (!defined $v || !defined $why) { print "no verdict\n"; next; }
+			print(($r->{kind} // $r->{role} // "?"), " $v\n");
+			my $s = $r->{summary} ? ($r->{summary}{tt_ns} // $r->{summary}{elapsed_ns}) : $r->{tt_ns};
+			next unless $s && $s->{n} && $s->{n} >= 2;
+			my $noisy = 100 * $s->{rsd} > 5 || 100 * $s->{spread} > 20;
+			# the figures are named when they make it noisy, or when stable
+			my $said = $why =~ /CV [0-9.]+%, spread [0-9.]+% over $s->{n} repetitions/ ? 1 : 0;
+			my $due = ($noisy || $v eq "stable") ? 1 : 0;
+			print "$v row names CV and spread: $said, expected $due\n" if $said != $due;
+			print "noisy row with CV $s->{rsd} spread $s->{spread}\n"
+				if $v eq "noisy" && !$noisy;
+			print "stable row with CV $s->{rsd} spread $s->{spread}\n"
+				if $v eq "stable" && $noisy;
+		}' <"$1"
+}
+words_ok() { ! grep -qv -e ' stable$' -e ' noisy$' -e ' bimodal$' -e ' disturbed$' "$1"; }
+
+"$P" throughput --kind all --loops 200 --size 4096 --repeat 3 --format json -o "$D/tp.json" 2>/dev/null
+verdicts "$D/tp.json" >"$D/v"
+is "$(wc -l <"$D/v" | tr -d ' ')" 3 "throughput: a verdict for each of the 3 rows"
+ok "$(words_ok "$D/v"; echo $?)" "throughput: each verdict one of the four words, following its figures"
+"$P" throughput --kind anon --loops 200 --size 4096 --repeat 3 --format csv -o "$D/tp.csv" 2>/dev/null
+is "$(head -n 1 "$D/tp.csv" | tr ',' '\n' | grep -c '^stability')" 2 "throughput CSV: stability and stability_reason columns"
+is "$(awk -F, 'NR > 1 && $16 ~ /^(stable|noisy|bimodal|disturbed)$/' "$D/tp.csv" | wc -l | tr -d ' ')" 3 \
+	"throughput CSV: each repetition's row carries its result's verdict"
+"$P" throughput --kind anon --loops 200 --size 4096 --repeat 3 >"$D/tp.txt" 2>/dev/null
+ok "$(grep -Eq '^stability   (the row is stable|anon 4 KiB: (noisy|bimodal|disturbed): )' "$D/tp.txt"; echo $?)" \
+	"throughput text: a stability line"
+
+"$P" latency --kind anon --loops 2000 --repeat 3 --format json -o "$D/lat.json" 2>/dev/null
+verdicts "$D/lat.json" >"$D/v"
+ok "$( [ -s "$D/v" ] && words_ok "$D/v"; echo $?)" "latency: each measured row has a verdict"
+"$P" messaging --loops 20 --repeat 3 --format json -o "$D/msg.json" 2>/dev/null
+verdicts "$D/msg.json" >"$D/v"
+ok "$( [ "$(wc -l <"$D/v")" -eq 1 ] && words_ok "$D/v"; echo $?)" "messaging: its row has a verdict"
+"$P" o_noatime --loops 100 --repeat 3 --dir "$D" --format json -o "$D/on.json" 2>/dev/null
+verdicts "$D/on.json" >"$D/v"
+ok "$( [ "$(wc -l <"$D/v")" -eq 3 ] && words_ok "$D/v"; echo $?)" "o_noatime: A, B and the ratio have verdicts"
+
+# Beside two CPU hogs (more than the CPUs this runs on, for a second and a
+# half of measuring): disturbed, and the figures still reported (exit 0).
+hogs=
+n=$(nproc 2>/dev/null || echo 2)
+i=0
+while [ "$i" -lt "$n" ]; do sh -c 'while :; do :; done' & hogs="$hogs $!"; i=$((i + 1)); done
+"$P" throughput --kind anon --duration 1500ms --repeat 3 --size 4096 --format json -o "$D/hog.json" 2>/dev/null
+rc=$?
+"$P" throughput --kind anon --duration 1500ms --repeat 3 --size 4096 >"$D/hog.txt" 2>/dev/null
+kill $hogs 2>/dev/null
+wait 2>/dev/null
+is "$rc" 0 "beside CPU hogs: exit 0 (a verdict, not a failure)"
+is "$(verdicts "$D/hog.json")" "anon disturbed" "beside CPU hogs: disturbed"
+ok "$(grep -q 'other work used [0-9]*% of its CPUs' "$D/hog.json"; echo $?)" \
+	"beside CPU hogs: the reason says how much of the CPUs other work used"
+ok "$(grep -q '^stability   anon 4 KiB: disturbed: other work used' "$D/hog.txt"; echo $?)" \
+	"beside CPU hogs: the text says so"
+
+"$P" report --quick --parts throughput_64k --dir "$D" --format json -o "$D/rep.json" 2>/dev/null
+is "$("$JSONQ" "$D/rep.json" .summary.stability.rows)" "$("$JSONQ" "$D/rep.json" '.parts.throughput_64k.results#')" \
+	"report: the part's rows counted"
+f=$("$JSONQ" "$D/rep.json" .summary.stability.fit_to_compare .summary.stability.not_stable | tr '\n' ' ')
+case $f in
+"true 0 "|"false "[1-9]" ") ok 0 "report: fit to compare exactly when no row is unstable ($f)" ;;
+*) ok 1 "report: fit to compare exactly when no row is unstable ($f)" ;;
+esac
+"$P" report --quick --parts throughput_64k --dir "$D" >"$D/rep.txt" 2>/dev/null
+ok "$(grep -Eq '^figures +(fit to compare: all [0-9]+ measured rows stable|NOT fit to compare: [0-9]+ of [0-9]+ measured rows not stable \(throughput_64k: )' "$D/rep.txt"; echo $?)" \
+	"report text: the figures line"
+done_testing
