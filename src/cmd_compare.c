@@ -49,6 +49,7 @@ struct cmp_run {
 	size_t nin;
 	double threshold;
 	int force, allow_partial, strict;
+	const char *metrics;     /* --metrics, or NULL */
 	char base_failed[512];
 	char ignore[4096];       /* union of differing params: left out of identities */
 	struct json_object *warnings;
@@ -250,6 +251,15 @@ static size_t not_comparable(const struct cmp_run *run)
 	return n;
 }
 
+static size_t inconclusive(const struct cmp_run *run)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < run->nin; k++)
+		n += run->in[k].res.inconclusive;
+	return n;
+}
+
 static size_t coverage_lost(const struct cmp_run *run)
 {
 	size_t n = 0;
@@ -298,6 +308,8 @@ static char marker(const struct pb_cmp_metric *m)
 		return '!';
 	if (!m->comparable)
 		return '~';
+	if (m->inconclusive)
+		return 'u';
 	if (m->significant)
 		return '*';
 	if (m->p < 0)
@@ -967,6 +979,12 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	if (not_comparable(run))
 		fprintf(fp, "~ not comparable: a total (time, CPU time, context switches) of runs "
 			"that did different work; never a regression, see its _per_ rows\n");
+	if (inconclusive(run))
+		fprintf(fp, "u inconclusive: the result is not stable on a side (noisy, bimodal or "
+			"disturbed; its stability_reason says why); never a regression\n");
+	fprintf(fp, "%s\n", run->metrics ? "only the metrics --metrics names can be a regression" :
+		"context switches, CPU time and migrations are shown, never a regression "
+		"(--metrics chooses what can be)");
 	for (size_t k = 0; k < run->nin; k++) {
 		const struct pb_cmp_result *r = &run->in[k].res;
 
@@ -1012,6 +1030,8 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 			only_n);
 	if ((n = not_comparable(run)))
 		fprintf(fp, "; %zu totals not comparable", n);
+	if ((n = inconclusive(run)))
+		fprintf(fp, "; %zu inconclusive (not stable)", n);
 	fputc('\n', fp);
 	busy_note(run->base_path, run->base, fp);
 	for (size_t k = 0; k < run->nin; k++)
@@ -1071,6 +1091,10 @@ static struct json_object *metric_json(const struct cmp_input *in,
 	json_object_object_add(o, "regression", json_object_new_boolean(m->regression));
 	json_object_object_add(o, "comparable", json_object_new_boolean(m->comparable));
 	json_object_object_add(o, "derived", json_object_new_boolean(m->derived));
+	json_object_object_add(o, "gates", json_object_new_boolean(!m->side));
+	json_object_object_add(o, "inconclusive", json_object_new_boolean(m->inconclusive));
+	pb_json_add_str(o, "base_stability", m->base_stab[0] ? m->base_stab : NULL);
+	pb_json_add_str(o, "new_stability", m->cur_stab[0] ? m->cur_stab : NULL);
 	return o;
 }
 
@@ -1112,6 +1136,7 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	json_object_object_add(p, "force", json_object_new_boolean(run->force));
 	json_object_object_add(p, "allow_partial", json_object_new_boolean(run->allow_partial));
 	json_object_object_add(p, "strict", json_object_new_boolean(run->strict));
+	pb_json_add_str(p, "metrics", run->metrics);
 	json_object_object_add(doc, "params", p);
 
 	inputs = json_object_new_array();
@@ -1168,6 +1193,7 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	pb_json_add_int(sum, "only_in_new", (int64_t)only_n);
 	pb_json_add_int(sum, "workload_changed", (int64_t)workload_changed(run));
 	pb_json_add_int(sum, "not_comparable", (int64_t)not_comparable(run));
+	pb_json_add_int(sum, "inconclusive", (int64_t)inconclusive(run));
 	pb_json_add_int(sum, "coverage_lost", (int64_t)coverage_lost(run));
 	json_object_object_add(doc, "summary", sum);
 	json_object_object_add(doc, "warnings", json_object_get(run->warnings));
@@ -1194,6 +1220,7 @@ static int execute(struct pb_cli *cli, struct cmp_run *run)
 
 		struct pb_cmp_opts opts = {
 			.ignore = run->ignore, .differ = in->differ, .threshold_pct = run->threshold,
+			.metrics = run->metrics,
 		};
 		const char *who;
 		char why[1024];
@@ -1241,6 +1268,7 @@ struct cmp_params {
 	double threshold;
 	int force, allow_partial, strict;
 	const char *label;
+	const char *metrics;
 };
 
 static int exec_params(struct pb_cli *cli, void *params)
@@ -1255,6 +1283,7 @@ static int exec_params(struct pb_cli *cli, void *params)
 		return PB_EXIT_USAGE;
 	}
 	run.threshold = p->threshold;
+	run.metrics = p->metrics;
 	run.base_path = cli->args[0];
 	run.nin = (size_t)cli->nargs - 1;
 	for (size_t k = 0; k < run.nin; k++)
@@ -1274,6 +1303,10 @@ static const struct pb_opt options[] = {
 	{ PB_OPT("threshold", '\0', PB_OPT_DOUBLE, P, threshold), .dmin = 0, .dmax = 1e9,
 	  .def = "5" /* PB_CMP_DEFAULT_THRESHOLD */, .arg = "PCT",
 	  .help = "exit 1 when a significant change for the worse exceeds PCT percent" },
+	{ PB_OPT("metrics", '\0', PB_OPT_STRING, P, metrics), .arg = "PATTERN,...",
+	  .def_help = "all but context switches, CPU time and migrations",
+	  .help = "the metrics that can be a regression: shell patterns, comma-separated "
+	  "(e.g. 'rtt_p99_ns,*_per_byte')" },
 	{ PB_OPT("force", '\0', PB_OPT_FLAG, P, force),
 	  .help = "compare even when the runs' parameters differ (warns; totals such as times "
 	  "are then compared per unit of work)" },

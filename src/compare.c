@@ -2,6 +2,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
@@ -867,15 +868,57 @@ static int per_unit(struct pb_cmp_result *r, size_t first, const char *part,
 	return rc;
 }
 
+bool pb_cmp_gates(const char *metric, const char *patterns)
+{
+	char pat[256];
+
+	if (!patterns)
+		return !strstr(metric, "ctxsw") && !strstr(metric, "context_switches") &&
+		       strncmp(metric, "cpu_", 4) != 0 && !strstr(metric, "migrations");
+	for (const char *p = patterns; *p; p += *p == ',') {
+		size_t n = strcspn(p, ",");
+
+		snprintf(pat, sizeof(pat), "%.*s", (int)n, p);
+		p += n;
+		if (*pat && fnmatch(pat, metric, 0) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* The metrics [FIRST, r->nm) of the pair BE/CE: which gate (PATTERNS), and
+ * all of them inconclusive when either result's stability is not stable. */
+static void gate(struct pb_cmp_result *r, size_t first, const struct entry *be,
+		 const struct entry *ce, const char *patterns)
+{
+	const char *sb = str_member(be->obj, "stability"), *sc = str_member(ce->obj, "stability");
+	bool unstable = (sb && strcmp(sb, "stable") != 0) || (sc && strcmp(sc, "stable") != 0);
+
+	for (size_t i = first; i < r->nm; i++) {
+		struct pb_cmp_metric *m = &r->m[i];
+
+		snprintf(m->base_stab, sizeof(m->base_stab), "%s", sb ? sb : "");
+		snprintf(m->cur_stab, sizeof(m->cur_stab), "%s", sc ? sc : "");
+		m->side = !pb_cmp_gates(m->metric, patterns);
+		m->inconclusive = unstable;
+		r->inconclusive += unstable;
+		if (m->regression && (m->side || m->inconclusive)) {
+			m->regression = false;
+			r->regressions--;
+		}
+	}
+}
+
 /*
  * Every metric of the matched pair BE/CE; *COMPARED counts them.  DIFFERS:
  * the runs' parameters differ.  BASE's metrics that NEW lacks are coverage
  * lost.
  */
 static int compare_entry(struct pb_cmp_result *r, const char *part, const struct entry *be,
-			 const struct entry *ce, double threshold, bool differs,
+			 const struct entry *ce, const struct pb_cmp_opts *opts, bool differs,
 			 size_t *compared)
 {
+	double threshold = opts->threshold_pct;
 	struct json_object *br = obj_member(be->obj, "repetitions", json_type_array);
 	struct json_object *cr = obj_member(ce->obj, "repetitions", json_type_array);
 	struct json_object *names;
@@ -936,6 +979,8 @@ static int compare_entry(struct pb_cmp_result *r, const char *part, const struct
 		differs = pb_cmp_workload_changed(&r->m[i]);
 	if (!rc && differs)
 		rc = per_unit(r, first, part, be, ce, br, cr, bv, nb, cv, nc, threshold);
+	if (!rc)
+		gate(r, first, be, ce, opts->metrics);
 	free(bv);
 	free(cv);
 	return rc;
@@ -1114,7 +1159,7 @@ static int compare_doc(struct pb_cmp_result *r, struct json_object *a, struct js
 		} else {
 			size_t n = 0;
 
-			rc = compare_entry(r, part, be, ce, opts->threshold_pct, differs, &n);
+			rc = compare_entry(r, part, be, ce, opts, differs, &n);
 			r->matched += n > 0;
 		}
 	}

@@ -127,7 +127,19 @@ struct pb_cmp_metric {
 				    shown but never a regression */
 	bool derived;            /* computed by compare: a total per unit of work
 				    (e.g. tt_ns_per_byte), when totals are not comparable */
+	bool inconclusive;       /* a side's result is not stable (its stability
+				    verdict): never a regression */
+	bool side;               /* does not gate (pb_cmp_gates): never a regression */
+	char base_stab[12], cur_stab[12]; /* the results' stability verdicts, or "" */
 };
+
+/*
+ * Whether METRIC may fail a comparison: it matches one of PATTERNS (comma-
+ * separated shell patterns, --metrics) or, PATTERNS NULL, is not a side
+ * counter (context switches, CPU time, migrations: shown, but a noisy
+ * run's side counters are no reason to fail a kernel).
+ */
+bool pb_cmp_gates(const char *metric, const char *patterns);
 
 /* Whether M is a workload count (pb_cmp_is_workload) that changed by more
  * than 1%: the runs did different work, so their totals compare per unit. */
@@ -162,6 +174,7 @@ struct pb_cmp_result {
 	size_t verdicts_same;    /* matched verdicts that did not change */
 	size_t only_base, only_new; /* metric results found on one side only */
 	size_t regressions;      /* metrics and verdicts flagged */
+	size_t inconclusive;     /* metrics of results not stable on a side */
 	size_t not_comparable;   /* metrics with comparable == false */
 	size_t base_results, new_results; /* results (and checks) on each side */
 	size_t matched;          /* BASE results matched with something compared */
@@ -177,6 +190,8 @@ struct pb_cmp_opts {
 	 * name are not comparable.  May be NULL. */
 	const char *differ;
 	double threshold_pct;
+	/* The metrics that gate (pb_cmp_gates; NULL: the default). */
+	const char *metrics;
 };
 
 /*

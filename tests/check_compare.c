@@ -47,10 +47,13 @@ static struct json_object *parse(const char *s)
 }
 
 /* Compare with --threshold 5; IGNORE doubles as the differing params. */
+static const char *metrics_opt;  /* --metrics for cmp(); NULL: the default */
+
 static int cmp(struct json_object *a, struct json_object *b, const char *ignore,
 	       struct pb_cmp_result *r)
 {
-	struct pb_cmp_opts o = { .ignore = ignore, .differ = ignore, .threshold_pct = 5 };
+	struct pb_cmp_opts o = { .ignore = ignore, .differ = ignore, .threshold_pct = 5,
+				 .metrics = metrics_opt };
 
 	return pb_cmp_compare(a, b, &o, r);
 }
@@ -98,6 +101,7 @@ static void want_flags(const struct pb_cmp_metric *m, const char *spec)
 #define FLAG(f) MEMBER(struct pb_cmp_metric, f)
 	static const struct member flags[] = {
 		FLAG(significant), FLAG(regression), FLAG(comparable), FLAG(derived),
+		FLAG(inconclusive), FLAG(side),
 	};
 #undef FLAG
 	char word[32];
@@ -119,7 +123,7 @@ static void want_counts(const struct pb_cmp_result *r, const char *spec)
 #define COUNT(f) MEMBER(struct pb_cmp_result, f)
 	static const struct member counts[] = {
 		COUNT(nm), COUNT(nv), COUNT(nlost), COUNT(verdicts_same), COUNT(only_base),
-		COUNT(only_new), COUNT(regressions), COUNT(not_comparable),
+		COUNT(only_new), COUNT(regressions), COUNT(not_comparable), COUNT(inconclusive),
 		COUNT(base_results), COUNT(new_results), COUNT(matched), COUNT(paired),
 	};
 #undef COUNT
@@ -1223,18 +1227,93 @@ START_TEST(latency_documents)
 	ck_assert_int_eq(pb_cmp_direction("voluntary_ctxsw_per_round_trip"), PB_CMP_LOWER);
 	ck_assert_int_eq(pb_cmp_direction("round_trips"), PB_CMP_NEUTRAL);
 	want_names(pb_cmp_is_extensive, "extensive", "elapsed_ns", "rtt_p99_ns");
-	r = compared(a, b, NULL, "regressions=4");
-	want_flags(get_metric(r, k, "rtt_p99_ns"), "comparable regression");
+	r = compared(a, b, NULL, "regressions=3 inconclusive=0");
+	want_flags(get_metric(r, k, "rtt_p99_ns"), "comparable regression !side");
 	want_flags(get_metric(r, k, "rtt_p50_ns"), "comparable !regression");
 	ck_assert_int_eq(get_metric(r, k, "round_trips_per_s")->dir, PB_CMP_HIGHER);
 	want_flags(get_metric(r, k, "round_trips_per_s"), "regression");
-	want_flags(get_metric(r, k, "migrations_per_round_trip"), "regression");
+	/* a side counter: significantly worse, shown, no regression */
+	want_flags(get_metric(r, k, "migrations_per_round_trip"), "significant side !regression");
+	/* --metrics: only what it names gates, side counters too */
+	metrics_opt = "migrations_*,nothing";
+	r = compared(a, b, NULL, "regressions=1");
+	want_flags(get_metric(r, k, "migrations_per_round_trip"), "!side regression");
+	want_flags(get_metric(r, k, "rtt_p99_ns"), "side !regression");
+	metrics_opt = "rtt_p99*";
+	r = compared(a, b, NULL, "regressions=1");
+	want_flags(get_metric(r, k, "rtt_p99_ns"), "regression");
+	metrics_opt = NULL;
+	r = compared(a, b, NULL, "regressions=3");
 	/* Fewer round trips in the same time: the total is not comparable, the
 	 * time per round trip is (and got worse). */
 	want_flags(get_metric(r, k, "elapsed_ns"), "!comparable !regression");
 	want_flags(get_metric(r, k, "elapsed_ns_per_round_trip"), "derived regression");
 	/* Against itself: nothing. */
 	compared(a, a, NULL, "regressions=0");
+}
+END_TEST
+
+/* Side counters and --metrics patterns. */
+START_TEST(gating_metrics)
+{
+	static const char *const side[] = { "voluntary_ctxsw", "involuntary_ctxsw",
+		"context_switches_per_round_trip", "cpu_user_ns", "cpu_sys_ns",
+		"migrations_per_round_trip", NULL };
+	static const char *const headline[] = { "tt_ns", "rtt_p99_ns", "elapsed_ns",
+		"rate_bytes_per_s", "ns_per_syscall", "tt_ns_per_byte", "round_trips_per_s", NULL };
+
+	for (size_t i = 0; side[i]; i++)
+		ck_assert_msg(!pb_cmp_gates(side[i], NULL), "%s gates", side[i]);
+	for (size_t i = 0; headline[i]; i++)
+		ck_assert_msg(pb_cmp_gates(headline[i], NULL), "%s does not gate", headline[i]);
+	ck_assert(pb_cmp_gates("cpu_sys_ns", "cpu_*"));
+	ck_assert(pb_cmp_gates("tt_ns", "rtt_*,tt_ns"));
+	ck_assert(!pb_cmp_gates("tt_ns_per_byte", "rtt_*,tt_ns"));
+	ck_assert(!pb_cmp_gates("tt_ns", ""));
+	ck_assert(!pb_cmp_gates("tt_ns", ",,"));
+	ck_assert(pb_cmp_gates("tt_ns", ",tt_ns,"));
+}
+END_TEST
+
+/* A result whose stability is not stable on either side: every metric of
+ * it inconclusive, none a regression; stable on both, or no verdict (an
+ * older document), judged as before. */
+START_TEST(unstable_is_inconclusive)
+{
+	static const char *const words[] = { "noisy", "bimodal", "disturbed" };
+	char doc_a[400], doc_b[400];
+	const struct pb_cmp_result *r;
+
+	for (int side = 0; side < 2; side++)
+		for (size_t w = 0; w < 3; w++) {
+			snprintf(doc_a, sizeof(doc_a), DOC("throughput", "{}",
+				"\"results\":[{\"kind\":\"anon\",\"stability\":\"%s\","
+				"\"repetitions\":[{\"tt_ns\":100},{\"tt_ns\":101},{\"tt_ns\":99}]}]"),
+				side ? "stable" : words[w]);
+			snprintf(doc_b, sizeof(doc_b), DOC("throughput", "{}",
+				"\"results\":[{\"kind\":\"anon\",\"stability\":\"%s\","
+				"\"repetitions\":[{\"tt_ns\":200},{\"tt_ns\":201},{\"tt_ns\":199}]}]"),
+				side ? words[w] : "stable");
+			r = compared(parse(doc_a), parse(doc_b), NULL, "regressions=0 inconclusive=1");
+			want_flags(&r->m[0], "significant inconclusive !regression");
+			ck_assert_str_eq(r->m[0].base_stab, side ? "stable" : words[w]);
+			ck_assert_str_eq(r->m[0].cur_stab, side ? words[w] : "stable");
+			release();
+		}
+	snprintf(doc_a, sizeof(doc_a), DOC("throughput", "{}",
+		"\"results\":[{\"kind\":\"anon\",\"stability\":\"stable\","
+		"\"repetitions\":[{\"tt_ns\":100},{\"tt_ns\":101},{\"tt_ns\":99}]}]"));
+	snprintf(doc_b, sizeof(doc_b), DOC("throughput", "{}",
+		"\"results\":[{\"kind\":\"anon\",\"stability\":\"stable\","
+		"\"repetitions\":[{\"tt_ns\":200},{\"tt_ns\":201},{\"tt_ns\":199}]}]"));
+	r = compared(parse(doc_a), parse(doc_b), NULL, "regressions=1 inconclusive=0");
+	want_flags(&r->m[0], "regression !inconclusive");
+	release();
+	snprintf(doc_b, sizeof(doc_b), DOC("throughput", "{}",
+		"\"results\":[{\"kind\":\"anon\","
+		"\"repetitions\":[{\"tt_ns\":200},{\"tt_ns\":201},{\"tt_ns\":199}]}]"));
+	r = compared(parse(doc_a), parse(doc_b), NULL, "regressions=1 inconclusive=0");
+	ck_assert_str_eq(r->m[0].cur_stab, "");
 }
 END_TEST
 
@@ -1288,6 +1367,7 @@ static Suite *compare_suite(void)
 			 metric_without_memory_is_an_error, part_without_command),
 		PB_TCASE("workloads", extensive_metrics, different_work_compared_per_unit,
 			 different_work_per_part, latency_documents),
+		PB_TCASE("gating", gating_metrics, unstable_is_inconclusive),
 		PB_TCASE("loading", loading),
 		NULL
 	};

@@ -109,14 +109,25 @@ for my $r (@{$c->{results}}) {
 	my $comparable = !($r->{derived} ? 0 : extensive($r->{metric}) && (defined $differ{$r->{new_file}} || $wchg{$key}));
 	same("$p.comparable", $r->{comparable}, $comparable ? "true" : "false");
 	my $d = $r->{derived} ? "l" : dir($r->{metric});
-	my $reg = $sig && $comparable && defined $chg && ($d eq "l" ? $chg > $thr : $d eq "h" ? -$chg > $thr : 0);
+	# what gates: --metrics' patterns, or all but the side counters
+	my $gates = defined $c->{params}{metrics}
+		? scalar grep({ my $g = quotemeta($_); $g =~ s/\\\*/.*/g; $g =~ s/\\\?/./g; $_ ne "" && $r->{metric} =~ /^$g$/ } split /,/, $c->{params}{metrics})
+		: $r->{metric} !~ /ctxsw|context_switches|migrations|^cpu_/;
+	same("$p.gates", $r->{gates}, $gates ? "true" : "false");
+	# a side's result not stable: inconclusive
+	my ($bs, $ns) = ($be->{stability}, $ne->{stability});
+	my $inc = (defined $bs && $bs ne "stable") || (defined $ns && $ns ne "stable");
+	same("$p.inconclusive", $r->{inconclusive}, $inc ? "true" : "false");
+	same("$p.base_stability", $r->{base_stability}, $bs);
+	same("$p.new_stability", $r->{new_stability}, $ns);
+	my $reg = $sig && $comparable && $gates && !$inc && defined $chg && ($d eq "l" ? $chg > $thr : $d eq "h" ? -$chg > $thr : 0);
 	same("$p.regression", $r->{regression}, $reg ? "true" : "false");
-	$sum{comparisons}++; $sum{significant} += $sig; $sum{regressions} += $reg;
+	$sum{comparisons}++; $sum{significant} += $sig; $sum{regressions} += $reg; $sum{inconclusive} += $inc ? 1 : 0;
 	$sum{not_comparable} += !$comparable; $sum{workload_changed} += workload($r->{metric}) && defined $chg && abs($chg) > 1;
 	push @{$ent{$key}}, $r;
 	my $rk = join "\0", $r->{part} // "", $r->{id}, $r->{metric};
 	push @order, $rk unless $rows{$rk};
-	$rows{$rk}{$r->{new_file}} = { %$r, _b => $sb, _c => $sc, _chg => $chg, _p => $pv, _sig => $sig, _reg => $reg, _cmp => $comparable };
+	$rows{$rk}{$r->{new_file}} = { %$r, _b => $sb, _c => $sc, _chg => $chg, _p => $pv, _sig => $sig, _reg => $reg, _cmp => $comparable, _inc => $inc };
 }
 # Every metric of a matched pair is compared: BASE's first repetition's
 # numbers that NEW has too; a total of different work also per unit.
@@ -170,7 +181,7 @@ for my $g (0 .. $#grid) { my ($pt, $id, $key, $ids) = @{$grid[$g]}; my $jg = $c-
 	push @gcells, \@cells;
 	same("verdict_grid[$g].verdicts", join(",", map { $_ // "null" } @{$jg->{verdicts} || []}), join(",", map { $_ // "null" } @cells)); }
 same("verdict_grid rows", scalar @{$c->{verdict_grid} || []}, scalar @grid);
-for my $k (qw(comparisons significant regressions verdict_changes verdicts_unchanged not_comparable workload_changed coverage_lost)) {
+for my $k (qw(comparisons significant regressions verdict_changes verdicts_unchanged not_comparable inconclusive workload_changed coverage_lost)) {
 	same("summary.$k", $c->{summary}{$k}, $sum{$k} // 0); }
 same("exit_status", $c->{exit_status}, $sum{regressions} ? 1 : 0) unless $c->{params}{strict} || @{$c->{coverage_lost}};
 # The text, CSV and markdown show the same figures.
@@ -178,7 +189,7 @@ sub fnum { my $v = shift; return "n/a" unless defined $v;
 	return sprintf("%.4g", $v) if abs($v) >= 1e12;
 	return sprintf("%.0f", $v) if abs($v) >= 100 || $v == POSIX::floor($v);
 	return sprintf("%.4g", $v); }
-sub mark { my $m = shift; return "!" if $m->{_reg}; return "~" if !$m->{_cmp}; return "*" if $m->{_sig};
+sub mark { my $m = shift; return "!" if $m->{_reg}; return "~" if !$m->{_cmp}; return "u" if $m->{_inc}; return "*" if $m->{_sig};
 	return "?" if !defined $m->{_p}; return " "; }
 my @files = @{$c->{params}{new}};
 if (defined $textf && -s $textf) {
@@ -225,6 +236,8 @@ if (defined $textf && -s $textf) {
 		$l .= "  " . (defined $pt ? "$pt: " : "") . "$id $key";
 		$n++; bad("text: no grid line '$l'") unless index($txt, "\n$l\n") >= 0; } }
 	if ($sum{not_comparable}) { $n++; bad("text: no ~ legend") unless $txt =~ /^~ not comparable/m; }
+	if ($sum{inconclusive}) { $n++; bad("text: no u legend") unless $txt =~ /^u inconclusive/m;
+		$n++; bad("text: no count of $sum{inconclusive} inconclusive") unless $txt =~ /; $sum{inconclusive} inconclusive \(not stable\)/; }
 	if ($sum{workload_changed}) { $n++; bad("text: no workload note") unless $txt =~ /^note: $sum{workload_changed} workload counts/m; }
 }
 if (defined $csvf && -s $csvf) {
@@ -313,7 +326,7 @@ my ($ob, $on) = (0, 0);
 for my $k (1 .. $#docs) { for my $pp (undef, sort keys %{$base->{parts} || {}}) {
 	my @be = grep { $_->{repetitions} || (!defined $_->{verdict} && !defined $_->{status}) } entries(part_of($base, $pp));
 	my @ne = grep { $_->{repetitions} || (!defined $_->{verdict} && !defined $_->{status}) } entries(part_of($docs[$k], $pp));
-	my %desc = map { ($_ => 1) } qw(title detail details message note reason description label tag status verdict summary);
+	my %desc = map { ($_ => 1) } qw(title detail details message note reason description label tag status verdict summary stability stability_reason);
 	my $key = sub { my $e = shift; join ",", map { "$_=" . jstr($e->{$_}) } grep { !ref $e->{$_} && defined $e->{$_} &&
 		!defined rule($_) && !/ratio/ && !$desc{$_} && !/_(detail|description|label)$/ && "$e->{$_}" !~ /^-?\d+(\.\d*)?[eE.]|^-?\d*\.\d/ } sort keys %$e };
 	my %bk; $bk{$key->($_)}++ for @be; my %nk; $nk{$key->($_)}++ for @ne;
