@@ -81,6 +81,8 @@ static bool proc_stat(struct pb_machine_counters *c)
 
 		if (strncmp(line, "cpu", 3) != 0)
 			break;
+		if (line[3] < '0' || line[3] > '9')  /* "cpu ": all CPUs together */
+			continue;
 		if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1],
 			   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 9 ||
 		    cpu < 0 || cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &set))
