@@ -71,6 +71,7 @@ while [ "$i" -lt "$n" ]; do sh -c 'while :; do :; done' & hogs="$hogs $!"; i=$((
 "$P" throughput --kind anon --duration 1500ms --repeat 3 --size 4096 --format json -o "$D/hog.json" 2>/dev/null
 rc=$?
 "$P" throughput --kind anon --duration 1500ms --repeat 3 --size 4096 >"$D/hog.txt" 2>/dev/null
+"$P" throughput --kind anon --duration 1500ms --repeat 3 --size 4096 --format json -o "$D/hog2.json" 2>/dev/null
 kill $hogs 2>/dev/null
 wait 2>/dev/null
 is "$rc" 0 "beside CPU hogs: exit 0 (a verdict, not a failure)"
@@ -79,6 +80,12 @@ ok "$(grep -q 'other work used [0-9]*% of its CPUs' "$D/hog.json"; echo $?)" \
 	"beside CPU hogs: the reason says how much of the CPUs other work used"
 ok "$(grep -q '^stability   anon 4 KiB: disturbed: other work used' "$D/hog.txt"; echo $?)" \
 	"beside CPU hogs: the text says so"
+# Two such runs of one kernel, compared as a CI gate would (--force: a
+# --duration budget calibrates its own loops): no regression (their rows
+# are inconclusive), whatever the noise made of their figures.
+"$P" compare --force --threshold 1 "$D/hog.json" "$D/hog2.json" >"$D/cmp.txt" 2>&1
+is "$?" 0 "two runs beside CPU hogs compared with --threshold 1: exit 0"
+ok "$(grep -q '^u inconclusive' "$D/cmp.txt"; echo $?)" "... their rows inconclusive"
 
 "$P" report --quick --parts throughput_64k --dir "$D" --format json -o "$D/rep.json" 2>/dev/null
 is "$("$JSONQ" "$D/rep.json" .summary.stability.rows)" "$("$JSONQ" "$D/rep.json" '.parts.throughput_64k.results#')" \
