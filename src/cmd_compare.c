@@ -38,6 +38,8 @@ struct cmp_input {
 	struct json_object *doc;
 	char differ[1024];       /* params that differ from BASE */
 	size_t ndiffer;
+	char state[1024];        /* machine state that differs from BASE's */
+	size_t nstate;
 	char failed[512];        /* why the run did not complete, or "" */
 	struct pb_cmp_result res;
 };
@@ -130,7 +132,21 @@ static int vet_run(struct cmp_run *run, const char *path, struct json_object *do
 	return -1;
 }
 
-/* Load and vet every file before comparing anything: errors are exit 2. */
+/* Whether DOC's figures depend on the machine: every command but the
+ * verdicts of conformance and timestamps. */
+static bool measures(struct json_object *doc)
+{
+	struct json_object *c;
+	const char *cmd;
+
+	if (!json_object_object_get_ex(doc, "command", &c) || !c)
+		return false;
+	cmd = json_object_get_string(c);
+	return strcmp(cmd, "conformance") != 0 && strcmp(cmd, "timestamps") != 0;
+}
+
+/* Load and vet every file before comparing anything: errors are exit 2,
+ * documents of machines in another state -2 (exit 4, cannot decide). */
 static int load_all(struct cmp_run *run)
 {
 	char err[512];
@@ -161,6 +177,16 @@ static int load_all(struct cmp_run *run)
 			       in->path, run->base_path, in->differ);
 			return -1;
 		}
+		/* Verdicts are the kernel's; figures are the machine's too. */
+		if (measures(in->doc))
+			in->nstate = pb_cmp_state_diff(run->base, in->doc, in->state,
+						       sizeof(in->state));
+		if (in->nstate && !run->force) {
+			pb_err(NAME, "%s: measured on a machine in another state than %s: %s "
+			       "(cannot decide; --force compares anyway)", in->path, run->base_path,
+			       in->state);
+			return -2;
+		}
 	}
 	if (run->base_failed[0])
 		warn(run, "%s: %s; compared what it has (--allow-partial)", run->base_path,
@@ -173,6 +199,9 @@ static int load_all(struct cmp_run *run)
 		if (in->failed[0])
 			warn(run, "%s: %s; compared what it has (--allow-partial)", in->path,
 			     in->failed);
+		if (in->nstate)
+			warn(run, "%s: measured on a machine in another state than %s: %s; compared "
+			     "anyway (--force)", in->path, run->base_path, in->state);
 		if (pb_cmp_dirs_diff(run->base, in->doc, dirs, sizeof(dirs)))
 			warn(run, "%s: the FIFO directory differs from %s (%s); compared: only "
 			     "the filesystem a FIFO is on can change a figure", in->path,
@@ -1208,8 +1237,11 @@ static int execute(struct pb_cli *cli, struct cmp_run *run)
 	struct pb_sysinfo si;
 	int status = PB_EXIT_OK;
 
-	if (load_all(run))
-		return PB_EXIT_USAGE;
+	switch (load_all(run)) {
+	case 0: break;
+	case -2: return PB_EXIT_NA;
+	default: return PB_EXIT_USAGE;
+	}
 	switch (make_labels(run)) {
 	case 0: break;
 	case -1: return PB_EXIT_USAGE;
@@ -1308,8 +1340,8 @@ static const struct pb_opt options[] = {
 	  .help = "the metrics that can be a regression: shell patterns, comma-separated "
 	  "(e.g. 'rtt_p99_ns,*_per_byte')" },
 	{ PB_OPT("force", '\0', PB_OPT_FLAG, P, force),
-	  .help = "compare even when the runs' parameters differ (warns; totals such as times "
-	  "are then compared per unit of work)" },
+	  .help = "compare even when the runs' parameters or the machines' state differ (warns; "
+	  "totals such as times are then compared per unit of work)" },
 	{ PB_OPT("allow-partial", '\0', PB_OPT_FLAG, P, allow_partial),
 	  .help = "compare what a failed or interrupted run has, or files that match nothing "
 	  "(warns) instead of refusing them" },

@@ -5,6 +5,7 @@
 #include <fnmatch.h>
 #include <json-c/json.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -515,6 +516,70 @@ size_t pb_cmp_dirs_diff(struct json_object *base, struct json_object *new_doc,
 	if (len)
 		buf[0] = '\0';
 	return params_diff(base, new_doc, NULL, true, buf, len, &off);
+}
+
+/* The member at the dotted PATH of O, or NULL; *HAS: whether it is there
+ * (a member whose value is null is there). */
+static struct json_object *at_path(struct json_object *o, const char *path, bool *has)
+{
+	char key[64];
+
+	*has = false;
+	while (o && *path) {
+		size_t n = strcspn(path, ".");
+
+		snprintf(key, sizeof(key), "%.*s", (int)n, path);
+		path += n + (path[n] == '.');
+		if (!json_object_is_type(o, json_type_object) ||
+		    !json_object_object_get_ex(o, key, &o))
+			return NULL;
+		*has = !*path;
+	}
+	return o;
+}
+
+size_t pb_cmp_state_diff(struct json_object *base, struct json_object *new_doc,
+			 char *buf, size_t len)
+{
+	static const char *const keys[] = {
+		"run.cpu.model", "run.virtualization.virtualized",
+		"run.virtualization.hypervisor", "run.virtualization.container",
+		"run.state.cpufreq.driver", "run.state.cpufreq.governor",
+		"run.state.cpufreq.boost", "run.state.cpuidle.driver", "run.state.smt.control",
+		"run.state.smt.active", "run.state.cgroup.cpu_limit", "run.state.cgroup.cpus",
+		"system.page_size_bytes", "system.pipe_default_size_bytes",
+		"system.pipe_max_size_bytes", NULL,
+	};
+	struct json_object *mb, *mn;
+	size_t off = 0, n = 0;
+	bool hb, hn;
+
+	if (len)
+		buf[0] = '\0';
+	for (size_t i = 0; keys[i]; i++) {
+		struct json_object *a = at_path(base, keys[i], &hb), *b = at_path(new_doc, keys[i], &hn);
+
+		if (hb && hn && !json_object_equal(a, b)) {
+			append(buf, len, &off, NULL, keys[i]);
+			n++;
+		}
+	}
+	mb = at_path(base, "run.state.mitigations", &hb);
+	mn = at_path(new_doc, "run.state.mitigations", &hn);
+	if (mb && mn && json_object_is_type(mb, json_type_object) &&
+	    json_object_is_type(mn, json_type_object)) {
+		json_object_object_foreach(mb, k, v) {
+			struct json_object *w;
+			char name[96];
+
+			if (!json_object_object_get_ex(mn, k, &w) || json_object_equal(v, w))
+				continue;
+			snprintf(name, sizeof(name), "run.state.mitigations.%s", k);
+			append(buf, len, &off, NULL, name);
+			n++;
+		}
+	}
+	return n;
 }
 
 /* ------------------------------------------------------------ rules */

@@ -111,6 +111,18 @@ size_t pb_cmp_params_diff(struct json_object *base, struct json_object *new_doc,
 size_t pb_cmp_dirs_diff(struct json_object *base, struct json_object *new_doc,
 			char *buf, size_t len);
 
+/*
+ * The machine state that governs a figure, where BASE and NEW differ:
+ * run.cpu.model, run.virtualization, and of run.state the cpufreq driver,
+ * governor and boost, the cpuidle driver, SMT, every mitigation both
+ * record, the cgroup's CPU limit and cpus; and the page and pipe sizes of
+ * system.  A key is compared only where both documents have it (an older
+ * document has no run.state).  Names, comma-separated, in BUF; returns
+ * how many.
+ */
+size_t pb_cmp_state_diff(struct json_object *base, struct json_object *new_doc,
+			 char *buf, size_t len);
+
 /* One metric of one matched result. */
 struct pb_cmp_metric {
 	char *part;              /* report part name, or NULL */

@@ -1317,6 +1317,67 @@ START_TEST(unstable_is_inconclusive)
 }
 END_TEST
 
+/* Each governing key differing on its own is named; one document lacking
+ * it (an older one) or both the same is nothing; mitigations only where
+ * both record one. */
+START_TEST(state_differs)
+{
+	static const char *const keys[] = {
+		"run.cpu.model", "run.virtualization.virtualized",
+		"run.virtualization.hypervisor", "run.virtualization.container",
+		"run.state.cpufreq.driver", "run.state.cpufreq.governor",
+		"run.state.cpufreq.boost", "run.state.cpuidle.driver", "run.state.smt.control",
+		"run.state.smt.active", "run.state.cgroup.cpu_limit", "run.state.cgroup.cpus",
+		"system.page_size_bytes", "system.pipe_default_size_bytes",
+		"system.pipe_max_size_bytes",
+	};
+	static const char base[] = "{\"run\":{\"cpu\":{\"model\":\"X\"},"
+		"\"virtualization\":{\"virtualized\":true,\"hypervisor\":null,\"container\":null},"
+		"\"state\":{\"cpufreq\":{\"driver\":\"d\",\"governor\":\"g\",\"boost\":true},"
+		"\"cpuidle\":{\"driver\":\"i\"},\"smt\":{\"control\":\"on\",\"active\":true},"
+		"\"cgroup\":{\"cpu_limit\":null,\"cpus\":\"0-1\"},"
+		"\"mitigations\":{\"a\":\"Not affected\",\"b\":\"Vulnerable\"}}},"
+		"\"system\":{\"page_size_bytes\":4096,\"pipe_default_size_bytes\":65536,"
+		"\"pipe_max_size_bytes\":1048576}}";
+	struct json_object *a = parse(base), *b;
+	char diff[512];
+
+	ck_assert_uint_eq(pb_cmp_state_diff(a, a, diff, sizeof(diff)), 0);
+	ck_assert_str_eq(diff, "");
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		struct json_object *o = NULL;
+		const char *k = keys[i], *dot;
+		char name[64];
+
+		b = parse(base);
+		o = b;
+		while ((dot = strchr(k, '.'))) {
+			snprintf(name, sizeof(name), "%.*s", (int)(dot - k), k);
+			o = json_object_object_get(o, name);
+			k = dot + 1;
+		}
+		json_object_object_add(o, k, json_object_new_string("other"));
+		ck_assert_uint_eq(pb_cmp_state_diff(a, b, diff, sizeof(diff)), 1);
+		ck_assert_str_eq(diff, keys[i]);
+		/* absent from one side: not compared */
+		json_object_object_del(o, k);
+		ck_assert_uint_eq(pb_cmp_state_diff(a, b, diff, sizeof(diff)), 0);
+		release();
+		a = parse(base);
+	}
+	b = parse(base);
+	json_object_object_add(json_object_object_get(json_object_object_get(json_object_object_get(
+		b, "run"), "state"), "mitigations"), "b", json_object_new_string("Mitigation: x"));
+	json_object_object_add(json_object_object_get(json_object_object_get(json_object_object_get(
+		b, "run"), "state"), "mitigations"), "c", json_object_new_string("new file"));
+	ck_assert_uint_eq(pb_cmp_state_diff(a, b, diff, sizeof(diff)), 1);
+	ck_assert_str_eq(diff, "run.state.mitigations.b");
+	/* an older document without run.state: nothing to compare */
+	b = parse("{\"run\":{\"cpu\":{\"model\":\"X\"}}}");
+	ck_assert_uint_eq(pb_cmp_state_diff(a, b, diff, sizeof(diff)), 0);
+}
+END_TEST
+
 START_TEST(loading)
 {
 	struct json_object *doc = (struct json_object *)1;
@@ -1367,7 +1428,7 @@ static Suite *compare_suite(void)
 			 metric_without_memory_is_an_error, part_without_command),
 		PB_TCASE("workloads", extensive_metrics, different_work_compared_per_unit,
 			 different_work_per_part, latency_documents),
-		PB_TCASE("gating", gating_metrics, unstable_is_inconclusive),
+		PB_TCASE("gating", gating_metrics, unstable_is_inconclusive, state_differs),
 		PB_TCASE("loading", loading),
 		NULL
 	};

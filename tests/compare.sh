@@ -141,6 +141,28 @@ check "another FIFO directory: tt_ns still comparable, the regression" \
 run "$T/dirA.json" "$T/dirA.json"
 check "the same FIFO directory: exit 0, no warning" sh -c '[ "$1" = 0 ] && [ ! -s "$2" ]' sh "$rc" "$T/err"
 
+# ---- the machine's state: documents measured in another one cannot be
+# compared (exit 4: cannot decide) unless --force, which warns; verdicts
+# (conformance) are compared whatever the machine
+st() {  # st GOVERNOR: a run object with that cpufreq governor
+	printf '"run": { "state": { "cpufreq": { "driver": "acpi-cpufreq", "governor": "%s" }, "smt": { "control": "on" } } }' "$1"
+}
+doc "$T/stA.json" throughput "$P" "$(tp_body 100000), $(st performance)"
+doc "$T/stB.json" throughput "$P" "$(tp_body 100000), $(st powersave)"
+run "$T/stA.json" "$T/stB.json"
+check "another cpufreq governor: exit 4 (cannot decide), nothing on stdout" sh -c '[ "$1" = 4 ] && [ ! -s "$2" ]' sh "$rc" "$T/out"
+check "another cpufreq governor: one line naming the key" \
+	one_line_err "stB.json: measured on a machine in another state than .*stA.json: run.state.cpufreq.governor (cannot decide; --force compares anyway)"
+run --force "$T/stA.json" "$T/stB.json"
+check "another cpufreq governor with --force: compared (exit 0), a warning names it" sh -c '[ "$1" = 0 ] &&
+	grep -q "^pipebench compare: warning: .*stB.json: measured on a machine in another state than .*: run.state.cpufreq.governor; compared anyway" "$2"' sh "$rc" "$T/err"
+run "$T/stA.json" "$T/stA.json"
+check "the same state: exit 0, no warning" sh -c '[ "$1" = 0 ] && [ ! -s "$2" ]' sh "$rc" "$T/err"
+doc "$T/cfA.json" conformance '{}' "\"checks\": [ { \"id\": \"CRE-01\", \"status\": \"pass\" } ], $(st performance)"
+doc "$T/cfB.json" conformance '{}' "\"checks\": [ { \"id\": \"CRE-01\", \"status\": \"pass\" } ], $(st powersave)"
+run "$T/cfA.json" "$T/cfB.json"
+check "conformance verdicts of machines in other states: compared (exit 0)" [ "$rc" = 0 ]
+
 # Twice the loops: twice the time for twice the bytes is no regression.
 doc "$T/twice.json" throughput '{ "loops": 200, "repeat": 3, "pipe_size_bytes": null }' \
 	"$(tp_body 200000 | sed 's/"bytes": 1000/"bytes": 2000/')"
