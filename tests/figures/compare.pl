@@ -350,7 +350,8 @@ if (defined $textf && -s $textf) { my $txt = slurp($textf); my $fleet = @files >
 			$l .= sprintf("  %-*s %s\n", $lw, $lab[$k], $key == 1 ? capsdiff($k) : fv($k, $key)); }
 		$n++; bad("text: no note '$l'") unless index($txt, $l) >= 0; }
 	my $tail = ($ob || $on ? "; unmatched results: $ob only in base, $on only in new" : "") .
-		($sum{not_comparable} ? "; $sum{not_comparable} totals not comparable" : "") . "\n";
+		($sum{not_comparable} ? "; $sum{not_comparable} totals not comparable" : "") .
+		($sum{inconclusive} ? "; $sum{inconclusive} inconclusive (not stable)" : "") . "\n";
 	$n++; bad("text: the summary line does not end '$tail'") unless $txt =~ /^\d+ comparisons, .*coverage lost\Q$tail\E/m;
 }
 if (defined $mdf && -s $mdf) { my $md = slurp($mdf);
