@@ -1003,8 +1003,9 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		only_n += r->only_new;
 	}
 	fprintf(fp, "\n! regression: significant and worse by more than %g%%; "
-		"* significant (Welch's t-test, p < %g); ? fewer than 2 repetitions\n",
-		run->threshold, PB_CMP_ALPHA);
+		"* significant (p < %g: Welch's t-test, Mann-Whitney U from %d repetitions a "
+		"side); ? fewer than 2 repetitions\n", run->threshold, PB_CMP_ALPHA,
+		PB_CMP_RANK_MIN_N);
 	if (not_comparable(run))
 		fprintf(fp, "~ not comparable: a total (time, CPU time, context switches) of runs "
 			"that did different work; never a regression, see its _per_ rows\n");
@@ -1116,6 +1117,12 @@ static struct json_object *metric_json(const struct cmp_input *in,
 	add_num(o, "new_rsd", m->cur.rsd);
 	add_num(o, "change_pct", m->change_pct);
 	add_num(o, "p_value", m->p >= 0 ? m->p : NAN);
+	add_num(o, "p_welch", m->p_welch >= 0 ? m->p_welch : NAN);
+	add_num(o, "p_mann_whitney", m->p_rank >= 0 ? m->p_rank : NAN);
+	pb_json_add_str(o, "decided_by", m->p < 0 ? NULL : m->by_rank ? "mann_whitney" : "welch");
+	add_num(o, "shift", m->shift);
+	add_num(o, "shift_low", m->shift_lo);
+	add_num(o, "shift_high", m->shift_hi);
 	json_object_object_add(o, "significant", json_object_new_boolean(m->significant));
 	json_object_object_add(o, "regression", json_object_new_boolean(m->regression));
 	json_object_object_add(o, "comparable", json_object_new_boolean(m->comparable));

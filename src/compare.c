@@ -606,20 +606,28 @@ bool pb_cmp_verdict_regression(const char *base, const char *cur)
 int pb_cmp_metric_eval(struct pb_cmp_metric *m, const double *base, size_t nb,
 		       const double *cur, size_t nc, double threshold_pct)
 {
+	struct pb_rank_test rt;
 	double t, df;
 	int e = pb_stats_compute(base, nb, &m->base);
 
-	if (e || (e = pb_stats_compute(cur, nc, &m->cur)) != 0)
+	if (e || (e = pb_stats_compute(cur, nc, &m->cur)) != 0 ||
+	    (e = pb_stats_mann_whitney(base, nb, cur, nc, &rt)) != 0)
 		return e;
 	m->change_pct = m->base.mean != 0
 		? (m->cur.mean - m->base.mean) / fabs(m->base.mean) * 100 : NAN;
 	if (m->base.n < 2 || m->cur.n < 2)
-		m->p = -1;
+		m->p_welch = -1;
 	else if (m->base.stddev == 0 && m->cur.stddev == 0)
 		/* Constant samples: the limit of the test is certainty either way. */
-		m->p = m->base.mean == m->cur.mean ? 1 : 0;
+		m->p_welch = m->base.mean == m->cur.mean ? 1 : 0;
 	else
-		m->p = pb_stats_welch(&m->base, &m->cur, &t, &df);
+		m->p_welch = pb_stats_welch(&m->base, &m->cur, &t, &df);
+	m->p_rank = m->base.n < 2 || m->cur.n < 2 ? -1 : rt.p;
+	m->by_rank = m->base.n >= PB_CMP_RANK_MIN_N && m->cur.n >= PB_CMP_RANK_MIN_N;
+	m->p = m->by_rank ? m->p_rank : m->p_welch;
+	m->shift = rt.shift;
+	m->shift_lo = rt.lo;
+	m->shift_hi = rt.hi;
 	m->significant = m->p >= 0 && m->p < PB_CMP_ALPHA;
 	m->regression = pb_cmp_is_regression(m->dir, m->change_pct, m->significant,
 					     threshold_pct);

@@ -123,6 +123,12 @@ size_t pb_cmp_dirs_diff(struct json_object *base, struct json_object *new_doc,
 size_t pb_cmp_state_diff(struct json_object *base, struct json_object *new_doc,
 			 char *buf, size_t len);
 
+/* With this many samples on each side the rank test (Mann-Whitney U)
+ * decides significance, Welch's t-test below: pipe timings are long-tailed
+ * and sometimes bimodal, and a rank test is not thrown by one outlier, but
+ * with fewer samples it cannot reach p < 0.05 (3 against 3: 0.1 at best). */
+#define PB_CMP_RANK_MIN_N 5
+
 /* One metric of one matched result. */
 struct pb_cmp_metric {
 	char *part;              /* report part name, or NULL */
@@ -132,7 +138,12 @@ struct pb_cmp_metric {
 	enum pb_cmp_dir dir;
 	struct pb_stats base, cur;
 	double change_pct;       /* NAN when the base mean is 0 */
-	double p;                /* Welch p-value, or -1 when n/a */
+	double p;                /* the deciding test's p-value, or -1 when n/a */
+	double p_welch;          /* Welch's t-test (means), or -1 */
+	double p_rank;           /* Mann-Whitney U (ranks), or -1 */
+	bool by_rank;            /* Mann-Whitney decided (PB_CMP_RANK_MIN_N a side) */
+	double shift, shift_lo, shift_hi; /* Hodges-Lehmann shift NEW - BASE and its
+				    95% interval (NAN: none) */
 	bool significant;        /* p < PB_CMP_ALPHA */
 	bool regression;         /* significant, worse, and beyond the threshold */
 	bool comparable;         /* false: a total of runs that did different work,

@@ -3,6 +3,7 @@
 #ifndef PB_STATS_H
 #define PB_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct pb_stats {
@@ -23,5 +24,24 @@ int pb_stats_compute(const double *v, size_t n, struct pb_stats *out);
  */
 double pb_stats_welch(const struct pb_stats *a, const struct pb_stats *b,
 		      double *t, double *df);
+
+/* Exact Mann-Whitney p-values up to this many pairs (NA * NB), without ties. */
+#define PB_RANK_EXACT_MAX 400
+#define PB_RANK_ALPHA 0.05
+
+struct pb_rank_test {
+	double u;        /* Mann-Whitney U of B against A (pairs b > a; a tie is half) */
+	double p;        /* two-sided p-value; -1 when there is no sample */
+	bool exact;      /* from U's exact distribution, else the normal one with
+			    the tie correction and a continuity correction */
+	double shift;    /* Hodges-Lehmann: the median of every b - a */
+	double lo, hi;   /* its 95% interval (NAN when the samples are too small) */
+	size_t k;        /* the interval's rank among the sorted differences */
+};
+
+/* Mann-Whitney U test of B against A, and the Hodges-Lehmann shift with its
+ * interval.  0, -EINVAL (an empty sample) or -ENOMEM. */
+int pb_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+			  struct pb_rank_test *out);
 
 #endif

@@ -246,7 +246,17 @@ START_TEST(welch_flags_clear_shift)
 
 	eval_as(&m, base, 5, slow, 5, 5, "significant regression");
 	ck_assert_double_eq_tol(m.change_pct, 10, 1e-9);
-	ck_assert(m.p >= 0 && m.p < 0.001);
+	ck_assert(m.p_welch >= 0 && m.p_welch < 0.001);
+	/* five a side: the rank test decides, every slow value above every
+	 * base one (U = 25 of 25; with the ties, normal: p = 0.010176); the
+	 * shift is 10 [9, 11] */
+	ck_assert(m.by_rank);
+	ck_assert_double_eq_tol(m.p, 0.0101762, 1e-6);
+	ck_assert(m.p == m.p_rank);
+	ck_assert(m.shift == 10 && m.shift_lo == 9 && m.shift_hi == 11);
+	/* four a side: Welch decides */
+	eval_as(&m, base, 4, slow, 4, 5, "significant regression");
+	ck_assert(!m.by_rank && m.p == m.p_welch);
 	/* Same change, but beyond what the threshold tolerates? No. */
 	eval_as(&m, base, 5, slow, 5, 15, "significant !regression");
 	/* Higher is better: +10% is an improvement. */

@@ -174,7 +174,69 @@ START_TEST(welch_extremes)
 }
 END_TEST
 
+/* Five against five, apart: U = 25, the exact two-sided p is 2/252, the
+ * shift 5 with the 95% interval [2, 8] (R's wilcox.test gives the same). */
+START_TEST(mann_whitney_exact)
+{
+	const double a[] = { 1, 2, 3, 4, 5 }, b[] = { 6, 7, 8, 9, 10 };
+	struct pb_rank_test t;
+
+	ck_assert_int_eq(pb_stats_mann_whitney(a, 5, b, 5, &t), 0);
+	ck_assert(t.exact);
+	ck_assert(t.u == 25);
+	ck_assert_msg(fabs(t.p - 2.0 / 252) < 1e-12, "p %g", t.p);
+	ck_assert(t.shift == 5 && t.lo == 2 && t.hi == 8 && t.k == 3);
+	/* the other way round: U = 0, the same p, the shift negated */
+	ck_assert_int_eq(pb_stats_mann_whitney(b, 5, a, 5, &t), 0);
+	ck_assert(t.u == 0 && fabs(t.p - 2.0 / 252) < 1e-12);
+	ck_assert(t.shift == -5 && t.lo == -8 && t.hi == -2);
+	/* a sample against itself: p = 1, no shift */
+	ck_assert_int_eq(pb_stats_mann_whitney(a, 5, a, 5, &t), 0);
+	ck_assert(t.p == 1 && t.shift == 0);
+	/* three against three cannot reach 0.05: the least p is 0.1, and no
+	 * interval */
+	ck_assert_int_eq(pb_stats_mann_whitney(a, 3, b, 3, &t), 0);
+	ck_assert_msg(fabs(t.p - 0.1) < 1e-12, "p %g", t.p);
+	ck_assert(t.k == 0 && isnan(t.lo) && isnan(t.hi));
+}
+END_TEST
+
+/* Ties: the normal approximation with the tie and continuity corrections
+ * (U 22 of 25, variance 21.5278, z 1.9397, p 0.05241), HL shift 1. */
+START_TEST(mann_whitney_ties)
+{
+	const double a[] = { 1, 1, 2, 2, 3 }, b[] = { 2, 3, 3, 4, 4 };
+	struct pb_rank_test t;
+
+	ck_assert_int_eq(pb_stats_mann_whitney(a, 5, b, 5, &t), 0);
+	ck_assert(!t.exact);
+	ck_assert(t.u == 22);
+	ck_assert_msg(fabs(t.p - 0.05241162867102868) < 1e-9, "p %.17g", t.p);
+	ck_assert(t.shift == 1 && t.k == 3 && t.lo == 0 && t.hi == 3);
+	/* every value the same: p 1 */
+	ck_assert_int_eq(pb_stats_mann_whitney(a, 2, a, 2, &t), 0);
+	ck_assert(t.p == 1 && t.shift == 0);
+	/* more pairs than the exact bound: the normal approximation */
+	{
+		double x[21], y[21];
+
+		for (int i = 0; i < 21; i++) {
+			x[i] = i;
+			y[i] = i + 0.5;
+		}
+		ck_assert_int_eq(pb_stats_mann_whitney(x, 20, y, 20, &t), 0);
+		ck_assert(t.exact);
+		ck_assert_int_eq(pb_stats_mann_whitney(x, 21, y, 20, &t), 0);
+		ck_assert(!t.exact && t.p > 0.5);
+	}
+	ck_assert_int_eq(pb_stats_mann_whitney(a, 0, b, 5, &t), -EINVAL);
+	ck_assert(t.p == -1);
+	ck_assert_int_eq(pb_stats_mann_whitney(a, 5, b, 0, &t), -EINVAL);
+}
+END_TEST
+
 PB_CHECK_SUITE_MAIN("stats",
 	PB_TCASE("describe", odd_and_even_medians, dispersion, single_and_empty, zero_mean_or_median,
 		 input_untouched),
-	PB_TCASE("welch", welch_known_value, welch_undefined, welch_near_significance, welch_extremes))
+	PB_TCASE("welch", welch_known_value, welch_undefined, welch_near_significance, welch_extremes),
+	PB_TCASE("rank", mann_whitney_exact, mann_whitney_ties))

@@ -74,6 +74,33 @@ sub pval { my ($a, $b) = @_; return undef if $a->{n} < 2 || $b->{n} < 2;
 	my $t = ($b->{mean} - $a->{mean}) / sqrt($se2);
 	my $df = $se2 * $se2 / ($va * $va / ($a->{n} - 1) + $vb * $vb / ($b->{n} - 1));
 	return ibeta($df / 2, 0.5, $df / ($df + $t * $t)); }
+# Mann-Whitney U of B against A, two-sided p (exact without ties up to 400
+# pairs, else normal with the tie and continuity corrections), and the
+# Hodges-Lehmann shift with its 95% interval.
+sub rank_test { my ($xa, $xb) = @_; my ($na, $nb) = (scalar @$xa, scalar @$xb); my $nd = $na * $nb;
+	my $u = 0; for my $x (@$xa) { for my $y (@$xb) { $u += $y > $x ? 1 : $y == $x ? 0.5 : 0 } }
+	my %c; $c{$_}++ for @$xa, @$xb; my $tie = 0; $tie += $_ ** 3 - $_ for grep { $_ > 1 } values %c;
+	my $n = $na + $nb; my $mean = $nd / 2; my $var = $nd * (($n + 1) - $tie / ($n * ($n - 1))) / 12;
+	my ($p, $k) = (1, 0);
+	if (!$tie && $nd <= 400) {
+		my @f; # f[n][m][u] by the recurrence
+		for my $i (0 .. $na) { for my $j (0 .. $nb) {
+			if (!$i || !$j) { $f[$i][$j] = [1]; next }
+			my @r; for my $w (0 .. $i * $j) { $r[$w] = ($w >= $j ? ($f[$i - 1][$j][$w - $j] // 0) : 0) + ($f[$i][$j - 1][$w] // 0) }
+			$f[$i][$j] = \@r; } }
+		my @cnt = @{$f[$na][$nb]}; my ($tot, $le, $ge) = (0, 0, 0);
+		for my $w (0 .. $nd) { $tot += $cnt[$w]; $le += $cnt[$w] if $w <= $u; $ge += $cnt[$w] if $w >= $u }
+		$p = 2 * ($le < $ge ? $le : $ge) / $tot; $p = 1 if $p > 1;
+		my $cum = 0; for my $w (0 .. $nd) { last if $cum + $cnt[$w] > 0.025 * $tot; $cum += $cnt[$w]; $k = $w + 1 }
+	} elsif ($var > 0) {
+		my $z = (abs($u - $mean) - 0.5) / sqrt($var); $z = 0 if $z < 0;
+		$p = POSIX::erfc($z / sqrt(2)); $p = 1 if $p > 1;
+		my $kk = POSIX::floor($mean - 1.959963984540054 * sqrt($var)); $k = $kk > 0 ? $kk : 0;
+	}
+	my @d = sort { $a <=> $b } map { my $x = $_; map { $_ - $x } @$xb } @$xa;
+	my $shift = $nd % 2 ? $d[$nd / 2] : ($d[$nd / 2 - 1] + $d[$nd / 2]) / 2;
+	my ($lo, $hi) = $k >= 1 && $k <= $nd - $k + 1 ? ($d[$k - 1], $d[$nd - $k]) : (undef, undef);
+	return ($p, $shift, $lo, $hi); }
 my %units = (message => "messages", byte => "bytes", syscall => "syscalls", round_trip => "round_trips");
 sub samples { my ($e, $metric, $derived) = @_; my ($m, $u) = ($metric, undef);
 	($m, $u) = ($1, $units{$2}) if $derived && $metric =~ /^(.*)_per_(message|byte|syscall|round_trip)$/;
@@ -96,7 +123,17 @@ for my $r (@{$c->{results}}) {
 	if (!@bv || !@cv) { bad("$p: no samples"); next }
 	my ($sb, $sc) = (stat_of(@bv), stat_of(@cv));
 	my $chg = $sb->{mean} != 0 ? ($sc->{mean} - $sb->{mean}) / abs($sb->{mean}) * 100 : undef;
-	my $pv = pval($sb, $sc);
+	my $pw = pval($sb, $sc);
+	my ($pr, $hl, $hlo, $hhi) = rank_test(\@bv, \@cv);
+	$pr = undef if @bv < 2 || @cv < 2;
+	my $by_rank = @bv >= 5 && @cv >= 5;
+	my $pv = $by_rank ? $pr : $pw;
+	near("$p.p_welch", $r->{p_welch}, $pw, 1e-7);
+	near("$p.p_mann_whitney", $r->{p_mann_whitney}, $pr, 1e-7);
+	same("$p.decided_by", $r->{decided_by}, defined $pv ? ($by_rank ? "mann_whitney" : "welch") : undef);
+	near("$p.shift", $r->{shift}, $hl, 1e-9);
+	near("$p.shift_low", $r->{shift_low}, $hlo, 1e-9);
+	near("$p.shift_high", $r->{shift_high}, $hhi, 1e-9);
 	same("$p.direction", $r->{direction}, $r->{derived} ? $dirname{l} : $dirname{dir($r->{metric})});
 	same("$p.base_n", $r->{base_n}, $sb->{n}); same("$p.new_n", $r->{new_n}, $sc->{n});
 	near("$p.base_mean", $r->{base_mean}, $sb->{mean}, 1e-9); near("$p.new_mean", $r->{new_mean}, $sc->{mean}, 1e-9);
