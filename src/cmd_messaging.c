@@ -454,6 +454,7 @@ static void lava_cases(struct pb_lava *l, struct json_object *doc)
 		pb_lava_measure(l, pb_json_num(r, "summary.rate_messages_per_s.median"), "msg/s", "%s-rate",
 				name);
 		pb_lava_measure(l, pb_json_num(r, "summary.elapsed_ns.median"), "ns", "%s-elapsed", name);
+		pb_lava_stability(l, r, name);
 	}
 }
 

@@ -480,6 +480,7 @@ static const struct pb_opt options[] = {
 static void lava_cases(struct pb_lava *l, struct json_object *doc)
 {
 	struct json_object *acc = pb_json_get(doc, "pipe2_o_noatime.accepted");
+	struct json_object *res = pb_json_get(doc, "results");
 
 	if (json_object_is_type(acc, json_type_boolean))
 		pb_lava_measure(l, json_object_get_boolean(acc) ? 1 : 0, "accepted",
@@ -488,6 +489,12 @@ static void lava_cases(struct pb_lava *l, struct json_object *doc)
 		pb_lava_case(l, "unknown", "pipe2_o_noatime");
 	pb_lava_ts_targets(l, "timestamps.", pb_json_get(doc, "timestamps"));
 	pb_lava_measure(l, pb_json_num(doc, "summary.tt_ratio_median"), "ratio", "tt-ratio");
+	for (size_t i = 0; i < pb_json_len(res); i++) {
+		struct json_object *r = json_object_array_get_idx(res, i);
+
+		if (pb_json_str(r, "role") && strcmp(pb_json_str(r, "role"), "B/A") == 0)
+			pb_lava_stability(l, r, "tt-ratio");
+	}
 	pb_lava_expectations(l, doc);
 }
 

@@ -135,6 +135,14 @@ void pb_lava_measure(struct pb_lava *l, double v, const char *units, const char 
 	va_end(ap);
 }
 
+void pb_lava_stability(struct pb_lava *l, struct json_object *row, const char *name)
+{
+	const char *v = pb_json_str(row, "stability");
+
+	if (v)
+		pb_lava_case(l, strcmp(v, "stable") == 0 ? "pass" : "skip", "%s-stable", name);
+}
+
 const char *pb_lava_result(const char *verdict)
 {
 	static const char *const map[][2] = {

@@ -52,6 +52,10 @@ void pb_lava_case(struct pb_lava *l, const char *result, const char *fmt, ...)
 /* A measurement case (RESULT=pass, or unknown when V is not finite). */
 void pb_lava_measure(struct pb_lava *l, double v, const char *units, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* NAME-stable of a measured ROW with a stability verdict: pass when it is
+ * stable, skip (do not compare its figures) when it is not; nothing for a
+ * row without one. */
+void pb_lava_stability(struct pb_lava *l, struct json_object *row, const char *name);
 /* "<LAVA_SIGNAL_TESTSET STOP>" when a set is open. */
 void pb_lava_end(struct pb_lava *l);
 /* The object the following cases come from (NULL: none). */

@@ -259,6 +259,8 @@ check "throughput: a rate per kind and size with UNITS=B/s" \
 	eval '[ "$(cases 0_pipebench | grep -Ec "^(anon|fifo)-(100|4096)B-rate pass [0-9.]+ B/s$")" = 4 ]'
 check "throughput: ns per system call with UNITS=ns" \
 	eval '[ "$(cases 0_pipebench | grep -Ec "^(anon|fifo)-(100|4096)B-syscall pass [0-9.]+ ns$")" = 4 ]'
+check "throughput: each row's stability, pass when stable, skip when not" \
+	eval '[ "$(cases 0_pipebench | grep -Ec "^(anon|fifo)-(100|4096)B-stable (pass|skip)( - -)?$")" = 4 ]'
 check "every test set ends with exit-status pass" \
 	eval '[ "$(cases 0_pipebench | grep -c "^exit-status pass ")" = 3 ]'
 if [ "$PB" = "$static" ]; then
