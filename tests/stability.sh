@@ -87,6 +87,36 @@ ok "$(grep -q '^stability   anon 4 KiB: disturbed: other work used' "$D/hog.txt"
 is "$?" 0 "two runs beside CPU hogs compared with --threshold 1: exit 0"
 ok "$(grep -q '^u inconclusive' "$D/cmp.txt"; echo $?)" "... their rows inconclusive"
 
+# A real slowdown (tests/delaywrite.so: every pipe write() first spins a
+# tenth of what a write and its read took), five repetitions a side: on
+# tight documents (both stable) a regression (exit 1, '!'); where this
+# machine made either side noisy or disturbed, inconclusive (exit 0, 'u'),
+# never a regression the noise could explain.
+DW=$TESTS_BUILDDIR/delaywrite.so
+"$P" throughput --kind anon --size 4096 --loops 3000 --repeat 5 --format json -o "$D/fast.json" 2>/dev/null
+tt=$("$JSONQ" "$D/fast.json" .results[0].summary.tt_ns.median)
+wc=$("$JSONQ" "$D/fast.json" .results[0].repetitions[0].write_calls)
+delay=$(awk -v t="$tt" -v w="$wc" 'BEGIN { printf "%d", t / w / 10 + 1 }')
+PB_DELAY_NS=$delay LD_PRELOAD=$DW "$P" throughput --kind anon --size 4096 --loops 3000 --repeat 5 \
+	--format json -o "$D/slow.json" 2>/dev/null
+"$P" compare --format json -o "$D/cmp.json" "$D/fast.json" "$D/slow.json" 2>/dev/null
+rc=$?
+tight=$("$JSONQ" "$D/fast.json" .results[0].stability)/$("$JSONQ" "$D/slow.json" .results[0].stability)
+m=$(perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>);
+	for (@{ $d->{results} }) { next unless $_->{metric} eq "tt_ns";
+		printf "%.0f %s %s %s", $_->{change_pct}, $_->{decided_by},
+			$_->{regression} ? "regression" : "-", $_->{inconclusive} ? "inconclusive" : "-" }' <"$D/cmp.json")
+diag "delay $delay ns a write; $tight; tt_ns: $m; exit $rc"
+case $m in
+[2-9][0-9]" "*|[1-9][0-9][0-9]*" "*|1[5-9]" "*) ok 0 "the delayed write() made tt_ns at least 15% slower" ;;
+*) ok 1 "the delayed write() made tt_ns at least 15% slower" ;;
+esac
+if [ "$tight" = stable/stable ]; then
+	is "$rc ${m#* }" "1 mann_whitney regression -" "tight documents, a real slowdown: exit 1, a regression by ranks"
+else
+	is "$rc ${m#* }" "0 mann_whitney - inconclusive" "noisy documents ($tight), a real slowdown: exit 0, inconclusive"
+fi
+
 "$P" report --quick --parts throughput_64k --dir "$D" --format json -o "$D/rep.json" 2>/dev/null
 is "$("$JSONQ" "$D/rep.json" .summary.stability.rows)" "$("$JSONQ" "$D/rep.json" '.parts.throughput_64k.results#')" \
 	"report: the part's rows counted"
