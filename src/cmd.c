@@ -18,6 +18,7 @@ const struct pb_cmd *const pb_cmds[] = {
 	&pb_cmd_messaging,
 	&pb_cmd_latency,
 	&pb_cmd_compare,
+	&pb_cmd_bisect,
 	&pb_cmd_grid,
 	&pb_cmd_plot,
 	NULL,

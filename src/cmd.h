@@ -73,6 +73,7 @@ struct pb_cmd {
 extern const struct pb_cmd pb_cmd_throughput;
 extern const struct pb_cmd pb_cmd_report;
 extern const struct pb_cmd pb_cmd_compare;
+extern const struct pb_cmd pb_cmd_bisect;
 extern const struct pb_cmd pb_cmd_conformance;
 extern const struct pb_cmd pb_cmd_messaging;
 extern const struct pb_cmd pb_cmd_timestamps;
