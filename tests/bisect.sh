@@ -1,0 +1,126 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# pipebench bisect: judging two documents (good, bad, cannot decide; a
+# check); running a good document's command again until decided; and
+# `git bisect run` over a throw-away history of 16 commits in which commit
+# k makes every pipe write() slower (tests/delaywrite.so): it names k, for
+# several k.  A step whose run breaks, or that cannot gather enough samples
+# within --duration, is 125.
+. "${TESTS_SRCDIR:-$(dirname "$0")}/tap.sh"
+tap_tmpdir
+D=$TEST_TMP
+P=$PIPEBENCH
+DW=$TESTS_BUILDDIR/delaywrite.so
+run() { "$P" bisect "$@" >"$D/out" 2>"$D/err"; rc=$?; }
+
+# doc FILE NS...: a throughput document, one result whose repetitions have
+# these ns_per_syscall
+doc() {
+	f=$1; shift
+	reps=
+	for v in "$@"; do reps="$reps${reps:+,}{\"ns_per_syscall\": $v, \"syscalls\": 100}"; done
+	printf '{"tool": "pipebench", "version": "0.1.0", "schema_version": 1, "command": "throughput", "params": {}, "results": [{"kind": "anon", "repetitions": [%s]}], "errors": [], "exit_status": 0}\n' "$reps" >"$f"
+}
+doc "$D/base.json" 100 101 99 100 102 98
+doc "$D/slow.json" 130 131 129 130 132 128
+doc "$D/same.json" 100.5 101 99.5 100 101.5 99
+doc "$D/few.json" 130 100
+
+# ---- judging two documents
+run --good "$D/base.json" "$D/slow.json"
+is "$rc" 1 "judge: 30% slower: bad (1)"
+ok "$(grep -q '^bad: ns_per_syscall of kind=anon: +30.0%, worse beyond 10% (p [0-9.e-]*, Mann-Whitney; 6 samples against 6)$' "$D/out"; echo $?)" \
+	"judge: the line names the metric, the change and the test"
+run --good "$D/base.json" "$D/same.json"
+is "$rc" 0 "judge: the same figure: good (0)"
+ok "$(grep -q '^good: ns_per_syscall of kind=anon: +[0-9.]*%, at worst +[0-9.]*% (Hodges-Lehmann 95%) within 10%' "$D/out"; echo $?)" \
+	"judge: good says the worst the interval allows"
+run --good "$D/base.json" --threshold 40 "$D/slow.json"
+is "$rc" 0 "judge: 30% slower with --threshold 40: good"
+run --good "$D/base.json" "$D/few.json"
+is "$rc" 125 "judge: two samples, no interval: cannot decide (125)"
+run --good "$D/base.json" --metric rate_bytes_per_s "$D/slow.json"
+is "$rc" 125 "judge: a metric no result has: 125"
+ok "$(grep -q 'no result has rate_bytes_per_s' "$D/out"; echo $?)" "... and says so"
+# a check
+cdoc() {
+	printf '{"tool": "pipebench", "version": "0.1.0", "schema_version": 1, "command": "conformance", "params": {}, "checks": [{"id": "CRE-01", "status": "%s", "detail": "d"}, {"id": "CRE-02", "status": "pass"}], "errors": [], "exit_status": 0}\n' "$2" >"$1"
+}
+cdoc "$D/c0.json" pass
+cdoc "$D/c1.json" fail
+cdoc "$D/c2.json" error
+run --good "$D/c0.json" --check CRE-01 "$D/c0.json"
+is "$rc" 0 "judge a check: pass is good"
+run --good "$D/c0.json" --check CRE-01 "$D/c1.json"
+is "$rc" 1 "judge a check: fail is bad"
+run --good "$D/c0.json" --check CRE-01 "$D/c2.json"
+is "$rc" 125 "judge a check: error cannot decide"
+run --good "$D/c0.json" --check CRE-09 "$D/c0.json"
+is "$rc" 125 "judge a check the document lacks: cannot decide"
+
+# ---- bad input: exit 2, one line
+run "$D/slow.json"
+is "$rc $(wc -l <"$D/err" | tr -d ' ')" "2 1" "no --good: exit 2, one line"
+run --good "$D/nothing.json"
+is "$rc $(wc -l <"$D/err" | tr -d ' ')" "2 1" "a --good that does not exist: exit 2, one line"
+run --good "$D/base.json" --check CRE-01
+is "$rc" 2 "--check with a throughput document: exit 2"
+run --good "$D/base.json" --metric tt_ns --check CRE-01
+is "$rc" 2 "--metric and --check together: exit 2"
+
+# ---- running the good document's command again
+if "$P" throughput --kind anon --size 4096 --loops 2000 --repeat 5 --format json -o "$D/real.json" 2>/dev/null; then
+	tt=$("$JSONQ" "$D/real.json" .results[0].summary.tt_ns.median)
+	wc=$("$JSONQ" "$D/real.json" .results[0].repetitions[0].write_calls)
+	# every write spinning three times as long as a write and its read
+	# took: several times slower, far past what this machine's own drift
+	# between runs can do (the git bisect below judges with --threshold 100)
+	slow=$(awk -v t="$tt" -v w="$wc" 'BEGIN { printf "%d", 3 * t / w + 1 }')
+	PB_DELAY_NS=$slow LD_PRELOAD=$DW "$P" bisect --good "$D/real.json" --duration 30s -q >"$D/out" 2>"$D/err"
+	is "$?" 1 "run: a kernel with slower pipe writes is bad"
+	# a hopelessly noisy good document (its repetitions a hundredth and a
+	# hundred times what they were) and no budget for a second run
+	perl -pe 'BEGIN { $i = 0 } s/("ns_per_syscall": )([0-9.e+]+)/$1 . ($i++ % 2 ? $2 * 100 : $2 \/ 100)/ge' \
+		"$D/real.json" >"$D/noisy.json"
+	"$P" bisect --good "$D/noisy.json" --duration 1ms -q >"$D/out" 2>"$D/err"
+	is "$?" 125 "run: a hopelessly noisy good document, no budget: cannot decide"
+	ok "$(grep -q 'undecided after 1 runs' "$D/out"; echo $?)" "... and says after how many runs"
+	ls "$TMPDIR" >"$D/left"
+	is "$(cat "$D/left")" "" "run: nothing left in TMPDIR"
+	# a run that breaks: its FIFO directory is gone
+	mkdir "$D/gone"
+	"$P" throughput --kind fifo --dir "$D/gone" --loops 100 --repeat 2 --format json -o "$D/fifo.json" 2>/dev/null
+	rmdir "$D/gone"
+	"$P" bisect --good "$D/fifo.json" -q >"$D/out" 2>"$D/err"
+	is "$?" 125 "run: a run that breaks (its directory gone): cannot decide"
+	ok "$(grep -q '^cannot decide: run 1 of `throughput` broke (exit 2)' "$D/out"; echo $?)" "... and says so"
+else
+	skip 7 "throughput did not run"
+fi
+
+# ---- git bisect run over 16 commits, commit k slower
+if command -v git >/dev/null 2>&1 && [ -n "${slow:-}" ]; then
+	for k in 4 13; do
+		R=$D/repo$k
+		git init -q "$R"
+		i=1
+		while [ "$i" -le 16 ]; do
+			if [ "$i" -ge "$k" ]; then echo "$slow" >"$R/delay"; else echo 0 >"$R/delay"; fi
+			git -C "$R" add delay
+			git -C "$R" -c user.name=t -c user.email=t@t commit -q --allow-empty -m "commit $i"
+			i=$((i + 1))
+		done
+		want=$(git -C "$R" rev-list --reverse HEAD | sed -n "${k}p")
+		first=$(git -C "$R" rev-list --reverse HEAD | head -n 1)
+		git -C "$R" bisect start HEAD "$first" >/dev/null 2>&1
+		(cd "$R" && git bisect run sh -c 'PB_DELAY_NS=$(cat delay) LD_PRELOAD="$1" "$2" bisect --good "$3" --threshold 100 --duration 30s -q' \
+			sh "$DW" "$P" "$D/real.json") >"$D/bisect$k.log" 2>&1
+		got=$(sed -n 's/^\([0-9a-f]\{40\}\) is the first bad commit.*/\1/p' "$D/bisect$k.log" | head -n 1)
+		is "$got" "$want" "git bisect run finds commit $k of 16"
+		[ "$got" = "$want" ] || diag "$(tail -n 5 "$D/bisect$k.log")"
+		git -C "$R" bisect reset >/dev/null 2>&1
+	done
+else
+	skip 2 "git is not installed (or throughput did not run)"
+fi
+done_testing
