@@ -498,24 +498,27 @@ static size_t params_diff(struct json_object *a, struct json_object *b, const ch
 	return n;
 }
 
-size_t pb_cmp_params_diff(struct json_object *base, struct json_object *new_doc,
-			  char *buf, size_t len)
-{
-	size_t off = 0;
-
-	if (len)
-		buf[0] = '\0';
-	return params_diff(base, new_doc, NULL, false, buf, len, &off);
-}
-
-size_t pb_cmp_dirs_diff(struct json_object *base, struct json_object *new_doc,
+/* params_diff of the whole documents into an emptied BUF. */
+static size_t docs_diff(struct json_object *base, struct json_object *new_doc, bool dirs,
 			char *buf, size_t len)
 {
 	size_t off = 0;
 
 	if (len)
 		buf[0] = '\0';
-	return params_diff(base, new_doc, NULL, true, buf, len, &off);
+	return params_diff(base, new_doc, NULL, dirs, buf, len, &off);
+}
+
+size_t pb_cmp_params_diff(struct json_object *base, struct json_object *new_doc,
+			  char *buf, size_t len)
+{
+	return docs_diff(base, new_doc, false, buf, len);
+}
+
+size_t pb_cmp_dirs_diff(struct json_object *base, struct json_object *new_doc,
+			char *buf, size_t len)
+{
+	return docs_diff(base, new_doc, true, buf, len);
 }
 
 /* The member at the dotted PATH of O, or NULL; *HAS: whether it is there

@@ -1285,6 +1285,20 @@ START_TEST(gating_metrics)
 }
 END_TEST
 
+/* A throughput document in BUF: one anon result with stability STAB
+ * (NULL: none, an older document) and tt_ns AT - 1, AT, AT + 1. */
+static const char *tp_stab_doc(char *buf, size_t len, const char *stab, int at)
+{
+	char member[64] = "";
+
+	if (stab)
+		snprintf(member, sizeof(member), "\"stability\":\"%s\",", stab);
+	snprintf(buf, len, DOC("throughput", "{}",
+		"\"results\":[{\"kind\":\"anon\",%s\"repetitions\":[{\"tt_ns\":%d},"
+		"{\"tt_ns\":%d},{\"tt_ns\":%d}]}]"), member, at, at + 1, at - 1);
+	return buf;
+}
+
 /* A result whose stability is not stable on either side: every metric of
  * it inconclusive, none a regression; stable on both, or no verdict (an
  * older document), judged as before. */
@@ -1296,33 +1310,22 @@ START_TEST(unstable_is_inconclusive)
 
 	for (int side = 0; side < 2; side++)
 		for (size_t w = 0; w < 3; w++) {
-			snprintf(doc_a, sizeof(doc_a), DOC("throughput", "{}",
-				"\"results\":[{\"kind\":\"anon\",\"stability\":\"%s\","
-				"\"repetitions\":[{\"tt_ns\":100},{\"tt_ns\":101},{\"tt_ns\":99}]}]"),
-				side ? "stable" : words[w]);
-			snprintf(doc_b, sizeof(doc_b), DOC("throughput", "{}",
-				"\"results\":[{\"kind\":\"anon\",\"stability\":\"%s\","
-				"\"repetitions\":[{\"tt_ns\":200},{\"tt_ns\":201},{\"tt_ns\":199}]}]"),
-				side ? words[w] : "stable");
-			r = compared(parse(doc_a), parse(doc_b), NULL, "regressions=0 inconclusive=1");
+			r = compared(parse(tp_stab_doc(doc_a, sizeof(doc_a), side ? "stable" : words[w],
+						       100)),
+				     parse(tp_stab_doc(doc_b, sizeof(doc_b), side ? words[w] : "stable",
+						       200)), NULL, "regressions=0 inconclusive=1");
 			want_flags(&r->m[0], "significant inconclusive !regression");
 			ck_assert_str_eq(r->m[0].base_stab, side ? "stable" : words[w]);
 			ck_assert_str_eq(r->m[0].cur_stab, side ? words[w] : "stable");
 			release();
 		}
-	snprintf(doc_a, sizeof(doc_a), DOC("throughput", "{}",
-		"\"results\":[{\"kind\":\"anon\",\"stability\":\"stable\","
-		"\"repetitions\":[{\"tt_ns\":100},{\"tt_ns\":101},{\"tt_ns\":99}]}]"));
-	snprintf(doc_b, sizeof(doc_b), DOC("throughput", "{}",
-		"\"results\":[{\"kind\":\"anon\",\"stability\":\"stable\","
-		"\"repetitions\":[{\"tt_ns\":200},{\"tt_ns\":201},{\"tt_ns\":199}]}]"));
-	r = compared(parse(doc_a), parse(doc_b), NULL, "regressions=1 inconclusive=0");
+	tp_stab_doc(doc_a, sizeof(doc_a), "stable", 100);
+	r = compared(parse(doc_a), parse(tp_stab_doc(doc_b, sizeof(doc_b), "stable", 200)), NULL,
+		     "regressions=1 inconclusive=0");
 	want_flags(&r->m[0], "regression !inconclusive");
 	release();
-	snprintf(doc_b, sizeof(doc_b), DOC("throughput", "{}",
-		"\"results\":[{\"kind\":\"anon\","
-		"\"repetitions\":[{\"tt_ns\":200},{\"tt_ns\":201},{\"tt_ns\":199}]}]"));
-	r = compared(parse(doc_a), parse(doc_b), NULL, "regressions=1 inconclusive=0");
+	r = compared(parse(doc_a), parse(tp_stab_doc(doc_b, sizeof(doc_b), NULL, 200)), NULL,
+		     "regressions=1 inconclusive=0");
 	ck_assert_str_eq(r->m[0].cur_stab, "");
 }
 END_TEST
