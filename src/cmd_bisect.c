@@ -376,11 +376,10 @@ static int exec_params(struct pb_cli *cli, void *params)
 			fprintf(stderr, "%s: run %d: %s: %s\n", NAME, runs, verdict_words[v], why);
 	}
 	if (v == BS_UNDECIDED) {
-		char more[sizeof(why)];
+		size_t off = strlen(why);
 
-		snprintf(more, sizeof(more), "%s; undecided after %d runs in %.1f s (--duration)",
-			 why, runs, (double)(pb_clock_ns() - start) / 1e9);
-		snprintf(why, sizeof(why), "%s", more);
+		snprintf(why + off, sizeof(why) - off, "; undecided after %d runs in %.1f s "
+			 "(--duration)", runs, (double)(pb_clock_ns() - start) / 1e9);
 	}
 out_usage:
 	json_object_put(acc);

@@ -43,6 +43,13 @@ is "default watchdog armed and recorded" "$(q "$T/j" .watchdog_ns)" \
 is "command" "$(q "$T/j" .command)" latency
 is "three results (anon, fifo, socketpair)" "$(q "$T/j" '.results#')" 3
 is "result kinds in order" "$(q "$T/j" '.results[0].kind') $(q "$T/j" '.results[1].kind') $(q "$T/j" '.results[2].kind')" "anon fifo socketpair"
+# the usable CPUs: every CPU this process may use (where sysfs lists them)
+if [ -r /sys/devices/system/cpu/online ]; then
+	is "usable_cpus: the CPUs this process may use" "$(q "$T/j" .usable_cpus)" \
+		"$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)"
+else
+	skip "usable_cpus: the CPUs this process may use" "no /sys/devices/system/cpu here"
+fi
 src=$(q "$T/j" .counters.source)
 case $src in perf_event | rusage+sched) ok 0 "counters.source names the source" ;; *) ok 1 "counters.source (got '$src')" ;; esac
 q "$T/j" .clock.read_ns | grep -Eq '^[0-9]+$'; ok $? "clock.read_ns is an integer"

@@ -13,6 +13,12 @@ is "$rc" 0 "text run exits 0"
 printf '%s\n' "$out" | grep -Eq '^anon +100 B +[0-9]+\.[0-9]{3} '; ok $? "text has an anon 100 B row with TW"
 printf '%s\n' "$out" | grep -q '^kernel .*Linux'; ok $? "text header names the kernel"
 printf '%s\n' "$out" | grep -q '^placement .*not pinned'; ok $? "text header reports placement"
+# the pages line: this machine's page size in KiB, PIPE_BUF and pipe-max-size
+pg=$(getconf PAGESIZE)
+pms=$(cat /proc/sys/fs/pipe-max-size 2>/dev/null || echo -1)
+is "$(printf '%s\n' "$out" | grep '^pages ')" \
+	"pages       $((pg / 1024)) KiB; PIPE_BUF $(getconf PIPE_BUF /) B; pipe-max-size $pms B" \
+	"text header: page size, PIPE_BUF and pipe-max-size"
 
 run $PB --repeat 2 --kind all
 is "$rc" 0 "--kind all exits 0"

@@ -67,4 +67,21 @@ while read -r line; do
 done <<EOF_CMDS
 $CMDS
 EOF_CMDS
+# The run object where the machine says little: /proc/loadavg empty and a
+# /sys of nothing (a mount namespace): every object made for a fact that
+# then could not be read is freed.
+: >"$TEST_TMP/empty"
+if unshare -m sh -c 'mount --bind "$1" /proc/loadavg && mount -t tmpfs pb-sys /sys' sh \
+	"$TEST_TMP/empty" 2>/dev/null; then
+	unshare -m sh -c 'mount --bind "$1" /proc/loadavg && mount -t tmpfs pb-sys /sys &&
+		shift && exec "$@"' sh "$TEST_TMP/empty" $VG "$PIPEBENCH" conformance --list \
+		--format json >"$TEST_TMP/bare.json" 2>"$TEST_TMP/vg.err" </dev/null
+	rc=$?
+	[ $rc -ne 99 ] && ! grep -q '^==[0-9]*==' "$TEST_TMP/vg.err" &&
+		[ "$("$JSONQ" "$TEST_TMP/bare.json" .run.loadavg)" = null ]
+	ok $? "valgrind clean: the run object without /proc/loadavg and /sys"
+	[ $rc -ne 99 ] || diag "$(head -30 "$TEST_TMP/vg.err")"
+else
+	skip 1 "cannot hide /proc/loadavg and /sys (unshare -m, mount)"
+fi
 done_testing
