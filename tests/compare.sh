@@ -163,6 +163,17 @@ doc "$T/cfB.json" conformance '{}' "\"checks\": [ { \"id\": \"CRE-01\", \"status
 run "$T/cfA.json" "$T/cfB.json"
 check "conformance verdicts of machines in other states: compared (exit 0)" [ "$rc" = 0 ]
 
+# A fleet (four NEW) whose third document fails a check: one verdict
+# change, counted as a regression in the summary line.
+for i in 1 2 3 4; do
+	v=pass
+	[ "$i" = 3 ] && v=fail
+	doc "$T/fl$i.json" conformance '{}' "\"checks\": [ { \"id\": \"CRE-01\", \"status\": \"$v\" } ]"
+done
+run "$T/cfA.json" "$T/fl1.json" "$T/fl2.json" "$T/fl3.json" "$T/fl4.json"
+check "a fleet with one check failing: exit 1, the summary counts 1 verdict change, 1 a regression" \
+	sh -c '[ "$1" = 1 ] && grep -q " 1 verdict changes, 1 of them regressions " "$2"' sh "$rc" "$T/out"
+
 # Twice the loops: twice the time for twice the bytes is no regression.
 doc "$T/twice.json" throughput '{ "loops": 200, "repeat": 3, "pipe_size_bytes": null }' \
 	"$(tp_body 200000 | sed 's/"bytes": 1000/"bytes": 2000/')"

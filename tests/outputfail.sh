@@ -85,6 +85,7 @@ while read -r line; do
 	if [ -s "$TEST_TMP/err" ]; then diag "$(head -3 "$TEST_TMP/err")"; fi
 done <<EOF_CMDS
 $CMDS
+latency --loops 50 --repeat 1 --warmup 0
 EOF_CMDS
 
 # No memory for the document: every command exits 3 with one line saying
