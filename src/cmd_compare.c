@@ -52,6 +52,7 @@ struct cmp_run {
 	double threshold;
 	int force, allow_partial, strict;
 	const char *metrics;     /* --metrics, or NULL */
+	int all_metrics;         /* --all-metrics: text shows every row */
 	char base_failed[512];
 	char ignore[4096];       /* union of differing params: left out of identities */
 	struct json_object *warnings;
@@ -368,6 +369,29 @@ static bool printed_before(const struct cmp_run *run, size_t k, const struct pb_
 		if (find_row(&run->in[j].res, want))
 			return true;
 	return false;
+}
+
+/* Whether the text shows ROW: every row with --all-metrics; else not the
+ * workload counts (bytes, syscalls, messages, round trips...) and the side
+ * counters (context switches, CPU time, migrations) unless --metrics makes
+ * them gate, and always a regression. */
+static bool shown(const struct cmp_run *run, const struct pb_cmp_metric *row)
+{
+	if (run->all_metrics ||
+	    (!pb_cmp_is_workload(row->metric) && (!row->side || pb_cmp_gates(row->metric, NULL))))
+		return true;
+	for (size_t k = 0; k < run->nin; k++) {
+		const struct pb_cmp_metric *m = find_row(&run->in[k].res, row);
+
+		if (m && m->regression)
+			return true;
+	}
+	return false;
+}
+
+static void count_hidden(const struct cmp_run *run, const struct pb_cmp_metric *row, void *arg)
+{
+	*(size_t *)arg += !shown(run, row);
 }
 
 static void emit_row(const struct cmp_run *run, const struct pb_cmp_metric *row, FILE *fp)
@@ -692,6 +716,8 @@ static void block_row(const struct cmp_run *run, const struct pb_cmp_metric *row
 	FILE *fp = arg;
 	char cell[96];
 
+	if (!shown(run, row))
+		return;
 	fprintf(fp, "\n%s%s%s %s (%s)\n", row->part ? row->part : "", row->part ? ": " : "",
 		row->label, row->metric, pb_cmp_dir_name(row->dir));
 	fmt_mean_rsd(&row->base, cell, sizeof(cell));
@@ -963,7 +989,7 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 
 	(void)si;
 	size_t metrics = 0, sig = 0, regs = 0, vregs = 0, vchanges = 0, only_b = 0, only_n = 0;
-	size_t lost = 0, n;
+	size_t lost = 0, n, hidden = 0;
 	bool fleet = run->nin >= FLEET_FROM;
 
 	if (fleet)
@@ -991,7 +1017,7 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		const struct pb_cmp_result *r = &run->in[k].res;
 
 		for (size_t i = 0; i < r->nm; i++)
-			if (!fleet && !printed_before(run, k, &r->m[i]))
+			if (!fleet && !printed_before(run, k, &r->m[i]) && shown(run, &r->m[i]))
 				emit_row(run, &r->m[i], fp);
 		metrics += r->nm;
 		for (size_t i = 0; i < r->nm; i++) {
@@ -1002,6 +1028,11 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		only_b += r->only_base;
 		only_n += r->only_new;
 	}
+	each_row(run, count_hidden, &hidden);
+	if (hidden)
+		fprintf(fp, "\n%zu more %s: workload counts and side counters (context switches, "
+			"CPU time, migrations); --all-metrics shows them\n", hidden,
+			hidden == 1 ? "row" : "rows");
 	fprintf(fp, "\n! regression: significant and worse by more than %g%%; "
 		"* significant (p < %g: Welch's t-test, Mann-Whitney U from %d repetitions a "
 		"side); ? fewer than 2 repetitions\n", run->threshold, PB_CMP_ALPHA,
@@ -1013,8 +1044,8 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		fprintf(fp, "u inconclusive: the result is not stable on a side (noisy, bimodal or "
 			"disturbed; its stability_reason says why); never a regression\n");
 	fprintf(fp, "%s\n", run->metrics ? "only the metrics --metrics names can be a regression" :
-		"context switches, CPU time and migrations are shown, never a regression "
-		"(--metrics chooses what can be)");
+		"context switches, CPU time and migrations are never a regression (--metrics "
+		"chooses what can be)");
 	for (size_t k = 0; k < run->nin; k++) {
 		const struct pb_cmp_result *r = &run->in[k].res;
 
@@ -1173,6 +1204,7 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	json_object_object_add(p, "allow_partial", json_object_new_boolean(run->allow_partial));
 	json_object_object_add(p, "strict", json_object_new_boolean(run->strict));
 	pb_json_add_str(p, "metrics", run->metrics);
+	json_object_object_add(p, "all_metrics", json_object_new_boolean(run->all_metrics));
 	json_object_object_add(doc, "params", p);
 
 	inputs = json_object_new_array();
@@ -1308,6 +1340,7 @@ struct cmp_params {
 	int force, allow_partial, strict;
 	const char *label;
 	const char *metrics;
+	int all_metrics;
 };
 
 static int exec_params(struct pb_cli *cli, void *params)
@@ -1323,6 +1356,7 @@ static int exec_params(struct pb_cli *cli, void *params)
 	}
 	run.threshold = p->threshold;
 	run.metrics = p->metrics;
+	run.all_metrics = p->all_metrics;
 	run.base_path = cli->args[0];
 	run.nin = (size_t)cli->nargs - 1;
 	for (size_t k = 0; k < run.nin; k++)
@@ -1346,6 +1380,9 @@ static const struct pb_opt options[] = {
 	  .def_help = "all but context switches, CPU time and migrations",
 	  .help = "the metrics that can be a regression: shell patterns, comma-separated "
 	  "(e.g. 'rtt_p99_ns,*_per_byte')" },
+	{ PB_OPT("all-metrics", '\0', PB_OPT_FLAG, P, all_metrics),
+	  .help = "text: every metric, the workload counts and side counters too (JSON, CSV "
+	  "and markdown always have them)" },
 	{ PB_OPT("force", '\0', PB_OPT_FLAG, P, force),
 	  .help = "compare even when the runs' parameters or the machines' state differ (warns; "
 	  "totals such as times are then compared per unit of work)" },

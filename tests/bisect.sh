@@ -11,6 +11,11 @@ tap_tmpdir
 D=$TEST_TMP
 P=$PIPEBENCH
 DW=$TESTS_BUILDDIR/delaywrite.so
+# A sanitizer build's runtime must come first (as in tests/faults.sh).
+asan=$(ldd "$P" 2>/dev/null | awk '/libasan\.so/ { print $3; exit }')
+[ -z "$asan" ] || DW="$asan:$DW"
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+export ASAN_OPTIONS
 run() { "$P" bisect "$@" >"$D/out" 2>"$D/err"; rc=$?; }
 
 # doc FILE NS...: a throughput document, one result whose repetitions have

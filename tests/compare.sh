@@ -59,7 +59,10 @@ check "text shows the robot's layout" grep -Eq '^ +100000 ~ +1% +\+0\.0% +100000
 run "$T/base.json" "$T/slow.json"
 check "10% slower: exit 1 (regression)" [ "$rc" = 1 ]
 check "regression marked with !" grep -Eq '\+10\.0% ! +110000 ~ +1%.* tt_ns$' "$T/out"
-check "neutral count not flagged" grep -Eq '\+0\.0%   +1000 ~ +0%.* bytes$' "$T/out"
+check "workload counts left out of the text, and said so" sh -c '! grep -q " bytes\$" "$1" &&
+	grep -Eq "^[0-9]+ more rows?: workload counts and side counters" "$1"' sh "$T/out"
+run --all-metrics "$T/base.json" "$T/slow.json"
+check "--all-metrics: the neutral count shown, not flagged" grep -Eq '\+0\.0%   +1000 ~ +0%.* bytes$' "$T/out"
 
 run --threshold 15 "$T/base.json" "$T/slow.json"
 check "10% slower with --threshold 15: exit 0" [ "$rc" = 0 ]
@@ -198,7 +201,7 @@ true
 
 check "same workload: no note" sh -c '! grep -q "^note:" "$0"' "$T/out"
 doc "$T/lessbytes.json" throughput "$P" "$(tp_body 100000 | sed 's/"bytes": 1000/"bytes": 125/')"
-run "$T/base.json" "$T/lessbytes.json"
+run --all-metrics "$T/base.json" "$T/lessbytes.json"
 check "different workload: bytes never a regression, tt_ns not comparable" sh -c '
 	grep -Eq "[-]87\.5% [^!] .* bytes\$" "$0" && grep -Eq "\+0\.0% ~ .* tt_ns\$" "$0"' "$T/out"
 check "different workload: an eighth of the bytes in the same time regresses per byte (exit 1)" \
@@ -434,7 +437,7 @@ if "$PB" messaging --format json --groups 2 --loops 20 --repeat 2 --warmup 0 -o 
 	check "messaging: a metric NEW lacks is coverage lost (--strict exit 1)" sh -c '
 		[ "$0" = 1 ] && grep -q "^! kind=pipe .*: not measured in NEW: voluntary_ctxsw$" "$1"' \
 		"$rc" "$T/out"
-	run --force --threshold 100000 "$T/m1.json" "$T/m2.json"
+	run --force --all-metrics --threshold 100000 "$T/m1.json" "$T/m2.json"
 	check "messaging --force, twice the loops: elapsed_ns not comparable, compared per message" \
 		sh -c 'grep -Eq " ~ .* elapsed_ns\$" "$0" && grep -Eq "[^~] .* elapsed_ns_per_message\$" "$0" &&
 		grep -Eq " ~ .* cpu_user_ns\$" "$0"' "$T/out"

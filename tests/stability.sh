@@ -93,6 +93,11 @@ ok "$(grep -q '^u inconclusive' "$D/cmp.txt"; echo $?)" "... their rows inconclu
 # machine made either side noisy or disturbed, inconclusive (exit 0, 'u'),
 # never a regression the noise could explain.
 DW=$TESTS_BUILDDIR/delaywrite.so
+# A sanitizer build's runtime must come first (as in tests/faults.sh).
+asan=$(ldd "$P" 2>/dev/null | awk '/libasan\.so/ { print $3; exit }')
+[ -z "$asan" ] || DW="$asan:$DW"
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+export ASAN_OPTIONS
 "$P" throughput --kind anon --size 4096 --loops 3000 --repeat 5 --format json -o "$D/fast.json" 2>/dev/null
 tt=$("$JSONQ" "$D/fast.json" .results[0].summary.tt_ns.median)
 wc=$("$JSONQ" "$D/fast.json" .results[0].repetitions[0].write_calls)

@@ -231,10 +231,19 @@ sub mark { my $m = shift; return "!" if $m->{_reg}; return "~" if !$m->{_cmp}; r
 my @files = @{$c->{params}{new}};
 if (defined $textf && -s $textf) {
 	my $txt = slurp($textf); my $fleet = @files >= 4;
+	my $hidden = 0;
 	for my $rk (@order) {
 		my ($part, $id, $metric) = split /\0/, $rk; my $h = $rows{$rk};
 		my ($any) = values %$h; my $b = $any->{_b};
 		my $name = ($part ne "" ? "$part: " : "") . "$id $metric";
+		# the text leaves out workload counts and side counters (unless
+		# --all-metrics, --metrics makes them gate, or one regressed)
+		my $side = $metric =~ /ctxsw|context_switches|migrations|^cpu_/;
+		if (!$c->{params}{all_metrics} && !grep({ $_->{_reg} } values %$h) &&
+		    (workload($metric) || ($side && !$any->{gates}))) {
+			$hidden++; $n++;
+			bad("text: a hidden row shown: '$name'") if index($txt, "  $name\n") >= 0;
+			next; }
 		if (!$fleet) {
 			my $l = sprintf("%12s ~%3.0f%%", fnum($b->{mean}), $b->{rsd} * 100);
 			for my $f (@files) { my $m = $h->{$f};
@@ -255,6 +264,8 @@ if (defined $textf && -s $textf) {
 		# a fleet has blocks only, no row of the two-document layout
 		$n++; bad("fleet text: a two-document row for '$name'") if $fleet && index($txt, "  $name\n") >= 0;
 	}
+	if ($hidden) { $n++; bad("text: no line for the $hidden hidden rows") unless
+		$txt =~ /^$hidden more rows?: workload counts and side counters/m; }
 	my ($vr) = (0); $vr += $_->{regression} ? 1 : 0 for @{$c->{verdict_changes}};
 	my $sl = sprintf("%d comparisons, %d significant, %d regressions beyond %g%%; %d verdict changes, %d of them regressions (now fail or error); %d coverage lost",
 		$sum{comparisons} // 0, $sum{significant} // 0, ($sum{regressions} // 0) - $vr, $thr, $sum{verdict_changes} // 0, $vr, $sum{coverage_lost});
