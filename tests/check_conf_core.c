@@ -710,6 +710,47 @@ START_TEST(probe_dies)
 }
 END_TEST
 
+/* CRE-03: pipe2(O_CLOEXEC) leaves one end without FD_CLOEXEC while F_GETFD
+ * says it is set on every descriptor: only the exec probe can tell, and it
+ * must look at each end. */
+static int cloexec_lost_end = -1;
+
+static int pipe2_cloexec_lost(int fd[2], int flags)
+{
+	int r = pipe2(fd, flags);
+
+	if (r == 0)
+		fcntl(fd[cloexec_lost_end], F_SETFD, 0);
+	return r;
+}
+
+static int fcntl_says_cloexec(int fd, int cmd, long arg)
+{
+	int r = fcntl(fd, cmd, arg);
+
+	return cmd == F_GETFD && r >= 0 ? r | FD_CLOEXEC : r;
+}
+
+START_TEST(cloexec_lost_after_exec)
+{
+	static const char *const said[] = {
+		"FD_CLOEXEC set, but after execve the read end is still open",
+		"FD_CLOEXEC set, but after execve the write end is still open",
+	};
+	struct pb_sysops s = pb_sysops_real;
+	struct pb_check_result r;
+
+	s.pipe2 = pipe2_cloexec_lost;
+	s.fcntl = fcntl_says_cloexec;
+	for (cloexec_lost_end = 0; cloexec_lost_end < 2; cloexec_lost_end++) {
+		run(pb_test_find_check("CRE-03"), &s, PB_KIND_ANON, 10, &r);
+		ck_assert_msg(r.verdict == PB_FAIL && strcmp(r.detail, said[cloexec_lost_end]) == 0,
+			      "end %d: %s: %s", cloexec_lost_end, pb_verdict_names[r.verdict],
+			      r.detail);
+	}
+}
+END_TEST
+
 /* Every check of groups A-D has a broken-kernel case above. */
 START_TEST(every_check_has_a_case)
 {
@@ -1520,7 +1561,8 @@ static Suite *conf_core_suite(void)
 	return pb_test_suite("conf_core", (const struct pb_tcase *const[]){
 		PB_TCASE_LOOP("broken_kernel", 30, check_fails_on_broken_kernel, 2 * NCASES),
 		PB_TCASE_LOOP("verdicts", 30, verdict_per_situation, NVERDICTS),
-		PB_TCASE_TIMED("catalogue", 0, every_check_has_a_case, ids_unique, probe_dies),
+		PB_TCASE_TIMED("catalogue", 0, every_check_has_a_case, ids_unique, probe_dies,
+			       cloexec_lost_after_exec),
 		PB_TCASE_TIMED("runner", 30, watchdog_kills_blocked_check, signal_is_fail_naming_it,
 			       helper_holding_result_pipe, verdict_survives_closed_descriptors,
 			       exit_without_verdict_is_error, interrupted_check_is_error,
