@@ -373,6 +373,18 @@ static ssize_t w_one_success(int fd, const void *b, size_t n)
 }
 
 /* SIG-05: the reopened empty FIFO reads as EOF, or the write says 3. */
+/* SIG-05: one stale byte where the reopened FIFO should be empty. */
+static ssize_t r_one_stale_byte(int fd, void *b, size_t n)
+{
+	ssize_t r = read(fd, b, n);
+
+	if (r < 0 && errno == EAGAIN && n > 0) {
+		*(char *)b = 'x';
+		return 1;
+	}
+	return r;
+}
+
 static ssize_t r_eagain_is_eof(int fd, void *b, size_t n)
 {
 	ssize_t r = read(fd, b, n);
@@ -549,6 +561,9 @@ static const struct broken broken[] = {
 	 * detail says FIONREAD gave -1, not a count of 0 */
 	{ "SIG-04", "never woke, FIONREAD ENOTTY", .sys.write = w_partial_never_returns,
 	  .sys.ioctl = ioctl_read_end_enotty, .says = "(FIONREAD was -1 of " },
+	/* a single stale byte is stale data, named as such */
+	{ "SIG-05", "one stale byte", .sys.read = r_one_stale_byte,
+	  .says = "1 bytes of stale data readable after the last close" },
 };
 
 START_TEST(broken_kernel_fails)
