@@ -19,6 +19,7 @@
 #include "benchcmd.h"
 #include "cleanup.h"
 #include "cli.h"
+#include "clock.h"
 #include "endpoint.h"
 #include "engine.h"
 #include "msg.h"
@@ -47,6 +48,7 @@ struct tp_params {
 	size_t nsizes;
 	uint64_t loops, repeat, warmup, pipe_size, timeout_ns;
 	uint64_t duration_ns;        /* --duration, 0: --loops decides */
+	double precision;            /* --precision PCT, 0: off */
 	unsigned flags;
 	const char *dir;
 	int pinned;
@@ -60,8 +62,10 @@ struct tp_cell {
 	const char *skip;            /* why this mode cannot run on this kind */
 	uint64_t size;
 	long pipe_size;
-	size_t nreps;
+	size_t nreps, cap;
 	struct pb_engine_result *reps;
+	double precision;            /* --precision: the median TT's 95% interval, % of it;
+					NAN: too few repetitions */
 	struct pb_stats tw, tr, tt;
 	double bytes, syscalls;      /* medians per repetition */
 	enum pb_stab stab;           /* of TT over the repetitions, and the machine */
@@ -77,6 +81,8 @@ struct tp_run {
 	uint64_t maxsize;
 	struct pb_zc zc[PB_MODE_COUNT]; /* buffers of each zero-copy mode in use */
 	int cpu_start, cpu_end;
+	uint64_t precision_ns;      /* --precision: how long the extra rounds took */
+	bool precision_reached;
 	struct pb_bench b;
 };
 
@@ -192,11 +198,81 @@ static int calibration_round(void *ctx, uint64_t loops)
 	return run->b.status;
 }
 
+/* The median TT's 95% interval, in percent of it (NAN: too few). */
+static double median_precision(const struct tp_cell *c)
+{
+	double *v = malloc(c->nreps * sizeof(*v)), lo, hi, med, r = NAN;
+	struct pb_stats st;
+
+	if (!v)
+		return NAN;
+	for (size_t i = 0; i < c->nreps; i++)
+		v[i] = (double)(c->reps[i].tw_ns + c->reps[i].tr_ns);
+	if (!pb_stats_median_ci(v, c->nreps, &lo, &hi) && !pb_stats_compute(v, c->nreps, &st) &&
+	    (med = st.median) > 0)
+		r = fmax(med - lo, hi - med) / med * 100;
+	free(v);
+	return r;
+}
+
+/*
+ * --precision: rounds of one more repetition of every row, until each
+ * row's median TT is known within the asked percent (its 95% interval), or
+ * the budget is spent: --duration, else PRECISION_BUDGET_NS, from START.
+ */
+#define PRECISION_BUDGET_NS (60ULL * 1000000000ULL)
+static void refine(struct tp_run *run, uint64_t start)
+{
+	const struct tp_params *p = run->p;
+	uint64_t budget = p->duration_ns ? p->duration_ns : PRECISION_BUDGET_NS, t0 = pb_clock_ns();
+
+	for (size_t round = 1; !run->b.status && !pb_cleanup_interrupted(); round++) {
+		double worst = 0;
+		bool all = true;
+
+		for (size_t i = 0; i < run->ncells; i++) {
+			struct tp_cell *c = &run->cells[i];
+
+			if (c->skip || !c->nreps)
+				continue;
+			c->precision = median_precision(c);
+			if (!(c->precision <= p->precision))
+				all = false;
+			worst = isnan(c->precision) || c->precision > worst ? c->precision : worst;
+		}
+		run->precision_reached = all;
+		if (all || pb_clock_ns() - start >= budget)
+			break;
+		pb_progress_show(&run->b.pg, "precision %.1f%% of %g%% wanted, round %zu", worst,
+				 p->precision, round);
+		for (size_t i = 0; i < run->ncells && !run->b.status; i++) {
+			struct tp_cell *c = &run->cells[i];
+
+			if (c->skip || !c->nreps)
+				continue;
+			if (c->nreps == c->cap) {
+				struct pb_engine_result *r = realloc(c->reps, 2 * c->cap * sizeof(*r));
+
+				if (!r) {
+					set_error(&run->b, PB_EXIT_ERROR, "--precision: out of memory");
+					break;
+				}
+				c->reps = r;
+				c->cap *= 2;
+			}
+			if (run_one(run, c, run->b.loops, &c->reps[c->nreps]) == 0)
+				c->nreps++;
+		}
+	}
+	run->precision_ns = pb_clock_ns() - t0;
+}
+
 /* Sizes outer, repetitions interleaved across kinds so drift hits all alike. */
 static void measure(struct tp_run *run)
 {
 	const struct tp_params *p = run->p;
 	struct pb_stab_machine m;
+	uint64_t start = pb_clock_ns();
 	int r;
 
 	if (p->duration_ns) {
@@ -231,6 +307,8 @@ static void measure(struct tp_run *run)
 					row[k].nreps = i + 1;
 			}
 	}
+	if (p->precision > 0)
+		refine(run, start);
 	pb_progress_end(&run->b.pg);
 	for (size_t i = 0; i < run->ncells; i++)
 		if (run->cells[i].nreps && summarize(&run->cells[i]))
@@ -341,12 +419,46 @@ static void placement(const struct tp_run *run, const struct pb_sysinfo *si, cha
 			 si->allowed_list, run->cpu_start, run->cpu_end);
 }
 
+/* --precision in text: reached, or how close it came and where. */
+static void precision_text(const struct tp_run *run, FILE *fp)
+{
+	const struct tp_cell *worst = NULL;
+	size_t most = 0;
+	char sz[32];
+
+	for (size_t i = 0; i < run->ncells; i++) {
+		const struct tp_cell *c = &run->cells[i];
+
+		if (c->skip || !c->nreps)
+			continue;
+		most = c->nreps > most ? c->nreps : most;
+		if (!worst || isnan(c->precision) || c->precision > worst->precision)
+			worst = isnan(worst ? worst->precision : 0) ? worst : c;
+	}
+	if (!worst)
+		return;
+	pb_format_size(worst->size, sz, sizeof(sz));
+	if (run->precision_reached)
+		fprintf(fp, "precision   %g%% reached after %zu repetitions: every row's median TT "
+			"within %.1f%% (95%% interval)\n", run->p->precision, most, worst->precision);
+	else if (isnan(worst->precision))
+		fprintf(fp, "precision   %g%% not reached in %.1f s: %s %s had %zu repetitions, too "
+			"few for an interval (8)\n", run->p->precision,
+			(double)run->precision_ns / 1e9, pb_kind_names[worst->kind], sz,
+			worst->nreps);
+	else
+		fprintf(fp, "precision   %g%% not reached in %.1f s: %.1f%% (%s %s, %zu "
+			"repetitions)\n", run->p->precision, (double)run->precision_ns / 1e9,
+			worst->precision, pb_kind_names[worst->kind], sz, worst->nreps);
+}
+
 static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
 	const struct tp_run *run = r_;
 	const struct tp_params *p = run->p;
 	char b1[64], b2[64], fl[64], place[384];
 	struct pb_stab_text st;
+	size_t reps = 0;
 
 	if (run->b.status && !run->ncells)
 		return;           /* nothing measured: the error says why */
@@ -431,9 +543,12 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 			rate(c->bytes, c->tt.median) / 1e6, rate(c->syscalls, c->tt.median) / 1e6,
 			c->syscalls > 0 ? c->tt.median / c->syscalls : 0, ratio[0] ? " " : "", ratio);
 	}
-	fprintf(fp, "\nmedians of %llu %s; spread = (max-min)/median of TT; MB = 10^6 bytes; "
+	for (size_t i = 0; i < run->ncells; i++)
+		reps = run->cells[i].nreps > reps ? run->cells[i].nreps : reps;
+	fprintf(fp, "\nmedians of %s%zu %s; spread = (max-min)/median of TT; MB = 10^6 bytes; "
 		"time/byte vs first = (TT/bytes) / (TT/bytes of the row's first kind)%s\n",
-		(unsigned long long)p->repeat, pb_plural(p->repeat, "repetition", "repetitions"),
+		reps > p->repeat ? "up to " : "", reps > p->repeat ? reps : (size_t)p->repeat,
+		pb_plural(reps > p->repeat ? reps : p->repeat, "repetition", "repetitions"),
 		show_modes(p) ? "; vs rw: the same against the rw loop of the kind and size" : "");
 	pb_stab_text_begin(&st, fp, 11);
 	for (size_t i = 0; i < run->ncells; i++) {
@@ -448,6 +563,8 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		pb_stab_text_row(&st, label, c->stab, c->stab_why);
 	}
 	pb_stab_text_end(&st);
+	if (p->precision > 0)
+		precision_text(run, fp);
 }
 
 static void emit_seed(const void *r_, const struct pb_sysinfo *si, FILE *fp)
@@ -569,6 +686,8 @@ static struct json_object *params_json(const struct tp_run *run)
 	pb_json_add_str(o, "dir", p->dir);
 	pb_json_add_str(o, "cpus", p->pinned ? p->cpu_list : NULL);
 	pb_json_add_int(o, "timeout_ns", (int64_t)p->timeout_ns);
+	json_object_object_add(o, "precision_pct", p->precision > 0 ?
+			       json_object_new_double(p->precision) : NULL);
 	return o;
 }
 
@@ -590,6 +709,16 @@ static struct json_object *cell_json(const struct tp_run *run, const struct tp_c
 	pb_json_add_str(o, "status", "ok");
 	pb_json_add_str(o, "mode_description", mode_description(c->mode));
 	stab_fields(&row, c);
+	if (run->p->precision > 0) {
+		struct json_object *pr = json_object_new_object();
+
+		pb_json_add_double(pr, "target_pct", run->p->precision);
+		json_object_object_add(pr, "reached_pct", isnan(c->precision) ? NULL :
+				       json_object_new_double(c->precision));
+		json_object_object_add(pr, "reached",
+				       json_object_new_boolean(c->precision <= run->p->precision));
+		json_object_object_add(o, "precision", pr);
+	}
 	for (size_t r = 0; r < c->nreps; r++) {
 		struct json_object *x = json_object_new_object();
 		struct pb_row xr = pb_row_json(x);
@@ -640,6 +769,11 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		json_object_array_add(res, cell_json(run, &run->cells[i]));
 	json_object_object_add(doc, "results", res);
 	pb_json_add_int(sum, "results", (int64_t)run->ncells);
+	if (run->p->precision > 0) {
+		json_object_object_add(sum, "precision_reached",
+				       json_object_new_boolean(run->precision_reached));
+		pb_json_add_int(sum, "precision_extra_ns", (int64_t)run->precision_ns);
+	}
 	pb_doc_finish(doc, sum, run->b.error, run->b.status, fp);
 }
 
@@ -665,6 +799,7 @@ static int setup(struct tp_run *run)
 			c->reps = calloc(p->repeat, sizeof(*c->reps));
 			if (!c->reps)
 				return -ENOMEM;
+			c->cap = p->repeat;
 		}
 	}
 	/* Page-aligned: a misaligned buffer makes the kernel's copies measurably
@@ -823,6 +958,10 @@ static const struct pb_opt options[] = {
 	  .help = "pipe2 flags (direct: O_DIRECT packet mode; noatime: O_NOATIME)" },
 	PB_OPT_REPEAT(P, repeat, "measured repetitions"),
 	PB_OPT_WARMUP(P, warmup),
+	{ PB_OPT("precision", '\0', PB_OPT_DOUBLE, P, precision), .dmin = 0.01, .dmax = 100,
+	  .arg = "PCT", .def_help = "off",
+	  .help = "add repetitions until every row's median TT is known within PCT percent "
+	  "(its 95% interval), or --duration (else 60 s) is spent" },
 	{ PB_OPT("cpu", 'c', PB_OPT_CPUS, P, cpus), .def_help = "not pinned", .arg = "LIST",
 	  .help = "pin to these CPUs, e.g. 0 or 0-1" },
 	PB_OPT_TIMEOUT(P, timeout_ns),

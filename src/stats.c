@@ -239,3 +239,21 @@ int pb_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb
 	free(d);
 	return 0;
 }
+
+int pb_stats_median_ci(const double *v, size_t n, double *lo, double *hi)
+{
+	double h = 0.9799819922700 * sqrt((double)n), j = floor((double)n / 2 - h);
+	double k = ceil((double)n / 2 + 1 + h), *s;
+
+	if (n == 0 || j < 1 || k > (double)n)
+		return -EDOM;
+	s = malloc(n * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	*lo = s[(size_t)j - 1];
+	*hi = s[(size_t)k - 1];
+	free(s);
+	return 0;
+}

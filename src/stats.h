@@ -25,6 +25,15 @@ int pb_stats_compute(const double *v, size_t n, struct pb_stats *out);
 double pb_stats_welch(const struct pb_stats *a, const struct pb_stats *b,
 		      double *t, double *df);
 
+/*
+ * The 95% confidence interval of the median of V[0..N-1] by order
+ * statistics (distribution-free; ranks from the normal approximation of the
+ * binomial): the J-th and K-th smallest values, J = floor(N/2 - 0.98 sqrt N),
+ * K = ceil(N/2 + 1 + 0.98 sqrt N).  0, -EDOM when N is too small for both
+ * ranks to exist (under 8 values), -ENOMEM.
+ */
+int pb_stats_median_ci(const double *v, size_t n, double *lo, double *hi);
+
 /* Exact Mann-Whitney p-values up to this many pairs (NA * NB), without ties. */
 #define PB_RANK_EXACT_MAX 400
 #define PB_RANK_ALPHA 0.05

@@ -235,8 +235,36 @@ START_TEST(mann_whitney_ties)
 }
 END_TEST
 
+/* The median's 95% interval by ranks: 20 values 1..20 give the 5th and
+ * 16th (J = floor(10 - 4.38), K = ceil(11 + 4.38)); 8 values the 1st and
+ * 8th; 7 values are too few. */
+START_TEST(median_interval)
+{
+	double v[20], lo = 0, hi = 0;
+
+	for (int i = 0; i < 20; i++)
+		v[i] = 20 - i;  /* given unsorted */
+	ck_assert_int_eq(pb_stats_median_ci(v, 20, &lo, &hi), 0);
+	ck_assert(lo == 5 && hi == 16);
+	ck_assert(v[0] == 20);  /* the input is left as it was */
+	ck_assert_int_eq(pb_stats_median_ci(v + 12, 8, &lo, &hi), 0);
+	ck_assert(lo == 1 && hi == 8);
+	ck_assert_int_eq(pb_stats_median_ci(v + 13, 7, &lo, &hi), -EDOM);
+	ck_assert_int_eq(pb_stats_median_ci(v, 0, &lo, &hi), -EDOM);
+	/* 100 values: ranks 40 and 61 */
+	{
+		double w[100];
+
+		for (int i = 0; i < 100; i++)
+			w[i] = i + 1;
+		ck_assert_int_eq(pb_stats_median_ci(w, 100, &lo, &hi), 0);
+		ck_assert(lo == 40 && hi == 61);
+	}
+}
+END_TEST
+
 PB_CHECK_SUITE_MAIN("stats",
 	PB_TCASE("describe", odd_and_even_medians, dispersion, single_and_empty, zero_mean_or_median,
 		 input_untouched),
 	PB_TCASE("welch", welch_known_value, welch_undefined, welch_near_significance, welch_extremes),
-	PB_TCASE("rank", mann_whitney_exact, mann_whitney_ties))
+	PB_TCASE("rank", mann_whitney_exact, mann_whitney_ties, median_interval))
