@@ -43,10 +43,12 @@ is "default watchdog armed and recorded" "$(q "$T/j" .watchdog_ns)" \
 is "command" "$(q "$T/j" .command)" latency
 is "three results (anon, fifo, socketpair)" "$(q "$T/j" '.results#')" 3
 is "result kinds in order" "$(q "$T/j" '.results[0].kind') $(q "$T/j" '.results[1].kind') $(q "$T/j" '.results[2].kind')" "anon fifo socketpair"
-# the usable CPUs: every CPU this process may use (where sysfs lists them)
-if [ -r /sys/devices/system/cpu/online ]; then
-	is "usable_cpus: the CPUs this process may use" "$(q "$T/j" .usable_cpus)" \
-		"$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)"
+# the usable CPUs: as many as nproc says this process may use (online and
+# in its affinity mask), where sysfs lists them
+if [ -r /sys/devices/system/cpu/online ] && command -v nproc >/dev/null; then
+	is "usable_cpus: as many CPUs as nproc counts" "$(q "$T/j" .usable_cpus | awk -F, '{
+		for (i = 1; i <= NF; i++) { split($i, r, "-"); n += (r[2] == "" ? 1 : r[2] - r[1] + 1) }
+		print n }')" "$(nproc)"
 else
 	skip "usable_cpus: the CPUs this process may use" "no /sys/devices/system/cpu here"
 fi

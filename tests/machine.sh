@@ -25,13 +25,14 @@ thp=null
 is "$(q "$S" .run.state.transparent_hugepage)" "$thp" "transparent_hugepage: the chosen word"
 is "$(q "$S" .run.state.smt.control)" "$(val $C/smt/control)" "smt.control as the file says"
 is "$(q "$S" .run.state.cmdline)" "$(val /proc/cmdline)" "cmdline as /proc/cmdline says"
-is "$(q "$S" .run.state.cpuidle.driver)" "$(val $C/cpuidle/current_driver)" "cpuidle driver"
 n=0
 for d in $C/cpu0/cpuidle/state*; do [ -d "$d" ] && n=$((n + 1)); done
 if [ -s $C/cpuidle/current_driver ]; then
+	is "$(q "$S" .run.state.cpuidle.driver)" "$(val $C/cpuidle/current_driver)" "cpuidle driver"
 	is "$(q "$S" '.run.state.cpuidle.states#')" "$n" "one cpuidle state per cpu0/cpuidle/stateN ($n)"
 else
-	ok 0 "# SKIP no cpuidle here"
+	is "$(q "$S" .run.state.cpuidle)" null "cpuidle not exposed here: null"
+	ok 0 "# SKIP no cpuidle states here"
 fi
 if [ -s $C/cpu0/cpufreq/scaling_driver ]; then
 	is "$(q "$S" .run.state.cpufreq.driver)" "$(val $C/cpu0/cpufreq/scaling_driver)" "cpufreq driver"
