@@ -7,6 +7,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <math.h>
 #include <json-c/json.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "benchcmd.h"
 #include "cleanup.h"
 #include "cli.h"
+#include "clock.h"
 #include "endpoint.h"
 #include "messaging.h"
 #include "msg.h"
@@ -34,6 +36,7 @@ struct ms_params {
 	struct pb_messaging_params w;
 	uint64_t repeat, warmup, timeout_ns;
 	uint64_t duration_ns;    /* --duration, 0: --loops decides */
+	double precision;        /* --precision PCT, 0: off */
 	unsigned kind_words;     /* --kind, bits of pb_kind_words */
 	int threads;             /* --threads */
 };
@@ -61,7 +64,10 @@ struct ms_run {
 	const struct ms_params *p;
 	struct pb_messaging_params w;  /* p->w with the budget's loops */
 	struct pb_messaging_result *reps;
-	size_t nreps;
+	size_t nreps, cap;
+	double precision;              /* --precision: the median elapsed time's 95%
+					  interval, % of it; NAN: too few repetitions */
+	uint64_t precision_ns;         /* how long the added repetitions took */
 	struct pb_stats stats[M_COUNT];
 	enum pb_stab stab;             /* of the elapsed times, and the machine */
 	char stab_why[240];
@@ -162,10 +168,56 @@ static int calibration_round(void *ctx, uint64_t loops)
 	return run->b.status;
 }
 
+/* The median elapsed time's 95% interval, in percent of it. */
+static double elapsed_precision(const struct ms_run *run)
+{
+	double *v = malloc((run->nreps ? run->nreps : 1) * sizeof(*v)), r;
+
+	if (!v)
+		return NAN;
+	for (size_t i = 0; i < run->nreps; i++)
+		v[i] = (double)run->reps[i].elapsed_ns;
+	r = pb_stats_median_precision(v, run->nreps);
+	free(v);
+	return r;
+}
+
+/* --precision: one more repetition at a time until the median elapsed
+ * time is known within the asked percent, or --duration (else 60 s) since
+ * START is spent. */
+#define PRECISION_BUDGET_NS (60ULL * 1000000000ULL)
+static void refine(struct ms_run *run, uint64_t start)
+{
+	const struct ms_params *p = run->p;
+	uint64_t budget = p->duration_ns ? p->duration_ns : PRECISION_BUDGET_NS, t0 = pb_clock_ns();
+
+	while (!run->b.status && !pb_cleanup_interrupted()) {
+		run->precision = elapsed_precision(run);
+		if (run->precision <= p->precision || pb_clock_ns() - start >= budget)
+			break;
+		pb_progress_show(&run->b.pg, "precision %.1f%% of %g%% wanted, repetition %zu",
+				 run->precision, p->precision, run->nreps + 1);
+		if (run->nreps == run->cap) {
+			struct pb_messaging_result *r = realloc(run->reps, 2 * run->cap * sizeof(*r));
+
+			if (!r) {
+				set_error(&run->b, PB_EXIT_ERROR, "--precision: out of memory");
+				break;
+			}
+			run->reps = r;
+			run->cap *= 2;
+		}
+		if (one(run, &run->w, &run->reps[run->nreps]) == 0)
+			run->nreps++;
+	}
+	run->precision_ns = pb_clock_ns() - t0;
+}
+
 static void measure(struct ms_run *run)
 {
 	const struct ms_params *p = run->p;
 	struct pb_messaging_result scratch;
+	uint64_t start = pb_clock_ns();
 
 	if (p->duration_ns) {
 		int r;
@@ -186,6 +238,8 @@ static void measure(struct ms_run *run)
 		if (one(run, &run->w, &run->reps[i]) == 0)
 			run->nreps = i + 1;
 	}
+	if (p->precision > 0)
+		refine(run, start);
 	pb_progress_end(&run->b.pg);
 }
 
@@ -262,6 +316,18 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	pb_stab_text_begin(&st, fp, 11);
 	pb_stab_text_row(&st, "elapsed", run->stab, run->stab_why);
 	pb_stab_text_end(&st);
+	if (p->precision > 0 && run->precision <= p->precision)
+		fprintf(fp, "precision   %g%% reached after %zu repetitions: the median elapsed "
+			"time within %.1f%% (95%% interval)\n", p->precision, run->nreps,
+			run->precision);
+	else if (p->precision > 0 && isnan(run->precision))
+		fprintf(fp, "precision   %g%% not reached in %.1f s: %zu repetitions, too few for "
+			"an interval (8)\n", p->precision, (double)run->precision_ns / 1e9,
+			run->nreps);
+	else if (p->precision > 0)
+		fprintf(fp, "precision   %g%% not reached in %.1f s: %.1f%% after %zu "
+			"repetitions\n", p->precision, (double)run->precision_ns / 1e9,
+			run->precision, run->nreps);
 }
 
 /* The workload: in params, and as the result's identity for compare (the
@@ -364,6 +430,16 @@ static struct json_object *result_json(const struct ms_run *run)
 
 		stab_fields(&row, run);
 	}
+	if (run->p->precision > 0) {
+		struct json_object *pr = json_object_new_object();
+
+		pb_json_add_double(pr, "target_pct", run->p->precision);
+		json_object_object_add(pr, "reached_pct", isnan(run->precision) ? NULL :
+				       json_object_new_double(run->precision));
+		json_object_object_add(pr, "reached",
+				       json_object_new_boolean(run->precision <= run->p->precision));
+		json_object_object_add(o, "precision", pr);
+	}
 	pb_json_add_int(sum, "messages", (int64_t)run->reps[0].messages);
 	pb_json_add_int(sum, "bytes", (int64_t)run->reps[0].bytes);
 	for (int m = 0; m < M_COUNT; m++)
@@ -398,6 +474,8 @@ static int execute(struct pb_cli *cli, void *params)
 		return r;
 	run.w.loops = run.b.loops;  /* 0 with a budget: the calibration chooses */
 	run.reps = calloc(p->repeat, sizeof(*run.reps));
+	run.cap = p->repeat;
+	run.precision = NAN;
 	if (!run.reps)
 		set_error(&run.b, PB_EXIT_ERROR, "out of memory");
 	else if (pb_messaging_check_limits(&p->w, why, sizeof(why)))
@@ -434,6 +512,10 @@ static const struct pb_opt options[] = {
 	  .help = "workers are threads" },
 	PB_OPT_REPEAT(P, repeat, "measured repetitions"),
 	PB_OPT_WARMUP(P, warmup),
+	{ PB_OPT("precision", '\0', PB_OPT_DOUBLE, P, precision), .dmin = 0.01, .dmax = 100,
+	  .arg = "PCT", .def_help = "off",
+	  .help = "add repetitions until the median elapsed time is known within PCT percent "
+	  "(its 95% interval), or --duration (else 60 s) is spent" },
 	PB_OPT_TIMEOUT(P, timeout_ns),
 	PB_OPT_END
 };

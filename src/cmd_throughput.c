@@ -201,16 +201,13 @@ static int calibration_round(void *ctx, uint64_t loops)
 /* The median TT's 95% interval, in percent of it (NAN: too few). */
 static double median_precision(const struct tp_cell *c)
 {
-	double *v = malloc(c->nreps * sizeof(*v)), lo, hi, med, r = NAN;
-	struct pb_stats st;
+	double *v = malloc(c->nreps * sizeof(*v)), r = NAN;
 
 	if (!v)
 		return NAN;
 	for (size_t i = 0; i < c->nreps; i++)
 		v[i] = (double)(c->reps[i].tw_ns + c->reps[i].tr_ns);
-	if (!pb_stats_median_ci(v, c->nreps, &lo, &hi) && !pb_stats_compute(v, c->nreps, &st) &&
-	    (med = st.median) > 0)
-		r = fmax(med - lo, hi - med) / med * 100;
+	r = pb_stats_median_precision(v, c->nreps);
 	free(v);
 	return r;
 }

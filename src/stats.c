@@ -257,3 +257,13 @@ int pb_stats_median_ci(const double *v, size_t n, double *lo, double *hi)
 	free(s);
 	return 0;
 }
+
+double pb_stats_median_precision(const double *v, size_t n)
+{
+	struct pb_stats st;
+	double lo, hi;
+
+	if (pb_stats_median_ci(v, n, &lo, &hi) || pb_stats_compute(v, n, &st) || st.median <= 0)
+		return NAN;
+	return fmax(st.median - lo, hi - st.median) / st.median * 100;
+}

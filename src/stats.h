@@ -34,6 +34,11 @@ double pb_stats_welch(const struct pb_stats *a, const struct pb_stats *b,
  */
 int pb_stats_median_ci(const double *v, size_t n, double *lo, double *hi);
 
+/* How precisely the median of V[0..N-1] is known: the farther end of its
+ * 95% interval (pb_stats_median_ci) from it, in percent of it; NAN when
+ * there are too few values, no memory, or the median is not positive. */
+double pb_stats_median_precision(const double *v, size_t n);
+
 /* Exact Mann-Whitney p-values up to this many pairs (NA * NB), without ties. */
 #define PB_RANK_EXACT_MAX 400
 #define PB_RANK_ALPHA 0.05
