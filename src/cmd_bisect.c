@@ -152,7 +152,7 @@ static enum bs_verdict judge_check(struct json_object *cur, const char *id, char
 		snprintf(why, len, "%s: pass", id);
 		return BS_GOOD;
 	}
-	return n ? BS_BROKEN : BS_BROKEN;
+	return BS_BROKEN;  /* absent, or an error or a skip: nothing to judge */
 }
 
 /* ---- running BASE's command again */

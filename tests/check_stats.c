@@ -260,6 +260,14 @@ START_TEST(median_interval)
 		ck_assert_int_eq(pb_stats_median_ci(w, 100, &lo, &hi), 0);
 		ck_assert(lo == 40 && hi == 61);
 	}
+	/* as a precision: 1..20 has median 10.5 and 5.5 to either end, 52.38% */
+	ck_assert_double_eq_tol(pb_stats_median_precision(v, 20), 5.5 / 10.5 * 100, 1e-9);
+	ck_assert(isnan(pb_stats_median_precision(v, 7)));
+	{
+		double neg[8] = { -1, -2, -3, -4, -5, -6, -7, -8 };
+
+		ck_assert(isnan(pb_stats_median_precision(neg, 8)));
+	}
 }
 END_TEST
 
