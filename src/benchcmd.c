@@ -3,7 +3,9 @@
 
 #include <errno.h>
 #include <json-c/json.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "benchcmd.h"
@@ -271,4 +273,32 @@ void pb_bench_progress_start(struct pb_bench *b, uint64_t total)
 	pb_progress_start(&b->pg, b->name, b->progress, total);
 	if (bu->duration_ns > bu->calib_total_ns)
 		pb_progress_budget(&b->pg, bu->duration_ns - bu->calib_total_ns);
+}
+
+bool pb_precision_spent(uint64_t start, uint64_t duration_ns)
+{
+	return pb_clock_ns() - start >= (duration_ns ? duration_ns : PB_PRECISION_BUDGET_NS);
+}
+
+void *pb_bench_room(void *reps, size_t n, size_t *cap, size_t size)
+{
+	void *r;
+
+	if (n < *cap)
+		return reps;
+	r = realloc(reps, 2 * *cap * size);
+	if (r)
+		*cap *= 2;
+	return r;
+}
+
+struct json_object *pb_precision_json(double target, double reached)
+{
+	struct json_object *o = json_object_new_object();
+
+	pb_json_add_double(o, "target_pct", target);
+	json_object_object_add(o, "reached_pct", isnan(reached) ? NULL :
+			       json_object_new_double(reached));
+	json_object_object_add(o, "reached", json_object_new_boolean(reached <= target));
+	return o;
 }

@@ -111,6 +111,31 @@ struct json_object *pb_bench_loops_json(uint64_t loops);
 	  .help = "choose the loops so that the run takes about this long, after a short " \
 		  "calibration; not with --loops", .excludes = "loops" }
 
+/* ---------------------------------------------------------------- precision */
+
+/* The --precision row of each benchmarking command: WHAT is the figure
+ * whose median is sampled until known within the percent. */
+#define PB_OPT_PRECISION(T, F, WHAT) \
+	{ PB_OPT("precision", '\0', PB_OPT_DOUBLE, T, F), .dmin = 0.01, .dmax = 100, \
+	  .arg = "PCT", .def_help = "off", \
+	  .help = "add repetitions until " WHAT " is known within PCT percent (its 95% " \
+		  "interval), or --duration (else 60 s) is spent" }
+
+/* --precision stops at the run's --duration budget, else after this long. */
+#define PB_PRECISION_BUDGET_NS (60ULL * 1000000000ULL)
+
+/* Whether --precision's time, counted from START (the run's), is spent. */
+bool pb_precision_spent(uint64_t start, uint64_t duration_ns);
+
+/* Room for one more repetition in REPS (N used of *CAP, SIZE bytes each),
+ * doubled when full: REPS or where it moved; NULL without memory (REPS is
+ * then as it was). */
+void *pb_bench_room(void *reps, size_t n, size_t *cap, size_t size);
+
+/* A result's `precision` object: target_pct, reached_pct (null: NAN, too
+ * few repetitions), reached. */
+struct json_object *pb_precision_json(double target, double reached);
+
 /* The bounds of a chosen loop count (the --loops row's). */
 #define PB_BUDGET_MAX_LOOPS 1000000000ULL
 

@@ -183,30 +183,27 @@ static double elapsed_precision(const struct ms_run *run)
 }
 
 /* --precision: one more repetition at a time until the median elapsed
- * time is known within the asked percent, or --duration (else 60 s) since
- * START is spent. */
-#define PRECISION_BUDGET_NS (60ULL * 1000000000ULL)
+ * time is known within the asked percent, or the budget counted from START
+ * is spent (pb_precision_spent). */
 static void refine(struct ms_run *run, uint64_t start)
 {
 	const struct ms_params *p = run->p;
-	uint64_t budget = p->duration_ns ? p->duration_ns : PRECISION_BUDGET_NS, t0 = pb_clock_ns();
+	uint64_t t0 = pb_clock_ns();
 
 	while (!run->b.status && !pb_cleanup_interrupted()) {
+		struct pb_messaging_result *r;
+
 		run->precision = elapsed_precision(run);
-		if (run->precision <= p->precision || pb_clock_ns() - start >= budget)
+		if (run->precision <= p->precision || pb_precision_spent(start, p->duration_ns))
 			break;
 		pb_progress_show(&run->b.pg, "precision %.1f%% of %g%% wanted, repetition %zu",
 				 run->precision, p->precision, run->nreps + 1);
-		if (run->nreps == run->cap) {
-			struct pb_messaging_result *r = realloc(run->reps, 2 * run->cap * sizeof(*r));
-
-			if (!r) {
-				set_error(&run->b, PB_EXIT_ERROR, "--precision: out of memory");
-				break;
-			}
-			run->reps = r;
-			run->cap *= 2;
+		r = pb_bench_room(run->reps, run->nreps, &run->cap, sizeof(*r));
+		if (!r) {
+			set_error(&run->b, PB_EXIT_ERROR, "--precision: out of memory");
+			break;
 		}
+		run->reps = r;
 		if (one(run, &run->w, &run->reps[run->nreps]) == 0)
 			run->nreps++;
 	}
@@ -430,16 +427,9 @@ static struct json_object *result_json(const struct ms_run *run)
 
 		stab_fields(&row, run);
 	}
-	if (run->p->precision > 0) {
-		struct json_object *pr = json_object_new_object();
-
-		pb_json_add_double(pr, "target_pct", run->p->precision);
-		json_object_object_add(pr, "reached_pct", isnan(run->precision) ? NULL :
-				       json_object_new_double(run->precision));
-		json_object_object_add(pr, "reached",
-				       json_object_new_boolean(run->precision <= run->p->precision));
-		json_object_object_add(o, "precision", pr);
-	}
+	if (run->p->precision > 0)
+		json_object_object_add(o, "precision", pb_precision_json(run->p->precision,
+									 run->precision));
 	pb_json_add_int(sum, "messages", (int64_t)run->reps[0].messages);
 	pb_json_add_int(sum, "bytes", (int64_t)run->reps[0].bytes);
 	for (int m = 0; m < M_COUNT; m++)
@@ -512,10 +502,7 @@ static const struct pb_opt options[] = {
 	  .help = "workers are threads" },
 	PB_OPT_REPEAT(P, repeat, "measured repetitions"),
 	PB_OPT_WARMUP(P, warmup),
-	{ PB_OPT("precision", '\0', PB_OPT_DOUBLE, P, precision), .dmin = 0.01, .dmax = 100,
-	  .arg = "PCT", .def_help = "off",
-	  .help = "add repetitions until the median elapsed time is known within PCT percent "
-	  "(its 95% interval), or --duration (else 60 s) is spent" },
+	PB_OPT_PRECISION(P, precision, "the median elapsed time"),
 	PB_OPT_TIMEOUT(P, timeout_ns),
 	PB_OPT_END
 };

@@ -215,13 +215,12 @@ static double median_precision(const struct tp_cell *c)
 /*
  * --precision: rounds of one more repetition of every row, until each
  * row's median TT is known within the asked percent (its 95% interval), or
- * the budget is spent: --duration, else PRECISION_BUDGET_NS, from START.
+ * the budget counted from START is spent (pb_precision_spent).
  */
-#define PRECISION_BUDGET_NS (60ULL * 1000000000ULL)
 static void refine(struct tp_run *run, uint64_t start)
 {
 	const struct tp_params *p = run->p;
-	uint64_t budget = p->duration_ns ? p->duration_ns : PRECISION_BUDGET_NS, t0 = pb_clock_ns();
+	uint64_t t0 = pb_clock_ns();
 
 	for (size_t round = 1; !run->b.status && !pb_cleanup_interrupted(); round++) {
 		double worst = 0;
@@ -238,25 +237,22 @@ static void refine(struct tp_run *run, uint64_t start)
 			worst = isnan(c->precision) || c->precision > worst ? c->precision : worst;
 		}
 		run->precision_reached = all;
-		if (all || pb_clock_ns() - start >= budget)
+		if (all || pb_precision_spent(start, p->duration_ns))
 			break;
 		pb_progress_show(&run->b.pg, "precision %.1f%% of %g%% wanted, round %zu", worst,
 				 p->precision, round);
 		for (size_t i = 0; i < run->ncells && !run->b.status; i++) {
 			struct tp_cell *c = &run->cells[i];
+			struct pb_engine_result *r;
 
 			if (c->skip || !c->nreps)
 				continue;
-			if (c->nreps == c->cap) {
-				struct pb_engine_result *r = realloc(c->reps, 2 * c->cap * sizeof(*r));
-
-				if (!r) {
-					set_error(&run->b, PB_EXIT_ERROR, "--precision: out of memory");
-					break;
-				}
-				c->reps = r;
-				c->cap *= 2;
+			r = pb_bench_room(c->reps, c->nreps, &c->cap, sizeof(*r));
+			if (!r) {
+				set_error(&run->b, PB_EXIT_ERROR, "--precision: out of memory");
+				break;
 			}
+			c->reps = r;
 			if (run_one(run, c, run->b.loops, &c->reps[c->nreps]) == 0)
 				c->nreps++;
 		}
@@ -429,8 +425,10 @@ static void precision_text(const struct tp_run *run, FILE *fp)
 		if (c->skip || !c->nreps)
 			continue;
 		most = c->nreps > most ? c->nreps : most;
-		if (!worst || isnan(c->precision) || c->precision > worst->precision)
-			worst = isnan(worst ? worst->precision : 0) ? worst : c;
+		/* too few repetitions for an interval (NAN) is the worst */
+		if (!worst || (!isnan(worst->precision) &&
+			       (isnan(c->precision) || c->precision > worst->precision)))
+			worst = c;
 	}
 	if (!worst)
 		return;
@@ -706,16 +704,9 @@ static struct json_object *cell_json(const struct tp_run *run, const struct tp_c
 	pb_json_add_str(o, "status", "ok");
 	pb_json_add_str(o, "mode_description", mode_description(c->mode));
 	stab_fields(&row, c);
-	if (run->p->precision > 0) {
-		struct json_object *pr = json_object_new_object();
-
-		pb_json_add_double(pr, "target_pct", run->p->precision);
-		json_object_object_add(pr, "reached_pct", isnan(c->precision) ? NULL :
-				       json_object_new_double(c->precision));
-		json_object_object_add(pr, "reached",
-				       json_object_new_boolean(c->precision <= run->p->precision));
-		json_object_object_add(o, "precision", pr);
-	}
+	if (run->p->precision > 0)
+		json_object_object_add(o, "precision", pb_precision_json(run->p->precision,
+									 c->precision));
 	for (size_t r = 0; r < c->nreps; r++) {
 		struct json_object *x = json_object_new_object();
 		struct pb_row xr = pb_row_json(x);
@@ -955,10 +946,7 @@ static const struct pb_opt options[] = {
 	  .help = "pipe2 flags (direct: O_DIRECT packet mode; noatime: O_NOATIME)" },
 	PB_OPT_REPEAT(P, repeat, "measured repetitions"),
 	PB_OPT_WARMUP(P, warmup),
-	{ PB_OPT("precision", '\0', PB_OPT_DOUBLE, P, precision), .dmin = 0.01, .dmax = 100,
-	  .arg = "PCT", .def_help = "off",
-	  .help = "add repetitions until every row's median TT is known within PCT percent "
-	  "(its 95% interval), or --duration (else 60 s) is spent" },
+	PB_OPT_PRECISION(P, precision, "every row's median TT"),
 	{ PB_OPT("cpu", 'c', PB_OPT_CPUS, P, cpus), .def_help = "not pinned", .arg = "LIST",
 	  .help = "pin to these CPUs, e.g. 0 or 0-1" },
 	PB_OPT_TIMEOUT(P, timeout_ns),
