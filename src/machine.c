@@ -18,35 +18,18 @@
 #include <unistd.h>
 
 #include "machine.h"
+#include "sysinfo.h"
 
 #define CPU_SYS "/sys/devices/system/cpu"
 
 static struct pb_machine_counters at_start;
 static bool started;
 
-/* The first line of PATH without its trailing white space; false when
- * unreadable or empty. */
-static bool read_text(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-	size_t n;
-
-	if (!f)
-		return false;
-	if (!fgets(buf, (int)len, f))
-		buf[0] = '\0';
-	fclose(f);
-	n = strlen(buf);
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\t'))
-		buf[--n] = '\0';
-	return n > 0;
-}
-
 static struct json_object *text_or_null(const char *path)
 {
 	char b[4096];
 
-	return read_text(path, b, sizeof(b)) ? json_object_new_string(b) : NULL;
+	return pb_read_line_file(path, b, sizeof(b)) ? json_object_new_string(b) : NULL;
 }
 
 /* "always [madvise] never": the bracketed word. */
@@ -54,7 +37,7 @@ static struct json_object *chosen_word(const char *path)
 {
 	char b[256], *open, *close;
 
-	if (!read_text(path, b, sizeof(b)))
+	if (!pb_read_line_file(path, b, sizeof(b)))
 		return NULL;
 	open = strchr(b, '[');
 	close = open ? strchr(open, ']') : NULL;
@@ -124,7 +107,7 @@ static double mean_mhz(void)
 		if (!CPU_ISSET(cpu, &set))
 			continue;
 		snprintf(path, sizeof(path), CPU_SYS "/cpu%d/cpufreq/scaling_cur_freq", cpu);
-		if (read_text(path, b, sizeof(b))) {
+		if (pb_read_line_file(path, b, sizeof(b))) {
 			sum += strtod(b, NULL) / 1000;  /* kHz */
 			n++;
 		}
@@ -183,7 +166,7 @@ static bool file_in(const char *dir, const char *name, char *buf, size_t len)
 	if (!*dir)
 		return false;
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return read_text(path, buf, len);
+	return pb_read_line_file(path, buf, len);
 }
 
 /* nr_throttled of the cgroup's cpu.stat (v2 first, then v1's cpu). */
@@ -290,14 +273,14 @@ static struct json_object *cpufreq_json(void)
 	char b[64];
 	long v;
 
-	if (!read_text(CPU_SYS "/cpu0/cpufreq/scaling_driver", b, sizeof(b)))
+	if (!pb_read_line_file(CPU_SYS "/cpu0/cpufreq/scaling_driver", b, sizeof(b)))
 		return NULL;
 	o = json_object_new_object();
 	json_object_object_add(o, "driver", json_object_new_string(b));
 	json_object_object_add(o, "governor", text_or_null(CPU_SYS "/cpu0/cpufreq/scaling_governor"));
-	if (read_text(CPU_SYS "/cpufreq/boost", b, sizeof(b)) && sscanf(b, "%ld", &v) == 1)
+	if (pb_read_line_file(CPU_SYS "/cpufreq/boost", b, sizeof(b)) && sscanf(b, "%ld", &v) == 1)
 		boost = json_object_new_boolean(v != 0);
-	else if (read_text(CPU_SYS "/intel_pstate/no_turbo", b, sizeof(b)) &&
+	else if (pb_read_line_file(CPU_SYS "/intel_pstate/no_turbo", b, sizeof(b)) &&
 		 sscanf(b, "%ld", &v) == 1)
 		boost = json_object_new_boolean(v == 0);
 	else
@@ -312,25 +295,25 @@ static struct json_object *cpuidle_json(void)
 	char path[128], name[64], lat[64];
 	char b[64];
 
-	if (!read_text(CPU_SYS "/cpuidle/current_driver", b, sizeof(b)))
+	if (!pb_read_line_file(CPU_SYS "/cpuidle/current_driver", b, sizeof(b)))
 		return NULL;
 	o = json_object_new_object();
 	json_object_object_add(o, "driver", json_object_new_string(b));
 	json_object_object_add(o, "governor",
-			       read_text(CPU_SYS "/cpuidle/current_governor_ro", b, sizeof(b)) ||
-			       read_text(CPU_SYS "/cpuidle/current_governor", b, sizeof(b)) ?
+			       pb_read_line_file(CPU_SYS "/cpuidle/current_governor_ro", b, sizeof(b)) ||
+			       pb_read_line_file(CPU_SYS "/cpuidle/current_governor", b, sizeof(b)) ?
 			       json_object_new_string(b) : NULL);
 	states = json_object_new_array();
 	for (int i = 0; i < 64; i++) {
 		struct json_object *s;
 
 		snprintf(path, sizeof(path), CPU_SYS "/cpu0/cpuidle/state%d/name", i);
-		if (!read_text(path, name, sizeof(name)))
+		if (!pb_read_line_file(path, name, sizeof(name)))
 			break;
 		snprintf(path, sizeof(path), CPU_SYS "/cpu0/cpuidle/state%d/latency", i);
 		s = json_object_new_object();
 		json_object_object_add(s, "name", json_object_new_string(name));
-		json_object_object_add(s, "exit_latency_us", read_text(path, lat, sizeof(lat)) ?
+		json_object_object_add(s, "exit_latency_us", pb_read_line_file(path, lat, sizeof(lat)) ?
 				       json_object_new_int64(atoll(lat)) : NULL);
 		json_object_array_add(states, s);
 	}
@@ -431,7 +414,7 @@ struct json_object *pb_machine_json(void)
 	json_object_object_add(o, "cpufreq", cpufreq_json());
 	json_object_object_add(o, "cpuidle", cpuidle_json());
 	json_object_object_add(smt, "control", text_or_null(CPU_SYS "/smt/control"));
-	json_object_object_add(smt, "active", read_text(CPU_SYS "/smt/active", b, sizeof(b)) ?
+	json_object_object_add(smt, "active", pb_read_line_file(CPU_SYS "/smt/active", b, sizeof(b)) ?
 			       json_object_new_boolean(strcmp(b, "0") != 0) : NULL);
 	json_object_object_add(o, "smt", smt);
 	json_object_object_add(o, "mitigations", mitigations_json());

@@ -142,16 +142,6 @@ void pb_run_mark_start(void)
 	pb_machine_mark_start();
 }
 
-void pb_text_machine(FILE *fp, const char *label)
-{
-	struct json_object *run = pb_run_json();
-	char b[1024];
-
-	pb_machine_summary(run, b, sizeof(b));
-	json_object_put(run);
-	fprintf(fp, "%s%s\n", label, b);
-}
-
 void pb_format_rfc3339(long long ns, char *buf, size_t len)
 {
 	time_t s = (time_t)(ns / 1000000000LL);
@@ -257,16 +247,20 @@ static bool meminfo_bytes(const char *key, long long *out)
 	return found;
 }
 
-static bool read_line_file(const char *path, char *buf, size_t len)
+bool pb_read_line_file(const char *path, char *buf, size_t len)
 {
 	FILE *f = fopen(path, "re");
-	bool ok = f && fgets(buf, (int)len, f);
+	size_t n;
 
-	if (f)
-		fclose(f);
-	if (ok)
-		buf[strcspn(buf, "\n")] = '\0';
-	return ok && buf[0];
+	if (!f)
+		return false;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	fclose(f);
+	n = strlen(buf);
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\t'))
+		buf[--n] = '\0';
+	return n > 0;
 }
 
 /*
@@ -295,12 +289,12 @@ static struct json_object *virt_json(void)
 		b[n < sizeof(b) - 1 ? n + 1 : n] = '\0';
 		virt = strstr(b, " hypervisor ") != NULL || strncmp(b, "hypervisor ", 11) == 0;
 	}
-	if (read_line_file("/sys/hypervisor/type", hvbuf, sizeof(hvbuf))) {
+	if (pb_read_line_file("/sys/hypervisor/type", hvbuf, sizeof(hvbuf))) {
 		hv = hvbuf;
 		virt = 1;
 	}
 	for (int f = 0; !hv && f < 2; f++) {
-		if (!read_line_file(f ? "/sys/class/dmi/id/product_name" :
+		if (!pb_read_line_file(f ? "/sys/class/dmi/id/product_name" :
 				    "/sys/class/dmi/id/sys_vendor", b, sizeof(b)))
 			continue;
 		for (size_t i = 0; !hv && i < sizeof(dmi) / sizeof(dmi[0]); i++)
@@ -458,4 +452,17 @@ struct json_object *pb_run_json(void)
 	}
 	json_object_object_add(run, "pipebench", o);
 	return run;
+}
+
+void pb_text_machine(FILE *fp, const char *label)
+{
+	/* the two members of a run object the summary reads, not the rest */
+	struct json_object *run = json_object_new_object();
+	char b[1024];
+
+	json_object_object_add(run, "virtualization", virt_json());
+	json_object_object_add(run, "state", pb_machine_json());
+	pb_machine_summary(run, b, sizeof(b));
+	json_object_put(run);
+	fprintf(fp, "%s%s\n", label, b);
 }

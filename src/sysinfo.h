@@ -33,6 +33,10 @@ void pb_sysinfo_collect(struct pb_sysinfo *si);
 /* Read a single integer from a /proc or /sys file; -errno on failure. */
 int pb_read_long_file(const char *path, long *out);
 
+/* The first line of PATH (at most LEN - 1 bytes) without its trailing
+ * newline and white space, in BUF; false when unreadable or empty. */
+bool pb_read_line_file(const char *path, char *buf, size_t len);
+
 /* Capability numbers (linux/capability.h) for pb_sysinfo_has_cap and
  * pb_check_has_cap. */
 enum {
@@ -60,7 +64,7 @@ void pb_run_mark_start(void);
 struct json_object *pb_run_json(void);
 
 /* The line of text output that says what the machine's state was: LABEL,
- * then pb_machine_summary of pb_run_json. */
+ * then pb_machine_summary of the run object's virtualization and state. */
 void pb_text_machine(FILE *fp, const char *label);
 
 /* The names of the capabilities set in MASK (CAP_CHOWN ...; an unknown bit
