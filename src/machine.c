@@ -9,7 +9,6 @@
 #include <dirent.h>
 #include <json-c/json.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +18,7 @@
 
 #include "machine.h"
 #include "sysinfo.h"
+#include "units.h"
 
 #define CPU_SYS "/sys/devices/system/cpu"
 
@@ -452,27 +452,6 @@ static struct json_object *num_at(struct json_object *o, const char *a, const ch
 	return v;
 }
 
-static void say(char *buf, size_t len, size_t *off, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void say(char *buf, size_t len, size_t *off, const char *fmt, ...)
-{
-	va_list ap;
-	int w;
-
-	if (*off >= len)
-		return;
-	if (*off) {
-		w = snprintf(buf + *off, len - *off, ", ");
-		*off += w > 0 ? (size_t)w : 0;
-		if (*off >= len)
-			return;
-	}
-	va_start(ap, fmt);
-	w = vsnprintf(buf + *off, len - *off, fmt, ap);
-	va_end(ap);
-	*off += w > 0 ? (size_t)w : 0;
-}
-
 void pb_machine_summary(struct json_object *run, char *buf, size_t len)
 {
 	struct json_object *v, *virt = NULL, *state = NULL;
@@ -484,30 +463,34 @@ void pb_machine_summary(struct json_object *run, char *buf, size_t len)
 	json_object_object_get_ex(run, "virtualization", &virt);
 	json_object_object_get_ex(run, "state", &state);
 	if (json_object_object_get_ex(virt, "virtualized", &v) && v)
-		say(buf, len, &off, "%s", json_object_get_boolean(v) ? "VM" : "not a VM");
+		pb_format_add(buf, len, &off, ", ", "%s",
+			      json_object_get_boolean(v) ? "VM" : "not a VM");
 	else
-		say(buf, len, &off, "VM or not: not exposed");
+		pb_format_add(buf, len, &off, ", ", "VM or not: not exposed");
 	if ((s = str_at(virt, "hypervisor", NULL)))
-		say(buf, len, &off, "hypervisor %s", s);
+		pb_format_add(buf, len, &off, ", ", "hypervisor %s", s);
 	if ((s = str_at(virt, "container", NULL)))
-		say(buf, len, &off, "container %s", s);
+		pb_format_add(buf, len, &off, ", ", "container %s", s);
 	if ((s = str_at(state, "cpufreq", "driver")))
-		say(buf, len, &off, "cpufreq %s/%s", s, str_at(state, "cpufreq", "governor") ?
-		    str_at(state, "cpufreq", "governor") : "?");
+		pb_format_add(buf, len, &off, ", ", "cpufreq %s/%s", s,
+			      str_at(state, "cpufreq", "governor") ?
+			      str_at(state, "cpufreq", "governor") : "?");
 	else
-		say(buf, len, &off, "no cpufreq");
+		pb_format_add(buf, len, &off, ", ", "no cpufreq");
 	if ((s = str_at(state, "cpuidle", "driver")))
-		say(buf, len, &off, "cpuidle %s", s);
+		pb_format_add(buf, len, &off, ", ", "cpuidle %s", s);
 	else
-		say(buf, len, &off, "no cpuidle");
+		pb_format_add(buf, len, &off, ", ", "no cpuidle");
 	if ((s = str_at(state, "smt", "control")))
-		say(buf, len, &off, "SMT %s", s);
+		pb_format_add(buf, len, &off, ", ", "SMT %s", s);
 	if ((s = str_at(state, "clocksource", NULL)))
-		say(buf, len, &off, "clocksource %s", s);
+		pb_format_add(buf, len, &off, ", ", "clocksource %s", s);
 	if ((v = num_at(state, "cgroup", "cpu_limit")))
-		say(buf, len, &off, "cgroup CPU limit %.2f", json_object_get_double(v));
+		pb_format_add(buf, len, &off, ", ", "cgroup CPU limit %.2f",
+			      json_object_get_double(v));
 	if ((v = num_at(state, "during_run", "steal_pct")))
-		say(buf, len, &off, "steal %.1f%%", json_object_get_double(v));
+		pb_format_add(buf, len, &off, ", ", "steal %.1f%%", json_object_get_double(v));
 	if ((v = num_at(state, "during_run", "throttled_periods")) && json_object_get_int64(v) > 0)
-		say(buf, len, &off, "throttled %lld periods", (long long)json_object_get_int64(v));
+		pb_format_add(buf, len, &off, ", ", "throttled %lld periods",
+			      (long long)json_object_get_int64(v));
 }

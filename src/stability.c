@@ -10,6 +10,7 @@
 
 #include "machine.h"
 #include "stability.h"
+#include "units.h"
 
 const char *const pb_stab_names[] = {
 	[PB_STAB_STABLE] = "stable",
@@ -126,29 +127,6 @@ bool pb_stab_bimodal(const struct pb_hist *h, struct pb_stab_modes *modes)
 
 /* ---- the verdict */
 
-static void say(char *buf, size_t len, size_t *off, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void say(char *buf, size_t len, size_t *off, const char *fmt, ...)
-{
-	va_list ap;
-	int w;
-
-	if (!len || *off >= len - 1)
-		return;
-	if (*off) {
-		w = snprintf(buf + *off, len - *off, "; ");
-		*off += w > 0 ? (size_t)w : 0;
-		if (*off >= len - 1)
-			return;
-	}
-	va_start(ap, fmt);
-	w = vsnprintf(buf + *off, len - *off, fmt, ap);
-	va_end(ap);
-	*off += w > 0 ? (size_t)w : 0;
-	if (*off > len - 1)
-		*off = len - 1;
-}
-
 /* NS in words: "850 ns", "3.2 us", "11.8 ms". */
 static void ns_words(double ns, char *buf, size_t len)
 {
@@ -175,19 +153,21 @@ enum pb_stab pb_stab_judge(const struct pb_stats *reps, const struct pb_hist *hi
 	 * others' share is not known, and as it was at the start */
 	if (m && m->others_pct < 0 && m->load >= 0 && m->cpus > 0 && m->load > (double)m->cpus) {
 		disturbed = true;
-		say(why, len, &off, "load average %.2f on %ld CPUs at the start", m->load, m->cpus);
+		pb_format_add(why, len, &off, "; ", "load average %.2f on %ld CPUs at the start",
+			      m->load, m->cpus);
 	}
 	if (m && m->others_pct > PB_STAB_OTHERS_PCT) {
 		disturbed = true;
-		say(why, len, &off, "other work used %.0f%% of its CPUs", m->others_pct);
+		pb_format_add(why, len, &off, "; ", "other work used %.0f%% of its CPUs",
+			      m->others_pct);
 	}
 	if (m && m->steal_pct > PB_STAB_STEAL_PCT) {
 		disturbed = true;
-		say(why, len, &off, "steal %.1f%%", m->steal_pct);
+		pb_format_add(why, len, &off, "; ", "steal %.1f%%", m->steal_pct);
 	}
 	if (m && m->throttled > 0) {
 		disturbed = true;
-		say(why, len, &off, "cgroup throttled %lld periods", m->throttled);
+		pb_format_add(why, len, &off, "; ", "cgroup throttled %lld periods", m->throttled);
 	}
 	if (pb_stab_bimodal(hist, &md)) {
 		char a[32], b[32];
@@ -195,27 +175,19 @@ enum pb_stab pb_stab_judge(const struct pb_stats *reps, const struct pb_hist *hi
 		bimodal = true;
 		ns_words(md.at_ns[0], a, sizeof(a));
 		ns_words(md.at_ns[1], b, sizeof(b));
-		say(why, len, &off, "two modes: %s (%.0f%%) and %s (%.0f%%)", a, md.pct[0], b,
-		    md.pct[1]);
+		pb_format_add(why, len, &off, "; ", "two modes: %s (%.0f%%) and %s (%.0f%%)", a,
+			      md.pct[0], b, md.pct[1]);
 	}
-	if (reps && reps->n >= 2 &&
-	    (100 * reps->rsd > PB_STAB_RSD_PCT || 100 * reps->spread > PB_STAB_SPREAD_PCT)) {
-		noisy = true;
-		say(why, len, &off, "CV %.1f%%, spread %.1f%% over %zu repetitions", 100 * reps->rsd,
-		    100 * reps->spread, reps->n);
-	}
-	if (disturbed)
-		return PB_STAB_DISTURBED;
-	if (bimodal)
-		return PB_STAB_BIMODAL;
-	if (noisy)
-		return PB_STAB_NOISY;
-	if (reps && reps->n >= 2)
-		say(why, len, &off, "CV %.1f%%, spread %.1f%% over %zu repetitions", 100 * reps->rsd,
-		    100 * reps->spread, reps->n);
-	else if (reps)
-		say(why, len, &off, "one repetition: no spread to judge");
-	return PB_STAB_STABLE;
+	noisy = reps && reps->n >= 2 &&
+		(100 * reps->rsd > PB_STAB_RSD_PCT || 100 * reps->spread > PB_STAB_SPREAD_PCT);
+	/* the repetitions' figures: a reason when noisy, what made it stable */
+	if (reps && reps->n >= 2 && (noisy || (!disturbed && !bimodal)))
+		pb_format_add(why, len, &off, "; ", "CV %.1f%%, spread %.1f%% over %zu repetitions",
+			      100 * reps->rsd, 100 * reps->spread, reps->n);
+	else if (reps && !disturbed && !bimodal)
+		pb_format_add(why, len, &off, "; ", "one repetition: no spread to judge");
+	return disturbed ? PB_STAB_DISTURBED : bimodal ? PB_STAB_BIMODAL :
+	       noisy ? PB_STAB_NOISY : PB_STAB_STABLE;
 }
 
 /* ---- text */

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -411,4 +412,25 @@ void pb_format_duration_arg(uint64_t ns, char *buf, size_t len)
 			return;
 		}
 	snprintf(buf, len, "%lluns", (unsigned long long)ns);
+}
+
+void pb_format_add(char *buf, size_t len, size_t *off, const char *sep, const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	if (!len || *off >= len - 1)
+		return;
+	if (*off) {
+		w = snprintf(buf + *off, len - *off, "%s", sep);
+		*off += w > 0 ? (size_t)w : 0;
+		if (*off >= len - 1)
+			return;
+	}
+	va_start(ap, fmt);
+	w = vsnprintf(buf + *off, len - *off, fmt, ap);
+	va_end(ap);
+	*off += w > 0 ? (size_t)w : 0;
+	if (*off > len - 1)
+		*off = len - 1;
 }

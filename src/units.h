@@ -65,6 +65,11 @@ const char *pb_plural(uint64_t n, const char *one, const char *many);
 /* Format bytes as "4 KiB", "100 B", "64 MiB" when exact, else plain bytes. */
 void pb_format_size(uint64_t bytes, char *buf, size_t len);
 
+/* Append the printf'd text to BUF (LEN bytes, *OFF used), after SEP when
+ * something is there already; truncated, never overrun. */
+void pb_format_add(char *buf, size_t len, size_t *off, const char *sep, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
 /* Bytes and nanoseconds as the user would type them: "64M", "500ms". */
 void pb_format_size_arg(uint64_t bytes, char *buf, size_t len);
 void pb_format_duration_arg(uint64_t ns, char *buf, size_t len);
