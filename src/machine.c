@@ -210,14 +210,9 @@ static double start_load = -1;
 
 void pb_machine_mark_start(void)
 {
-	FILE *f = fopen("/proc/loadavg", "re");
+	double la[3];
 
-	start_load = -1;
-	if (f) {
-		if (fscanf(f, "%lf", &start_load) != 1)
-			start_load = -1;
-		fclose(f);
-	}
+	start_load = pb_read_loadavg(la) ? la[0] : -1;
 	read_counters(&at_start);
 	started = true;
 }

@@ -40,6 +40,7 @@ static long read_or_minus1(const char *path)
 void pb_sysinfo_collect(struct pb_sysinfo *si)
 {
 	struct utsname u;
+	double la[3];
 	int fd[2];
 
 	memset(si, 0, sizeof(*si));
@@ -62,15 +63,7 @@ void pb_sysinfo_collect(struct pb_sysinfo *si)
 	si->pipe_max_size = read_or_minus1("/proc/sys/fs/pipe-max-size");
 	si->pipe_user_pages_soft = read_or_minus1("/proc/sys/fs/pipe-user-pages-soft");
 	si->pipe_user_pages_hard = read_or_minus1("/proc/sys/fs/pipe-user-pages-hard");
-	si->loadavg_1m = -1;
-	{
-		FILE *f = fopen("/proc/loadavg", "re");
-
-		if (f && fscanf(f, "%lf", &si->loadavg_1m) != 1)
-			si->loadavg_1m = -1;
-		if (f)
-			fclose(f);
-	}
+	si->loadavg_1m = pb_read_loadavg(la) ? la[0] : -1;
 	if (sched_getaffinity(0, sizeof(si->allowed), &si->allowed) != 0)
 		CPU_ZERO(&si->allowed);
 	pb_format_cpu_list(&si->allowed, si->allowed_list, sizeof(si->allowed_list));
@@ -247,6 +240,16 @@ static bool meminfo_bytes(const char *key, long long *out)
 	return found;
 }
 
+bool pb_read_loadavg(double la[3])
+{
+	FILE *f = fopen("/proc/loadavg", "re");
+	bool ok = f && fscanf(f, "%lf %lf %lf", &la[0], &la[1], &la[2]) == 3;
+
+	if (f)
+		fclose(f);
+	return ok;
+}
+
 bool pb_read_line_file(const char *path, char *buf, size_t len)
 {
 	FILE *f = fopen(path, "re");
@@ -371,7 +374,6 @@ struct json_object *pb_run_json(void)
 	bool ok;
 	struct utsname u;
 	cpu_set_t set;
-	FILE *f;
 
 	pb_format_rfc3339(run_start_ns >= 0 ? run_start_ns : now, b, sizeof(b));
 	add_str(run, "start", b);
@@ -424,18 +426,13 @@ struct json_object *pb_run_json(void)
 			       pb_sysinfo_cap_eff(&caps) ? pb_caps_json(caps) : NULL);
 	json_object_object_add(run, "user", o);
 
-	o = json_object_new_object();
-	f = fopen("/proc/loadavg", "re");
-	if (f && fscanf(f, "%lf %lf %lf", &la[0], &la[1], &la[2]) == 3) {
+	o = NULL;
+	if (pb_read_loadavg(la)) {
+		o = json_object_new_object();
 		json_object_object_add(o, "1m", json_object_new_double(la[0]));
 		json_object_object_add(o, "5m", json_object_new_double(la[1]));
 		json_object_object_add(o, "15m", json_object_new_double(la[2]));
-	} else {
-		json_object_put(o);
-		o = NULL;
 	}
-	if (f)
-		fclose(f);
 	json_object_object_add(run, "loadavg", o);
 	json_object_object_add(run, "state", pb_machine_json());
 

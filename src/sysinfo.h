@@ -37,6 +37,10 @@ int pb_read_long_file(const char *path, long *out);
  * newline and white space, in BUF; false when unreadable or empty. */
 bool pb_read_line_file(const char *path, char *buf, size_t len);
 
+/* The 1-, 5- and 15-minute load averages of /proc/loadavg into LA; false
+ * when it cannot be read. */
+bool pb_read_loadavg(double la[3]);
+
 /* Capability numbers (linux/capability.h) for pb_sysinfo_has_cap and
  * pb_check_has_cap. */
 enum {
