@@ -702,14 +702,6 @@ static struct json_object *rep_json(const struct lat_rep *r)
 	return x;
 }
 
-/* A result's stability (stability.h): its JSON object's, each of its CSV
- * rows' last columns. */
-static void stab_fields(struct pb_row *r, const struct lat_cell *c)
-{
-	pb_row_str(r, "stability", pb_stab_names[c->stab]);
-	pb_row_str(r, "stability_reason", c->stab_why);
-}
-
 /* A result's identity: its JSON object's first fields (spin_yield follows
  * them there), the CSV's first columns. */
 static void cell_fields(struct pb_row *o, const struct lat_run *run, const struct lat_cell *c)
@@ -741,7 +733,7 @@ static struct json_object *cell_json(const struct lat_run *run, const struct lat
 	}
 	pb_json_add_str(o, "status", c->nreps ? "ok" : "not run");
 	if (c->nreps)
-		stab_fields(&row, c);
+		pb_stab_fields(&row, c->stab, c->stab_why);
 	reps = json_object_new_array();
 	for (size_t r = 0; r < c->nreps; r++)
 		json_object_array_add(reps, rep_json(&c->reps[r]));
@@ -844,7 +836,7 @@ static void csv_row(struct pb_row r, const struct lat_run *run, const struct lat
 	cell_fields(&r, run, c);
 	pb_row_int(&r, "repetition", (int64_t)n + 1);
 	rep_fields(&r, rep);
-	stab_fields(&r, c);
+	pb_stab_fields(&r, c->stab, c->stab_why);
 	pb_row_end(&r);
 }
 

@@ -341,14 +341,6 @@ static void workload_fields(struct pb_row *o, const struct ms_run *run)
 	pb_row_int(o, "size_bytes", (int64_t)w->size);
 }
 
-/* The result's stability (stability.h): its JSON object's, each CSV row's
- * last columns. */
-static void stab_fields(struct pb_row *r, const struct ms_run *run)
-{
-	pb_row_str(r, "stability", pb_stab_names[run->stab]);
-	pb_row_str(r, "stability_reason", run->stab_why);
-}
-
 /* A repetition's fields: an entry of JSON's repetitions, a CSV row's columns
  * after the workload and the repetition's number; the metrics are those of
  * the table above (text and the summary use it too). */
@@ -370,7 +362,7 @@ static void csv_row(struct pb_row r, const struct ms_run *run, size_t i,
 	workload_fields(&r, run);
 	pb_row_int(&r, "repetition", (int64_t)i + 1);
 	rep_fields(&r, e);
-	stab_fields(&r, run);
+	pb_stab_fields(&r, run->stab, run->stab_why);
 	pb_row_end(&r);
 }
 
@@ -425,7 +417,7 @@ static struct json_object *result_json(const struct ms_run *run)
 	{
 		struct pb_row row = pb_row_json(o);
 
-		stab_fields(&row, run);
+		pb_stab_fields(&row, run->stab, run->stab_why);
 	}
 	if (run->p->precision > 0)
 		json_object_object_add(o, "precision", pb_precision_json(run->p->precision,

@@ -308,12 +308,6 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 			expect_holds(run) ? "holds" : "does NOT hold");
 }
 
-static void stab_json(struct json_object *o, enum pb_stab v, const char *why)
-{
-	pb_json_add_str(o, "stability", pb_stab_names[v]);
-	pb_json_add_str(o, "stability_reason", why);
-}
-
 static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
 	const struct on_run *run = r_;
@@ -321,6 +315,7 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	struct json_object *doc = pb_doc_new(NAME, si), *o = json_object_new_object();
 	struct json_object *probe = json_object_new_object(), *ts = json_object_new_array();
 	struct json_object *b = NULL, *sum = json_object_new_object();
+	struct pb_row row;
 
 	json_object_object_add(o, "loops", pb_bench_loops_json(run->b.loops));
 	json_object_object_add(o, "duration_ns", pb_budget_duration_json(&run->b.budget));
@@ -369,7 +364,8 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 			}
 			json_object_object_add(x, "repetitions", reps);
 			json_object_object_add(x, "tt_ns", pb_json_stats(&sd->tt, true));
-			stab_json(x, sd->stab, sd->stab_why);
+			row = pb_row_json(x);
+			pb_stab_fields(&row, sd->stab, sd->stab_why);
 			json_object_array_add(sides, x);
 		}
 		/* The ratio per pair as a result of its own, so compare sees it. */
@@ -382,7 +378,8 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 			json_object_array_add(ratios, json_object_new_double(run->ratios[i]));
 		}
 		json_object_object_add(rx, "repetitions", rreps);
-		stab_json(rx, run->ratio_stab, run->ratio_stab_why);
+		row = pb_row_json(rx);
+		pb_stab_fields(&row, run->ratio_stab, run->ratio_stab_why);
 		json_object_array_add(sides, rx);
 		/* `results`, like every command's: what compare reads. */
 		json_object_object_add(doc, "results", sides);

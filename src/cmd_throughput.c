@@ -605,14 +605,6 @@ static void cell_fields(struct pb_row *r, const struct tp_cell *c)
 	pb_row_int_or_null(r, "pipe_size_bytes", c->pipe_size > 0, c->pipe_size);
 }
 
-/* A result's stability (stability.h): its JSON object's, each of its CSV
- * rows' last columns. */
-static void stab_fields(struct pb_row *r, const struct tp_cell *c)
-{
-	pb_row_str(r, "stability", pb_stab_names[c->stab]);
-	pb_row_str(r, "stability_reason", c->stab_why);
-}
-
 /* A repetition's fields: an entry of JSON's repetitions, a CSV row's columns
  * after the identity and the repetition's number. */
 static void rep_fields(struct pb_row *r, const struct pb_engine_result *e)
@@ -638,7 +630,7 @@ static void csv_row(struct pb_row r, const struct tp_cell *c, size_t rep,
 	cell_fields(&r, c);
 	pb_row_int(&r, "repetition", (int64_t)rep + 1);
 	rep_fields(&r, e);
-	stab_fields(&r, c);
+	pb_stab_fields(&r, c->stab, c->stab_why);
 	pb_row_end(&r);
 }
 
@@ -703,7 +695,7 @@ static struct json_object *cell_json(const struct tp_run *run, const struct tp_c
 	}
 	pb_json_add_str(o, "status", "ok");
 	pb_json_add_str(o, "mode_description", mode_description(c->mode));
-	stab_fields(&row, c);
+	pb_stab_fields(&row, c->stab, c->stab_why);
 	if (run->p->precision > 0)
 		json_object_object_add(o, "precision", pb_precision_json(run->p->precision,
 									 c->precision));

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "machine.h"
+#include "output.h"
 #include "stability.h"
 #include "units.h"
 
@@ -188,6 +189,12 @@ enum pb_stab pb_stab_judge(const struct pb_stats *reps, const struct pb_hist *hi
 		pb_format_add(why, len, &off, "; ", "one repetition: no spread to judge");
 	return disturbed ? PB_STAB_DISTURBED : bimodal ? PB_STAB_BIMODAL :
 	       noisy ? PB_STAB_NOISY : PB_STAB_STABLE;
+}
+
+void pb_stab_fields(struct pb_row *r, enum pb_stab v, const char *why)
+{
+	pb_row_str(r, "stability", pb_stab_names[v]);
+	pb_row_str(r, "stability_reason", why);
 }
 
 /* ---- text */

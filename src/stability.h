@@ -71,6 +71,11 @@ bool pb_stab_bimodal(const struct pb_hist *h, struct pb_stab_modes *modes);
 enum pb_stab pb_stab_judge(const struct pb_stats *reps, const struct pb_hist *hist,
 			   const struct pb_stab_machine *m, char *why, size_t len);
 
+/* A result's verdict as fields of its row (output.h): stability and
+ * stability_reason, in JSON and as CSV columns. */
+struct pb_row;
+void pb_stab_fields(struct pb_row *r, enum pb_stab v, const char *why);
+
 /*
  * Text output: the verdicts of a command's rows under a "stability"
  * heading of WIDTH columns: each row that is not stable on a line of its
