@@ -16,22 +16,37 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* V[0..N-1] sorted, in a copy for the caller to free; NULL without memory. */
+static double *sorted_copy(const double *v, size_t n)
+{
+	double *s = malloc(n * sizeof(*s));
+
+	if (s) {
+		memcpy(s, v, n * sizeof(*s));
+		qsort(s, n, sizeof(*s), cmp_double);
+	}
+	return s;
+}
+
+static double sorted_median(const double *s, size_t n)
+{
+	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
 int pb_stats_compute(const double *v, size_t n, struct pb_stats *out)
 {
 	double *s, sum = 0, sq = 0;
 
 	if (n == 0)
 		return -EINVAL;
-	s = malloc(n * sizeof(*s));
+	s = sorted_copy(v, n);
 	if (!s)
 		return -ENOMEM;
-	memcpy(s, v, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
 	memset(out, 0, sizeof(*out));
 	out->n = n;
 	out->min = s[0];
 	out->max = s[n - 1];
-	out->median = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	out->median = sorted_median(s, n);
 	for (size_t i = 0; i < n; i++)
 		sum += s[i];
 	out->mean = sum / (double)n;
@@ -240,30 +255,47 @@ int pb_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb
 	return 0;
 }
 
+/* The ranks (1-based) of the median's 95% interval among N sorted values:
+ * J = floor(N/2 - 0.98 sqrt N), K = ceil(N/2 + 1 + 0.98 sqrt N); false
+ * when N is too small for both to exist. */
+static bool median_ci_ranks(size_t n, size_t *j, size_t *k)
+{
+	double h = 0.9799819922700 * sqrt((double)n), fj = floor((double)n / 2 - h);
+	double fk = ceil((double)n / 2 + 1 + h);
+
+	if (n == 0 || fj < 1 || fk > (double)n)
+		return false;
+	*j = (size_t)fj;
+	*k = (size_t)fk;
+	return true;
+}
+
 int pb_stats_median_ci(const double *v, size_t n, double *lo, double *hi)
 {
-	double h = 0.9799819922700 * sqrt((double)n), j = floor((double)n / 2 - h);
-	double k = ceil((double)n / 2 + 1 + h), *s;
+	size_t j, k;
+	double *s;
 
-	if (n == 0 || j < 1 || k > (double)n)
+	if (!median_ci_ranks(n, &j, &k))
 		return -EDOM;
-	s = malloc(n * sizeof(*s));
+	s = sorted_copy(v, n);
 	if (!s)
 		return -ENOMEM;
-	memcpy(s, v, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
-	*lo = s[(size_t)j - 1];
-	*hi = s[(size_t)k - 1];
+	*lo = s[j - 1];
+	*hi = s[k - 1];
 	free(s);
 	return 0;
 }
 
 double pb_stats_median_precision(const double *v, size_t n)
 {
-	struct pb_stats st;
-	double lo, hi;
+	double *s, med, r = NAN;
+	size_t j, k;
 
-	if (pb_stats_median_ci(v, n, &lo, &hi) || pb_stats_compute(v, n, &st) || st.median <= 0)
+	if (!median_ci_ranks(n, &j, &k) || !(s = sorted_copy(v, n)))
 		return NAN;
-	return fmax(st.median - lo, hi - st.median) / st.median * 100;
+	med = sorted_median(s, n);
+	if (med > 0)
+		r = fmax(med - s[j - 1], s[k - 1] - med) / med * 100;
+	free(s);
+	return r;
 }
