@@ -11,7 +11,9 @@
 #include "benchcmd.h"
 #include "cleanup.h"
 #include "clock.h"
+#include "cli.h"
 #include "msg.h"
+#include "stats.h"
 #include "units.h"
 
 /* ---------------------------------------------------------------- harness */
@@ -275,9 +277,41 @@ void pb_bench_progress_start(struct pb_bench *b, uint64_t total)
 		pb_progress_budget(&b->pg, bu->duration_ns - bu->calib_total_ns);
 }
 
-bool pb_precision_spent(uint64_t start, uint64_t duration_ns)
+uint64_t pb_precision_budget(uint64_t budget_ns, uint64_t duration_ns)
 {
-	return pb_clock_ns() - start >= (duration_ns ? duration_ns : PB_PRECISION_BUDGET_NS);
+	return budget_ns ? budget_ns : duration_ns ? duration_ns : PB_PRECISION_BUDGET_NS;
+}
+
+bool pb_precision_spent(uint64_t start, uint64_t budget_ns, uint64_t duration_ns)
+{
+	return pb_clock_ns() - start >= pb_precision_budget(budget_ns, duration_ns);
+}
+
+int pb_precision_check(struct pb_cli *cli, const char *cmd)
+{
+	if (pb_cli_given(cli, "precision-budget") && !pb_cli_given(cli, "precision")) {
+		pb_usage_err(cmd, "--precision-budget without --precision: it bounds the "
+			     "repetitions --precision adds");
+		return -1;
+	}
+	return 0;
+}
+
+void pb_precision_text(FILE *fp, double target, bool reached, double worst, size_t nreps,
+		       uint64_t budget_ns, const char *what, const char *where)
+{
+	if (reached)
+		fprintf(fp, "precision   %g%% reached after %zu repetitions: %s within %.1f%% "
+			"(95%% interval)\n", target, nreps, what, worst);
+	else if (isnan(worst))
+		fprintf(fp, "precision   %g%% not reached in its %.3g s budget: %s%s%zu repetitions, "
+			"too few for an interval (%d)\n", target, (double)budget_ns / 1e9,
+			where ? where : "",
+			where ? " had " : "", nreps, PB_STATS_MEDIAN_CI_MIN);
+	else
+		fprintf(fp, "precision   %g%% not reached in its %.3g s budget: %.1f%% after %zu "
+			"repetitions%s%s%s\n", target, (double)budget_ns / 1e9, worst, nreps,
+			where ? " (" : "", where ? where : "", where ? ")" : "");
 }
 
 void *pb_bench_room(void *reps, size_t n, size_t *cap, size_t size)

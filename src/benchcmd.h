@@ -113,19 +113,45 @@ struct json_object *pb_bench_loops_json(uint64_t loops);
 
 /* ---------------------------------------------------------------- precision */
 
-/* The --precision row of each benchmarking command: WHAT is the figure
- * whose median is sampled until known within the percent. */
-#define PB_OPT_PRECISION(T, F, WHAT) \
+/* The --precision and --precision-budget rows of each benchmarking command:
+ * WHAT is the figure whose median is sampled until known within the
+ * percent, FB the budget's field, BUDGET_DEF its default in words. */
+#define PB_OPT_PRECISION(T, F, FB, WHAT, BUDGET_DEF) \
 	{ PB_OPT("precision", '\0', PB_OPT_DOUBLE, T, F), .dmin = 0.01, .dmax = 100, \
 	  .arg = "PCT", .def_help = "off", \
 	  .help = "add repetitions until " WHAT " is known within PCT percent (its 95% " \
-		  "interval), or --duration (else 60 s) is spent" }
+		  "interval), or --precision-budget is spent" }, \
+	{ PB_OPT("precision-budget", '\0', PB_OPT_DURATION, T, FB), .min = PB_BUDGET_MIN_NS, \
+	  .max = PB_BUDGET_MAX_NS, .def_help = BUDGET_DEF, .arg = "DURATION", \
+	  .help = "with --precision: add no repetition once the measurement has taken this " \
+		  "long" }
 
-/* --precision stops at the run's --duration budget, else after this long. */
+/* --precision stops at --precision-budget, else at the run's --duration
+ * budget where that bounds the whole run, else after this long. */
 #define PB_PRECISION_BUDGET_NS (60ULL * 1000000000ULL)
 
-/* Whether --precision's time, counted from START (the run's), is spent. */
-bool pb_precision_spent(uint64_t start, uint64_t duration_ns);
+/* The budget in force: BUDGET_NS (--precision-budget), else DURATION_NS,
+ * else PB_PRECISION_BUDGET_NS. */
+uint64_t pb_precision_budget(uint64_t budget_ns, uint64_t duration_ns);
+
+/* Whether --precision's time, counted from START (the measurement's), is
+ * spent: BUDGET_NS (--precision-budget), else DURATION_NS, else
+ * PB_PRECISION_BUDGET_NS. */
+bool pb_precision_spent(uint64_t start, uint64_t budget_ns, uint64_t duration_ns);
+
+/* check_params' part: --precision-budget only with --precision (exit 2
+ * with one line; returns -1 then). */
+struct pb_cli;
+int pb_precision_check(struct pb_cli *cli, const char *cmd);
+
+/*
+ * --precision in text, a "precision" line: TARGET reached after NREPS
+ * repetitions, WHAT (e.g. "every row's median TT") within WORST percent;
+ * or not reached in BUDGET_NS (pb_precision_budget), WORST percent (NAN: too few repetitions for
+ * an interval) at WHERE ("fifo 4 KiB", or NULL).
+ */
+void pb_precision_text(FILE *fp, double target, bool reached, double worst, size_t nreps,
+		       uint64_t budget_ns, const char *what, const char *where);
 
 /* Room for one more repetition in REPS (N used of *CAP, SIZE bytes each),
  * doubled when full: REPS or where it moved; NULL without memory (REPS is

@@ -18,6 +18,7 @@
 
 #include "cleanup.h"
 #include "benchcmd.h"
+#include "clock.h"
 #include "cli.h"
 #include "endpoint.h"
 #include "histogram.h"
@@ -55,6 +56,8 @@ struct lat_params {
 	size_t nsizes;
 	int threads;
 	uint64_t loops, duration_ns, interval_ns, repeat, warmup, timeout_ns;
+	double precision;           /* --precision PCT, 0: off */
+	uint64_t precision_budget_ns; /* --precision-budget, 0: 60 s */
 	cpu_set_t cpus;
 	int pinned, cpu_a, cpu_b;
 	char cpu_list[64];
@@ -84,8 +87,9 @@ struct lat_cell {
 	bool skip;
 	bool spin_yield;            /* spin on one CPU: sched_yield() on EAGAIN */
 	char reason[256];
-	size_t nreps;
+	size_t nreps, cap;
 	struct lat_rep *reps;
+	double precision;           /* --precision: the median p50's 95% interval, % of it */
 	struct pb_hist merged;
 	enum pb_stab stab;          /* of the round trips, the repetitions' p50, the machine */
 	char stab_why[240];
@@ -105,6 +109,8 @@ struct lat_run {
 	char error[512];
 	int status;
 	struct pb_progress pg;
+	uint64_t precision_ns;      /* --precision: how long the added repetitions took */
+	bool precision_reached;
 };
 
 #define set_error PB_SET_ERROR
@@ -127,6 +133,8 @@ static int check_params(struct pb_cli *cli, void *params)
 	for (int k = 0; k < PB_LAT_WAIT_COUNT; k++)
 		if (wm & (1u << k))
 			p->waits[p->nwaits++] = (enum pb_lat_wait)k;
+	if (pb_precision_check(cli, NAME))
+		return -1;
 	if (pb_cli_given(cli, "duration"))
 		p->loops = 0;
 	if (p->interval_ns && p->duration_ns && p->interval_ns > p->duration_ns) {
@@ -275,9 +283,112 @@ static uint64_t default_watchdog_ns(const struct lat_run *run)
 	uint64_t per_run = p->loops ? p->loops * 10000000ULL : 3 * p->duration_ns;
 	uint64_t ns = 10000000000ULL;
 
+	/* --precision: its budget, and one more round of every cell after it */
+	if (p->precision > 0) {
+		ns += p->precision_budget_ns ? p->precision_budget_ns : PB_PRECISION_BUDGET_NS;
+		runs += run->ncells;
+	}
 	if (!runs || per_run > (UINT64_MAX / 2 - ns) / runs)
 		return UINT64_MAX / 2;
 	return ns + runs * per_run;
+}
+
+/* The median p50's 95% interval over C's repetitions, in percent of it
+ * (NAN: too few). */
+static double p50_precision(const struct lat_cell *c)
+{
+	double *v = malloc((c->nreps ? c->nreps : 1) * sizeof(*v)), r;
+
+	if (!v)
+		return NAN;
+	for (size_t i = 0; i < c->nreps; i++)
+		v[i] = (double)c->reps[i].p[0];
+	r = pb_stats_median_precision(v, c->nreps);
+	free(v);
+	return r;
+}
+
+/*
+ * --precision: rounds of one more repetition of each row (its kinds
+ * interleaved) that has a cell whose median p50 is not yet known within the
+ * asked percent, until none has or the budget counted from START is spent.
+ */
+static void refine(struct lat_run *run, uint64_t start)
+{
+	const struct lat_params *p = run->p;
+	size_t nk = p->nkinds;
+	uint64_t t0 = pb_clock_ns();
+
+	for (size_t round = 1; !run->status && !pb_cleanup_interrupted(); round++) {
+		double worst = 0;
+		bool all = true;
+
+		for (size_t i = 0; i < run->ncells; i++) {
+			struct lat_cell *c = &run->cells[i];
+
+			if (c->skip || !c->nreps)
+				continue;
+			c->precision = p50_precision(c);
+			if (!(c->precision <= p->precision))
+				all = false;
+			worst = isnan(c->precision) || c->precision > worst ? c->precision : worst;
+		}
+		run->precision_reached = all;
+		if (all || pb_precision_spent(start, p->precision_budget_ns, 0))
+			break;
+		pb_progress_show(&run->pg, "precision %.1f%% of %g%% wanted, round %zu", worst,
+				 p->precision, round);
+		for (size_t g = 0; g < run->ncells && !run->status; g += nk) {
+			struct lat_cell *row = &run->cells[g];
+			bool more = false;
+
+			for (size_t k = 0; k < nk; k++)
+				more |= !row[k].skip && row[k].nreps && !(row[k].precision <= p->precision);
+			for (size_t k = 0; more && k < nk && !run->status; k++) {
+				struct lat_rep *r;
+
+				if (row[k].skip || !row[k].nreps)
+					continue;
+				r = pb_bench_room(row[k].reps, row[k].nreps, &row[k].cap, sizeof(*r));
+				if (!r) {
+					set_error(run, PB_EXIT_ERROR, "--precision: out of memory");
+					break;
+				}
+				row[k].reps = r;
+				run_one(run, &row[k], true);
+			}
+		}
+	}
+	run->precision_ns = pb_clock_ns() - t0;
+}
+
+/* --precision in text: reached, or how close it came and where. */
+static void precision_text(const struct lat_run *run, FILE *fp)
+{
+	const struct lat_cell *worst = NULL;
+	size_t most = 0;
+	char sz[32], where[96];
+
+	for (size_t i = 0; i < run->ncells; i++) {
+		const struct lat_cell *c = &run->cells[i];
+
+		if (c->skip || !c->nreps)
+			continue;
+		most = c->nreps > most ? c->nreps : most;
+		/* too few repetitions for an interval (NAN) is the worst */
+		if (!worst || (!isnan(worst->precision) &&
+			       (isnan(c->precision) || c->precision > worst->precision)))
+			worst = c;
+	}
+	if (!worst)
+		return;
+	pb_format_size(worst->size, sz, sizeof(sz));
+	snprintf(where, sizeof(where), "%s %s %s %s", pb_kind_names[worst->kind], sz,
+		 place_name(run, worst), pb_lat_wait_words[worst->wait]);
+	pb_precision_text(fp, run->p->precision, run->precision_reached, worst->precision,
+			  run->precision_reached ? most : worst->nreps,
+			  pb_precision_budget(run->p->precision_budget_ns, 0),
+			  "every row's median p50", where);
 }
 
 /* Sizes, placements and waits outer; repetitions interleaved across kinds. */
@@ -285,6 +396,7 @@ static void measure(struct lat_run *run)
 {
 	const struct lat_params *p = run->p;
 	size_t nk = p->nkinds;
+	uint64_t start = pb_clock_ns();
 
 	for (size_t g = 0; g < run->ncells && !run->status; g += nk) {
 		struct lat_cell *row = &run->cells[g];
@@ -306,6 +418,8 @@ static void measure(struct lat_run *run)
 			}
 		}
 	}
+	if (p->precision > 0)
+		refine(run, start);
 }
 
 /*
@@ -374,6 +488,8 @@ static int setup(struct lat_run *run)
 					c->spin_yield = c->wait == PB_LAT_SPIN &&
 							one_cpu(c, &allowed);
 					c->reps = calloc(p->repeat, sizeof(*c->reps));
+					c->cap = p->repeat;
+					c->precision = NAN;
 					if (!c->reps || pb_hist_init(&c->merged))
 						return -ENOMEM;
 				}
@@ -613,10 +729,11 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 			fputc('\n', fp);
 		}
 	}
-	fprintf(fp, "\ntimes in microseconds from every round trip of %llu %s (histogram, <1%% "
+	fprintf(fp, "\ntimes in microseconds from every round trip of %llu %s%s (histogram, <1%% "
 		"bucket error); rt/s and counters per round trip (vcs voluntary, ics involuntary "
 		"context switches, mig migrations; both parties) are medians over repetitions\n",
-		(unsigned long long)p->repeat, pb_plural(p->repeat, "repetition", "repetitions"));
+		(unsigned long long)p->repeat, pb_plural(p->repeat, "repetition", "repetitions"),
+		p->precision > 0 ? " and those --precision added" : "");
 	for (size_t i = 0; i < run->ncells; i++)
 		if (run->cells[i].spin_yield && run->cells[i].nreps) {
 			fprintf(fp, "spin on one CPU yields: a party whose nonblocking read or write "
@@ -636,6 +753,8 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		pb_stab_text_row(&st, label, c->stab, c->stab_why);
 	}
 	pb_stab_text_end(&st);
+	if (p->precision > 0)
+		precision_text(run, fp);
 }
 
 static struct json_object *buckets_json(const struct lat_bucket *bk, size_t n)
@@ -734,6 +853,9 @@ static struct json_object *cell_json(const struct lat_run *run, const struct lat
 	pb_json_add_str(o, "status", c->nreps ? "ok" : "not run");
 	if (c->nreps)
 		pb_stab_fields(&row, c->stab, c->stab_why);
+	if (c->nreps && run->p->precision > 0)
+		json_object_object_add(o, "precision", pb_precision_json(run->p->precision,
+									 c->precision));
 	reps = json_object_new_array();
 	for (size_t r = 0; r < c->nreps; r++)
 		json_object_array_add(reps, rep_json(&c->reps[r]));
@@ -790,6 +912,9 @@ static struct json_object *params_json(const struct lat_params *p)
 	pb_json_add_int(o, "interval_ns", (int64_t)p->interval_ns);
 	pb_json_add_int(o, "repeat", (int64_t)p->repeat);
 	pb_json_add_int(o, "warmup", (int64_t)p->warmup);
+	json_object_object_add(o, "precision_pct", p->precision > 0 ?
+			       json_object_new_double(p->precision) : NULL);
+	pb_json_add_int(o, "precision_budget_ns", (int64_t)p->precision_budget_ns);
 	pb_json_add_str(o, "cpus", p->pinned ? p->cpu_list : NULL);
 	pb_json_add_str(o, "dir", p->dir);
 	pb_json_add_int(o, "timeout_ns", (int64_t)p->timeout_ns);
@@ -826,6 +951,11 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	pb_json_add_int(sum, "results", (int64_t)run->ncells);
 	pb_json_add_int(sum, "measured", (int64_t)measured);
 	pb_json_add_int(sum, "skipped", (int64_t)skipped);
+	if (run->p->precision > 0) {
+		json_object_object_add(sum, "precision_reached",
+				       json_object_new_boolean(run->precision_reached));
+		pb_json_add_int(sum, "precision_extra_ns", (int64_t)run->precision_ns);
+	}
 	pb_doc_finish(doc, sum, run->error, run->status, fp);
 }
 
@@ -931,6 +1061,7 @@ static const struct pb_opt options[] = {
 	  .help = "also p50 and p99 per interval of this length" },
 	{ PB_OPT("dir", 'd', PB_OPT_DIR, P, dir), .arg = "DIR", .help = "directory for FIFOs" },
 	PB_OPT_REPEAT(P, repeat, "measured repetitions"),
+	PB_OPT_PRECISION(P, precision, precision_budget_ns, "every row's median p50", "60 s"),
 	PB_OPT_WARMUP(P, warmup),
 	{ PB_OPT("timeout", 't', PB_OPT_DURATION, P, timeout_ns), .min = 1,
 	  .max = 86400ULL * 1000000000ULL, .def_help = "a watchdog from the run's size",

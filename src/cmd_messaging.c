@@ -37,6 +37,7 @@ struct ms_params {
 	uint64_t repeat, warmup, timeout_ns;
 	uint64_t duration_ns;    /* --duration, 0: --loops decides */
 	double precision;        /* --precision PCT, 0: off */
+	uint64_t precision_budget_ns; /* --precision-budget, 0: --duration, else 60 s */
 	unsigned kind_words;     /* --kind, bits of pb_kind_words */
 	int threads;             /* --threads */
 };
@@ -112,6 +113,8 @@ static int check_params(struct pb_cli *cli, void *params)
 	const char *c = NAME, *given = pb_cli_value(cli, "kind");
 	unsigned mask = pb_kind_mask(p->kind_words, PB_KIND_WORDS_ANON_SOCKET);
 
+	if (pb_precision_check(cli, c))
+		return -1;
 	if (mask == ((1u << PB_KIND_ANON) | (1u << PB_KIND_SOCKETPAIR))) {
 		pb_usage_err(c, "--kind %s: messaging runs one kind at a time", given);
 		return -1;
@@ -194,7 +197,8 @@ static void refine(struct ms_run *run, uint64_t start)
 		struct pb_messaging_result *r;
 
 		run->precision = elapsed_precision(run);
-		if (run->precision <= p->precision || pb_precision_spent(start, p->duration_ns))
+		if (run->precision <= p->precision ||
+		    pb_precision_spent(start, p->precision_budget_ns, p->duration_ns))
 			break;
 		pb_progress_show(&run->b.pg, "precision %.1f%% of %g%% wanted, repetition %zu",
 				 run->precision, p->precision, run->nreps + 1);
@@ -313,18 +317,10 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	pb_stab_text_begin(&st, fp, 11);
 	pb_stab_text_row(&st, "elapsed", run->stab, run->stab_why);
 	pb_stab_text_end(&st);
-	if (p->precision > 0 && run->precision <= p->precision)
-		fprintf(fp, "precision   %g%% reached after %zu repetitions: the median elapsed "
-			"time within %.1f%% (95%% interval)\n", p->precision, run->nreps,
-			run->precision);
-	else if (p->precision > 0 && isnan(run->precision))
-		fprintf(fp, "precision   %g%% not reached in %.1f s: %zu repetitions, too few for "
-			"an interval (8)\n", p->precision, (double)run->precision_ns / 1e9,
-			run->nreps);
-	else if (p->precision > 0)
-		fprintf(fp, "precision   %g%% not reached in %.1f s: %.1f%% after %zu "
-			"repetitions\n", p->precision, (double)run->precision_ns / 1e9,
-			run->precision, run->nreps);
+	if (p->precision > 0)
+		pb_precision_text(fp, p->precision, run->precision <= p->precision, run->precision,
+				  run->nreps, pb_precision_budget(p->precision_budget_ns, p->duration_ns),
+				  "the median elapsed time", NULL);
 }
 
 /* The workload: in params, and as the result's identity for compare (the
@@ -395,6 +391,9 @@ static struct json_object *params_json(const struct ms_run *run)
 	pb_json_add_int(o, "workers", (int64_t)pb_messaging_workers(&p->w));
 	pb_json_add_int(o, "repeat", (int64_t)p->repeat);
 	pb_json_add_int(o, "warmup", (int64_t)p->warmup);
+	json_object_object_add(o, "precision_pct", p->precision > 0 ?
+			       json_object_new_double(p->precision) : NULL);
+	pb_json_add_int(o, "precision_budget_ns", (int64_t)p->precision_budget_ns);
 	pb_json_add_int(o, "timeout_ns", (int64_t)p->timeout_ns);
 	return o;
 }
@@ -442,6 +441,11 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	json_object_object_add(doc, "results", res);
 	pb_json_add_int(sum, "results", 1);
 	pb_json_add_int(sum, "repetitions", (int64_t)run->nreps);
+	if (run->p->precision > 0) {
+		json_object_object_add(sum, "precision_reached",
+				       json_object_new_boolean(run->precision <= run->p->precision));
+		pb_json_add_int(sum, "precision_extra_ns", (int64_t)run->precision_ns);
+	}
 	pb_doc_finish(doc, sum, run->b.error, run->b.status, fp);
 }
 
@@ -494,7 +498,8 @@ static const struct pb_opt options[] = {
 	  .help = "workers are threads" },
 	PB_OPT_REPEAT(P, repeat, "measured repetitions"),
 	PB_OPT_WARMUP(P, warmup),
-	PB_OPT_PRECISION(P, precision, "the median elapsed time"),
+	PB_OPT_PRECISION(P, precision, precision_budget_ns, "the median elapsed time",
+			 "--duration, else 60 s"),
 	PB_OPT_TIMEOUT(P, timeout_ns),
 	PB_OPT_END
 };

@@ -25,6 +25,7 @@
 
 #include "benchcmd.h"
 #include "cleanup.h"
+#include "clock.h"
 #include "cli.h"
 #include "endpoint.h"
 #include "engine.h"
@@ -45,6 +46,8 @@ static const char *const expect_words[] = { "supported", "unsupported", NULL };
 struct on_params {
 	uint64_t loops, size, repeat, timeout_ns;
 	uint64_t duration_ns;    /* --duration, 0: --loops decides */
+	double precision;        /* --precision PCT, 0: off */
+	uint64_t precision_budget_ns; /* --precision-budget, 0: --duration, else 60 s */
 	const char *dir;
 	int expect;              /* -1 none, 0 supported, 1 unsupported */
 	unsigned expect_word;    /* --expect, index into expect_words */
@@ -70,7 +73,9 @@ struct on_run {
 	bool ts_ok;
 	struct on_side side[2];  /* A, B */
 	double *ratios;          /* B/A per pair */
-	size_t nratios;
+	size_t nratios, cap;     /* pairs measured; room for pairs in reps and ratios */
+	double precision;        /* --precision: the median ratio's 95% interval, % of it */
+	uint64_t precision_ns;   /* how long the added pairs took */
 	struct pb_stats ratio;
 	enum pb_stab ratio_stab;
 	char ratio_stab_why[240];
@@ -86,7 +91,7 @@ static int check_params(struct pb_cli *cli, void *params)
 	struct on_params *p = params;
 
 	p->expect = pb_cli_given(cli, "expect") ? (int)p->expect_word : -1;
-	return 0;
+	return pb_precision_check(cli, NAME);
 }
 
 /* pipe2(O_NOATIME): 0 when accepted, else the errno. */
@@ -126,14 +131,79 @@ static int calibration_round(void *ctx, uint64_t loops)
 	return run->b.status;
 }
 
-/* One unmeasured A B pair, then REPEAT measured pairs, interleaved A B A B. */
+/* Measured pair number I (0-based; room for it made): A, then B, then
+ * their ratio. */
+static void pair(struct on_run *run, size_t i, size_t of)
+{
+	for (int s = 0; s < 2 && !run->b.status; s++) {
+		pb_progress_show(&run->b.pg, "%s pair %zu/%zu", run->side[s].label, i + 1, of);
+		if (run_side(run, &run->side[s], run->b.loops, &run->side[s].reps[i]) == 0)
+			run->side[s].nreps = i + 1;
+	}
+	if (!run->b.status) {
+		const struct pb_engine_result *a = &run->side[0].reps[i];
+		const struct pb_engine_result *b = &run->side[1].reps[i];
+		double ta = (double)(a->tw_ns + a->tr_ns), tb = (double)(b->tw_ns + b->tr_ns);
+
+		run->ratios[run->nratios++] = ta > 0 ? tb / ta : 0;
+	}
+}
+
+/* Room for one more pair: every array doubled when full. */
+static int pair_room(struct on_run *run)
+{
+	size_t cap = run->cap;
+	void *r;
+
+	for (int s = 0; s < 2; s++) {
+		cap = run->cap;
+		if (!(r = pb_bench_room(run->side[s].reps, run->nratios, &cap,
+					sizeof(*run->side[s].reps))))
+			return -ENOMEM;
+		run->side[s].reps = r;
+	}
+	cap = run->cap;
+	if (!(r = pb_bench_room(run->ratios, run->nratios, &cap, sizeof(*run->ratios))))
+		return -ENOMEM;
+	run->ratios = r;
+	run->cap = cap;
+	return 0;
+}
+
+/* --precision: one more pair at a time until the median B/A ratio is known
+ * within the asked percent, or the budget counted from START is spent. */
+static void refine(struct on_run *run, uint64_t start)
+{
+	const struct on_params *p = run->p;
+	uint64_t t0 = pb_clock_ns();
+
+	while (!run->b.status && !pb_cleanup_interrupted()) {
+		run->precision = pb_stats_median_precision(run->ratios, run->nratios);
+		if (run->precision <= p->precision ||
+		    pb_precision_spent(start, p->precision_budget_ns, p->duration_ns))
+			break;
+		if (pair_room(run)) {
+			set_error(&run->b, PB_EXIT_ERROR, "--precision: out of memory");
+			break;
+		}
+		pb_progress_show(&run->b.pg, "precision %.1f%% of %g%% wanted", run->precision,
+				 p->precision);
+		pair(run, run->nratios, run->nratios + 1);
+	}
+	run->precision_ns = pb_clock_ns() - t0;
+}
+
+/* One unmeasured A B pair, then REPEAT measured pairs, interleaved A B A B
+ * (then more with --precision). */
 static void bench(struct on_run *run)
 {
 	const struct on_params *p = run->p;
 	struct pb_engine_result scratch;
 	struct pb_stab_machine m;
+	uint64_t start = pb_clock_ns();
 	double *tt;
 
+	run->cap = p->repeat;
 	for (int s = 0; s < 2; s++) {
 		run->side[s].reps = calloc(p->repeat, sizeof(*run->side[s].reps));
 		if (!run->side[s].reps) {
@@ -142,41 +212,30 @@ static void bench(struct on_run *run)
 		}
 	}
 	run->ratios = calloc(p->repeat, sizeof(*run->ratios));
-	tt = calloc(p->repeat, sizeof(*tt));
 	run->buf = malloc(p->size);
-	if (!run->ratios || !tt || !run->buf) {
-		free(tt);
+	if (!run->ratios || !run->buf) {
 		set_error(&run->b, PB_EXIT_ERROR, "out of memory");
 		return;
 	}
 	memset(run->buf, 'p', p->size);
 	/* With --duration: choose the loops for REPEAT measured pairs and the unmeasured one. */
 	if (p->duration_ns && pb_bench_calibrate(&run->b, p->repeat + 1, PB_BUDGET_MAX_LOOPS,
-						 calibration_round, run)) {
-		free(tt);
+						 calibration_round, run))
 		return;
-	}
 	pb_bench_progress_start(&run->b, 2 * (p->repeat + 1));
 	for (int s = 0; s < 2 && !run->b.status; s++) {
 		pb_progress_show(&run->b.pg, "%s warmup", run->side[s].label);
 		run_side(run, &run->side[s], run->b.loops, &scratch);
 	}
-	for (uint64_t i = 0; i < p->repeat && !run->b.status; i++) {
-		for (int s = 0; s < 2 && !run->b.status; s++) {
-			pb_progress_show(&run->b.pg, "%s pair %llu/%llu", run->side[s].label,
-					 (unsigned long long)i + 1, (unsigned long long)p->repeat);
-			if (run_side(run, &run->side[s], run->b.loops, &run->side[s].reps[i]) == 0)
-				run->side[s].nreps = i + 1;
-		}
-		if (run->b.status)
-			break;
-		{
-			const struct pb_engine_result *a = &run->side[0].reps[i];
-			const struct pb_engine_result *b = &run->side[1].reps[i];
-			double ta = (double)(a->tw_ns + a->tr_ns), tb = (double)(b->tw_ns + b->tr_ns);
-
-			run->ratios[run->nratios++] = ta > 0 ? tb / ta : 0;
-		}
+	for (uint64_t i = 0; i < p->repeat && !run->b.status; i++)
+		pair(run, i, p->repeat);
+	if (p->precision > 0)
+		refine(run, start);
+	pb_progress_end(&run->b.pg);
+	tt = calloc(run->nratios + 1, sizeof(*tt));
+	if (!tt) {
+		set_error(&run->b, PB_EXIT_ERROR, "out of memory");
+		return;
 	}
 	for (int s = 0; s < 2; s++) {
 		struct on_side *sd = &run->side[s];
@@ -188,7 +247,6 @@ static void bench(struct on_run *run)
 	}
 	if (run->nratios)
 		pb_stats_compute(run->ratios, run->nratios, &run->ratio);
-	pb_progress_end(&run->b.pg);
 	free(tt);
 	pb_stab_machine_now(&m);
 	for (int s = 0; s < 2; s++)
@@ -303,6 +361,10 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	}
 	pb_stab_text_row(&st, "B/A ratio", run->ratio_stab, run->ratio_stab_why);
 	pb_stab_text_end(&st);
+	if (p->precision > 0)
+		pb_precision_text(fp, p->precision, run->precision <= p->precision, run->precision,
+				  run->nratios, pb_precision_budget(p->precision_budget_ns, p->duration_ns),
+				  "the median TT ratio", NULL);
 	if (p->expect >= 0)
 		fprintf(fp, "\nexpect %s: %s\n", expect_words[p->expect],
 			expect_holds(run) ? "holds" : "does NOT hold");
@@ -321,6 +383,9 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	json_object_object_add(o, "duration_ns", pb_budget_duration_json(&run->b.budget));
 	pb_json_add_int(o, "size_bytes", (int64_t)p->size);
 	pb_json_add_int(o, "repeat", (int64_t)p->repeat);
+	json_object_object_add(o, "precision_pct", p->precision > 0 ?
+			       json_object_new_double(p->precision) : NULL);
+	pb_json_add_int(o, "precision_budget_ns", (int64_t)p->precision_budget_ns);
 	pb_json_add_str(o, "dir", p->dir);
 	pb_json_add_str(o, "expect", p->expect >= 0 ? expect_words[p->expect] : NULL);
 	pb_json_add_int(o, "timeout_ns", (int64_t)p->timeout_ns);
@@ -380,6 +445,9 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		json_object_object_add(rx, "repetitions", rreps);
 		row = pb_row_json(rx);
 		pb_stab_fields(&row, run->ratio_stab, run->ratio_stab_why);
+		if (p->precision > 0)
+			json_object_object_add(rx, "precision",
+					       pb_precision_json(p->precision, run->precision));
 		json_object_array_add(sides, rx);
 		/* `results`, like every command's: what compare reads. */
 		json_object_object_add(doc, "results", sides);
@@ -393,6 +461,11 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	json_object_object_add(sum, "substitute", json_object_new_boolean(!run->accepted));
 	json_object_object_add(sum, "expectations_hold", p->expect < 0 ? NULL :
 			       json_object_new_boolean(expect_holds(run)));
+	if (p->precision > 0) {
+		json_object_object_add(sum, "precision_reached",
+				       json_object_new_boolean(run->precision <= p->precision));
+		pb_json_add_int(sum, "precision_extra_ns", (int64_t)run->precision_ns);
+	}
 	pb_doc_finish(doc, sum, run->b.error, run->b.status, fp);
 }
 
@@ -417,7 +490,7 @@ static void probe_timestamps(struct on_run *run)
 static int execute(struct pb_cli *cli, void *params)
 {
 	const struct on_params *p = params;
-	struct on_run run = { .p = p };
+	struct on_run run = { .p = p, .precision = NAN };
 	int r = pb_bench_begin(&run.b, NAME, cli, p->timeout_ns, p->loops, p->duration_ns);
 
 	if (r)
@@ -464,6 +537,8 @@ static const struct pb_opt options[] = {
 	{ PB_OPT("size", 's', PB_OPT_SIZE, P, size), .min = 1, .max = MAX_CHUNK, .def = "100",
 	  .arg = "BYTES", .help = "chunk size per write/read; K, M suffixes; at most 64M" },
 	PB_OPT_REPEAT(P, repeat, "measured A/B pairs, interleaved A B A B"),
+	PB_OPT_PRECISION(P, precision, precision_budget_ns, "the median TT ratio B/A",
+			 "--duration, else 60 s"),
 	{ PB_OPT("dir", 'd', PB_OPT_DIR, P, dir), .arg = "DIR",
 	  .help = "directory for the FIFO of the substitute benchmark" },
 	{ PB_OPT("expect", 'e', PB_OPT_WORD, P, expect_word), .words = expect_words,

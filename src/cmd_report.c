@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <json-c/json.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "benchcmd.h"
 #include "cleanup.h"
 #include "cli.h"
 #include "clock.h"
@@ -61,27 +63,28 @@ struct part {
 				* 2-CPU VM; [1]: --quick): its weight for the ETA */
 	bool wants_dir;        /* pass --dir */
 	part_text_fn *text;    /* its renderer */
+	bool precision;        /* takes --precision (measures figures) */
 };
 
 /* The report's parts, in order.  Loops are chosen so the whole report takes
  * about 30 s on a 2-CPU machine (about 10 s with --quick). */
 static const struct part parts[] = {
-	{ "timestamps", "timestamps", "timestamps", NULL, 30, { 1, 1 }, true, text_timestamps },
+	{ "timestamps", "timestamps", "timestamps", NULL, 30, { 1, 1 }, true, text_timestamps, false },
 	{ "o_noatime", "O_NOATIME", "o_noatime --loops 1000 --repeat 3",
-	  "o_noatime --loops 300 --repeat 3", 60, { 40, 13 }, true, text_o_noatime },
+	  "o_noatime --loops 300 --repeat 3", 60, { 40, 13 }, true, text_o_noatime, true },
 	{ "conformance", "conformance", "conformance", NULL, 300, { 22, 21 }, false,
-	  text_conformance },
+	  text_conformance, false },
 	{ "throughput", "throughput", "throughput --kind anon,fifo --size 100,4K --loops 2000 --repeat 5",
 	  "throughput --kind anon,fifo --size 100,4K --loops 600 --repeat 3", 120, { 100, 22 },
-	  true, text_throughput },
+	  true, text_throughput, true },
 	{ "throughput_64k", "64 KiB throughput", "throughput --kind anon --size 64K --mode rw,vmsplice,splice --loops 20000 --repeat 5",
 	  "throughput --kind anon --size 64K --mode rw,vmsplice,splice --loops 5000 --repeat 3", 90,
-	  { 30, 5 }, false, text_throughput_64k },
+	  { 30, 5 }, false, text_throughput_64k, true },
 	{ "messaging", "messaging", "messaging --groups 2 --loops 200 --repeat 3",
-	  "messaging --groups 2 --loops 50 --repeat 3", 60, { 5, 2 }, false, text_messaging },
+	  "messaging --groups 2 --loops 50 --repeat 3", 60, { 5, 2 }, false, text_messaging, true },
 	{ "latency", "latency", "latency --kind anon --placement same,core --loops 10000 --repeat 3",
 	  "latency --kind anon --placement same,core --loops 3000 --repeat 3", 60, { 36, 6 }, false,
-	  text_latency },
+	  text_latency, true },
 };
 /* The copy ceiling's measure, weighted as the parts are. */
 static const unsigned membw_ds[2] = { 10, 3 };
@@ -102,6 +105,8 @@ struct report {
 	int intr;                  /* the signal that interrupted the report, or 0 */
 	bool quick;
 	unsigned selected;         /* bit i: parts[i] */
+	double precision;          /* --precision PCT for the measuring parts, 0: off */
+	uint64_t precision_budget_ns; /* --precision-budget: all of theirs together */
 	struct part_run runs[NPARTS];
 	struct pb_stats membw;     /* bytes/s of memcpy */
 	int membw_ok;
@@ -268,8 +273,25 @@ static void first_error(struct part_run *pr)
 		snprintf(pr->error, sizeof(pr->error), "exit status %d", pr->status);
 }
 
+/* --precision: part PT's share of the report's budget, by its weight
+ * among the selected parts that take it (0: no --precision for it). */
+static uint64_t part_budget_ns(const struct report *rep, const struct part *pt)
+{
+	uint64_t ds = 0, b;
+
+	if (!(rep->precision > 0) || !pt->precision)
+		return 0;
+	for (size_t i = 0; i < NPARTS; i++)
+		if ((rep->selected & (1u << i)) && parts[i].precision)
+			ds += parts[i].ds[rep->quick];
+	b = ds ? rep->precision_budget_ns / ds * pt->ds[rep->quick] : 0;
+	return b > PB_BUDGET_MIN_NS ? b : PB_BUDGET_MIN_NS;
+}
+
 static void run_part(const struct report *rep, const struct part *pt, struct part_run *pr)
 {
+	char pct[32], budget[32];
+	uint64_t budget_ns = part_budget_ns(rep, pt);
 	char args[512], out[PATH_MAX], err[PATH_MAX], msg[sizeof(pr->error)];
 	const char *argv[MAX_ARGS];
 	const struct pb_cmd *cmd;
@@ -282,7 +304,16 @@ static void run_part(const struct report *rep, const struct part *pt, struct par
 	pr->status = -1;
 	pr->ran = true;
 	snprintf(args, sizeof(args), "%s", rep->quick && pt->quick ? pt->quick : pt->args);
-	argc = split(args, argv, MAX_ARGS - 5);
+	argc = split(args, argv, MAX_ARGS - 9);
+	if (budget_ns) {
+		snprintf(pct, sizeof(pct), "%g", rep->precision);
+		snprintf(budget, sizeof(budget), "%llums",
+			 (unsigned long long)(budget_ns / 1000000));
+		argv[argc++] = "--precision";
+		argv[argc++] = pct;
+		argv[argc++] = "--precision-budget";
+		argv[argc++] = budget;
+	}
 	argv[argc++] = "--format";
 	argv[argc++] = "json";
 	argv[argc++] = "--quiet";
@@ -313,7 +344,7 @@ static void run_part(const struct report *rep, const struct part *pt, struct par
 	} else {
 		if (pid == 0)
 			child_run(cmd, argc, argv, out, err);
-		r = wait_part(pid, t0 + (uint64_t)pt->timeout_s * 1000000000ULL, &st);
+		r = wait_part(pid, t0 + (uint64_t)pt->timeout_s * 1000000000ULL + budget_ns, &st);
 		if (r)
 			stop_part(pid);
 		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
@@ -333,7 +364,8 @@ static void run_part(const struct report *rep, const struct part *pt, struct par
 		if (pr->interrupted)
 			snprintf(pr->error, sizeof(pr->error), "interrupted by SIG%s", sig_name(intr));
 		else if (r == -ETIMEDOUT)
-			snprintf(pr->error, sizeof(pr->error), "timed out after %u s", pt->timeout_s);
+			snprintf(pr->error, sizeof(pr->error), "timed out after %.0f s",
+				 pt->timeout_s + (double)budget_ns / 1e9);
 		else if (r)
 			snprintf(pr->error, sizeof(pr->error), "waiting for it: %s", strerror(-r));
 		else if (WIFSIGNALED(st))
@@ -672,6 +704,46 @@ static void fitness(const struct report *rep, int *rows, int *unstable, char *wh
 		snprintf(why + off, len - off, "; %d more", named - 3);
 }
 
+/* --precision over the parts' measured rows: how many have a precision
+ * object, how many reached it, and the farthest from it (WHERE: its part;
+ * NAN: too few repetitions for an interval). */
+struct reach {
+	int rows, reached;
+	double worst;
+	const char *where;
+};
+
+static void precision_reach(const struct report *rep, struct reach *rc)
+{
+	*rc = (struct reach){ .worst = 0 };
+	for (size_t i = 0; i < NPARTS; i++) {
+		struct json_object *res, *r;
+
+		if (!(rep->selected & (1u << i)) || !rep->runs[i].doc ||
+		    !json_object_object_get_ex(rep->runs[i].doc, "results", &res) ||
+		    !json_object_is_type(res, json_type_array))
+			continue;
+		for (size_t k = 0; k < json_object_array_length(res); k++) {
+			double got;
+
+			r = json_object_array_get_idx(res, k);
+			if (!pb_json_get(r, "precision"))
+				continue;
+			rc->rows++;
+			got = pb_json_get(r, "precision.reached_pct") ?
+			      getd(r, "precision.reached_pct") : NAN;
+			if (got <= rep->precision) {
+				rc->reached++;
+				continue;
+			}
+			if (!rc->where || (!isnan(rc->worst) && (isnan(got) || got > rc->worst))) {
+				rc->worst = got;
+				rc->where = parts[i].name;
+			}
+		}
+	}
+}
+
 static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
 	const struct report *rep = r_;
@@ -713,6 +785,23 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		text_ceiling(fp, rep);
 	if (rep->intr)
 		text_not_run(fp, rep);
+	if (rep->precision > 0) {
+		struct reach rc;
+
+		precision_reach(rep, &rc);
+		if (rc.rows && rc.reached == rc.rows)
+			fprintf(fp, "\n%-16s %g%% reached by all %d measured rows (95%% interval of "
+				"the median, within %.0f s)\n", "precision", rep->precision, rc.rows,
+				(double)rep->precision_budget_ns / 1e9);
+		else if (rc.rows && isnan(rc.worst))
+			fprintf(fp, "\n%-16s %g%% reached by %d of %d measured rows in %.0f s; %s had "
+				"too few repetitions for an interval\n", "precision", rep->precision,
+				rc.reached, rc.rows, (double)rep->precision_budget_ns / 1e9, rc.where);
+		else if (rc.rows)
+			fprintf(fp, "\n%-16s %g%% reached by %d of %d measured rows in %.0f s; %s came "
+				"to %.1f%%\n", "precision", rep->precision, rc.reached, rc.rows,
+				(double)rep->precision_budget_ns / 1e9, rc.where, rc.worst);
+	}
 	fitness(rep, &rows, &unstable, why, sizeof(why));
 	if (rows && !unstable)
 		fprintf(fp, "\n%-16s fit to compare: all %d measured rows stable\n", "figures", rows);
@@ -733,6 +822,10 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	char b[160];
 
 	json_object_object_add(params, "quick", json_object_new_boolean(rep->quick));
+	json_object_object_add(params, "precision_pct", rep->precision > 0 ?
+			       json_object_new_double(rep->precision) : NULL);
+	pb_json_add_int(params, "precision_budget_ns",
+			rep->precision > 0 ? (int64_t)rep->precision_budget_ns : 0);
 	pb_json_add_str(params, "dir", rep->dir ? rep->dir : pb_tmpdir_base());
 	json_object_object_add(doc, "params", params);
 	/* Structured, not prose: the effective capabilities as a list, the
@@ -762,6 +855,7 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		pb_json_add_int(r, "duration_ns", (int64_t)pr->duration_ns);
 		/* what the progress line's ETA planned for it (ds: tenths of a second) */
 		pb_json_add_int(r, "estimate_ns", (int64_t)parts[i].ds[rep->quick] * 100000000);
+		pb_json_add_int(r, "precision_budget_ns", (int64_t)part_budget_ns(rep, &parts[i]));
 		pb_json_add_str(r, "error", pr->error[0] ? pr->error : NULL);
 		json_object_object_add(runs, parts[i].name, r);
 		json_object_object_add(pj, parts[i].name, pr->doc ? json_object_get(pr->doc) : NULL);
@@ -812,6 +906,20 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		pb_json_add_str(fit, "reason", unstable ? why : NULL);
 		json_object_object_add(sum, "stability", fit);
 	}
+	if (rep->precision > 0) {
+		struct json_object *pr = json_object_new_object();
+		struct reach rc;
+
+		precision_reach(rep, &rc);
+		pb_json_add_int(pr, "rows", rc.rows);
+		pb_json_add_int(pr, "reached", rc.reached);
+		json_object_object_add(pr, "all_reached", json_object_new_boolean(rc.rows &&
+									       rc.reached == rc.rows));
+		pb_json_add_str(pr, "worst_part", rc.where);
+		json_object_object_add(pr, "worst_pct", rc.where && !isnan(rc.worst) ?
+				       json_object_new_double(rc.worst) : NULL);
+		json_object_object_add(sum, "precision", pr);
+	}
 	pb_doc_finish(doc, sum, NULL, rep->status, fp);
 }
 
@@ -828,7 +936,7 @@ static uint64_t planned_ds(const struct report *rep)
 
 	for (size_t i = 0; i < NPARTS; i++)
 		if (rep->selected & (1u << i))
-			ds += parts[i].ds[rep->quick];
+			ds += parts[i].ds[rep->quick] + part_budget_ns(rep, &parts[i]) / 100000000;
 	if (rep->selected & (1u << 4))
 		ds += membw_ds[rep->quick];
 	return ds;
@@ -873,7 +981,8 @@ static int execute(struct pb_cli *cli, struct report *rep)
 			}
 			break;
 		}
-		pb_progress_item(&pg, parts[i].ds[rep->quick], "%s ...", parts[i].title);
+		pb_progress_item(&pg, parts[i].ds[rep->quick] + part_budget_ns(rep, &parts[i]) /
+				 100000000, "%s ...", parts[i].title);
 		run_part(rep, &parts[i], pr);
 		rep->status = pb_exit_merge(rep->status, part_status(pr));
 		if (pr->error[0] && !cli->common.quiet)
@@ -926,7 +1035,12 @@ static int prepare_dirs(struct report *rep)
 	return 0;
 }
 
+/* report --precision: all measuring parts' budget together, by default */
+#define REPORT_PRECISION_BUDGET_NS (120ULL * 1000000000ULL)
+
 struct rep_params {
+	double precision;
+	uint64_t precision_budget_ns;
 	int quick;
 	const char *dir;
 	unsigned parts;            /* bit i: parts[i] */
@@ -949,13 +1063,17 @@ static int check_params(struct pb_cli *cli, void *params)
 		}
 	if (!pb_cli_given(cli, "parts"))
 		p->parts = (1u << NPARTS) - 1;
-	return 0;
+	if (!p->precision_budget_ns)
+		p->precision_budget_ns = REPORT_PRECISION_BUDGET_NS;
+	return pb_precision_check(cli, NAME);
 }
 
 static int exec_params(struct pb_cli *cli, void *params)
 {
 	const struct rep_params *p = params;
-	struct report rep = { .dir = p->dir, .quick = p->quick, .selected = p->parts };
+	struct report rep = { .dir = p->dir, .quick = p->quick, .selected = p->parts,
+			      .precision = p->precision,
+			      .precision_budget_ns = p->precision_budget_ns };
 	int rc = PB_CLI_CONTINUE;
 
 	if (prepare_dirs(&rep))
@@ -975,6 +1093,9 @@ static const struct pb_opt options[] = {
 	  .help = "directory for FIFOs" },
 	{ PB_OPT("parts", 'P', PB_OPT_WORDS, P, parts), .words = part_words, .def_help = "all",
 	  .arg = "LIST", .help = "only these parts" },
+	PB_OPT_PRECISION(P, precision, precision_budget_ns,
+			 "each measured row's headline figure (the parts' --precision)",
+			 "120 s, shared by the measuring parts by their length"),
 	PB_OPT_END
 };
 

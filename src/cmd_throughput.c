@@ -49,6 +49,7 @@ struct tp_params {
 	uint64_t loops, repeat, warmup, pipe_size, timeout_ns;
 	uint64_t duration_ns;        /* --duration, 0: --loops decides */
 	double precision;            /* --precision PCT, 0: off */
+	uint64_t precision_budget_ns; /* --precision-budget, 0: --duration, else 60 s */
 	unsigned flags;
 	const char *dir;
 	int pinned;
@@ -92,7 +93,8 @@ static int check_params(struct pb_cli *cli, void *params)
 	struct tp_params *p = params;
 	unsigned mask = pb_kind_mask(p->kind_words, 0);
 
-	(void)cli;
+	if (pb_precision_check(cli, NAME))
+		return -1;
 	for (int k = 0; k < PB_KIND_COUNT; k++)
 		if (mask & (1u << k))
 			p->kinds[p->nkinds++] = (enum pb_kind)k;
@@ -237,7 +239,7 @@ static void refine(struct tp_run *run, uint64_t start)
 			worst = isnan(c->precision) || c->precision > worst ? c->precision : worst;
 		}
 		run->precision_reached = all;
-		if (all || pb_precision_spent(start, p->duration_ns))
+		if (all || pb_precision_spent(start, p->precision_budget_ns, p->duration_ns))
 			break;
 		pb_progress_show(&run->b.pg, "precision %.1f%% of %g%% wanted, round %zu", worst,
 				 p->precision, round);
@@ -417,7 +419,7 @@ static void precision_text(const struct tp_run *run, FILE *fp)
 {
 	const struct tp_cell *worst = NULL;
 	size_t most = 0;
-	char sz[32];
+	char sz[32], where[64];
 
 	for (size_t i = 0; i < run->ncells; i++) {
 		const struct tp_cell *c = &run->cells[i];
@@ -433,18 +435,11 @@ static void precision_text(const struct tp_run *run, FILE *fp)
 	if (!worst)
 		return;
 	pb_format_size(worst->size, sz, sizeof(sz));
-	if (run->precision_reached)
-		fprintf(fp, "precision   %g%% reached after %zu repetitions: every row's median TT "
-			"within %.1f%% (95%% interval)\n", run->p->precision, most, worst->precision);
-	else if (isnan(worst->precision))
-		fprintf(fp, "precision   %g%% not reached in %.1f s: %s %s had %zu repetitions, too "
-			"few for an interval (8)\n", run->p->precision,
-			(double)run->precision_ns / 1e9, pb_kind_names[worst->kind], sz,
-			worst->nreps);
-	else
-		fprintf(fp, "precision   %g%% not reached in %.1f s: %.1f%% (%s %s, %zu "
-			"repetitions)\n", run->p->precision, (double)run->precision_ns / 1e9,
-			worst->precision, pb_kind_names[worst->kind], sz, worst->nreps);
+	snprintf(where, sizeof(where), "%s %s", pb_kind_names[worst->kind], sz);
+	pb_precision_text(fp, run->p->precision, run->precision_reached, worst->precision,
+			  run->precision_reached ? most : worst->nreps,
+			  pb_precision_budget(run->p->precision_budget_ns, run->p->duration_ns),
+			  "every row's median TT", where);
 }
 
 static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
@@ -675,6 +670,7 @@ static struct json_object *params_json(const struct tp_run *run)
 	pb_json_add_int(o, "timeout_ns", (int64_t)p->timeout_ns);
 	json_object_object_add(o, "precision_pct", p->precision > 0 ?
 			       json_object_new_double(p->precision) : NULL);
+	pb_json_add_int(o, "precision_budget_ns", (int64_t)p->precision_budget_ns);
 	return o;
 }
 
@@ -938,7 +934,8 @@ static const struct pb_opt options[] = {
 	  .help = "pipe2 flags (direct: O_DIRECT packet mode; noatime: O_NOATIME)" },
 	PB_OPT_REPEAT(P, repeat, "measured repetitions"),
 	PB_OPT_WARMUP(P, warmup),
-	PB_OPT_PRECISION(P, precision, "every row's median TT"),
+	PB_OPT_PRECISION(P, precision, precision_budget_ns, "every row's median TT",
+			 "--duration, else 60 s"),
 	{ PB_OPT("cpu", 'c', PB_OPT_CPUS, P, cpus), .def_help = "not pinned", .arg = "LIST",
 	  .help = "pin to these CPUs, e.g. 0 or 0-1" },
 	PB_OPT_TIMEOUT(P, timeout_ns),

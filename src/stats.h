@@ -30,8 +30,9 @@ double pb_stats_welch(const struct pb_stats *a, const struct pb_stats *b,
  * statistics (distribution-free; ranks from the normal approximation of the
  * binomial): the J-th and K-th smallest values, J = floor(N/2 - 0.98 sqrt N),
  * K = ceil(N/2 + 1 + 0.98 sqrt N).  0, -EDOM when N is too small for both
- * ranks to exist (under 8 values), -ENOMEM.
+ * ranks to exist (under PB_STATS_MEDIAN_CI_MIN values), -ENOMEM.
  */
+#define PB_STATS_MEDIAN_CI_MIN 8
 int pb_stats_median_ci(const double *v, size_t n, double *lo, double *hi);
 
 /* How precisely the median of V[0..N-1] is known: the farther end of its

@@ -332,4 +332,24 @@ else
 	skip "several kinds and waits on a skip line" "this machine has SMT siblings and several NUMA nodes"
 fi
 
+# --precision: repetitions added until every row's median p50 is known
+# within the percent (its 95% interval by ranks, recomputed from the JSON's
+# own repetitions), or --precision-budget is spent; exit 0 either way.
+PREC=${TESTS_SRCDIR:-$(dirname "$0")}/figures/precision.pl
+"$PB" latency -n 200 -r 3 -w 0 --placement same --precision 50 --precision-budget 20s -f json \
+	>"$T/p.json" 2>/dev/null
+is "--precision 50: exit 0" "$?" 0
+is "--precision 50: reached with 8 repetitions or more, the interval recomputes" \
+	"$(perl "$PREC" rtt_p50_ns <"$T/p.json")" "n>=8 reached same all"
+is "--precision in params" "$("$JSONQ" "$T/p.json" .params.precision_pct .params.precision_budget_ns |
+	tr '\n' ' ')" "50.0 20000000000 "
+# (three repetitions of 50000 round trips outlast 100 ms: no interval yet)
+"$PB" latency -n 50000 -r 3 -w 0 --placement same --precision 0.01 --precision-budget 100ms \
+	>"$T/out" 2>/dev/null
+is "--precision in 100 ms: exit 0, the text says it was not reached and why" \
+	"$?/$(grep -c '^precision   0.01% not reached in its 0.1 s budget: anon 1 B same block had 3 repetitions, too few for an interval (8)$' "$T/out")" "0/1"
+"$PB" latency --precision-budget 1s >/dev/null 2>"$T/err"
+is "--precision-budget without --precision: exit 2, one line" \
+	"$?/$(wc -l <"$T/err" | tr -d ' ')" "2/1"
+
 tap_late_end

@@ -225,16 +225,9 @@ fi
 # JSON's own repetitions), or the budget is spent; exit 0 either way
 "$PB" messaging $SMALL -r 3 -w 0 --precision 50 -f json >"$T/p.json" 2>/dev/null
 is "--precision 50: exit 0" "$?" 0
-is "--precision 50: reached, at least 8 repetitions, the interval recomputes" "$(perl -MJSON::PP -e '
-	local $/; my $r = decode_json(<STDIN>)->{results}[0];
-	my @t = sort { $a <=> $b } map { $_->{elapsed_ns} } @{ $r->{repetitions} }; my $n = @t;
-	my $h = 0.9799819922700 * sqrt($n); my $j = int($n / 2 - $h); my $k = $n / 2 + 1 + $h;
-	$k = int($k) == $k ? $k : int($k) + 1;
-	my $m = $n % 2 ? $t[($n - 1) / 2] : ($t[$n / 2 - 1] + $t[$n / 2]) / 2;
-	my $w = (($m - $t[$j - 1]) > ($t[$k - 1] - $m) ? $m - $t[$j - 1] : $t[$k - 1] - $m) / $m * 100;
-	print(($r->{precision}{reached} ? "reached" : "not"), " ", ($n >= 8 ? "n>=8" : "n=$n"), " ",
-		abs($w - $r->{precision}{reached_pct}) <= 1e-6 * ($w > 1 ? $w : 1) ? "same" : "differs $w")' <"$T/p.json")" \
-	"reached n>=8 same"
+is "--precision 50: reached, at least 8 repetitions, the interval recomputes" \
+	"$(perl "${TESTS_SRCDIR:-$(dirname "$0")}/figures/precision.pl" elapsed_ns <"$T/p.json")" \
+	"n>=8 reached same all"
 "$PB" messaging $SMALL -r 3 -w 0 --precision 0 >/dev/null 2>"$T/err"
 is "--precision 0: exit 2, one line" "$?/$(wc -l <"$T/err" | tr -d ' ')" "2/1"
 

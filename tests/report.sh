@@ -263,5 +263,34 @@ if command -v setpriv >/dev/null 2>&1 && [ "$(id -u)" = 0 ] &&
 else
 	skip 3 "setpriv cannot drop capabilities here"
 fi
+
+# --precision: the measuring parts get it, with shares of the budget that
+# add up to it at most; the summary counts the rows that reached it.
+"$PIPEBENCH" report --quick --parts timestamps,messaging,latency --precision 50 \
+	--precision-budget 20s --format json --output "$TEST_TMP/prec.json" 2>/dev/null
+is "$?" 0 "report --precision 50: exit 0"
+is "$("$JSONQ" "$TEST_TMP/prec.json" .params.precision_pct .parts.messaging.params.precision_pct \
+	.parts.latency.params.precision_pct .part_runs.timestamps.precision_budget_ns | tr '\n' ' ')" \
+	"50.0 50.0 50.0 0 " "the measuring parts get --precision, timestamps does not"
+got=$(perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>); my ($b, $rows, $ok) = (0, 0, 0);
+	for my $p (qw(messaging latency)) {
+		$b += $d->{part_runs}{$p}{precision_budget_ns};
+		die "$p: its budget differs from its share\n"
+			if $d->{parts}{$p}{params}{precision_budget_ns} != $d->{part_runs}{$p}{precision_budget_ns};
+		for my $r (@{ $d->{parts}{$p}{results} }) {
+			next unless $r->{precision}; $rows++; $ok++ if $r->{precision}{reached} }
+	}
+	my $s = $d->{summary}{precision};
+	print $b <= 20e9 && $b >= 19e9 ? "shares" : "shares $b", " ",
+		$s->{rows} == $rows && $s->{reached} == $ok ? "counted" : "counted $s->{rows}/$s->{reached} want $rows/$ok"' \
+	<"$TEST_TMP/prec.json" 2>&1)
+is "$got" "shares counted" "the parts' budgets share 20 s; the summary counts their rows"
+"$PIPEBENCH" report --quick --parts messaging --precision 50 --precision-budget 5s \
+	>"$TEST_TMP/text" 2>/dev/null
+grep -Eq '^precision +50% reached by (all [0-9]+ measured rows|[0-9]+ of [0-9]+ measured rows in 5 s)' \
+	"$TEST_TMP/text"
+ok $? "report --precision: its text says whether the rows reached it"
+"$PIPEBENCH" report --precision-budget 5s >/dev/null 2>"$TEST_TMP/err"
+is "$?|$(wc -l <"$TEST_TMP/err" | tr -d ' ')" "2|1" "report --precision-budget alone: exit 2, one line"
 tmp_empty; ok $? "nothing left behind"
 done_testing

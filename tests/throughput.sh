@@ -228,24 +228,20 @@ fi
 $PIPEBENCH throughput --kind anon,fifo --size 4K --loops 300 --repeat 3 --precision 50 \
 	--format json >"$J"
 is "$?" 0 "--precision 50: exit 0"
-got=$(perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>); my @o;
-	for my $r (@{ $d->{results} }) {
-		my @t = sort { $a <=> $b } map { $_->{tt_ns} } @{ $r->{repetitions} }; my $n = @t;
-		my $h = 0.9799819922700 * sqrt($n); my ($j, $k) = (int($n / 2 - $h), $n / 2 + 1 + $h);
-		$k = int($k) == $k ? $k : int($k) + 1;
-		my $m = $n % 2 ? $t[($n - 1) / 2] : ($t[$n / 2 - 1] + $t[$n / 2]) / 2;
-		my $want = $j >= 1 && $k <= $n ? (($m - $t[$j - 1]) > ($t[$k - 1] - $m) ? $m - $t[$j - 1] : $t[$k - 1] - $m) / $m * 100 : undef;
-		my $got = $r->{precision}{reached_pct};
-		push @o, ($n >= 8 ? "n>=8" : "n=$n") . " " . ($r->{precision}{reached} ? "reached" : "not") .
-			(defined $want && defined $got && abs($want - $got) <= 1e-6 * ($want > 1 ? $want : 1) ? " same" : " differs");
-	}
-	print join(",", @o), " ", $d->{summary}{precision_reached} ? "all" : "not all"' <"$J")
+got=$(perl "${TESTS_SRCDIR:-$(dirname "$0")}/figures/precision.pl" tt_ns <"$J")
 is "$got" "n>=8 reached same,n>=8 reached same all" \
 	"--precision 50: each row's interval recomputes from its repetitions, reached"
 run $PIPEBENCH throughput --kind anon --size 4K --repeat 3 --precision 0.01 --duration 300ms
 is "$rc" 0 "--precision 0.01 in a 300 ms budget: exit 0"
-printf '%s\n' "$out" | grep -Eq '^precision   0.01% not reached in [0-9.]+ s: '
+printf '%s\n' "$out" | grep -Eq '^precision   0.01% not reached in its 0.3 s budget: '
 ok $? "... and the text says it was not reached"
+run $PIPEBENCH throughput --kind anon --size 4K --loops 300 --repeat 3 --precision 0.01 \
+	--precision-budget 300ms --format json
+is "$rc|$(printf '%s' "$out" | "$JSONQ" - .params.precision_budget_ns .summary.precision_reached | tr '\n' ' ')" \
+	"0|300000000 false " "--precision-budget 300ms bounds it: exit 0, not reached, in params"
+run $PB --precision-budget 1s
+is "$rc|$(printf '%s' "$err" | grep -c 'precision-budget without --precision')" "2|1" \
+	"--precision-budget without --precision: exit 2, says why"
 run $PB --precision 0
 is "$rc|$(printf '%s' "$err" | wc -l | tr -d ' ')" "2|0" "--precision 0: exit 2, one line"
 done_testing

@@ -148,6 +148,23 @@ check "o_noatime JSON: the one statistics shape for each side and for the ratio"
 	  "median,min,max,mean,stddev,rsd,spread,n median,min,max,mean,stddev,rsd,spread,n median,min,max,mean,stddev,rsd,spread,n" ]
 check "o_noatime JSON: statistics count the pairs (n = 2)" \
 	[ "$("$JQ" "$work/out" .results[1].tt_ns.n .benchmark.tt_ratio.n | tr '\n' ' ')" = "2 2 " ]
+# --precision: pairs added until the median B/A ratio is known within the
+# percent (recomputed from the JSON's own ratios); A and B keep step.
+check "o_noatime --precision 50: exit 0" \
+	run 0 o_noatime --dir "$work/d" --loops 50 --repeat 3 --precision 50 --precision-budget 20s \
+	--format json
+check "o_noatime --precision 50: the ratio's interval recomputes, reached with 8 pairs or more" \
+	[ "$(perl "${TESTS_SRCDIR:-$(dirname "$0")}/figures/precision.pl" tt_ratio <"$work/out")" = \
+	  "n>=8 reached same all" ]
+check "o_noatime --precision: A, B and the ratios have as many repetitions" \
+	[ "$("$JQ" "$work/out" '.results[0].repetitions#' '.results[1].repetitions#' \
+	     '.benchmark.tt_ratios_b_over_a#' | sort -u | wc -l)" = 1 ]
+check "o_noatime --precision 0.01 in 300 ms: exit 0, the text says it was not reached" \
+	run 0 o_noatime --dir "$work/d" --loops 50 --repeat 3 --precision 0.01 \
+	--precision-budget 300ms
+check "... the text says it was not reached" \
+	grep -Eq '^precision   0.01% not reached in its 0.3 s budget: ([0-9.]+% after [0-9]+ repetitions|[0-9]+ repetitions, too few for an interval \(8\))$' \
+	"$work/out"
 run 0 o_noatime --dir "$work/d" --loops 10 --repeat 1 --format json --expect unsupported
 check "o_noatime JSON: summary.expectations_hold, as in timestamps (no expectation_holds)" \
 	eval '[ "$("$JQ" "$work/out" .summary.expectations_hold)" = true ] && ! grep -q expectation_holds "$work/out"'
