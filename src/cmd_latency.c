@@ -566,13 +566,27 @@ static void judge(struct lat_run *run)
 		struct pb_stats st;
 		double *v;
 
+		struct pb_stab_machine mc = m;
+
 		if (!c->nreps)
 			continue;
 		v = malloc(c->nreps * sizeof(*v));
-		for (size_t r = 0; v && r < c->nreps; r++)
-			v[r] = f_p50(&c->reps[r]);
+		/* the parties' migrations, where both were counted */
+		mc.migrations = 0;
+		mc.pinned = c->cpu_a >= 0;
+		for (size_t r = 0; r < c->nreps; r++) {
+			const struct lat_rep *rp = &c->reps[r];
+
+			if (v)
+				v[r] = f_p50(rp);
+			mc.ops += (long long)rp->round_trips;
+			if (rp->a.migrations < 0 || rp->b.migrations < 0 || mc.migrations < 0)
+				mc.migrations = -1;
+			else
+				mc.migrations += rp->a.migrations + rp->b.migrations;
+		}
 		c->stab = pb_stab_judge(v && !pb_stats_compute(v, c->nreps, &st) ? &st : NULL,
-					&c->merged, &m, c->stab_why, sizeof(c->stab_why));
+					&c->merged, &mc, c->stab_why, sizeof(c->stab_why));
 		free(v);
 	}
 }

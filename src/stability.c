@@ -31,6 +31,9 @@ void pb_stab_machine_now(struct pb_stab_machine *m)
 	m->steal_pct = d.steal_pct;
 	m->others_pct = d.others_pct;
 	m->throttled = d.throttled;
+	m->migrations = -1;
+	m->ops = 0;
+	m->pinned = false;
 }
 
 /* ---- two modes of a histogram */
@@ -169,6 +172,17 @@ enum pb_stab pb_stab_judge(const struct pb_stats *reps, const struct pb_hist *hi
 	if (m && m->throttled > 0) {
 		disturbed = true;
 		pb_format_add(why, len, &off, "; ", "cgroup throttled %lld periods", m->throttled);
+	}
+	if (m && m->migrations > 0 && m->pinned) {
+		disturbed = true;
+		pb_format_add(why, len, &off, "; ", "%lld %s of pinned parties (their affinity "
+			      "changed under the run?)", m->migrations,
+			      m->migrations == 1 ? "migration" : "migrations");
+	} else if (m && m->migrations > 0 && m->ops > 0 &&
+		   m->migrations * PB_STAB_MIGRATE_EVERY > m->ops) {
+		disturbed = true;
+		pb_format_add(why, len, &off, "; ", "%lld migrations in %lld operations (one in "
+			      "%.0f)", m->migrations, m->ops, (double)m->ops / (double)m->migrations);
 	}
 	if (pb_stab_bimodal(hist, &md)) {
 		char a[32], b[32];

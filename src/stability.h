@@ -7,7 +7,10 @@
  *              used more than PB_STAB_OTHERS_PCT of the time of the CPUs
  *              the run may use (where that is not known, a run too short:
  *              the load average at the start above their number), steal
- *              time above PB_STAB_STEAL_PCT, or the cgroup throttled it
+ *              time above PB_STAB_STEAL_PCT, the cgroup throttled it, or
+ *              the row's parties migrated between CPUs: at all when they
+ *              were pinned (the affinity changed under the run), more
+ *              than once per PB_STAB_MIGRATE_EVERY operations when not
  *   bimodal    the round trips fall into two separate groups (two modes of
  *              the histogram, each with PB_STAB_MODE_PCT of the values
  *              or more, a valley between them)
@@ -34,6 +37,7 @@
 #define PB_STAB_STEAL_PCT 2.0
 #define PB_STAB_OTHERS_PCT 25.0
 #define PB_STAB_MODE_PCT 10.0
+#define PB_STAB_MIGRATE_EVERY 100
 
 enum pb_stab { PB_STAB_STABLE, PB_STAB_NOISY, PB_STAB_BIMODAL, PB_STAB_DISTURBED };
 
@@ -46,6 +50,10 @@ struct pb_stab_machine {
 	double steal_pct;     /* of all CPU time during the run; < 0 unknown */
 	double others_pct;    /* CPU time others used, of all; < 0 unknown */
 	long long throttled;  /* cgroup periods throttled during the run; < 0 unknown */
+	/* the row's own, where it counts them (latency): */
+	long long migrations; /* its parties' migrations; <= 0 none or unknown */
+	long long ops;        /* its operations (round trips) */
+	bool pinned;          /* its parties were pinned to their CPUs */
 };
 
 /* The machine now, against pb_machine_mark_start: load, allowed CPUs,

@@ -183,6 +183,40 @@ START_TEST(machine_disturbs)
 }
 END_TEST
 
+/* Migrations disturb a row: any of pinned parties, more than one per
+ * PB_STAB_MIGRATE_EVERY operations of unpinned ones; none or unknown (<= 0)
+ * never. */
+START_TEST(migrations_disturb)
+{
+	struct pb_stab_machine m = { .load = 0.5, .cpus = 2, .others_pct = 3, .ops = 1000 };
+	char why[300];
+
+	m.migrations = 10;
+	ck_assert_int_eq(judge(0.01, 0.03, 5, &m, why, sizeof(why)), PB_STAB_STABLE);
+	m.migrations = 11;
+	ck_assert_int_eq(judge(0.01, 0.03, 5, &m, why, sizeof(why)), PB_STAB_DISTURBED);
+	ck_assert_str_eq(why, "11 migrations in 1000 operations (one in 91)");
+	m.migrations = 1;
+	m.pinned = true;
+	ck_assert_int_eq(judge(0.01, 0.03, 5, &m, why, sizeof(why)), PB_STAB_DISTURBED);
+	ck_assert_str_eq(why, "1 migration of pinned parties (their affinity changed under the "
+			 "run?)");
+	m.migrations = 2;
+	ck_assert_int_eq(judge(0.01, 0.03, 5, &m, why, sizeof(why)), PB_STAB_DISTURBED);
+	ck_assert_str_eq(why, "2 migrations of pinned parties (their affinity changed under the "
+			 "run?)");
+	m.migrations = -1;
+	ck_assert_int_eq(judge(0.01, 0.03, 5, &m, why, sizeof(why)), PB_STAB_STABLE);
+	m.migrations = 0;
+	ck_assert_int_eq(judge(0.01, 0.03, 5, &m, why, sizeof(why)), PB_STAB_STABLE);
+	/* no operations counted: unpinned migrations cannot be weighed */
+	m.pinned = false;
+	m.migrations = 50;
+	m.ops = 0;
+	ck_assert_int_eq(judge(0.01, 0.03, 5, &m, why, sizeof(why)), PB_STAB_STABLE);
+}
+END_TEST
+
 /* Two modes beat noise; the reason says where each lies. */
 START_TEST(bimodal_verdict)
 {
@@ -216,7 +250,7 @@ int main(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	suite_add_tcase(s, tc);
-	suite_add_tcase(s, pb_test_tcase(PB_TCASE("verdict", repetitions, machine_disturbs,
+	suite_add_tcase(s, pb_test_tcase(PB_TCASE("verdict", repetitions, machine_disturbs, migrations_disturb,
 						  reason_truncated)));
 	return pb_test_run_suite(s);
 }

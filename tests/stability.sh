@@ -133,4 +133,24 @@ esac
 "$P" report --quick --parts throughput_64k --dir "$D" >"$D/rep.txt" 2>/dev/null
 ok "$(grep -Eq '^figures +(fit to compare: all [0-9]+ measured rows stable|NOT fit to compare: [0-9]+ of [0-9]+ measured rows not stable \(throughput_64k: )' "$D/rep.txt"; echo $?)" \
 	"report text: the figures line"
+
+# Parties pinned to one CPU and moved to another mid-run (taskset on both
+# threads) migrated: the row is disturbed, and says so.
+if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
+	"$P" latency --threads --cpu 0 --duration 1500ms -r 1 -w 0 -f json -o "$D/mig.json" -q &
+	pid=$!
+	sleep 0.7
+	taskset -a -p -c 1 "$pid" >/dev/null 2>&1
+	wait "$pid"
+	is "$?|$("$JSONQ" "$D/mig.json" .results[0].stability)" "0|disturbed" \
+		"latency pinned to CPU 0, moved to CPU 1 mid-run: disturbed, exit 0"
+	"$JSONQ" "$D/mig.json" .results[0].stability_reason |
+		grep -Eq '^[0-9]+ migrations? of pinned parties \(their affinity changed under the run\?\)'
+	ok $? "... the reason counts the pinned parties' migrations"
+	"$P" latency --threads --cpu 0 -n 20000 -r 1 -w 0 -f json -o "$D/nomig.json" -q
+	"$JSONQ" "$D/nomig.json" .results[0].stability_reason | grep -q 'migration'
+	ok "$((! $?))" "left where they were pinned: no migration named"
+else
+	skip 3 "one CPU, or no taskset: cannot move pinned parties"
+fi
 done_testing
