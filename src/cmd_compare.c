@@ -313,11 +313,51 @@ static void fmt_num(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.4g", v);
 }
 
-static void fmt_mean_rsd(const struct pb_stats *s, char *buf, size_t len)
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* V of METRIC in human units for the text: times (*_ns, ns_per_*,
+ * *_ns_per_*) in ns, us, ms or s; byte rates (*bytes_per_s) in B/s, kB/s,
+ * MB/s or GB/s (powers of ten); other rates (rate_*, *_per_s) per second
+ * with k, M or G; anything else as a plain number (fmt_num).  Four
+ * significant digits. */
+static void fmt_value(const char *metric, double v, char *buf, size_t len)
+{
+	static const char *const time_u[] = { "ns", "us", "ms", "s" };
+	static const char *const byte_u[] = { "B/s", "kB/s", "MB/s", "GB/s" };
+	static const char *const rate_u[] = { "/s", "k/s", "M/s", "G/s" };
+	const char *const *u = NULL;
+	int i = 0;
+
+	if (!isfinite(v)) {
+		snprintf(buf, len, "n/a");
+		return;
+	}
+	if (ends_with(metric, "_ns") || strstr(metric, "_ns_per_") || !strncmp(metric, "ns_per_", 7))
+		u = time_u;
+	else if (ends_with(metric, "bytes_per_s"))
+		u = byte_u;
+	else if (pb_cmp_is_rate(metric))
+		u = rate_u;
+	if (!u) {
+		fmt_num(v, buf, len);
+		return;
+	}
+	for (; i < 3 && fabs(v) >= 1000; i++)
+		v /= 1000;
+	snprintf(buf, len, "%.4g %s", v, u[i]);
+}
+
+/* A metric's "mean ~ rsd" cell, the mean in human units (fmt_value). */
+static void fmt_mean_rsd(const char *metric, const struct pb_stats *s, char *buf, size_t len)
 {
 	char num[48];
 
-	fmt_num(s->mean, num, sizeof(num));
+	fmt_value(metric, s->mean, num, sizeof(num));
 	snprintf(buf, len, "%12s ~%3.0f%%", num, s->rsd * 100);
 }
 
@@ -329,7 +369,7 @@ static void fmt_change(const struct pb_cmp_metric *m, char *chg, size_t chg_len,
 		snprintf(chg, chg_len, "%+.1f%%", m->change_pct);
 	else
 		snprintf(chg, chg_len, "n/a");
-	fmt_mean_rsd(&m->cur, cell, cell_len);
+	fmt_mean_rsd(m->metric, &m->cur, cell, cell_len);
 }
 
 static char marker(const struct pb_cmp_metric *m)
@@ -372,13 +412,15 @@ static bool printed_before(const struct cmp_run *run, size_t k, const struct pb_
 }
 
 /* Whether the text shows ROW: every row with --all-metrics; else not the
- * workload counts (bytes, syscalls, messages, round trips...) and the side
- * counters (context switches, CPU time, migrations) unless --metrics makes
- * them gate, and always a regression. */
+ * workload counts (bytes, syscalls, messages, round trips...), and not the
+ * side counters (context switches, CPU time, migrations) and the details
+ * (pb_cmp_is_detail) unless --metrics makes them gate; always a
+ * regression. */
 static bool shown(const struct cmp_run *run, const struct pb_cmp_metric *row)
 {
 	if (run->all_metrics ||
-	    (!pb_cmp_is_workload(row->metric) && (!row->side || pb_cmp_gates(row->metric, NULL))))
+	    (!pb_cmp_is_workload(row->metric) &&
+	     (!row->side || (!row->detail && pb_cmp_gates(row->metric, NULL)))))
 		return true;
 	for (size_t k = 0; k < run->nin; k++) {
 		const struct pb_cmp_metric *m = find_row(&run->in[k].res, row);
@@ -398,7 +440,7 @@ static void emit_row(const struct cmp_run *run, const struct pb_cmp_metric *row,
 {
 	char cell[96];
 
-	fmt_mean_rsd(&row->base, cell, sizeof(cell));
+	fmt_mean_rsd(row->metric, &row->base, cell, sizeof(cell));
 	fputs(cell, fp);
 	for (size_t k = 0; k < run->nin; k++) {
 		const struct pb_cmp_metric *m = find_row(&run->in[k].res, row);
@@ -720,7 +762,7 @@ static void block_row(const struct cmp_run *run, const struct pb_cmp_metric *row
 		return;
 	fprintf(fp, "\n%s%s%s %s (%s)\n", row->part ? row->part : "", row->part ? ": " : "",
 		row->label, row->metric, pb_cmp_dir_name(row->dir));
-	fmt_mean_rsd(&row->base, cell, sizeof(cell));
+	fmt_mean_rsd(row->metric, &row->base, cell, sizeof(cell));
 	fprintf(fp, "  %-*s %s  base\n", (int)run->label_w, run->labels[0], cell);
 	for (size_t k = 0; k < run->nin; k++) {
 		const struct pb_cmp_metric *m = find_row(&run->in[k].res, row);
@@ -1030,9 +1072,9 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	}
 	each_row(run, count_hidden, &hidden);
 	if (hidden)
-		fprintf(fp, "\n%zu more %s: workload counts and side counters (context switches, "
-			"CPU time, migrations); --all-metrics shows them\n", hidden,
-			hidden == 1 ? "row" : "rows");
+		fprintf(fp, "\n%zu more %s: workload counts, side counters (context switches, "
+			"CPU time, migrations) and details (totals beside their rates, round-trip "
+			"extremes); --all-metrics shows them\n", hidden, hidden == 1 ? "row" : "rows");
 	fprintf(fp, "\n! regression: significant and worse by more than %g%%; "
 		"* significant (p < %g: Welch's t-test, Mann-Whitney U from %d repetitions a "
 		"side); ? fewer than 2 repetitions\n", run->threshold, PB_CMP_ALPHA,
@@ -1044,8 +1086,8 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		fprintf(fp, "u inconclusive: the result is not stable on a side (noisy, bimodal or "
 			"disturbed; its stability_reason says why); never a regression\n");
 	fprintf(fp, "%s\n", run->metrics ? "only the metrics --metrics names can be a regression" :
-		"context switches, CPU time and migrations are never a regression (--metrics "
-		"chooses what can be)");
+		"context switches, CPU time, migrations and details are never a regression "
+		"(--metrics chooses what can be)");
 	for (size_t k = 0; k < run->nin; k++) {
 		const struct pb_cmp_result *r = &run->in[k].res;
 
@@ -1159,6 +1201,7 @@ static struct json_object *metric_json(const struct cmp_input *in,
 	json_object_object_add(o, "comparable", json_object_new_boolean(m->comparable));
 	json_object_object_add(o, "derived", json_object_new_boolean(m->derived));
 	json_object_object_add(o, "gates", json_object_new_boolean(!m->side));
+	json_object_object_add(o, "detail", json_object_new_boolean(m->detail));
 	json_object_object_add(o, "inconclusive", json_object_new_boolean(m->inconclusive));
 	pb_json_add_str(o, "base_stability", m->base_stab[0] ? m->base_stab : NULL);
 	pb_json_add_str(o, "new_stability", m->cur_stab[0] ? m->cur_stab : NULL);

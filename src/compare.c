@@ -32,6 +32,7 @@ static const struct dir_rule {
 	{ "write_calls", EXACT, PB_CMP_NEUTRAL },
 	{ "read_calls", EXACT, PB_CMP_NEUTRAL },
 	{ "syscalls", EXACT, PB_CMP_NEUTRAL },
+	{ "verified_loops", EXACT, PB_CMP_NEUTRAL },
 	{ "rate_", PREFIX, PB_CMP_HIGHER },
 	{ "_per_s", SUFFIX, PB_CMP_HIGHER },
 	{ "ns_per_", PREFIX, PB_CMP_LOWER },
@@ -962,6 +963,23 @@ bool pb_cmp_gates(const char *metric, const char *patterns)
 	return false;
 }
 
+bool pb_cmp_is_rate(const char *metric)
+{
+	size_t n = strlen(metric);
+
+	return strncmp(metric, "rate_", 5) == 0 || (n > 6 && !strcmp(metric + n - 6, "_per_s"));
+}
+
+bool pb_cmp_is_detail(const char *metric, bool has_rate)
+{
+	static const char *const extremes[] = {
+		"rtt_min_ns", "rtt_max_ns", "rtt_stddev_ns", "rtt_p99_9_ns", "rtt_p99_99_ns", NULL,
+	};
+
+	return (has_rate && pb_cmp_is_extensive(metric) && ends_with(metric, "_ns")) ||
+	       in_words(extremes, metric);
+}
+
 /* The metrics [FIRST, r->nm) of the pair BE/CE: which gate (PATTERNS), and
  * all of them inconclusive when either result's stability is not stable. */
 static void gate(struct pb_cmp_result *r, size_t first, const struct entry *be,
@@ -969,13 +987,17 @@ static void gate(struct pb_cmp_result *r, size_t first, const struct entry *be,
 {
 	const char *sb = str_member(be->obj, "stability"), *sc = str_member(ce->obj, "stability");
 	bool unstable = (sb && strcmp(sb, "stable") != 0) || (sc && strcmp(sc, "stable") != 0);
+	bool has_rate = false;
 
+	for (size_t i = first; i < r->nm; i++)
+		has_rate |= pb_cmp_is_rate(r->m[i].metric);
 	for (size_t i = first; i < r->nm; i++) {
 		struct pb_cmp_metric *m = &r->m[i];
 
 		snprintf(m->base_stab, sizeof(m->base_stab), "%s", sb ? sb : "");
 		snprintf(m->cur_stab, sizeof(m->cur_stab), "%s", sc ? sc : "");
-		m->side = !pb_cmp_gates(m->metric, patterns);
+		m->detail = !m->derived && pb_cmp_is_detail(m->metric, has_rate);
+		m->side = !pb_cmp_gates(m->metric, patterns) || (!patterns && m->detail);
 		m->inconclusive = unstable;
 		r->inconclusive += unstable;
 		if (m->regression && (m->side || m->inconclusive)) {

@@ -153,6 +153,8 @@ struct pb_cmp_metric {
 	bool inconclusive;       /* a side's result is not stable (its stability
 				    verdict): never a regression */
 	bool side;               /* does not gate (pb_cmp_gates): never a regression */
+	bool detail;             /* not a headline figure (pb_cmp_is_detail): gates
+				    only when --metrics names it */
 	char base_stab[12], cur_stab[12]; /* the results' stability verdicts, or "" */
 };
 
@@ -163,6 +165,20 @@ struct pb_cmp_metric {
  * run's side counters are no reason to fail a kernel).
  */
 bool pb_cmp_gates(const char *metric, const char *patterns);
+
+/* Whether METRIC is a rate (rate_*, *_per_s). */
+bool pb_cmp_is_rate(const char *metric);
+
+/*
+ * Whether METRIC of a result is a detail rather than a headline figure: a
+ * total time in a result that also has a rate (HAS_RATE: throughput's
+ * tt_ns, tw_ns and tr_ns beside rate_bytes_per_s and ns_per_syscall; the
+ * elapsed time beside messages or round trips per second), or a round
+ * trip's extremes (rtt_min_ns, rtt_max_ns, rtt_stddev_ns, rtt_p99_9_ns,
+ * rtt_p99_99_ns).  compare's text shows details with --all-metrics; they
+ * gate only when --metrics names them.
+ */
+bool pb_cmp_is_detail(const char *metric, bool has_rate);
 
 /* Whether M is a workload count (pb_cmp_is_workload) that changed by more
  * than 1%: the runs did different work, so their totals compare per unit. */

@@ -237,6 +237,32 @@ START_TEST(metric_keys_are_not_identity)
 }
 END_TEST
 
+static bool detail_beside_rate(const char *m)
+{
+	return pb_cmp_is_detail(m, true);
+}
+
+static bool detail_alone(const char *m)
+{
+	return pb_cmp_is_detail(m, false);
+}
+
+/* Rates, and the details: totals beside a rate, a round trip's extremes. */
+START_TEST(rates_and_details)
+{
+	want_names(pb_cmp_is_rate, "a rate", "rate_bytes_per_s rate_messages_per_s round_trips_per_s",
+		   "ns_per_syscall tt_ns bytes_per_syscall rates per_s x_per_sec");
+	want_names(detail_beside_rate, "a detail beside a rate",
+		   "tt_ns tw_ns tr_ns elapsed_ns rtt_min_ns rtt_max_ns rtt_stddev_ns rtt_p99_9_ns "
+		   "rtt_p99_99_ns",
+		   "rate_bytes_per_s ns_per_syscall rtt_p50_ns rtt_p90_ns rtt_p99_ns rtt_mean_ns "
+		   "tt_ns_per_byte tt_ratio voluntary_ctxsw bytes");
+	want_names(detail_alone, "a detail without a rate",
+		   "rtt_min_ns rtt_max_ns rtt_stddev_ns rtt_p99_9_ns rtt_p99_99_ns",
+		   "tt_ns tw_ns elapsed_ns rtt_p50_ns tt_ratio");
+}
+END_TEST
+
 /* ------------------------------------------------------------ significance */
 
 START_TEST(welch_flags_clear_shift)
@@ -1426,7 +1452,8 @@ END_TEST
 static Suite *compare_suite(void)
 {
 	const struct pb_tcase *const tcases[] = {
-		PB_TCASE("direction", direction_table, metric_keys_are_not_identity),
+		PB_TCASE("direction", direction_table, metric_keys_are_not_identity,
+			 rates_and_details),
 		PB_TCASE("significance", welch_flags_clear_shift, welch_ignores_noise,
 			 too_few_repetitions_is_na, constant_samples, zero_base_mean, regression_rule,
 			 significance_boundary, verdict_regression_rule),

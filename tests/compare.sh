@@ -54,13 +54,13 @@ doc "$T/fast.json" throughput "$P" "$(tp_body 90000)"
 run "$T/base.json" "$T/same.json"
 check "no change: exit 0" [ "$rc" = 0 ]
 check "no change: nothing on stderr" [ ! -s "$T/err" ]
-check "text shows the robot's layout" grep -Eq '^ +100000 ~ +1% +\+0\.0% +100000 ~ +1%  kind=anon size_bytes=100 pipe_size_bytes=65536 tt_ns$' "$T/out"
+check "text shows the robot's layout" grep -Eq '^ +100 us ~ +1% +\+0\.0% +100 us ~ +1%  kind=anon size_bytes=100 pipe_size_bytes=65536 tt_ns$' "$T/out"
 
 run "$T/base.json" "$T/slow.json"
 check "10% slower: exit 1 (regression)" [ "$rc" = 1 ]
-check "regression marked with !" grep -Eq '\+10\.0% ! +110000 ~ +1%.* tt_ns$' "$T/out"
+check "regression marked with !" grep -Eq '\+10\.0% ! +110 us ~ +1%.* tt_ns$' "$T/out"
 check "workload counts left out of the text, and said so" sh -c '! grep -q " bytes\$" "$1" &&
-	grep -Eq "^[0-9]+ more rows?: workload counts and side counters" "$1"' sh "$T/out"
+	grep -Eq "^[0-9]+ more rows?: workload counts, side counters \(context switches, CPU time, migrations\) and details" "$1"' sh "$T/out"
 run --all-metrics "$T/base.json" "$T/slow.json"
 check "--all-metrics: the neutral count shown, not flagged" grep -Eq '\+0\.0%   +1000 ~ +0%.* bytes$' "$T/out"
 
@@ -73,7 +73,7 @@ check "10% faster: exit 0" [ "$rc" = 0 ]
 
 run "$T/base.json" "$T/same.json" "$T/slow.json"
 check "two NEW files: exit 1" [ "$rc" = 1 ]
-check "two NEW files side by side" grep -Eq '\+0\.0% .* \+10\.0% ! +110000 ~ +1%.* tt_ns$' "$T/out"
+check "two NEW files side by side" grep -Eq '\+0\.0% .* \+10\.0% ! +110 us ~ +1%.* tt_ns$' "$T/out"
 
 # Verdicts: a check that starts failing is a regression.
 doc "$T/conf-a.json" conformance '{}' '"checks": [
@@ -140,7 +140,7 @@ check "another FIFO directory: compared without --force (exit 1: 10% slower)" [ 
 check "another FIFO directory: one warning naming it" sh -c '[ "$(wc -l <"$1")" -eq 1 ] &&
 	grep -q "^pipebench compare: warning: .*dirB.json: the FIFO directory differs from .*dirA.json (dir); compared" "$1"' sh "$T/err"
 check "another FIFO directory: tt_ns still comparable, the regression" \
-	grep -Eq '\+10\.0% ! +110000 ~ +1%.* tt_ns$' "$T/out"
+	grep -Eq '\+10\.0% ! +110 us ~ +1%.* tt_ns$' "$T/out"
 run "$T/dirA.json" "$T/dirA.json"
 check "the same FIFO directory: exit 0, no warning" sh -c '[ "$1" = 0 ] && [ ! -s "$2" ]' sh "$rc" "$T/err"
 
@@ -183,8 +183,8 @@ doc "$T/twice.json" throughput '{ "loops": 200, "repeat": 3, "pipe_size_bytes": 
 run --force "$T/base.json" "$T/twice.json"
 check "--force, twice the work in twice the time: exit 0" [ "$rc" = 0 ]
 check "--force: tt_ns +100% shown as not comparable, not a regression" \
-	grep -Eq '\+100\.0% ~ +200000 ~ +[0-9]+%.* tt_ns$' "$T/out"
-check "--force: tt_ns_per_byte unchanged" grep -Eq '\+0\.0%   +100 ~ .* tt_ns_per_byte$' "$T/out"
+	grep -Eq '\+100\.0% ~ +200 us ~ +[0-9]+%.* tt_ns$' "$T/out"
+check "--force: tt_ns_per_byte unchanged" grep -Eq '\+0\.0%   +100 ns ~ .* tt_ns_per_byte$' "$T/out"
 check "--force: the legend explains ~" grep -q '^~ not comparable' "$T/out"
 run --force --format json "$T/base.json" "$T/twice.json"
 check "--force JSON: tt_ns comparable false, tt_ns_per_byte derived, 1 not comparable" sh -c '
@@ -234,12 +234,45 @@ true
 true
 anon" ]' sh "$JSONQ" "$T/cmp.json"
 
+# ---- details: a total beside a rate is shown with --all-metrics and gates
+# only when --metrics names it; the rate is the headline
+rated() {
+	cat <<EOF
+"results": [ { "kind": "anon", "size_bytes": 100, "pipe_size_bytes": 65536,
+  "repetitions": [
+    { "tt_ns": $1, "rate_bytes_per_s": 1000000, "verified_loops": 0, "bytes": 1000 },
+    { "tt_ns": $(($1 + 1000)), "rate_bytes_per_s": 1010000, "verified_loops": 0, "bytes": 1000 },
+    { "tt_ns": $(($1 - 1000)), "rate_bytes_per_s": 990000, "verified_loops": 0, "bytes": 1000 } ] } ]
+EOF
+}
+doc "$T/rA.json" throughput "$P" "$(rated 100000)"
+doc "$T/rB.json" throughput "$P" "$(rated 110000)"
+run "$T/rA.json" "$T/rB.json"
+check "tt_ns 10% slower beside an unchanged rate: a detail, exit 0, not shown" sh -c '
+	[ "$0" = 0 ] && ! grep -q "tt_ns\$" "$1" && ! grep -q "verified_loops\$" "$1" &&
+	grep -Eq "^ +1 MB/s ~ +1% +\+0\.0% +1 MB/s ~ +1%  kind=anon .*rate_bytes_per_s\$" "$1" &&
+	grep -Eq "^3 more rows: workload counts, side counters .* and details" "$1"' "$rc" "$T/out"
+run --format json "$T/rA.json" "$T/rB.json"
+check "JSON: tt_ns a detail that does not gate, the rate a headline that does" sh -c '
+	[ "$("$1" "$2" .results[0].metric .results[0].detail .results[0].gates \
+	     .results[1].metric .results[1].detail .results[1].gates | tr "\n" " ")" = \
+	  "tt_ns true false rate_bytes_per_s false true " ]' sh "$JSONQ" "$T/out"
+run --metrics 'tt_*' "$T/rA.json" "$T/rB.json"
+check "--metrics tt_*: the detail gates: exit 1, shown as the regression" sh -c '
+	[ "$0" = 1 ] && grep -Eq "\+10\.0% ! +110 us ~ +1%  kind=anon .*tt_ns\$" "$1"' "$rc" "$T/out"
+run --all-metrics "$T/rA.json" "$T/rB.json"
+check "--all-metrics: the detail shown, significant but no regression" sh -c '
+	[ "$0" = 0 ] && grep -Eq "\+10\.0% \* +110 us ~ +1%  kind=anon .*tt_ns\$" "$1"' "$rc" "$T/out"
+
 # ---- real throughput documents
 if "$PB" throughput --format json --loops 50 --repeat 3 --warmup 0 -o "$T/r1.json" &&
    "$PB" throughput --format json --loops 50 --repeat 3 --warmup 0 -o "$T/r2.json"; then
 	run --threshold 100000 "$T/r1.json" "$T/r2.json"
 	check "real throughput A/A with a huge threshold: exit 0" [ "$rc" = 0 ]
-	check "real throughput: tt_ns row" grep -q 'kind=anon mode=rw size_bytes=100 .*tt_ns$' "$T/out"
+	check "real throughput: the rate and time per syscall shown, the totals beside them not" sh -c '
+		grep -Eq "^ +[0-9.]+ [kMG]?B/s ~ .*kind=anon mode=rw size_bytes=100 .*rate_bytes_per_s$" "$1" &&
+		grep -Eq "^ +[0-9.]+ [nu]s ~ .*kind=anon mode=rw size_bytes=100 .*ns_per_syscall$" "$1" &&
+		! grep -Eq " t[twr]_ns$" "$1"' sh "$T/out"
 	# A document against itself, default threshold: nothing can differ.
 	run "$T/r1.json" "$T/r1.json"
 	check "real throughput against itself, default threshold: exit 0, no regression" \
@@ -254,17 +287,22 @@ if "$PB" throughput --format json --loops 50 --repeat 3 --warmup 0 -o "$T/r1.jso
 	# is inconclusive, never a regression: below).
 	m=$(perl -ne '$m = $1 if /"tt_ns": ([0-9]+)/ && $1 > $m; END { print $m + 0 }' "$T/r1.json")
 	perl -pe 's/"stability": "[a-z]+"/"stability": "stable"/' "$T/r1.json" >"$T/r1s.json"
-	perl -pe "s/(\"(tw|tr|tt)_ns\": )([0-9]+)/\$1 . (\$3 + (\$2 eq 'tt' ? 10 : 5) * $m)/ge" \
-		"$T/r1s.json" >"$T/slow.json"
+	# (each repetition's rate and time per syscall follow its TT)
+	perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>); my $m = $ARGV[0];
+		for my $r (@{ $d->{results} }) { for my $x (@{ $r->{repetitions} }) {
+			my $f = ($x->{tt_ns} + 10 * $m) / $x->{tt_ns};
+			$x->{tw_ns} += 5 * $m; $x->{tr_ns} += 5 * $m; $x->{tt_ns} += 10 * $m;
+			$x->{ns_per_syscall} *= $f; $x->{rate_bytes_per_s} /= $f } }
+		print JSON::PP->new->canonical->encode($d)' "$m" <"$T/r1s.json" >"$T/slow.json"
 	run "$T/r1s.json" "$T/slow.json"
-	check "real throughput with every time 10 runs longer: exit 1, tt_ns >= +1000% is a regression" \
-		sh -c '[ "$0" = 1 ] && grep -Eq "\+[0-9]{4,}\.[0-9]% !.*kind=anon mode=rw size_bytes=100 .*tt_ns$" "$1"' \
+	check "real throughput with every time 10 runs longer: exit 1, ns_per_syscall >= +1000% is a regression" \
+		sh -c '[ "$0" = 1 ] && grep -Eq "\+[0-9]{4,}\.[0-9]% !.*kind=anon mode=rw size_bytes=100 .*ns_per_syscall$" "$1"' \
 		"$rc" "$T/out"
 	# The same slowdown with NEW's row noisy: inconclusive, exit 0.
-	perl -pe 's/"stability": "[a-z]+"/"stability": "noisy"/' "$T/slow.json" >"$T/slown.json"
+	perl -pe 's/"stability": ?"[a-z]+"/"stability": "noisy"/g' "$T/slow.json" >"$T/slown.json"
 	run "$T/r1s.json" "$T/slown.json"
-	check "real throughput 10 runs longer but noisy in NEW: exit 0, tt_ns inconclusive (u)" \
-		sh -c '[ "$0" = 0 ] && grep -Eq "\+[0-9]{4,}\.[0-9]% u.*kind=anon mode=rw size_bytes=100 .*tt_ns$" "$1" &&
+	check "real throughput 10 runs longer but noisy in NEW: exit 0, ns_per_syscall inconclusive (u)" \
+		sh -c '[ "$0" = 0 ] && grep -Eq "\+[0-9]{4,}\.[0-9]% u.*kind=anon mode=rw size_bytes=100 .*ns_per_syscall$" "$1" &&
 			grep -q "^u inconclusive" "$1"' "$rc" "$T/out"
 else
 	not_ok "real throughput runs"
@@ -508,8 +546,8 @@ twoparts "$T/p1.json" 109 110 111 49 50 51
 twoparts "$T/p2.json" 108 110 112 48 50 52
 run "$T/pb.json" "$T/p1.json" "$T/p2.json"
 check "two parts, one label and metric: each row its own part's changes in both NEWs" sh -c '
-	[ "$0" = 1 ] && grep -Eq "^ +100 ~ +1% +\+10\.0% \* +110 ~ +1% +\+10\.0% \* +110 ~ +2%  throughput: kind=anon rate_bytes_per_s$" "$1" &&
-	grep -Eq "^ +100 ~ +1% +-50\.0% ! +50 ~ +2% +-50\.0% ! +50 ~ +4%  throughput_64k: kind=anon rate_bytes_per_s$" "$1" &&
+	[ "$0" = 1 ] && grep -Eq "^ +100 B/s ~ +1% +\+10\.0% \* +110 B/s ~ +1% +\+10\.0% \* +110 B/s ~ +2%  throughput: kind=anon rate_bytes_per_s$" "$1" &&
+	grep -Eq "^ +100 B/s ~ +1% +-50\.0% ! +50 B/s ~ +2% +-50\.0% ! +50 B/s ~ +4%  throughput_64k: kind=anon rate_bytes_per_s$" "$1" &&
 	[ "$(grep -c "kind=anon rate_bytes_per_s$" "$1")" = 2 ]' "$rc" "$T/out"
 
 # A part of BASE with no results that NEW lacks loses nothing: no row, no

@@ -108,13 +108,13 @@ PB_DELAY_NS=$delay LD_PRELOAD=$DW "$P" throughput --kind anon --size 4096 --loop
 rc=$?
 tight=$("$JSONQ" "$D/fast.json" .results[0].stability)/$("$JSONQ" "$D/slow.json" .results[0].stability)
 m=$(perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>);
-	for (@{ $d->{results} }) { next unless $_->{metric} eq "tt_ns";
+	for (@{ $d->{results} }) { next unless $_->{metric} eq "ns_per_syscall";
 		printf "%.0f %s %s %s", $_->{change_pct}, $_->{decided_by},
 			$_->{regression} ? "regression" : "-", $_->{inconclusive} ? "inconclusive" : "-" }' <"$D/cmp.json")
-diag "delay $delay ns a write; $tight; tt_ns: $m; exit $rc"
+diag "delay $delay ns a write; $tight; ns_per_syscall: $m; exit $rc"
 case $m in
-[1-9][0-9]" "*|[1-9][0-9][0-9]*" "*) ok 0 "the delayed write() made tt_ns at least 10% slower" ;;
-*) ok 1 "the delayed write() made tt_ns at least 10% slower" ;;
+[1-9][0-9]" "*|[1-9][0-9][0-9]*" "*) ok 0 "the delayed write() made ns_per_syscall at least 10% slower" ;;
+*) ok 1 "the delayed write() made ns_per_syscall at least 10% slower" ;;
 esac
 if [ "$tight" = stable/stable ]; then
 	is "$rc ${m#* }" "1 mann_whitney regression -" "tight documents, a real slowdown: exit 1, a regression by ranks"

@@ -27,7 +27,7 @@ my $base = JSON::PP->new->decode(slurp($c->{params}{base}));
 my %new = map { ($_ => JSON::PP->new->decode(slurp($_))) } @{$c->{params}{new}};
 # The man page's direction table, first match wins.
 my @rules = (["bytes", "=", "n"], ["messages", "=", "n"], ["write_calls", "=", "n"],
-	["read_calls", "=", "n"], ["syscalls", "=", "n"], ["rate_", "^", "h"], ["_per_s", '$', "h"],
+	["read_calls", "=", "n"], ["syscalls", "=", "n"], ["verified_loops", "=", "n"], ["rate_", "^", "h"], ["_per_s", '$', "h"],
 	["ns_per_", "^", "l"], ["syscalls_per_", "^", "l"], ["cpu_", "^", "l"], ["ctxsw", "~", "l"],
 	["_ns", '$', "l"], ["round_trips", "=", "n"], ["_per_round_trip", '$', "l"]);
 sub rule { my $m = shift; for my $r (@rules) { my ($p, $h) = @$r;
@@ -38,6 +38,10 @@ my %dirname = (l => "lower-is-better", h => "higher-is-better", n => "neutral");
 sub dir { rule($_[0]) // "n" }
 sub workload { (rule($_[0]) // "") eq "n" }
 sub extensive { dir($_[0]) eq "l" && $_[0] !~ /_per_/ && $_[0] !~ /^rtt_/ }
+sub is_rate { $_[0] =~ /^rate_|_per_s$/ }
+# a detail: a total beside a rate in its result, or a round trip's extremes
+sub detail { my ($m, $has_rate) = @_;
+	($has_rate && extensive($m) && $m =~ /_ns$/) || $m =~ /^rtt_(min|max|stddev|p99_9|p99_99)_ns$/ }
 sub part_of { my ($d, $part) = @_; return $d unless defined $part;
 	for my $p (split /\./, $part) { $d = $d->{parts}{$p} or return undef } $d }
 sub entries { my $d = shift; return () unless $d; map { @{$d->{$_} || []} } qw(results checks) }
@@ -114,6 +118,10 @@ my $i = 0;
 for my $r (@{$c->{results}}) {
 	next unless workload($r->{metric}) && defined $r->{change_pct} && abs($r->{change_pct}) > 1;
 	$wchg{join "\0", $r->{new_file}, $r->{part} // "", $r->{id}} = 1; }
+# The results that have a rate among their metrics (details beside it).
+my %rated;
+for my $r (@{$c->{results}}) {
+	$rated{join "\0", $r->{new_file}, $r->{part} // "", $r->{id}} = 1 if is_rate($r->{metric}); }
 my %differ = map { ($_->{file} => $_->{params_differ}) } @{$c->{inputs}};
 for my $r (@{$c->{results}}) {
 	my $p = "results[" . $i++ . "]($r->{metric})";
@@ -146,11 +154,13 @@ for my $r (@{$c->{results}}) {
 	my $comparable = !($r->{derived} ? 0 : extensive($r->{metric}) && (defined $differ{$r->{new_file}} || $wchg{$key}));
 	same("$p.comparable", $r->{comparable}, $comparable ? "true" : "false");
 	my $d = $r->{derived} ? "l" : dir($r->{metric});
-	# what gates: --metrics' patterns, or all but the side counters
+	# what gates: --metrics' patterns, or all but the side counters and details
+	my $det = !$r->{derived} && detail($r->{metric}, $rated{$key});
 	my $gates = defined $c->{params}{metrics}
 		? scalar grep({ my $g = quotemeta($_); $g =~ s/\\\*/.*/g; $g =~ s/\\\?/./g; $_ ne "" && $r->{metric} =~ /^$g$/ } split /,/, $c->{params}{metrics})
-		: $r->{metric} !~ /ctxsw|context_switches|migrations|^cpu_/;
+		: $r->{metric} !~ /ctxsw|context_switches|migrations|^cpu_/ && !$det;
 	same("$p.gates", $r->{gates}, $gates ? "true" : "false");
+	same("$p.detail", $r->{detail}, $det ? "true" : "false");
 	# a side's result not stable: inconclusive
 	my ($bs, $ns) = ($be->{stability}, $ne->{stability});
 	my $inc = (defined $bs && $bs ne "stable") || (defined $ns && $ns ne "stable");
@@ -226,6 +236,13 @@ sub fnum { my $v = shift; return "n/a" unless defined $v;
 	return sprintf("%.4g", $v) if abs($v) >= 1e12;
 	return sprintf("%.0f", $v) if abs($v) >= 100 || $v == POSIX::floor($v);
 	return sprintf("%.4g", $v); }
+# the text's human units: times, byte rates, other rates; else fnum
+sub fval { my ($m, $v) = @_; return "n/a" unless defined $v;
+	my @u = $m =~ /_ns$|_ns_per_|^ns_per_/ ? qw(ns us ms s) : $m =~ /bytes_per_s$/ ? qw(B/s kB/s MB/s GB/s)
+		: is_rate($m) ? ("/s", "k/s", "M/s", "G/s") : ();
+	return fnum($v) unless @u;
+	my $i = 0; while ($i < 3 && abs($v) >= 1000) { $v /= 1000; $i++ }
+	my $s = sprintf("%.4g", $v); $s =~ s/e\+0?(\d+)$/e+$1/; return "$s $u[$i]"; }
 sub mark { my $m = shift; return "!" if $m->{_reg}; return "~" if !$m->{_cmp}; return "u" if $m->{_inc}; return "*" if $m->{_sig};
 	return "?" if !defined $m->{_p}; return " "; }
 my @files = @{$c->{params}{new}};
@@ -236,27 +253,27 @@ if (defined $textf && -s $textf) {
 		my ($part, $id, $metric) = split /\0/, $rk; my $h = $rows{$rk};
 		my ($any) = values %$h; my $b = $any->{_b};
 		my $name = ($part ne "" ? "$part: " : "") . "$id $metric";
-		# the text leaves out workload counts and side counters (unless
-		# --all-metrics, --metrics makes them gate, or one regressed)
+		# the text leaves out workload counts, side counters and details
+		# (unless --all-metrics, --metrics makes them gate, or one regressed)
 		my $side = $metric =~ /ctxsw|context_switches|migrations|^cpu_/;
 		if (!$c->{params}{all_metrics} && !grep({ $_->{_reg} } values %$h) &&
-		    (workload($metric) || ($side && !$any->{gates}))) {
+		    (workload($metric) || (($side || $any->{detail}) && !$any->{gates}))) {
 			$hidden++; $n++;
 			bad("text: a hidden row shown: '$name'") if index($txt, "  $name\n") >= 0;
 			next; }
 		if (!$fleet) {
-			my $l = sprintf("%12s ~%3.0f%%", fnum($b->{mean}), $b->{rsd} * 100);
+			my $l = sprintf("%12s ~%3.0f%%", fval($metric, $b->{mean}), $b->{rsd} * 100);
 			for my $f (@files) { my $m = $h->{$f};
 				$l .= $m ? sprintf("  %9s %s %12s ~%3.0f%%", defined $m->{_chg} ? sprintf("%+.1f%%", $m->{_chg}) : "n/a",
-					mark($m), fnum($m->{_c}{mean}), $m->{_c}{rsd} * 100) : sprintf("  %9s   %18s", "-", "-"); }
+					mark($m), fval($metric, $m->{_c}{mean}), $m->{_c}{rsd} * 100) : sprintf("  %9s   %18s", "-", "-"); }
 			$l .= "  $name"; $n++;
 			bad("text: no line '$l'") unless index($txt, "$l\n") >= 0;
 		} elsif (defined $labels) {
 			my @lb = split /,/, $labels; my $w = 0; for (@lb) { $w = length if length > $w }
 			my $l = sprintf("\n%s (%s)\n  %-*s %12s ~%3.0f%%  base\n", $name,
-				$any->{direction}, $w, $lb[0], fnum($b->{mean}), $b->{rsd} * 100);
+				$any->{direction}, $w, $lb[0], fval($metric, $b->{mean}), $b->{rsd} * 100);
 			for my $k (0 .. $#files) { my $m = $h->{$files[$k]};
-				$l .= $m ? sprintf("  %-*s %12s ~%3.0f%%  %9s %s\n", $w, $lb[$k + 1], fnum($m->{_c}{mean}), $m->{_c}{rsd} * 100,
+				$l .= $m ? sprintf("  %-*s %12s ~%3.0f%%  %9s %s\n", $w, $lb[$k + 1], fval($metric, $m->{_c}{mean}), $m->{_c}{rsd} * 100,
 					defined $m->{_chg} ? sprintf("%+.1f%%", $m->{_chg}) : "n/a", mark($m))
 					: sprintf("  %-*s %18s\n", $w, $lb[$k + 1], "-"); }
 			$n++; bad("fleet text: no block '$l'") unless index($txt, $l) >= 0;
@@ -265,7 +282,7 @@ if (defined $textf && -s $textf) {
 		$n++; bad("fleet text: a two-document row for '$name'") if $fleet && index($txt, "  $name\n") >= 0;
 	}
 	if ($hidden) { $n++; bad("text: no line for the $hidden hidden rows") unless
-		$txt =~ /^$hidden more rows?: workload counts and side counters/m; }
+		$txt =~ /^$hidden more rows?: workload counts, side counters \(context switches, CPU time, migrations\) and details/m; }
 	my ($vr) = (0); $vr += $_->{regression} ? 1 : 0 for @{$c->{verdict_changes}};
 	my $sl = sprintf("%d comparisons, %d significant, %d regressions beyond %g%%; %d verdict changes, %d of them regressions (now fail or error); %d coverage lost",
 		$sum{comparisons} // 0, $sum{significant} // 0, ($sum{regressions} // 0) - $vr, $thr, $sum{verdict_changes} // 0, $vr, $sum{coverage_lost});
