@@ -62,4 +62,7 @@ const struct pb_sysops pb_sysops_real = {
 	.fdatasync = fdatasync,
 	.ftruncate = ftruncate,
 	.posix_fadvise = posix_fadvise,
+	.epoll_create1 = epoll_create1,
+	.epoll_ctl = epoll_ctl,
+	.epoll_wait = epoll_wait,
 };

@@ -11,6 +11,7 @@
 #define PB_SYSOPS_H
 
 #include <poll.h>
+#include <sys/epoll.h>
 #include <sys/select.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -51,6 +52,10 @@ struct pb_sysops {
 	int (*fdatasync)(int fd);
 	int (*ftruncate)(int fd, off_t len);
 	int (*posix_fadvise)(int fd, off_t off, off_t len, int advice); /* returns errno */
+	/* Added for the wake-up checks (LX-09). */
+	int (*epoll_create1)(int flags);
+	int (*epoll_ctl)(int ep, int op, int fd, struct epoll_event *ev);
+	int (*epoll_wait)(int ep, struct epoll_event *evs, int max, int timeout_ms);
 	/* Add new calls at the end; keep pb_sysops_real in the same order. */
 };
 

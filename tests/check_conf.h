@@ -238,6 +238,9 @@ static inline struct pb_sysops pb_test_sysops(const struct pb_sysops *broken)
 	PB_TAKE(fdatasync);
 	PB_TAKE(ftruncate);
 	PB_TAKE(posix_fadvise);
+	PB_TAKE(epoll_create1);
+	PB_TAKE(epoll_ctl);
+	PB_TAKE(epoll_wait);
 #undef PB_TAKE
 	return s;
 }

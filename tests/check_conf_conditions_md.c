@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
+#include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/mman.h>
@@ -792,6 +793,169 @@ static int open_fifo_eio_any(const char *path, int flags, mode_t mode)
 #define FAILS .v = PB_FAIL, .phrase =
 #define PASSES .v = PB_PASS, .phrase =
 #define SAYS(verdict) .v = (verdict), .phrase =
+/* ---- LX-08: O_ASYNC notifications, one queued signal (F_SETSIG) each ---- */
+
+/* LX-08 sets F_SETSIG to these on the read and the write end. */
+#define LX08_RD_SIG (SIGRTMIN + 1)
+#define LX08_WR_SIG (SIGRTMIN + 2)
+
+static void take_one(int sig)
+{
+	struct timespec zero = { 0, 0 };
+	sigset_t one;
+
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	PB_KEEP_ERRNO(sigtimedwait(&one, NULL, &zero));
+}
+
+static void queue_stray(int sig)
+{
+	union sigval v = { .sival_int = 999 };  /* si_fd 999 */
+
+	PB_KEEP_ERRNO(sigqueue(getpid(), sig, v));
+}
+
+static int lx08_fcntl_fails(int fd, int cmd, long arg, int which, bool write_end)
+{
+	if (cmd == which && (write_end ? is_write_end(fd) : is_read_end(fd)))
+		return ifail_with(EINVAL);
+	return fcntl(fd, cmd, arg);
+}
+
+static int fcntl_r_setown_einval(int fd, int cmd, long arg)
+{
+	return lx08_fcntl_fails(fd, cmd, arg, F_SETOWN, false);
+}
+
+static int fcntl_w_setsig_einval(int fd, int cmd, long arg)
+{
+	return lx08_fcntl_fails(fd, cmd, arg, F_SETSIG, true);
+}
+
+/* O_ASYNC on the read end queues a notification at once. */
+static int fcntl_async_notifies(int fd, int cmd, long arg)
+{
+	int r = fcntl(fd, cmd, arg);
+
+	if (r == 0 && cmd == F_SETFL && (arg & O_ASYNC) && is_read_end(fd))
+		PB_KEEP_ERRNO(kill(getpid(), LX08_RD_SIG));
+	return r;
+}
+
+/* Before 5.14 (fe67f4dd8daa): only a write into the empty pipe signals. */
+static ssize_t write_signals_when_empty(int fd, const void *buf, size_t n)
+{
+	int queued = 0;
+	ssize_t r;
+
+	if (is_write_end(fd))
+		ioctl(fd, FIONREAD, &queued);
+	r = write(fd, buf, n);
+	if (r > 0 && queued > 0)
+		take_one(LX08_RD_SIG);
+	return r;
+}
+
+/* The third write's notification comes with another for fd 999. */
+static ssize_t write_stray_signal(int fd, const void *buf, size_t n)
+{
+	ssize_t r = write(fd, buf, n);
+
+	if (r > 0 && is_write_end(fd) && ++calls_seen == 3)
+		queue_stray(LX08_RD_SIG);
+	return r;
+}
+
+/* Before 5.14: only a read from the full pipe signals the writer. */
+static ssize_t read_signals_when_full(int fd, void *buf, size_t n)
+{
+	ssize_t r = read(fd, buf, n);
+
+	if (r > 0 && is_read_end(fd) && ++calls_seen > 1)
+		take_one(LX08_WR_SIG);
+	return r;
+}
+
+static ssize_t read_stray_signal(int fd, void *buf, size_t n)
+{
+	ssize_t r = read(fd, buf, n);
+
+	if (r > 0 && is_read_end(fd) && ++calls_seen == 2)
+		queue_stray(LX08_WR_SIG);
+	return r;
+}
+
+/* ---- LX-09: an edge-triggered epoll reader; its epoll_waits 1..5 are:
+ * before any write, after write 1, again, after write 2, again ---- */
+
+static int epoll_create1_emfile(int flags)
+{
+	(void)flags;
+	return ifail_with(EMFILE);
+}
+
+static int epoll_ctl_eperm(int ep, int op, int fd, struct epoll_event *ev)
+{
+	return is_pipe_fd(fd) ? ifail_with(EPERM) : epoll_ctl(ep, op, fd, ev);
+}
+
+/* epoll_wait number NTH says EVENTS (0: nothing ready; -1: EINVAL) instead. */
+static int epoll_wait_nth(int ep, struct epoll_event *evs, int max, int timeout_ms, int nth,
+			  int events)
+{
+	int n = epoll_wait(ep, evs, max, timeout_ms);
+
+	if (++calls_seen != nth)
+		return n;
+	if (events < 0)
+		return ifail_with(EINVAL);
+	if (events == 0)
+		return 0;
+	evs[0].events = (uint32_t)events;
+	return 1;
+}
+
+static int ep1_ready(int ep, struct epoll_event *evs, int max, int t)
+{
+	return epoll_wait_nth(ep, evs, max, t, 1, EPOLLIN);
+}
+
+static int ep1_einval(int ep, struct epoll_event *evs, int max, int t)
+{
+	return epoll_wait_nth(ep, evs, max, t, 1, -1);
+}
+
+static int ep2_nothing(int ep, struct epoll_event *evs, int max, int t)
+{
+	return epoll_wait_nth(ep, evs, max, t, 2, 0);
+}
+
+static int ep2_out(int ep, struct epoll_event *evs, int max, int t)
+{
+	return epoll_wait_nth(ep, evs, max, t, 2, EPOLLOUT);
+}
+
+static int ep3_again(int ep, struct epoll_event *evs, int max, int t)
+{
+	return epoll_wait_nth(ep, evs, max, t, 3, EPOLLIN);
+}
+
+static int ep4_nothing(int ep, struct epoll_event *evs, int max, int t)
+{
+	return epoll_wait_nth(ep, evs, max, t, 4, 0);
+}
+
+static int ep4_out(int ep, struct epoll_event *evs, int max, int t)
+{
+	return epoll_wait_nth(ep, evs, max, t, 4, EPOLLOUT);
+}
+
+static int ep5_again(int ep, struct epoll_event *evs, int max, int t)
+{
+	return epoll_wait_nth(ep, evs, max, t, 5, EPOLLIN);
+}
+
 #define A PB_KIND_ANON
 #define F PB_KIND_FIFO
 #define RD(n, ...) .rd = { (n), __VA_ARGS__ }
@@ -1031,6 +1195,60 @@ static const struct row rows[] = {
 	{ "MD-06", A, {}, FAILS "reopened writer: read gave 1 (data), expected 0", RD(3, 1) },
 	{ "MD-06", A, {}, FAILS "reopened writer: read gave -1 (Resource temporarily "
 	  "unavailable)", RD(3, -1, EAGAIN) },
+	/* LX-08: writes 1-4 then reads 1-4, each of one byte */
+	{ "LX-08", A, {}, PASSES "4 one-byte writes signalled the reader 4 times (POLL_IN), "
+	  "4 reads the writer 4 times (POLL_OUT)" },
+	{ "LX-08", F, {}, PASSES "4 one-byte writes signalled the reader 4 times" },
+	{ "LX-08", A, { .fcntl = fcntl_r_setown_einval }, FAILS
+	  "F_SETOWN, F_SETSIG and F_SETFL O_ASYNC on the read end: EINVAL" },
+	{ "LX-08", A, { .fcntl = fcntl_w_setsig_einval }, FAILS
+	  "F_SETOWN, F_SETSIG and F_SETFL O_ASYNC on the write end: EINVAL" },
+	{ "LX-08", A, { .fcntl = fcntl_async_notifies }, FAILS
+	  "1 signal queued before any write or read" },
+	{ "LX-08", A, {}, FAILS "write #2 of 1 byte: -1/EIO", WR(2, -1, EIO) },
+	{ "LX-08", A, { .write = write_signals_when_empty }, FAILS
+	  "4 one-byte writes signalled the reader 1 time: only the write into the empty pipe "
+	  "(before 5.14: fe67f4dd8daa)" },
+	{ "LX-08", F, { .write = write_signals_when_empty }, FAILS
+	  "4 one-byte writes signalled the reader 1 time" },
+	{ "LX-08", A, { .write = write_stray_signal }, FAILS
+	  "after the writes, a signal for fd 999 with band " },
+	{ "LX-08", A, {}, FAILS "read #3 of 1 byte: -1/EIO", RD(3, -1, EIO) },
+	{ "LX-08", A, {}, FAILS "read #1 of 1 byte: 0", RD(1, 0) },
+	{ "LX-08", A, { .read = read_signals_when_full }, FAILS
+	  "4 one-byte reads signalled the writer 1 time: not every read (before 5.14: "
+	  "fe67f4dd8daa)" },
+	{ "LX-08", A, { .read = read_stray_signal }, FAILS
+	  "after the reads, a signal for fd 999 with band " },
+	/* LX-09: epoll_waits 1 before any write, 2 after write 1, 3 again, 4 after
+	 * write 2, 5 again */
+	{ "LX-09", A, {}, PASSES "EPOLLIN for each of 2 writes, the second into a non-empty "
+	  "pipe; none without a write" },
+	{ "LX-09", F, {}, PASSES "EPOLLIN for each of 2 writes" },
+	{ "LX-09", A, { .epoll_create1 = epoll_create1_emfile }, .v = PB_ERROR,
+	  .phrase = "harness: epoll_create1: EMFILE" },
+	{ "LX-09", A, { .epoll_ctl = epoll_ctl_eperm }, FAILS
+	  "epoll_ctl(EPOLL_CTL_ADD, the read end, EPOLLIN|EPOLLET): EPERM" },
+	{ "LX-09", A, { .epoll_wait = ep1_ready }, FAILS
+	  "the empty pipe reported events 0x1 before any write" },
+	{ "LX-09", A, { .epoll_wait = ep1_einval }, FAILS "epoll_wait: EINVAL" },
+	{ "LX-09", A, {}, FAILS "write #1 of 1 byte: -1/EIO", WR(1, -1, EIO) },
+	{ "LX-09", A, { .epoll_wait = ep2_nothing }, FAILS
+	  "no event after a write into the empty pipe" },
+	{ "LX-09", A, { .epoll_wait = ep2_out }, FAILS
+	  "after write #1 the event is 0x4, without EPOLLIN" },
+	{ "LX-09", A, { .epoll_wait = ep3_again }, FAILS
+	  "after write #1 an event 0x1 again with no new write: not edge-triggered" },
+	{ "LX-09", A, {}, FAILS "write #2 of 1 byte: 0", WR(2, 0) },
+	{ "LX-09", A, { .epoll_wait = ep4_nothing }, FAILS
+	  "no event after a write into the pipe holding 1 byte: an EPOLLET reader is woken only "
+	  "when the pipe was empty (before 5.14: 3a34b13a88ca)" },
+	{ "LX-09", F, { .epoll_wait = ep4_nothing }, FAILS
+	  "no event after a write into the pipe holding 1 byte" },
+	{ "LX-09", A, { .epoll_wait = ep4_out }, FAILS
+	  "after write #2 the event is 0x4, without EPOLLIN" },
+	{ "LX-09", A, { .epoll_wait = ep5_again }, FAILS
+	  "after write #2 an event 0x1 again with no new write: not edge-triggered" },
 };
 #define NROWS (sizeof(rows) / sizeof(rows[0]))
 

@@ -759,7 +759,7 @@ START_TEST(registry_complete)
 	} g[] = {
 		{ pb_checks_poll, "PL-", 5 },
 		{ pb_checks_metadata, "MD-", 6 },
-		{ pb_checks_linux, "LX-", 7 },
+		{ pb_checks_linux, "LX-", 9 },
 	};
 
 	for (size_t i = 0; i < 3; i++) {
@@ -1048,6 +1048,11 @@ START_TEST(lx_here)
 	expect_here("LX-02", PB_PASS);
 	expect_here("LX-05", PB_PASS);
 	expect_here("LX-06", PB_PASS);
+	/* Every write and read notifies since 5.14 (fe67f4dd8daa, 3a34b13a88ca). */
+	if (kernel_at_least(5, 14)) {
+		expect_here("LX-08", PB_PASS);
+		expect_here("LX-09", PB_PASS);
+	}
 	/* Environment: CONFIG_WATCH_QUEUE (off here: SKIP). */
 	r = run("LX-04", NULL);
 	ck_assert_msg(r.verdict == PB_PASS || r.verdict == PB_SKIP, "LX-04 %s: %s",

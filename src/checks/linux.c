@@ -5,12 +5,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <poll.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/epoll.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -752,6 +754,203 @@ static void lx07(struct pb_check_ctx *ctx)
 	munmap(guard, sizeof(*guard));
 }
 
+/* ---- wake-ups: LX-08, LX-09 */
+
+#define LX_WAKE_OPS 4   /* one-byte writes (and reads) whose notifications count */
+
+/* The SIG signals queued now (F_SETSIG: one per notification), taken: how
+ * many; WHY (when empty) gets the first that is not for FD with BAND. */
+static int take_signals(int sig, int fd, long band, char *why, size_t len)
+{
+	struct timespec zero = { 0, 0 };
+	sigset_t one;
+	siginfo_t si;
+	int n = 0;
+
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	while (sigtimedwait(&one, &si, &zero) == sig) {
+		n++;
+		if (!*why && (si.si_fd != fd || !(si.si_band & band)))
+			snprintf(why, len, "a signal for fd %d with band %#lx, expected fd %d with %s",
+				 si.si_fd, (long)si.si_band, fd, band == POLLIN ? "POLLIN" : "POLLOUT");
+	}
+	return n;
+}
+
+/*
+ * LX-08.  fe67f4dd8daa (5.14, "pipe: do FASYNC notifications for every pipe
+ * IO, not just state changes"): with O_ASYNC, F_SETOWN and F_SETSIG (a
+ * realtime signal, so each notification is queued and counted) on both
+ * ends, every write signals the reader (POLL_IN) and every read the writer
+ * (POLL_OUT).  Before it, only a write into the empty pipe and a read from
+ * the full one did: stress-ng's sigio stressor lost 99.3% of its rate.
+ */
+static void lx08(struct pb_check_ctx *ctx)
+{
+	const struct pb_sysops *s = ctx->sys;
+	int sig[2] = { SIGRTMIN + 1, SIGRTMIN + 2 }, fd[2], n = 0, fl;
+	static const char *const end[2] = { "read", "write" };
+	char why[160] = "", c = 'x', rb[32];
+	sigset_t both, old;
+	ssize_t r;
+
+	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
+		return;
+	sigemptyset(&both);
+	sigaddset(&both, sig[0]);
+	sigaddset(&both, sig[1]);
+	sigprocmask(SIG_BLOCK, &both, &old);
+	for (int e = 0; e < 2; e++) {
+		fl = s->fcntl(fd[e], F_GETFL, 0);
+		if (fl < 0 || s->fcntl(fd[e], F_SETOWN, getpid()) != 0 ||
+		    s->fcntl(fd[e], F_SETSIG, sig[e]) != 0 ||
+		    s->fcntl(fd[e], F_SETFL, fl | O_ASYNC) != 0) {
+			pb_check_fail(ctx, "F_SETOWN, F_SETSIG and F_SETFL O_ASYNC on the %s end: %s",
+				      end[e], pb_checkproc_errname(errno));
+			goto out;
+		}
+	}
+	n = take_signals(sig[0], fd[0], POLLIN, why, sizeof(why)) +
+	    take_signals(sig[1], fd[1], POLLOUT, why, sizeof(why));
+	if (n) {
+		pb_check_fail(ctx, "%d %s queued before any write or read", n,
+			      n == 1 ? "signal" : "signals");
+		goto out;
+	}
+	for (int i = 1; i <= LX_WAKE_OPS; i++)
+		if ((r = s->write(fd[1], &c, 1)) != 1) {
+			pb_check_fail(ctx, "write #%d of 1 byte: %s", i,
+				      pb_check_res(r, errno, rb, sizeof(rb)));
+			goto out;
+		}
+	n = take_signals(sig[0], fd[0], POLLIN, why, sizeof(why));
+	if (why[0]) {
+		pb_check_fail(ctx, "after the writes, %s", why);
+		goto out;
+	}
+	if (n < LX_WAKE_OPS) {
+		pb_check_fail(ctx, "%d one-byte writes signalled the reader %d %s: %s",
+			      LX_WAKE_OPS, n, n == 1 ? "time" : "times",
+			      n == 1 ? "only the write into the empty pipe (before 5.14: "
+			      "fe67f4dd8daa)" : "not every write");
+		goto out;
+	}
+	for (int i = 1; i <= LX_WAKE_OPS; i++)
+		if ((r = s->read(fd[0], &c, 1)) != 1) {
+			pb_check_fail(ctx, "read #%d of 1 byte: %s", i,
+				      pb_check_res(r, errno, rb, sizeof(rb)));
+			goto out;
+		}
+	n = take_signals(sig[1], fd[1], POLLOUT, why, sizeof(why));
+	if (why[0])
+		pb_check_fail(ctx, "after the reads, %s", why);
+	else if (n < LX_WAKE_OPS)
+		pb_check_fail(ctx, "%d one-byte reads signalled the writer %d %s: not every read "
+			      "(before 5.14: fe67f4dd8daa)", LX_WAKE_OPS, n, n == 1 ? "time" : "times");
+	else
+		pb_check_set(ctx, PB_PASS, "%d one-byte writes signalled the reader %d times "
+			     "(POLL_IN), %d reads the writer %d times (POLL_OUT)", LX_WAKE_OPS,
+			     LX_WAKE_OPS, LX_WAKE_OPS, n);
+out:
+	for (int e = 0; e < 2; e++) {
+		fl = s->fcntl(fd[e], F_GETFL, 0);
+		if (fl >= 0)
+			s->fcntl(fd[e], F_SETFL, fl & ~O_ASYNC);
+	}
+	pb_check_close_pair(ctx->sys, fd);
+	why[0] = '\0';
+	take_signals(sig[0], -1, 0, why, sizeof(why));
+	take_signals(sig[1], -1, 0, why, sizeof(why));
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* The events epoll_wait reports now (timeout 0): their number, or -1 after
+ * a FAIL saying so; *EV the first one's. */
+static int ready_now(struct pb_check_ctx *ctx, int ep, uint32_t *ev)
+{
+	struct epoll_event out[2];
+	int n = ctx->sys->epoll_wait(ep, out, 2, 0);
+
+	if (n < 0)
+		pb_check_fail(ctx, "epoll_wait: %s", pb_checkproc_errname(errno));
+	*ev = n > 0 ? out[0].events : 0;
+	return n;
+}
+
+/*
+ * LX-09.  3a34b13a88ca (5.14, "pipe: make pipe writes always wake up
+ * readers"), kept for readers that poll by 3b844826b6c6 ("pipe: avoid
+ * unnecessary EPOLLET wakeups under normal loads"): an edge-triggered
+ * epoll reader of the read end gets EPOLLIN for every write, also into a
+ * pipe that is not empty, and none without a write.
+ */
+static void lx09(struct pb_check_ctx *ctx)
+{
+	const struct pb_sysops *s = ctx->sys;
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLET };
+	int fd[2], ep, n;
+	uint32_t got;
+	char c = 'x', rb[32];
+	ssize_t r;
+
+	if (!pb_check_make_pipe(ctx, fd, O_NONBLOCK))
+		return;
+	ep = s->epoll_create1(EPOLL_CLOEXEC);
+	if (ep < 0) {
+		pb_check_error(ctx, "harness: epoll_create1: %s", pb_checkproc_errname(errno));
+		goto close_pipe;
+	}
+	ev.data.fd = fd[0];
+	if (s->epoll_ctl(ep, EPOLL_CTL_ADD, fd[0], &ev) != 0) {
+		pb_check_fail(ctx, "epoll_ctl(EPOLL_CTL_ADD, the read end, EPOLLIN|EPOLLET): %s",
+			      pb_checkproc_errname(errno));
+		goto out;
+	}
+	if ((n = ready_now(ctx, ep, &got)) != 0) {
+		if (n > 0)
+			pb_check_fail(ctx, "the empty pipe reported events %#x before any write",
+				      (unsigned)got);
+		goto out;
+	}
+	for (int i = 1; i <= 2; i++) {
+		if ((r = s->write(fd[1], &c, 1)) != 1) {
+			pb_check_fail(ctx, "write #%d of 1 byte: %s", i,
+				      pb_check_res(r, errno, rb, sizeof(rb)));
+			goto out;
+		}
+		if ((n = ready_now(ctx, ep, &got)) < 0)
+			goto out;
+		if (n == 0 && i == 1) {
+			pb_check_fail(ctx, "no event after a write into the empty pipe");
+			goto out;
+		}
+		if (n == 0) {
+			pb_check_fail(ctx, "no event after a write into the pipe holding 1 byte: an "
+				      "EPOLLET reader is woken only when the pipe was empty (before "
+				      "5.14: 3a34b13a88ca)");
+			goto out;
+		}
+		if (!(got & EPOLLIN)) {
+			pb_check_fail(ctx, "after write #%d the event is %#x, without EPOLLIN", i,
+				      (unsigned)got);
+			goto out;
+		}
+		if ((n = ready_now(ctx, ep, &got)) != 0) {
+			if (n > 0)
+				pb_check_fail(ctx, "after write #%d an event %#x again with no new "
+					      "write: not edge-triggered", i, (unsigned)got);
+			goto out;
+		}
+	}
+	pb_check_set(ctx, PB_PASS, "EPOLLIN for each of 2 writes, the second into a non-empty "
+		     "pipe; none without a write");
+out:
+	s->close(ep);
+close_pipe:
+	pb_check_close_pair(ctx->sys, fd);
+}
+
 const struct pb_check pb_checks_linux[] = {
 	{ "LX-01", "linux", "LX (3.4, 9883035ae7ed)", "O_DIRECT packet mode",
 	  "pipe(2) O_DIRECT", 0, lx01 },
@@ -769,5 +968,11 @@ const struct pb_check pb_checks_linux[] = {
 	{ "LX-07", "linux", "LX, opt-in, priv", "/proc/sys/fs/pipe-max-size sysctl semantics",
 	  "pipe(7) /proc files; fcntl35 (086e774a57fb, 4.9)",
 	  PB_CHECK_GLOBAL | PB_CHECK_PRIV, lx07 },
+	{ "LX-08", "linux", "LX (5.14, fe67f4dd8daa)",
+	  "Every write signals an O_ASYNC reader, every read an O_ASYNC writer",
+	  "fcntl(2) F_SETSIG, O_ASYNC; stress-ng sigio", PB_CHECK_BOTH_KINDS, lx08 },
+	{ "LX-09", "linux", "LX (5.14, 3a34b13a88ca)",
+	  "Every write wakes an edge-triggered epoll reader",
+	  "epoll(7) EPOLLET; 3b844826b6c6", PB_CHECK_BOTH_KINDS, lx09 },
 	{ .id = NULL },
 };
