@@ -956,6 +956,70 @@ static int ep5_again(int ep, struct epoll_event *evs, int max, int t)
 	return epoll_wait_nth(ep, evs, max, t, 5, EPOLLIN);
 }
 
+/* ---- LX-10: 4 readers blocked on the empty pipe, one 1-byte write ---- */
+
+/* Every child of this process gets SIGSTOP then SIGCONT: each blocked
+ * reader is woken, finds the pipe empty, and sleeps again, as if the
+ * write woke every reader. */
+static void wake_children(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char path[300], buf[512], *p;
+		int ppid = 0, pid = atoi(e->d_name);
+		FILE *f;
+
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+		if (!(f = fopen(path, "re")))
+			continue;
+		if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')))
+			sscanf(p + 1, " %*c %d", &ppid);
+		fclose(f);
+		if (ppid == getpid()) {
+			kill(pid, SIGSTOP);
+			kill(pid, SIGCONT);
+		}
+	}
+	if (d)
+		closedir(d);
+}
+
+static ssize_t write_wakes_every_reader(int fd, const void *buf, size_t n)
+{
+	ssize_t r = write(fd, buf, n);
+
+	if (r > 0 && is_write_end(fd))
+		PB_KEEP_ERRNO((wake_children(), 0));
+	return r;
+}
+
+/* Two bytes for one: two readers return. */
+static ssize_t write_two_for_one(int fd, const void *buf, size_t n)
+{
+	if (n == 1 && is_write_end(fd))
+		return write(fd, "xy", 2) == 2 ? 1 : -1;
+	return write(fd, buf, n);
+}
+
+/* A read of the empty pipe returns 0 at once, writer or not. */
+static ssize_t read_eof_at_once(int fd, void *buf, size_t n)
+{
+	return is_read_end(fd) ? 0 : read(fd, buf, n);
+}
+
+/* A read that never blocks: it spins (the check kills it). */
+static ssize_t read_spins(int fd, void *buf, size_t n)
+{
+	if (is_read_end(fd))
+		for (volatile int spin = 1; spin;)
+			;
+	return read(fd, buf, n);
+}
+
 #define A PB_KIND_ANON
 #define F PB_KIND_FIFO
 #define RD(n, ...) .rd = { (n), __VA_ARGS__ }
@@ -1249,6 +1313,25 @@ static const struct row rows[] = {
 	  "after write #2 the event is 0x4, without EPOLLIN" },
 	{ "LX-09", A, { .epoll_wait = ep5_again }, FAILS
 	  "after write #2 an event 0x1 again with no new write: not edge-triggered" },
+	/* LX-10: each reader's one read, the parent's one write */
+	{ "LX-10", A, {}, PASSES "a 1-byte write woke one of 4 blocked readers; the other 3 "
+	  "slept on (voluntary context switches unchanged)" },
+	{ "LX-10", F, {}, PASSES "a 1-byte write woke one of 4 blocked readers" },
+	{ "LX-10", A, { .write = write_wakes_every_reader }, FAILS
+	  "other blocked readers for nothing (they found the pipe empty and slept again): their "
+	  "waits are not exclusive (before 5.5: 0ddad21d3e99)" },
+	{ "LX-10", F, { .write = write_wakes_every_reader }, FAILS
+	  "other blocked readers for nothing" },
+	{ "LX-10", A, { .read = read_eof_at_once }, FAILS
+	  "a blocking read of the empty pipe returned 0 (EOF) before any write" },
+	{ "LX-10", A, { .read = read_spins }, .v = PB_SKIP,
+	  .phrase = "was not seen asleep in 2 s (a loaded machine?): nothing to judge" },
+	{ "LX-10", A, {}, FAILS "write of 1 byte: -1/EIO", WR(1, -1, EIO) },
+	{ "LX-10", A, {}, FAILS "no blocked reader returned within 2 s of a 1-byte write",
+	  WR(1, 1) },
+	{ "LX-10", A, { .write = write_two_for_one }, FAILS "returned a byte as well" },
+	{ "LX-10", A, {}, FAILS "of 4 returned -1",
+	  RD(1, -1, EIO) },
 };
 #define NROWS (sizeof(rows) / sizeof(rows[0]))
 

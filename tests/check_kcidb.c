@@ -199,7 +199,7 @@ START_TEST(every_check_every_verdict)
 		ck_assert_uint_eq(json_object_array_length(get(r, "tests")), nchecks + 1);
 		json_object_put(r);
 	}
-	ck_assert_uint_eq(nchecks, 67);
+	ck_assert_uint_eq(nchecks, 68);
 	ck_assert_ptr_null(pb_kcidb_status("ok"));
 	ck_assert_ptr_null(pb_kcidb_status(NULL));
 }

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "checkproc.h"
+#include "clock.h"
 #include "conformance.h"
 
 #ifndef O_NOTIFICATION_PIPE
@@ -951,6 +952,161 @@ close_pipe:
 	pb_check_close_pair(ctx->sys, fd);
 }
 
+/* Process PID's voluntary context switches per /proc/PID/status; -1 when
+ * they cannot be read. */
+static long voluntary_switches(pid_t pid)
+{
+	char path[64], line[160];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+/*
+ * LX-10.  0ddad21d3e99 (5.5, "pipe: use exclusive waits when reading or
+ * writing"): a write wakes one of the readers blocked on the empty pipe,
+ * not every one.  A reader woken for nothing finds the pipe empty and
+ * sleeps again, which adds a voluntary context switch to its count in
+ * /proc/PID/status; a reader that stays asleep adds none.  4 readers block
+ * on one byte each; one byte is written; exactly one reader returns and the
+ * other three's counts do not move.  They are read once all three are
+ * asleep again (a reader woken for nothing is runnable from the write on,
+ * and asleep again only after its switch is counted), 20 ms later.
+ */
+static void lx10(struct pb_check_ctx *ctx)
+{
+	enum { N = 4 };
+	const struct pb_sysops *s = ctx->sys;
+	pid_t pid[N];
+	long before[N];
+	bool done[N] = { false };
+	int fd[2], nstarted = 0, winner = -1, woken = 0, status;
+	char c = 'x', rb[32];
+	uint64_t t0;
+	ssize_t r;
+
+	if (!pb_check_make_pipe(ctx, fd, 0))
+		return;
+	for (; nstarted < N; nstarted++) {
+		pid_t p = pb_checkproc_fork();
+
+		if (p < 0) {
+			pb_check_setup(ctx, PB_RES_HARNESS, errno, "fork: %s",
+				       pb_checkproc_errname(errno));
+			goto out;
+		}
+		if (p == 0) {
+			s->close(fd[1]);
+			r = s->read(fd[0], &c, 1);
+			_exit(r == 1 ? 0 : r == 0 ? 1 : 2);
+		}
+		pid[nstarted] = p;
+	}
+	pb_check_close(s, &fd[0]);
+	for (int i = 0; i < N; i++) {
+		if (!pb_check_wait_sleeping(pid[i], 2000)) {
+			if (pb_checkproc_wait(pid[i], 0, &status) == 0 && WIFEXITED(status)) {
+				done[i] = true;
+				pb_check_fail(ctx, "a blocking read of the empty pipe returned %s "
+					      "before any write", WEXITSTATUS(status) == 1 ? "0 (EOF)" :
+					      WEXITSTATUS(status) == 0 ? "a byte" : "-1");
+			} else {
+				done[i] = true;
+				pb_check_set(ctx, PB_SKIP, "reader %d of %d was not seen asleep in "
+					     "2 s (a loaded machine?): nothing to judge", i + 1, N);
+			}
+			goto out;
+		}
+		before[i] = voluntary_switches(pid[i]);
+		if (before[i] < 0) {
+			pb_check_set(ctx, PB_SKIP, "no voluntary_ctxt_switches in /proc/%d/status: "
+				     "nothing to judge", (int)pid[i]);
+			goto out;
+		}
+	}
+	if ((r = s->write(fd[1], &c, 1)) != 1) {
+		pb_check_fail(ctx, "write of 1 byte: %s", pb_check_res(r, errno, rb, sizeof(rb)));
+		goto out;
+	}
+	/* The reader that got the byte, within 2 s; then 20 ms for another. */
+	t0 = pb_clock_ns();
+	while (pb_clock_ns() - t0 < (winner < 0 ? 2000000000ULL : 20000000ULL)) {
+		struct timespec ms = { 0, 1000000 };
+
+		for (int i = 0; i < N; i++) {
+			if (done[i] || waitpid(pid[i], &status, WNOHANG) != pid[i])
+				continue;
+			done[i] = true;
+			if (winner >= 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+				pb_check_fail(ctx, "after a 1-byte write reader %d of %d returned %s%s",
+					      i + 1, N, !WIFEXITED(status) ? "by a signal" :
+					      WEXITSTATUS(status) == 0 ? "a byte" :
+					      WEXITSTATUS(status) == 1 ? "0 (EOF)" : "-1",
+					      winner >= 0 ? " as well" : "");
+				goto out;
+			}
+			winner = i;
+			t0 = pb_clock_ns();
+		}
+		nanosleep(&ms, NULL);
+	}
+	if (winner < 0) {
+		pb_check_fail(ctx, "no blocked reader returned within 2 s of a 1-byte write");
+		goto out;
+	}
+	for (int i = 0; i < N; i++) {
+		if (i == winner || pb_check_wait_sleeping(pid[i], 2000))
+			continue;
+		if (waitpid(pid[i], &status, WNOHANG) == pid[i]) {
+			done[i] = true;
+			pb_check_fail(ctx, "after a 1-byte write reader %d of %d returned %s as well",
+				      i + 1, N, !WIFEXITED(status) ? "by a signal" :
+				      WEXITSTATUS(status) == 0 ? "a byte" :
+				      WEXITSTATUS(status) == 1 ? "0 (EOF)" : "-1");
+		} else {
+			pb_check_set(ctx, PB_SKIP, "reader %d of %d was not seen asleep again in 2 s "
+				     "(a loaded machine?): nothing to judge", i + 1, N);
+		}
+		goto out;
+	}
+	{
+		struct timespec settle = { 0, 20000000 };
+
+		nanosleep(&settle, NULL);
+	}
+	for (int i = 0; i < N; i++)
+		woken += i != winner && voluntary_switches(pid[i]) > before[i];
+	if (woken)
+		pb_check_fail(ctx, "a 1-byte write woke %d of the %d other blocked readers for "
+			      "nothing (they found the pipe empty and slept again): their waits are "
+			      "not exclusive (before 5.5: 0ddad21d3e99)", woken, N - 1);
+	else
+		pb_check_set(ctx, PB_PASS, "a 1-byte write woke one of %d blocked readers; the "
+			     "other %d slept on (voluntary context switches unchanged)", N, N - 1);
+out:
+	/* The writer's close gives the readers still blocked EOF. */
+	pb_check_close(s, &fd[0]);
+	pb_check_close(s, &fd[1]);
+	t0 = pb_clock_ns();
+	for (int i = 0; i < nstarted; i++) {
+		uint64_t spent = (pb_clock_ns() - t0) / 1000000;
+
+		/* one 2 s budget for all; a reader still there then is killed */
+		if (!done[i])
+			pb_checkproc_wait(pid[i], spent < 2000 ? (unsigned)(2000 - spent) : 0,
+					  &status);
+	}
+}
+
 const struct pb_check pb_checks_linux[] = {
 	{ "LX-01", "linux", "LX (3.4, 9883035ae7ed)", "O_DIRECT packet mode",
 	  "pipe(2) O_DIRECT", 0, lx01 },
@@ -974,5 +1130,8 @@ const struct pb_check pb_checks_linux[] = {
 	{ "LX-09", "linux", "LX (5.14, 3a34b13a88ca)",
 	  "Every write wakes an edge-triggered epoll reader",
 	  "epoll(7) EPOLLET; 3b844826b6c6", PB_CHECK_BOTH_KINDS, lx09 },
+	{ "LX-10", "linux", "LX (5.5, 0ddad21d3e99)",
+	  "One write wakes one of several blocked readers, not every one",
+	  "pipe_read()'s exclusive wait; /proc/PID/status", PB_CHECK_BOTH_KINDS, lx10 },
 	{ .id = NULL },
 };
