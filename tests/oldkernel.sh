@@ -73,6 +73,8 @@ echo "PB-NOATIME $($B grep ' fifo read atime ' /fifo2.tap)"
 echo PB-CONF-BEGIN
 pipebench conformance --only MD-04,MD-05 --format json --quiet
 echo PB-CONF-END
+pipebench conformance --only LX-08,LX-09,LX-10 --kind all --dir /fifo --quiet
+echo "PB-RC wakeups $?"
 echo "PB-LEFT $($B find /fifo /fifo2 /tmp -mindepth 1 | $B wc -l)"
 echo PB-DONE
 $B sync
@@ -131,6 +133,8 @@ check "guest: o_noatime --expect supported exits 1" [ "$(rc_of on_supported)" = 
 check "guest: noatime mount: FIFO read atime undetermined, still fifo=updated" \
 	eval 'grep -q "PB-NOATIME ok [0-9]* - fifo read atime undetermined # SKIP noatime mount" "$work/console" && [ "$(rc_of noatime)" = 0 ]'
 check "guest: nothing left in /fifo, /fifo2 or /tmp" grep -q 'PB-LEFT 0$' "$work/console"
+check "guest: the wake-up checks LX-08, LX-09 and LX-10 pass on both kinds" \
+	eval '[ "$(rc_of wakeups)" = 0 ] && [ "$(grep -c "^LX-\(08\|09\|10\) *pass " "$work/console")" = 6 ]'
 
 # The host kernel, for contrast: frozen anonymous pipes from 6.15 on.
 hv=$(uname -r | sed -n 's/^\([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
