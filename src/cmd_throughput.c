@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <json-c/json.h>
+#include <limits.h>
 #include <math.h>
 #include <sched.h>
 #include <stdio.h>
@@ -28,6 +29,7 @@
 #include "stats.h"
 #include "stability.h"
 #include "sysinfo.h"
+#include "tp_mw.h"
 #include "units.h"
 #include "zerocopy.h"
 
@@ -55,6 +57,11 @@ struct tp_params {
 	int pinned;
 	cpu_set_t cpus;
 	char cpu_list[256];
+	/* --writers/--readers: many writers and readers on one pipe (tp_mw.h) */
+	uint64_t writers, readers;
+	unsigned wait_words;         /* --wait, bits of pb_mw_wait_words */
+	bool contention;
+	struct pb_tp_mw_params mw;
 };
 
 struct tp_cell {
@@ -84,8 +91,66 @@ struct tp_run {
 	int cpu_start, cpu_end;
 	uint64_t precision_ns;      /* --precision: how long the extra rounds took */
 	bool precision_reached;
+	struct pb_tp_mw mw;         /* --writers/--readers: its rows instead */
 	struct pb_bench b;
 };
+
+static bool has_kind(const struct tp_params *p, enum pb_kind k)
+{
+	return pb_kind_listed(p->kinds, p->nkinds, k);
+}
+
+/*
+ * --writers and --readers (either one makes the other 1): records of at most
+ * PIPE_BUF bytes, so that each write is atomic; pipes and FIFOs (a stream
+ * socket has no atomic writes); the fill/drain loop's own options not with
+ * them.  --wait only with them.
+ */
+static int check_contention(struct pb_cli *cli, struct tp_params *p)
+{
+	static const char *const alone[] = { "mode", "verify", "precision", NULL };
+
+	p->contention = pb_cli_given(cli, "writers") || pb_cli_given(cli, "readers");
+	if (!p->contention) {
+		if (pb_cli_given(cli, "wait")) {
+			pb_usage_err(NAME, "--wait %s: only with --writers or --readers",
+				     pb_cli_value(cli, "wait"));
+			return -1;
+		}
+		return 0;
+	}
+	for (int i = 0; alone[i]; i++)
+		if (pb_cli_given(cli, alone[i])) {
+			pb_usage_err(NAME, "--%s: not with --writers or --readers (records are "
+				     "written and read, whole)", alone[i]);
+			return -1;
+		}
+	if (has_kind(p, PB_KIND_SOCKETPAIR)) {
+		pb_usage_err(NAME, "--kind socketpair: not with --writers or --readers (a stream "
+			     "socket has no atomic writes to keep records whole)");
+		return -1;
+	}
+	if (cli->fmt && !strcmp(cli->fmt->name, "seed")) {
+		pb_usage_err(NAME, "--format seed: the fill/drain loop's lines; not with --writers "
+			     "or --readers");
+		return -1;
+	}
+	for (size_t i = 0; i < p->nsizes; i++)
+		if (p->sizes[i] < PB_MW_HEADER || p->sizes[i] > PIPE_BUF) {
+			pb_usage_err(NAME, "--size %llu with --writers or --readers: records of %d "
+				     "to %d bytes (PIPE_BUF, so that each write is atomic)",
+				     (unsigned long long)p->sizes[i], PB_MW_HEADER, PIPE_BUF);
+			return -1;
+		}
+	p->mw = (struct pb_tp_mw_params){
+		.kinds = p->kinds, .nkinds = p->nkinds, .sizes = p->sizes, .nsizes = p->nsizes,
+		.waits = p->wait_words, .writers = p->writers ? (unsigned)p->writers : 1,
+		.readers = p->readers ? (unsigned)p->readers : 1, .records = p->loops,
+		.duration_ns = p->duration_ns, .repeat = p->repeat, .warmup = p->warmup,
+		.pipe_size = (long)p->pipe_size, .flags = p->flags,
+	};
+	return 0;
+}
 
 /* After the rows: the kinds in order, and the pinning. */
 static int check_params(struct pb_cli *cli, void *params)
@@ -105,12 +170,7 @@ static int check_params(struct pb_cli *cli, void *params)
 		p->pinned = 1;
 		pb_format_cpu_list(&p->cpus, p->cpu_list, sizeof(p->cpu_list));
 	}
-	return 0;
-}
-
-static bool has_kind(const struct tp_params *p, enum pb_kind k)
-{
-	return pb_kind_listed(p->kinds, p->nkinds, k);
+	return check_contention(cli, p);
 }
 
 #define set_error PB_SET_ERROR
@@ -450,7 +510,7 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	struct pb_stab_text st;
 	size_t reps = 0;
 
-	if (run->b.status && !run->ncells)
+	if (run->b.status && !run->ncells && !p->contention)
 		return;           /* nothing measured: the error says why */
 	placement(run, si, place, sizeof(place));
 	describe_flags(p->flags, fl, sizeof(fl));
@@ -461,6 +521,16 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	pb_format_size((uint64_t)si->page_size, b1, sizeof(b1));
 	fprintf(fp, "pages       %s; PIPE_BUF %ld B; pipe-max-size %ld B\n", b1, si->pipe_buf,
 		si->pipe_max_size);
+	if (p->contention) {
+		fprintf(fp, "settings    flags %s", fl);
+		if (p->pipe_size)
+			fprintf(fp, ", --pipe-size %llu", (unsigned long long)p->pipe_size);
+		if (has_kind(p, PB_KIND_FIFO))
+			fprintf(fp, ", FIFOs in %s", p->dir);
+		fputc('\n', fp);
+		pb_tp_mw_text(&run->mw, fp);
+		return;
+	}
 	fprintf(fp, "pipe size  ");
 	for (size_t k = 0; k < p->nkinds && run->ncells; k++) {
 		const struct tp_cell *c = &run->cells[k];
@@ -638,6 +708,10 @@ static void emit_csv(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	struct pb_csv csv;
 
 	pb_csv_begin(&csv, fp, si);
+	if (run->p->contention) {
+		pb_tp_mw_csv(&run->mw, &csv);
+		return;
+	}
 	csv_row(pb_row_csv_header(&csv), &no_cell, 0, &no_rep);
 	for (size_t i = 0; i < run->ncells; i++) {
 		const struct tp_cell *c = &run->cells[i];
@@ -671,6 +745,21 @@ static struct json_object *params_json(const struct tp_run *run)
 	json_object_object_add(o, "precision_pct", p->precision > 0 ?
 			       json_object_new_double(p->precision) : NULL);
 	pb_json_add_int(o, "precision_budget_ns", (int64_t)p->precision_budget_ns);
+	/* many writers and readers on one pipe: null without them */
+	json_object_object_add(o, "writers", p->contention ?
+			       json_object_new_int64((int64_t)p->mw.writers) : NULL);
+	json_object_object_add(o, "readers", p->contention ?
+			       json_object_new_int64((int64_t)p->mw.readers) : NULL);
+	if (p->contention) {
+		struct json_object *w = json_object_new_array();
+
+		for (int i = 0; i < PB_MW_WAIT_COUNT; i++)
+			if ((p->wait_words >> i) & 1)
+				json_object_array_add(w, json_object_new_string(pb_mw_wait_words[i]));
+		json_object_object_add(o, "waits", w);
+	} else {
+		json_object_object_add(o, "waits", NULL);
+	}
 	return o;
 }
 
@@ -743,8 +832,13 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	json_object_object_add(doc, "placement", pl);
 	for (size_t i = 0; i < run->ncells; i++)
 		json_object_array_add(res, cell_json(run, &run->cells[i]));
+	if (run->p->contention) {
+		json_object_put(res);
+		res = pb_tp_mw_results_json(&run->mw);
+		pb_json_add_int(sum, "integrity_failures", run->mw.failed);
+	}
 	json_object_object_add(doc, "results", res);
-	pb_json_add_int(sum, "results", (int64_t)run->ncells);
+	pb_json_add_int(sum, "results", (int64_t)(run->p->contention ? run->mw.ncells : run->ncells));
 	if (run->p->precision > 0) {
 		json_object_object_add(sum, "precision_reached",
 				       json_object_new_boolean(run->precision_reached));
@@ -875,6 +969,32 @@ static void teardown(struct tp_run *run)
 		pb_tmpdir_remove(run->tmpdir);
 }
 
+/* --writers/--readers: their rows instead of the fill/drain loop's. */
+static int execute_contention(struct pb_cli *cli, struct tp_run *run)
+{
+	const struct tp_params *p = run->p;
+
+	if (pb_tp_mw_setup(&run->mw, &p->mw))
+		set_error(&run->b, PB_EXIT_ERROR, "out of memory");
+	if (!run->b.status && p->pinned && sched_setaffinity(0, sizeof(p->cpus), &p->cpus) != 0)
+		set_error(&run->b, PB_EXIT_ERROR, "--cpu %s: cannot pin: %s", p->cpu_list,
+			  strerror(errno));
+	if (!run->b.status && has_kind(p, PB_KIND_FIFO))
+		PB_TMPDIR_MAKE(&run->b, p->dir, run->tmpdir);
+	pb_bench_arm(&run->b);
+	run->cpu_start = sched_getcpu();
+	if (!run->b.status)
+		pb_tp_mw_measure(&run->mw, &run->b, run->tmpdir);
+	run->cpu_end = sched_getcpu();
+	pb_bench_disarm(&run->b);
+	pb_cli_emit(cli, run, &run->b.si, run->b.out.fp);
+	pb_tp_mw_free(&run->mw);
+	if (run->tmpdir[0])
+		pb_tmpdir_remove(run->tmpdir);
+	return pb_bench_end(&run->b, cli->common.output, cli->fmt->text &&
+			    run->b.status == PB_EXIT_ERROR && !run->mw.ncells);
+}
+
 static int execute(struct pb_cli *cli, void *params)
 {
 	const struct tp_params *p = params;
@@ -883,6 +1003,8 @@ static int execute(struct pb_cli *cli, void *params)
 
 	if (r)
 		return r;
+	if (p->contention)
+		return execute_contention(cli, &run);
 	if (setup(&run))
 		set_error(&run.b, PB_EXIT_ERROR, "out of memory");
 	if (!run.b.status)
@@ -938,6 +1060,17 @@ static const struct pb_opt options[] = {
 			 "--duration, else 60 s"),
 	{ PB_OPT("cpu", 'c', PB_OPT_CPUS, P, cpus), .def_help = "not pinned", .arg = "LIST",
 	  .help = "pin to these CPUs, e.g. 0 or 0-1" },
+	{ PB_OPT("writers", '\0', PB_OPT_COUNT, P, writers), .min = 1, .max = PB_MW_MAX,
+	  .def_help = "none: the fill/drain loop", .arg = "N",
+	  .help = "N writer threads on one pipe, records of --size bytes (24 to PIPE_BUF) that "
+		  "the readers check arrive whole and once; --loops: records per writer" },
+	{ PB_OPT("readers", '\0', PB_OPT_COUNT, P, readers), .min = 1, .max = PB_MW_MAX,
+	  .def_help = "1 with --writers", .arg = "N",
+	  .help = "N reader threads on that pipe" },
+	{ PB_OPT("wait", '\0', PB_OPT_WORDS, P, wait_words), .words = pb_mw_wait_words,
+	  .def = "block", .arg = "LIST",
+	  .help = "with --writers/--readers: block in read/write, or poll (O_NONBLOCK ends, "
+		  "poll() on EAGAIN)" },
 	PB_OPT_TIMEOUT(P, timeout_ns),
 	PB_OPT_END
 };
@@ -954,6 +1087,10 @@ static void lava_cases(struct pb_lava *l, struct json_object *doc)
 		long long size = pb_json_int(r, "size_bytes", -1);
 		char name[128];
 
+		if (pb_json_get(r, "writers")) {
+			pb_tp_mw_lava(l, r);
+			continue;
+		}
 		pb_lava_item(l, r);
 		/* KIND[-MODE]-SIZEB: rw (or a document without modes) keeps the old names. */
 		snprintf(name, sizeof(name), "%s%s%s-%lldB", kind ? kind : "?",
