@@ -21,6 +21,7 @@
 #include "cleanup.h"
 #include "cli.h"
 #include "clock.h"
+#include "copies.h"
 #include "endpoint.h"
 #include "engine.h"
 #include "msg.h"
@@ -62,6 +63,10 @@ struct tp_params {
 	unsigned wait_words;         /* --wait, bits of pb_mw_wait_words */
 	bool contention;
 	struct pb_tp_mw_params mw;
+	/* --copies: N independent copies of each row at once, for each N */
+	const char *copies_arg;
+	unsigned copies[64];
+	size_t ncopies;
 };
 
 struct tp_cell {
@@ -78,6 +83,9 @@ struct tp_cell {
 	double bytes, syscalls;      /* medians per repetition */
 	enum pb_stab stab;           /* of TT over the repetitions, and the machine */
 	char stab_why[240];
+	unsigned copies;             /* --copies: this row's N; 0 without */
+	double *copy_rate;           /* --copies: per repetition, each copy's B/s */
+	struct pb_copy_place *copy_place; /* ... and where each ran */
 };
 
 struct tp_run {
@@ -92,6 +100,8 @@ struct tp_run {
 	uint64_t precision_ns;      /* --precision: how long the extra rounds took */
 	bool precision_reached;
 	struct pb_tp_mw mw;         /* --writers/--readers: its rows instead */
+	char (*copy_dir)[4096];     /* --copies with FIFOs: a directory per copy */
+	unsigned ncopy_dirs;
 	struct pb_bench b;
 };
 
@@ -152,6 +162,42 @@ static int check_contention(struct pb_cli *cli, struct tp_params *p)
 	return 0;
 }
 
+/* --copies: the list, and what it does not go with. */
+static int check_copies(struct pb_cli *cli, struct tp_params *p)
+{
+	static const char *const alone[] = { "precision", "writers", "readers", NULL };
+	cpu_set_t allowed;
+	char why[160];
+
+	if (!p->copies_arg)
+		return 0;
+	if (p->pinned)
+		allowed = p->cpus;
+	else if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		CPU_ZERO(&allowed);
+	if (pb_copies_parse(p->copies_arg, CPU_COUNT(&allowed), p->copies,
+			    sizeof(p->copies) / sizeof(p->copies[0]), &p->ncopies, why,
+			    sizeof(why))) {
+		pb_usage_err(NAME, "--copies %s", why);
+		return -1;
+	}
+	for (int i = 0; alone[i]; i++)
+		if (pb_cli_given(cli, alone[i])) {
+			pb_usage_err(NAME, "--copies and --%s: one or the other", alone[i]);
+			return -1;
+		}
+	if (p->nmodes != 1 || p->modes[0] != PB_MODE_RW) {
+		pb_usage_err(NAME, "--copies: with --mode rw only");
+		return -1;
+	}
+	if (cli->fmt && !strcmp(cli->fmt->name, "seed")) {
+		pb_usage_err(NAME, "--format seed: the fill/drain loop's lines of one copy; not "
+			     "with --copies");
+		return -1;
+	}
+	return 0;
+}
+
 /* After the rows: the kinds in order, and the pinning. */
 static int check_params(struct pb_cli *cli, void *params)
 {
@@ -170,6 +216,8 @@ static int check_params(struct pb_cli *cli, void *params)
 		p->pinned = 1;
 		pb_format_cpu_list(&p->cpus, p->cpu_list, sizeof(p->cpu_list));
 	}
+	if (check_copies(cli, p))
+		return -1;
 	return check_contention(cli, p);
 }
 
@@ -181,9 +229,161 @@ static size_t ncols(const struct tp_params *p)
 	return p->nmodes * p->nkinds;
 }
 
-/* One repetition of one cell: fresh endpoint, LOOPS loops. */
-static int run_one(struct tp_run *run, const struct tp_cell *cell, uint64_t loops,
+/* Rows: every size, for each --copies count. */
+static size_t nrows(const struct tp_params *p)
+{
+	return p->nsizes * (p->ncopies ? p->ncopies : 1);
+}
+
+/* --copies: a copy's endpoint (in its own process), and what it returns. */
+struct copy_arg {
+	struct tp_run *run;
+	const struct tp_cell *cell;
+	uint64_t loops;
+};
+
+struct copy_out {
+	struct pb_engine_result res;
+	uint64_t limit;
+	char what[24];              /* the call that failed to make the endpoint */
+};
+
+static struct pb_endpoint copy_ep;  /* each copy's own, in its process */
+
+static int copy_prepare(void *arg_, unsigned i, void *out_)
+{
+	const struct copy_arg *a = arg_;
+	struct copy_out *out = out_;
+	const struct tp_params *p = a->run->p;
+	struct pb_endpoint_opts eo = {
+		.nonblock = true, .flags = p->flags, .pipe_size = (long)p->pipe_size,
+		.dir = i < a->run->ncopy_dirs ? a->run->copy_dir[i] : a->run->tmpdir,
+	};
+	const char *what = NULL;
+	int r = pb_endpoint_open(&copy_ep, a->cell->kind, &eo, &what);
+
+	if (r)
+		snprintf(out->what, sizeof(out->what), "%s", what ? what : "open");
+	else
+		out->limit = pb_engine_fill_limit(copy_ep.pipe_size, a->cell->size);
+	return r;
+}
+
+static int copy_work(void *arg_, unsigned i, void *out_)
+{
+	const struct copy_arg *a = arg_;
+	struct copy_out *out = out_;
+
+	(void)i;
+	return pb_engine_run(copy_ep.rfd, copy_ep.wfd, a->run->buf, a->cell->size, a->loops,
+			     out->limit, &out->res);
+}
+
+static int copy_finish(void *arg_, unsigned i, void *out_)
+{
+	(void)arg_;
+	(void)i;
+	(void)out_;
+	pb_endpoint_close(&copy_ep);
+	return 0;
+}
+
+/*
+ * One repetition of a --copies row: CELL->copies copies at once, each with
+ * its own pipe or FIFO and LOOPS loops.  RES gets their sums, with TW and
+ * TR of the slowest copy (the one whose TT is longest): its rate is every
+ * byte moved over the time the last copy needed.  A measured repetition
+ * (RES in the cell's own) also keeps each copy's rate and place.
+ */
+static int run_copies(struct tp_run *run, struct tp_cell *cell, uint64_t loops,
+		      struct pb_engine_result *res)
+{
+	struct copy_arg a = { run, cell, loops };
+	const struct tp_params *p = run->p;
+	cpu_set_t allowed;
+	struct pb_copies_opts o = { .n = cell->copies, .prepare = copy_prepare,
+				    .work = copy_work, .finish = copy_finish, .arg = &a,
+				    .out_size = sizeof(struct copy_out) };
+	struct pb_copies_run cr;
+	size_t rep = (size_t)(res - cell->reps);
+	bool keep = res >= cell->reps && rep < cell->cap && cell->copy_rate;
+	uint64_t slowest = 0;
+	char label[64], sz[32];
+	int rc = 0;
+
+	pb_format_size(cell->size, sz, sizeof(sz));
+	snprintf(label, sizeof(label), "%s %s x%u", pb_kind_names[cell->kind], sz, cell->copies);
+	if (p->pinned)
+		allowed = p->cpus;
+	else if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		CPU_ZERO(&allowed);
+	o.allowed = &allowed;
+	memset(res, 0, sizeof(*res));
+	if (pb_copies_run(&o, &cr)) {
+		if (cr.timed_out)
+			set_error(&run->b, PB_EXIT_ERROR, "--timeout: timed out after %g s",
+				  (double)run->b.timeout_ns / 1e9);
+		else
+			set_error(&run->b, PB_EXIT_ERROR, "%s: %s: %s", label, cr.harness_what,
+				  strerror(cr.harness_err));
+		pb_copies_free(&o, &cr);
+		return -EIO;
+	}
+	for (unsigned i = 0; i < cell->copies && !rc; i++) {
+		const struct copy_out *c = (const struct copy_out *)cr.out + i;
+		uint64_t tt = c->res.tw_ns + c->res.tr_ns;
+
+		if (cr.rc[i]) {
+			char why[256];
+
+			rc = cr.rc[i];
+			if (c->what[0])
+				set_error(&run->b, PB_EXIT_ERROR, "%s: copy %u: %s: %s", label, i + 1,
+					  c->what, strerror(-rc));
+			else if (rc == -ECHILD)
+				set_error(&run->b, PB_EXIT_ERROR, "%s: copy %u died", label, i + 1);
+			else {
+				pb_engine_strerror(rc, &c->res, c->limit, why, sizeof(why));
+				set_error(&run->b, PB_EXIT_ERROR, "%s: copy %u: %s", label, i + 1, why);
+			}
+			break;
+		}
+		res->bytes_written += c->res.bytes_written;
+		res->bytes_read += c->res.bytes_read;
+		res->write_calls += c->res.write_calls;
+		res->read_calls += c->res.read_calls;
+		res->loops_done += c->res.loops_done;
+		res->verified_loops += c->res.verified_loops;
+		if (tt >= slowest) {
+			slowest = tt;
+			res->tw_ns = c->res.tw_ns;
+			res->tr_ns = c->res.tr_ns;
+		}
+		if (keep) {
+			cell->copy_rate[rep * cell->copies + i] =
+				tt ? (double)c->res.bytes_written * 1e9 / (double)tt : NAN;
+			cell->copy_place[rep * cell->copies + i] = cr.place[i];
+		}
+	}
+	pb_copies_free(&o, &cr);
+	return rc;
+}
+
+static int run_one_copy(struct tp_run *run, const struct tp_cell *cell, uint64_t loops,
+			struct pb_engine_result *res);
+
+/* One repetition of one cell: fresh endpoints, LOOPS loops (each copy). */
+static int run_one(struct tp_run *run, struct tp_cell *cell, uint64_t loops,
 		   struct pb_engine_result *res)
+{
+	if (cell->copies)
+		return run_copies(run, cell, loops, res);
+	return run_one_copy(run, cell, loops, res);
+}
+
+/* One copy: the fill/drain loop of the 2025 mails. */
+static int run_one_copy(struct tp_run *run, const struct tp_cell *cell, uint64_t loops,
+			struct pb_engine_result *res)
 {
 	const struct tp_params *p = run->p;
 	struct pb_endpoint_opts eo = {
@@ -342,7 +542,7 @@ static void measure(struct tp_run *run)
 	for (size_t i = 0; i < run->ncells; i++)
 		runnable += !run->cells[i].skip;
 	pb_bench_progress_start(&run->b, runnable * (p->warmup + p->repeat));
-	for (size_t s = 0; s < p->nsizes && !run->b.status; s++) {
+	for (size_t s = 0; s < nrows(p) && !run->b.status; s++) {
 		struct tp_cell *row = &run->cells[s * ncols(p)];
 		struct pb_engine_result scratch;
 
@@ -474,6 +674,73 @@ static void placement(const struct tp_run *run, const struct pb_sysinfo *si, cha
 			 si->allowed_list, run->cpu_start, run->cpu_end);
 }
 
+/* The kind column: "anon", or "anon x4" for a row of 4 copies. */
+static const char *kind_label(const struct tp_cell *c, char *buf, size_t len)
+{
+	if (!c->copies)
+		return pb_kind_names[c->kind];
+	snprintf(buf, len, "%s x%u", pb_kind_names[c->kind], c->copies);
+	return buf;
+}
+
+/* --copies: the row of C's kind, mode and size with the fewest copies,
+ * the reference of its scaling. */
+static const struct tp_cell *scale_ref(const struct tp_run *run, const struct tp_cell *c)
+{
+	size_t idx = (size_t)(c - run->cells);
+
+	return &run->cells[idx % (run->p->nsizes * ncols(run->p))];
+}
+
+/* --copies: C's rate (every copy's bytes over the slowest copy's TT) per
+ * copy, over the reference row's per copy: 1 is linear scaling; NAN when
+ * either was not measured. */
+static double efficiency(const struct tp_run *run, const struct tp_cell *c)
+{
+	const struct tp_cell *r = scale_ref(run, c);
+	double a, b;
+
+	if (!c->copies || !c->nreps || !r->nreps || c->skip || r->skip)
+		return NAN;
+	a = rate(c->bytes, c->tt.median) / c->copies;
+	b = rate(r->bytes, r->tt.median) / r->copies;
+	return b > 0 ? a / b : NAN;
+}
+
+/* --copies in text: a line per kind, mode and size, each count's rate,
+ * its rate a copy and its efficiency. */
+static void scaling_text(const struct tp_run *run, FILE *fp)
+{
+	const struct tp_params *p = run->p;
+	size_t per = p->nsizes * ncols(p);
+
+	fprintf(fp, "\nscaling     MB/s of every copy's bytes over the slowest copy's TT; a copy's "
+		"share; against linear scaling from %u %s\n", p->copies[0],
+		pb_plural(p->copies[0], "copy", "copies"));
+	for (size_t i = 0; i < per; i++) {
+		char sz[32];
+
+		if (run->cells[i].skip)
+			continue;
+		pb_format_size(run->cells[i].size, sz, sizeof(sz));
+		fprintf(fp, "  %s%s%s %s:", pb_kind_names[run->cells[i].kind],
+			show_modes(p) ? " " : "", show_modes(p) ? pb_mode_words[run->cells[i].mode] : "",
+			sz);
+		for (size_t k = 0; k < p->ncopies; k++) {
+			const struct tp_cell *c = &run->cells[k * per + i];
+			double r = rate(c->bytes, c->tt.median) / 1e6;
+
+			if (!c->nreps)
+				continue;
+			fprintf(fp, "%s x%u %.1f", k ? ";" : "", c->copies, r);
+			if (k)
+				fprintf(fp, " (%.1f a copy, %.0f%%)", r / c->copies,
+					100 * efficiency(run, c));
+		}
+		fputc('\n', fp);
+	}
+}
+
 /* --precision in text: reached, or how close it came and where. */
 static void precision_text(const struct tp_run *run, FILE *fp)
 {
@@ -572,7 +839,7 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	for (size_t i = 0; i < run->ncells; i++) {
 		const struct tp_cell *c = &run->cells[i], *f = first_of_row(run, c);
 		const struct tp_cell *rw = rw_of(run, c);
-		char range[40], ratio[96] = "";
+		char range[40], ratio[96] = "", kl[32];
 		double q_first, q_rw;
 		size_t off = 0;
 
@@ -582,7 +849,8 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		if (show_modes(p))
 			snprintf(md, sizeof(md), "%-8s ", pb_mode_words[c->mode]);
 		if (c->skip) {
-			fprintf(fp, "%-10s %s%8s skip: %s\n", pb_kind_names[c->kind], md, b1, c->skip);
+			fprintf(fp, "%-10s %s%8s skip: %s\n", kind_label(c, kl, sizeof(kl)), md, b1,
+				c->skip);
 			continue;
 		}
 		if (!c->nreps)
@@ -598,7 +866,7 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 			snprintf(ratio + off, sizeof(ratio) - off, "%s%s/rw %.2fx", off ? ", " : "",
 				 pb_mode_words[c->mode], q_rw);
 		fprintf(fp, "%-10s %s%8s %8.3f %8.3f %8.3f %17s %6.1f%% %12.0f %11.0f %9.1f %8.3f %7.1f%s%s\n",
-			pb_kind_names[c->kind], md, b1, c->tw.median / 1e9, c->tr.median / 1e9,
+			kind_label(c, kl, sizeof(kl)), md, b1, c->tw.median / 1e9, c->tr.median / 1e9,
 			c->tt.median / 1e9, range, c->tt.spread * 100, c->bytes, c->syscalls,
 			rate(c->bytes, c->tt.median) / 1e6, rate(c->syscalls, c->tt.median) / 1e6,
 			c->syscalls > 0 ? c->tt.median / c->syscalls : 0, ratio[0] ? " " : "", ratio);
@@ -610,15 +878,17 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		reps > p->repeat ? "up to " : "", reps > p->repeat ? reps : (size_t)p->repeat,
 		pb_plural(reps > p->repeat ? reps : p->repeat, "repetition", "repetitions"),
 		show_modes(p) ? "; vs rw: the same against the rw loop of the kind and size" : "");
+	if (p->ncopies)
+		scaling_text(run, fp);
 	pb_stab_text_begin(&st, fp, 11);
 	for (size_t i = 0; i < run->ncells; i++) {
 		const struct tp_cell *c = &run->cells[i];
-		char label[128];
+		char label[128], kl[32];
 
 		if (c->skip || !c->nreps)
 			continue;
 		pb_format_size(c->size, b1, sizeof(b1));
-		snprintf(label, sizeof(label), "%s%s%s %s", pb_kind_names[c->kind],
+		snprintf(label, sizeof(label), "%s%s%s %s", kind_label(c, kl, sizeof(kl)),
 			 show_modes(p) ? " " : "", show_modes(p) ? pb_mode_words[c->mode] : "", b1);
 		pb_stab_text_row(&st, label, c->stab, c->stab_why);
 	}
@@ -667,6 +937,8 @@ static void cell_fields(struct pb_row *r, const struct tp_cell *c)
 	pb_row_str(r, "kind", pb_kind_names[c->kind]);
 	pb_row_str(r, "mode", pb_mode_words[c->mode]);
 	pb_row_int(r, "size_bytes", (int64_t)c->size);
+	if (c->copies)
+		pb_row_int(r, "copies", c->copies);
 	pb_row_int_or_null(r, "pipe_size_bytes", c->pipe_size > 0, c->pipe_size);
 }
 
@@ -703,7 +975,7 @@ static void csv_row(struct pb_row r, const struct tp_cell *c, size_t rep,
 static void emit_csv(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
 	const struct tp_run *run = r_;
-	static const struct tp_cell no_cell;
+	struct tp_cell no_cell = { .copies = run->p->ncopies ? 1 : 0 };  /* the header's columns */
 	static const struct pb_engine_result no_rep;
 	struct pb_csv csv;
 
@@ -745,6 +1017,10 @@ static struct json_object *params_json(const struct tp_run *run)
 	json_object_object_add(o, "precision_pct", p->precision > 0 ?
 			       json_object_new_double(p->precision) : NULL);
 	pb_json_add_int(o, "precision_budget_ns", (int64_t)p->precision_budget_ns);
+	json_object_object_add(o, "copies", p->ncopies ? json_object_new_array() : NULL);
+	for (size_t i = 0; i < p->ncopies; i++)
+		json_object_array_add(json_object_object_get(o, "copies"),
+				       json_object_new_int64(p->copies[i]));
 	/* many writers and readers on one pipe: null without them */
 	json_object_object_add(o, "writers", p->contention ?
 			       json_object_new_int64((int64_t)p->mw.writers) : NULL);
@@ -761,6 +1037,27 @@ static struct json_object *params_json(const struct tp_run *run)
 		json_object_object_add(o, "waits", NULL);
 	}
 	return o;
+}
+
+/* --copies: repetition R's copies, each one's rate and where it ran. */
+static void copies_json(struct json_object *x, const struct tp_cell *c, size_t r)
+{
+	struct json_object *rates = json_object_new_array(), *pin = json_object_new_array();
+	struct json_object *at0 = json_object_new_array(), *at1 = json_object_new_array();
+
+	for (unsigned i = 0; i < c->copies; i++) {
+		const struct pb_copy_place *pl = &c->copy_place[r * c->copies + i];
+		double v = c->copy_rate[r * c->copies + i];
+
+		json_object_array_add(rates, isfinite(v) ? json_object_new_double(v) : NULL);
+		json_object_array_add(pin, pl->pinned >= 0 ? json_object_new_int(pl->pinned) : NULL);
+		json_object_array_add(at0, json_object_new_int(pl->cpu_start));
+		json_object_array_add(at1, json_object_new_int(pl->cpu_end));
+	}
+	json_object_object_add(x, "copy_rates_bytes_per_s", rates);
+	json_object_object_add(x, "copy_pinned_cpus", pin);
+	json_object_object_add(x, "copy_cpus_at_start", at0);
+	json_object_object_add(x, "copy_cpus_at_end", at1);
 }
 
 static struct json_object *cell_json(const struct tp_run *run, const struct tp_cell *c)
@@ -789,6 +1086,8 @@ static struct json_object *cell_json(const struct tp_run *run, const struct tp_c
 		struct pb_row xr = pb_row_json(x);
 
 		rep_fields(&xr, &c->reps[r]);
+		if (c->copies)
+			copies_json(x, c, r);
 		json_object_array_add(reps, x);
 	}
 	sum = pb_bench_json_reps(o, reps, c->nreps);
@@ -814,6 +1113,12 @@ static struct json_object *cell_json(const struct tp_run *run, const struct tp_c
 	}
 	if (c->mode != PB_MODE_RW)
 		pb_json_add_double(o, "cost_ratio_to_rw", cost_ratio(c, rw));
+	if (c->copies) {
+		pb_json_add_double(sum, "rate_per_copy_bytes_per_s",
+				   rate(c->bytes, c->tt.median) / c->copies);
+		pb_json_add_double(o, "efficiency", efficiency(run, c));
+		pb_json_add_int(o, "scaling_reference_copies", scale_ref(run, c)->copies);
+	}
 	return o;
 }
 
@@ -852,15 +1157,18 @@ static int setup(struct tp_run *run)
 	const struct tp_params *p = run->p;
 	uint64_t maxsize = 0;
 
-	run->ncells = p->nsizes * ncols(p);
+	/* rows: each --copies count (outermost), then each size */
+	run->ncells = nrows(p) * ncols(p);
 	run->cells = calloc(run->ncells, sizeof(*run->cells));
 	if (!run->cells)
 		return -ENOMEM;
-	for (size_t s = 0; s < p->nsizes; s++) {
+	for (size_t row = 0; row < nrows(p); row++) {
+		size_t s = row % p->nsizes;
+
 		if (p->sizes[s] > maxsize)
 			maxsize = p->sizes[s];
 		for (size_t k = 0; k < ncols(p); k++) {
-			struct tp_cell *c = &run->cells[s * ncols(p) + k];
+			struct tp_cell *c = &run->cells[row * ncols(p) + k];
 
 			c->kind = p->kinds[k % p->nkinds];
 			c->mode = p->modes[k / p->nkinds];
@@ -870,6 +1178,13 @@ static int setup(struct tp_run *run)
 			if (!c->reps)
 				return -ENOMEM;
 			c->cap = p->repeat;
+			if (!p->ncopies)
+				continue;
+			c->copies = p->copies[row / p->nsizes];
+			c->copy_rate = calloc(p->repeat * c->copies, sizeof(*c->copy_rate));
+			c->copy_place = calloc(p->repeat * c->copies, sizeof(*c->copy_place));
+			if (!c->copy_rate || !c->copy_place)
+				return -ENOMEM;
 		}
 	}
 	/* Page-aligned: a misaligned buffer makes the kernel's copies measurably
@@ -958,8 +1273,20 @@ static int probe_kinds(struct tp_run *run)
 
 static void teardown(struct tp_run *run)
 {
-	for (size_t i = 0; run->cells && i < run->ncells; i++)
+	for (size_t i = 0; run->cells && i < run->ncells; i++) {
 		free(run->cells[i].reps);
+		free(run->cells[i].copy_rate);
+		free(run->cells[i].copy_place);
+	}
+	/* a copy killed before it closed its FIFO leaves it behind */
+	for (unsigned i = 0; i < run->ncopy_dirs; i++) {
+		char f[4200];
+
+		snprintf(f, sizeof(f), "%s/fifo", run->copy_dir[i]);
+		unlink(f);
+		pb_tmpdir_remove(run->copy_dir[i]);
+	}
+	free(run->copy_dir);
 	free(run->cells);
 	free(run->buf);
 	for (int m = 0; m < PB_MODE_COUNT; m++)
@@ -967,6 +1294,21 @@ static void teardown(struct tp_run *run)
 			pb_zc_close(&run->zc[m]);
 	if (run->tmpdir[0])
 		pb_tmpdir_remove(run->tmpdir);
+}
+
+/* --copies with FIFOs: each copy's FIFO in a directory of its own. */
+static void make_copy_dirs(struct tp_run *run)
+{
+	unsigned n = run->p->copies[run->p->ncopies - 1];
+
+	run->copy_dir = calloc(n, sizeof(*run->copy_dir));
+	if (!run->copy_dir) {
+		set_error(&run->b, PB_EXIT_ERROR, "out of memory");
+		return;
+	}
+	for (; run->ncopy_dirs < n; run->ncopy_dirs++)
+		if (PB_TMPDIR_MAKE(&run->b, run->tmpdir, run->copy_dir[run->ncopy_dirs]))
+			return;
 }
 
 /* --writers/--readers: their rows instead of the fill/drain loop's. */
@@ -1015,6 +1357,8 @@ static int execute(struct pb_cli *cli, void *params)
 			  strerror(errno));
 	if (!run.b.status && has_kind(p, PB_KIND_FIFO))
 		PB_TMPDIR_MAKE(&run.b, p->dir, run.tmpdir);
+	if (!run.b.status && has_kind(p, PB_KIND_FIFO) && p->ncopies)
+		make_copy_dirs(&run);
 	if (!run.b.status)
 		probe_kinds(&run);
 	pb_bench_arm(&run.b);
@@ -1071,6 +1415,11 @@ static const struct pb_opt options[] = {
 	  .def = "block", .arg = "LIST",
 	  .help = "with --writers/--readers: block in read/write, or poll (O_NONBLOCK ends, "
 		  "poll() on EAGAIN)" },
+	{ PB_OPT("copies", '\0', PB_OPT_STRING, P, copies_arg), .def_help = "one",
+	  .arg = "LIST",
+	  .help = "N independent copies of each row at once, for each N of LIST (1,2,4 or "
+		  "1-ncpu), each pinned to a CPU of its own when they fit; efficiency against "
+		  "linear scaling" },
 	PB_OPT_TIMEOUT(P, timeout_ns),
 	PB_OPT_END
 };
@@ -1096,6 +1445,11 @@ static void lava_cases(struct pb_lava *l, struct json_object *doc)
 		snprintf(name, sizeof(name), "%s%s%s-%lldB", kind ? kind : "?",
 			 mode && strcmp(mode, "rw") != 0 ? "-" : "",
 			 mode && strcmp(mode, "rw") != 0 ? mode : "", size);
+		if (pb_json_get(r, "copies")) {
+			size_t n = strlen(name);
+
+			snprintf(name + n, sizeof(name) - n, "-x%lld", pb_json_int(r, "copies", 0));
+		}
 		if (st && strcmp(st, "skip") == 0) {
 			pb_lava_case(l, "skip", "%s-rate", name);
 			pb_lava_case(l, "skip", "%s-syscall", name);
