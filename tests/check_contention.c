@@ -193,14 +193,17 @@ START_TEST(duplicate_seen)
 }
 END_TEST
 
-/* Half a record: every later read straddles two records. */
+/* Half a record: the reader gets it alone (a short read) or straddling
+ * the next; either way a read that is not one whole record, and the
+ * record is lost. */
 START_TEST(torn_record_seen)
 {
 	ck_assert_int_eq(relayed(2, 1, 100, 20, 5, HALF), -EIO);
-	ck_assert(res.torn >= 30);
-	ck_assert(res.lost > 0);
-	ck_assert_msg(strstr(res.first_bad, "reader 1: a record that is not whole"), "%s",
-		      res.first_bad);
+	ck_assert(res.torn >= 1);
+	ck_assert(res.lost >= 1);
+	ck_assert_msg(strstr(res.first_bad, "reader 1: a record that is not whole") ||
+		      strstr(res.first_bad, "reader 1: read(100) returned 50: part of a record"),
+		      "%s", res.first_bad);
 }
 END_TEST
 
@@ -252,19 +255,37 @@ START_TEST(fairness)
 }
 END_TEST
 
-/* The readers gone (their end closed by the last): a writer on the full
- * pipe gets EPIPE instead of waiting for ever; a read that fails is said. */
+/* A read that fails is said: the readers here read a write-only
+ * descriptor (EBADF); the writers' records fit in the pipe, whose real read
+ * end the test holds, so no writer waits or sees EPIPE first. */
 START_TEST(read_failure_ends_the_run)
+{
+	int fd[2], keep;
+
+	open_pipe(fd, false);
+	keep = fd[0];
+	fd[0] = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	ck_assert_int_ge(fd[0], 0);
+	ck_assert_int_eq(run_on(fd, 2, 2, 64, 10, false), -EBADF);
+	ck_assert_str_eq(res.call_what, "read");
+	close(keep);
+}
+END_TEST
+
+/* The readers gone: the last one closes the read end, so a writer blocked
+ * on the full pipe gets EPIPE instead of waiting for ever. */
+START_TEST(writer_not_left_waiting)
 {
 	int fd[2];
 
 	open_pipe(fd, false);
-	/* the read end is a write-only descriptor: every read fails (EBADF) */
 	close(fd[0]);
 	fd[0] = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	ck_assert_int_ge(fd[0], 0);
-	ck_assert_int_eq(run_on(fd, 2, 2, 64, 100000, false), -EBADF);
-	ck_assert_str_eq(res.call_what, "read");
+	/* far more than the pipe holds: only EPIPE or EBADF can end it */
+	ck_assert_int_lt(run_on(fd, 2, 2, 64, 100000, false), 0);
+	ck_assert(!strcmp(res.call_what, "read") || !strcmp(res.call_what, "write"));
+	ck_assert(res.call_err == EBADF || res.call_err == EPIPE);
 }
 END_TEST
 
@@ -272,5 +293,5 @@ PB_CHECK_SUITE_MAIN("contention",
 	PB_TCASE_TIMED("healthy", 60, whole_and_once, until_deadline),
 	PB_TCASE_TIMED("broken", 60, relay_passes_all, lost_record_seen, duplicate_seen,
 		       torn_record_seen, payload_checked, disorder_seen, junk_seen,
-		       read_failure_ends_the_run),
+		       read_failure_ends_the_run, writer_not_left_waiting),
 	PB_TCASE("fairness", fairness))
