@@ -48,12 +48,12 @@ static int fail(struct plot *p, const char *fmt, ...)
 }
 
 const char *const pb_plot_chart_words[] = {
-	"auto", "sweep", "cdf", "bars", "change", "grid", "intervals", NULL
+	"auto", "sweep", "cdf", "bars", "change", "grid", "intervals", "scaling", NULL
 };
 
 const char *pb_plot_chart_name(enum pb_plot_chart c)
 {
-	return (unsigned)c <= PB_PLOT_INTERVALS ? pb_plot_chart_words[c] : "?";
+	return (unsigned)c <= PB_PLOT_SCALING ? pb_plot_chart_words[c] : "?";
 }
 
 const char *pb_plot_term_name(enum pb_plot_term t)
@@ -379,7 +379,7 @@ static double metric_max(struct plot *p)
 
 /* The fields that tell results apart, in the order they are shown. */
 static const char *const id_fields[] = {
-	"kind", "mode", "role", "label", "size_bytes", "groups", "placement", "wait", NULL
+	"kind", "mode", "role", "label", "size_bytes", "groups", "placement", "wait", "copies", NULL
 };
 
 static void field_text(struct json_object *res, const char *f, bool tp, char *buf, size_t len)
@@ -397,6 +397,8 @@ static void field_text(struct json_object *res, const char *f, bool tp, char *bu
 		pb_format_size((uint64_t)json_object_get_int64(v), buf, len);
 	else if (strcmp(f, "groups") == 0 && is_num(v))
 		snprintf(buf, len, "%" PRId64 " groups", json_object_get_int64(v));
+	else if (strcmp(f, "copies") == 0 && is_num(v))
+		snprintf(buf, len, "x%" PRId64, json_object_get_int64(v));
 	else
 		snprintf(buf, len, "%s", json_object_get_string(v));
 }
@@ -626,6 +628,82 @@ static int chart_sweep(struct plot *p, FILE *fp)
 		fprintf(fp, "%s$s%zu using 1:2:3:4 with yerrorlines lw 2 pt 7 title ",
 			k ? ", \\\n     " : "", k);
 		q(fp, names[k]);
+	}
+	fputc('\n', fp);
+	return 0;
+}
+
+/*
+ * One throughput document with several --copies counts: the metric against
+ * the count, a line per kind x mode x size with the repetitions' range as
+ * error bars, and beside each a dashed line of linear scaling from its
+ * smallest count (the value there times the count over it).
+ */
+static int chart_scaling(struct plot *p, FILE *fp)
+{
+	struct json_object *rs = results_of(p->docs[0]);
+	static char names[MAX_ITEMS][160];
+	size_t ns = 0;
+	long npts;
+	bool show[16];
+	char title[512];
+	struct axis ax;
+
+	metric_axis(p->metric, metric_max(p), &ax);
+	varying(p, true, show, "copies");
+	npts = intern_points(p, 0, show, true, names, &ns, "series");
+	if (npts < 0)
+		return (int)npts;
+	if (!npts)
+		return fail(p, "%s: no result has %s", p->paths[0], p->metric);
+	snprintf(title, sizeof(title), "pipebench throughput: %s by copies, against linear "
+		 "scaling (%s)", ax.words, p->labels[0]);
+	header(p, PB_PLOT_SCALING, fp, 900, 560, title);
+	fputs("set xlabel \"copies\"\nset xtics 1\nset ylabel ", fp);
+	q(fp, ax.label);
+	fputs("\nset xrange [0:*]\nset yrange [0:*]\nset offsets graph 0.04, graph 0.04, 0, 0\n"
+	      "set key outside right top vertical\n", fp);
+	for (size_t k = 0; k < ns; k++) {
+		double pts[1024][4];
+		size_t np = 0;
+
+		for (size_t i = 0; i < jlen(rs) && np < 1024; i++) {
+			char lab[160];
+			struct span s;
+
+			if (!result_point(rs, i, p->metric, show, true, &s, lab, sizeof(lab)) ||
+			    strcmp(lab, names[k]) != 0)
+				continue;
+			pts[np][0] = jnum(jget(json_object_array_get_idx(rs, i), "copies"));
+			pts[np][1] = s.med * ax.scale;
+			pts[np][2] = s.lo * ax.scale;
+			pts[np][3] = s.hi * ax.scale;
+			np++;
+		}
+		qsort(pts, np, sizeof(pts[0]), cmp_first);
+		fprintf(fp, "$s%zu << EOD\n", k);
+		for (size_t i = 0; i < np; i++) {
+			for (int c = 0; c < 4; c++)
+				num(fp, pts[i][c]);
+			/* linear scaling from the smallest count */
+			num(fp, np && pts[0][0] > 0 ? pts[0][1] * pts[i][0] / pts[0][0] : NAN);
+			fputc('\n', fp);
+		}
+		fputs("EOD\n", fp);
+	}
+	fputs("plot ", fp);
+	for (size_t k = 0; k < ns; k++) {
+		fprintf(fp, "%s$s%zu using 1:2:3:4 with yerrorlines lw 2 pt 7 lc %zu title ",
+			k ? ", \\\n     " : "", k, k + 1);
+		q(fp, names[k]);
+		fprintf(fp, ", \\\n     $s%zu using 1:5 with lines dt 2 lw 1 lc %zu title ", k,
+			k + 1);
+		{
+			char t[200];
+
+			snprintf(t, sizeof(t), "%.160s, linear", names[k]);
+			q(fp, t);
+		}
 	}
 	fputc('\n', fp);
 	return 0;
@@ -1147,14 +1225,14 @@ static const struct {
 };
 
 /* Distinct sizes among DOC's measured results. */
-static size_t distinct_sizes(struct json_object *doc)
+static size_t distinct_values(struct json_object *doc, const char *field)
 {
 	struct json_object *rs = results_of(doc);
 	double seen[64];
 	size_t n = 0;
 
 	for (size_t i = 0; i < jlen(rs) && n < 64; i++) {
-		double s = jnum(jget(json_object_array_get_idx(rs, i), "size_bytes"));
+		double s = jnum(jget(json_object_array_get_idx(rs, i), field));
 		bool dup = false;
 
 		for (size_t k = 0; k < n; k++)
@@ -1163,6 +1241,18 @@ static size_t distinct_sizes(struct json_object *doc)
 			seen[n++] = s;
 	}
 	return n;
+}
+
+static size_t distinct_sizes(struct json_object *doc)
+{
+	return distinct_values(doc, "size_bytes");
+}
+
+/* --copies counts in one throughput document: the scaling chart. */
+static bool has_scaling(struct plot *p, struct json_object *doc)
+{
+	return p->n == 1 && !strcmp(p->command, "throughput") &&
+	       distinct_values(doc, "copies") > 1;
 }
 
 /* The parts of a report that plot draws, the default first. */
@@ -1237,6 +1327,11 @@ static int chart_fits(struct plot *p, enum pb_plot_chart c)
 		if (one && !strcmp(cmd, "throughput") && distinct_sizes(p->docs[0]) > 1)
 			return 0;
 		return fail(p, "--chart sweep: draws one throughput document with several sizes");
+	case PB_PLOT_SCALING:
+		if (has_scaling(p, p->docs[0]))
+			return 0;
+		return fail(p, "--chart scaling: draws one throughput document with several "
+			    "--copies counts");
 	case PB_PLOT_CDF:
 		if (one && !strcmp(cmd, "latency") && !p->o->metric)
 			return 0;
@@ -1325,7 +1420,9 @@ int pb_plot_script(struct json_object *const *docs, const char *const *paths, si
 				rc = fail(p, "%s: no results to draw", paths[i]);
 				goto out;
 			}
-		if (n == 1 && !strcmp(p->command, "throughput") && distinct_sizes(pd[0]) > 1)
+		if (has_scaling(p, pd[0]))
+			c = PB_PLOT_SCALING;
+		else if (n == 1 && !strcmp(p->command, "throughput") && distinct_sizes(pd[0]) > 1)
 			c = PB_PLOT_SWEEP;
 		else if (n == 1 && !strcmp(p->command, "latency") && !o->metric)
 			c = doc_has_intervals(pd[0]) ? PB_PLOT_INTERVALS : PB_PLOT_CDF;
@@ -1340,6 +1437,7 @@ int pb_plot_script(struct json_object *const *docs, const char *const *paths, si
 	}
 	switch (c) {
 	case PB_PLOT_SWEEP: rc = chart_sweep(p, fp); break;
+	case PB_PLOT_SCALING: rc = chart_scaling(p, fp); break;
 	case PB_PLOT_CDF: rc = chart_cdf(p, fp); break;
 	case PB_PLOT_INTERVALS: rc = chart_intervals(p, fp); break;
 	case PB_PLOT_BARS: rc = chart_bars(p, fp); break;

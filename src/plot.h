@@ -18,6 +18,9 @@
  *   conformance documents: a verdict grid, checks x documents;
  *   one latency document with --interval series: p50 and p99 per interval
  *     against the time into the run;
+ *   one throughput document with several --copies counts: the metric
+ *     against the count, a line per kind x mode x size, and a dashed line
+ *     of linear scaling from the smallest count;
  *   report documents: the chart of one of their parts (each part is a
  *     document of its own command).
  * Axes are labelled in words with a unit ("throughput (MiB/s)"); times are
@@ -36,7 +39,7 @@ enum pb_plot_term { PB_PLOT_SVG, PB_PLOT_PNG, PB_PLOT_PDF, PB_PLOT_JPEG };
 enum pb_plot_chart {
 	PB_PLOT_AUTO,             /* pb_plot_opts.chart: the one the documents call for */
 	PB_PLOT_SWEEP, PB_PLOT_CDF, PB_PLOT_BARS, PB_PLOT_CHANGE, PB_PLOT_GRID,
-	PB_PLOT_INTERVALS,
+	PB_PLOT_INTERVALS, PB_PLOT_SCALING,
 };
 
 struct pb_plot_opts {

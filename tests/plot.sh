@@ -20,7 +20,7 @@ mkdir "$W"
 
 # The points with gnuplot installed: without it, the rendering points are
 # skipped by number (PLAN less the points run before them and the last).
-PLAN=161
+PLAN=166
 
 GP=$(command -v gnuplot 2>/dev/null)
 # Fake gnuplots: one that fails, one that hangs, one that hands the script
@@ -148,6 +148,19 @@ awk '/^\$i0 << EOD$/ { on = 1; next } on && /^EOD$/ { exit } on && NF == 3 { if 
 ok $? "intervals: time goes on across repetitions"
 is "$(first "$W/int.json" --chart cdf)" "# pipebench plot: cdf chart of 1 latency document" \
 	"--chart cdf: the CDF of an interval run"
+# --copies: the rate against the count, and linear scaling from the smallest
+"$P" throughput --copies 1,2 --kind anon,fifo --loops 100 --repeat 2 --warmup 0 --format json \
+	-o "$W/copies.json" 2>/dev/null
+script "$W/copies.json" >"$W/c.gp"
+is "$(head -1 "$W/c.gp")" "# pipebench plot: scaling chart of 1 throughput document" \
+	"a throughput document with --copies 1,2: the scaling chart"
+awk '/^\$s[0-9]+ << EOD$/ { on = 1; first = ""; next } on && /^EOD$/ { on = 0; next }
+	on { if (first == "") { c0 = $1; v0 = $2; first = 1 } n++
+	     want = v0 * $1 / c0; if ($5 - want > 1e-6 * want || want - $5 > 1e-6 * want) bad++ }
+	END { print n ":" bad + 0 }' "$W/c.gp" >"$W/rows"
+is "$(cat "$W/rows")" "4:0" "scaling: a point per count of each kind; linear = first value x count / first count"
+grep -q 'using 1:5 with lines dt 2 .* title "anon rw, linear"' "$W/c.gp"
+ok $? "scaling: a dashed line of linear scaling for each series"
 PATH="$W/bin-none" "$P" plot -f gnuplot -o "$W/x.gp" "$W/sweep.json"
 ok $? "--format gnuplot needs no gnuplot"
 grep -q '^\$s0 << EOD$' "$W/x.gp"; ok $? "the script holds its data inline"
@@ -195,6 +208,8 @@ bad "--part the report lacks" "no messaging part (it has: " --part messaging "$W
 bad "a report and another command" "plot documents of one command" "$W/rep.json" "$W/lat.json"
 bad "--chart that does not fit" "--chart intervals: draws one latency document run with" \
 	--chart intervals "$W/lat.json"
+bad "--chart scaling without --copies" "--chart scaling: draws one throughput document with several" \
+	--chart scaling "$W/sweep.json"
 bad "--chart sweep of one size" "--chart sweep" --chart sweep "$W/tp1.json"
 bad "--chart cdf with --metric" "--chart cdf" --chart cdf --metric rtt_p99_ns "$W/lat.json"
 bad "--chart: no such chart" "--chart" --chart pie "$W/lat.json"
