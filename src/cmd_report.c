@@ -38,6 +38,7 @@
 #include "output.h"
 #include "sysinfo.h"
 #include "units.h"
+#include "uring.h"
 
 #define NAME "report"
 #define MAX_ARGS 24
@@ -111,6 +112,8 @@ struct report {
 	struct pb_stats membw;     /* bytes/s of memcpy */
 	int membw_ok;
 	uint64_t membw_ns;         /* how long its measure took */
+	struct pb_uring_probe uring[2]; /* io_uring on an anonymous pipe, a FIFO */
+	bool uring_probed;
 	int status;
 };
 
@@ -744,6 +747,53 @@ static void precision_reach(const struct report *rep, struct reach *rc)
 	}
 }
 
+/* "anon: inline, RWF_NOWAIT taken (after splice: inline)" */
+static void uring_words(const struct pb_uring_probe *u, const char *kind, char *buf, size_t len)
+{
+	if (!u->available || u->fresh == PB_URING_UNKNOWN) {
+		snprintf(buf, len, "%s: not probed", kind);
+		return;
+	}
+	snprintf(buf, len, "%s: %s, RWF_NOWAIT %s%s%s%s", kind, pb_uring_path_words[u->fresh],
+		 u->nowait == 1 ? "taken" : u->nowait == 0 ? "refused" : "?",
+		 u->spliced ? " (after splice: " : "",
+		 u->spliced ? pb_uring_path_words[u->spliced] : "", u->spliced ? ")" : "");
+}
+
+/* The io_uring line of the header: the path of each kind's reads, or why
+ * io_uring is not there. */
+static void uring_text(FILE *fp, const struct report *rep)
+{
+	char a[160], f[160];
+
+	if (!rep->uring_probed)
+		return;
+	if (!rep->uring[0].available) {
+		fprintf(fp, "%-16s unavailable: %s\n", "io_uring", rep->uring[0].why);
+		return;
+	}
+	uring_words(&rep->uring[0], "anon", a, sizeof(a));
+	uring_words(&rep->uring[1], "fifo", f, sizeof(f));
+	fprintf(fp, "%-16s %s; %s (inline: completed without an io-wq worker; io-wq: punted "
+		"to one)\n", "io_uring", a, f);
+}
+
+static struct json_object *uring_json(const struct pb_uring_probe *u)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "available", json_object_new_boolean(u->available));
+	pb_json_add_str(o, "path", u->available && u->fresh ? pb_uring_path_words[u->fresh] :
+			NULL);
+	pb_json_add_str(o, "path_after_splice", u->available && u->spliced ?
+			pb_uring_path_words[u->spliced] : NULL);
+	json_object_object_add(o, "nowait", u->available && u->nowait >= 0 ?
+			       json_object_new_boolean(u->nowait == 1) : NULL);
+	pb_json_add_int(o, "workers", u->workers_fresh);
+	pb_json_add_str(o, "note", u->why[0] ? u->why : NULL);
+	return o;
+}
+
 static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
 	const struct report *rep = r_;
@@ -769,7 +819,9 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	limit_text(RLIMIT_NPROC, b2, sizeof(b2));
 	fprintf(fp, "%-16s RLIMIT_NOFILE %s; RLIMIT_NPROC %s\n", "user limits", b1, b2);
 	cap_names(caps, sizeof(caps));
-	fprintf(fp, "%-16s %s (uid %d)\n\n", "capabilities", caps, (int)geteuid());
+	fprintf(fp, "%-16s %s (uid %d)\n", "capabilities", caps, (int)geteuid());
+	uring_text(fp, rep);
+	fputc('\n', fp);
 	for (size_t i = 0; i < NPARTS; i++) {
 		const struct part_run *pr = &rep->runs[i];
 
@@ -838,6 +890,15 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 				       pb_sysinfo_cap_eff(&caps) ? pb_caps_json(caps) : NULL);
 		json_object_object_add(sys, "rlimit_nofile", limit_json(RLIMIT_NOFILE));
 		json_object_object_add(sys, "rlimit_nproc", limit_json(RLIMIT_NPROC));
+		if (rep->uring_probed) {
+			struct json_object *u = json_object_new_object();
+
+			json_object_object_add(u, "anon", uring_json(&rep->uring[0]));
+			json_object_object_add(u, "fifo", uring_json(&rep->uring[1]));
+			json_object_object_add(sys, "io_uring", u);
+		} else {
+			json_object_object_add(sys, "io_uring", NULL);
+		}
 	}
 	for (size_t i = 0; i < NPARTS; i++) {
 		const struct part_run *pr = &rep->runs[i];
@@ -988,6 +1049,11 @@ static int execute(struct pb_cli *cli, struct report *rep)
 		if (pr->error[0] && !cli->common.quiet)
 			pb_warn(NAME, "%s: %s", parts[i].name, pr->error);
 	}
+	/* io_uring on pipes: how this kernel completes their reads (under 1 s),
+	 * after the parts, as the copy ceiling is */
+	if (!pb_cleanup_interrupted() && !pb_uring_probe(PB_KIND_ANON, rep->tmp, &rep->uring[0]) &&
+	    !pb_uring_probe(PB_KIND_FIFO, rep->tmp, &rep->uring[1]))
+		rep->uring_probed = true;
 	/* The copy ceiling goes with the 64 KiB throughput it puts in context. */
 	if ((rep->selected & (1u << 4)) && !pb_cleanup_interrupted()) {
 		uint64_t t0 = pb_clock_ns();

@@ -102,6 +102,9 @@ struct tp_run {
 	struct pb_tp_mw mw;         /* --writers/--readers: its rows instead */
 	char (*copy_dir)[4096];     /* --copies with FIFOs: a directory per copy */
 	unsigned ncopy_dirs;
+	char uring_skip[240];       /* --mode io_uring: why it cannot run here ("" it can) */
+	struct pb_uring_probe uring[PB_KIND_COUNT]; /* its path on each pipe kind */
+	bool uring_probed[PB_KIND_COUNT];
 	struct pb_bench b;
 };
 
@@ -647,6 +650,9 @@ static const char *mode_description(enum pb_mode m)
 	case PB_MODE_TEE:
 		return "writer write(2)s, tee(2) duplicates the pipe into a second pipe, reader "
 		       "read(2)s both";
+	case PB_MODE_IO_URING:
+		return "each write and read an io_uring submission (IORING_OP_WRITE, "
+		       "IORING_OP_READ) and its completion";
 	default:
 		return "write(2) and read(2), the 2025 mail's loop";
 	}
@@ -672,6 +678,56 @@ static void placement(const struct tp_run *run, const struct pb_sysinfo *si, cha
 	else
 		snprintf(buf, len, "not pinned (allowed CPUs %s); ran on CPU %d at start, %d at end",
 			 si->allowed_list, run->cpu_start, run->cpu_end);
+}
+
+/* --mode io_uring: the probe's findings on KIND, in its row. */
+static void uring_json(struct json_object *o, const struct tp_run *run, enum pb_kind kind)
+{
+	const struct pb_uring_probe *u = &run->uring[kind];
+	bool ok = run->uring_probed[kind] && u->available && u->fresh != PB_URING_UNKNOWN;
+
+	pb_json_add_str(o, "io_uring_path", ok ? pb_uring_path_words[u->fresh] : NULL);
+	pb_json_add_str(o, "io_uring_path_after_splice",
+			ok && u->spliced ? pb_uring_path_words[u->spliced] : NULL);
+	json_object_object_add(o, "io_uring_workers", ok ?
+			       json_object_new_int(u->workers_fresh) : NULL);
+	json_object_object_add(o, "io_uring_nowait", ok && u->nowait >= 0 ?
+			       json_object_new_boolean(u->nowait == 1) : NULL);
+	json_object_object_add(o, "io_uring_workers_after_splice", ok && u->spliced ?
+			       json_object_new_int(u->workers_spliced) : NULL);
+	pb_json_add_str(o, "io_uring_probe_note", run->uring_probed[kind] && u->why[0] ?
+			u->why : NULL);
+}
+
+/* --mode io_uring in text: the path of each kind's reads. */
+static void uring_text(const struct tp_run *run, FILE *fp)
+{
+	const struct tp_params *p = run->p;
+	bool any = false;
+
+	for (size_t k = 0; k < p->nkinds; k++) {
+		const struct pb_uring_probe *u = &run->uring[p->kinds[k]];
+
+		if (!run->uring_probed[p->kinds[k]])
+			continue;
+		fprintf(fp, "\n%-11s %s: ", any ? "" : "io_uring", pb_kind_names[p->kinds[k]]);
+		any = true;
+		if (!u->available || u->fresh == PB_URING_UNKNOWN) {
+			fprintf(fp, "not probed: %s", u->why);
+			continue;
+		}
+		fprintf(fp, "%s", u->fresh == PB_URING_IOWQ ? "io-wq: a read of the empty pipe "
+			"is done by an io-wq worker thread (punted)" : "inline: a read of the empty "
+			"pipe waits on poll and completes without an io-wq worker");
+		if (u->nowait >= 0)
+			fprintf(fp, "; RWF_NOWAIT %s", u->nowait ? "taken" : "refused (no "
+				"FMODE_NOWAIT: polled, 100 ms timeout linked)");
+		if (u->spliced)
+			fprintf(fp, "; after vmsplice and splice: %s", u->spliced == PB_URING_IOWQ ?
+				"punted to io-wq" : "inline");
+		else if (u->why[0])
+			fprintf(fp, "; after vmsplice and splice: not probed: %s", u->why);
+	}
 }
 
 /* The kind column: "anon", or "anon x4" for a row of 4 copies. */
@@ -826,6 +882,7 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	for (size_t m = 0; m < p->nmodes && show_modes(p); m++)
 		fprintf(fp, "\n%-11s %s: %s", m ? "" : "modes", pb_mode_words[p->modes[m]],
 			mode_description(p->modes[m]));
+	uring_text(run, fp);
 	if (show_modes(p))
 		fprintf(fp, "\nverify      %s%s", pb_verify_words[p->verify],
 			p->verify == PB_VERIFY_SAMPLE ? " (the bytes of loop 0, every 16th loop and "
@@ -1077,6 +1134,8 @@ static struct json_object *cell_json(const struct tp_run *run, const struct tp_c
 	}
 	pb_json_add_str(o, "status", "ok");
 	pb_json_add_str(o, "mode_description", mode_description(c->mode));
+	if (c->mode == PB_MODE_IO_URING)
+		uring_json(o, run, c->kind);
 	pb_stab_fields(&row, c->stab, c->stab_why);
 	if (run->p->precision > 0)
 		json_object_object_add(o, "precision", pb_precision_json(run->p->precision,
@@ -1211,6 +1270,15 @@ static int setup_modes(struct tp_run *run)
 			continue;
 		r = pb_zc_open(&run->zc[p->modes[m]], p->modes[m], (enum pb_verify)p->verify,
 			       (size_t)run->maxsize, &what);
+		if (r && p->modes[m] == PB_MODE_IO_URING) {
+			/* disabled or absent: the mode's rows are skipped, saying why */
+			snprintf(run->uring_skip, sizeof(run->uring_skip), "io_uring unavailable: "
+				 "%s: %s", what, pb_uring_why(-r));
+			for (size_t i = 0; i < run->ncells; i++)
+				if (run->cells[i].mode == PB_MODE_IO_URING)
+					run->cells[i].skip = run->uring_skip;
+			continue;
+		}
 		if (r) {
 			set_error(&run->b, PB_EXIT_ERROR, "--mode %s: %s: %s",
 				  pb_mode_words[p->modes[m]], what, strerror(-r));
@@ -1296,6 +1364,32 @@ static void teardown(struct tp_run *run)
 		pb_tmpdir_remove(run->tmpdir);
 }
 
+/* --mode io_uring: how this kernel completes a pipe's io_uring reads, on
+ * each pipe kind measured (a process of its own each, a few 100 ms). */
+static void probe_uring(struct tp_run *run)
+{
+	const struct tp_params *p = run->p;
+	bool wanted = false;
+
+	for (size_t m = 0; m < p->nmodes; m++)
+		wanted |= p->modes[m] == PB_MODE_IO_URING;
+	if (!wanted || run->uring_skip[0])
+		return;
+	for (size_t k = 0; k < p->nkinds; k++) {
+		enum pb_kind kind = p->kinds[k];
+		int r;
+
+		if (kind == PB_KIND_SOCKETPAIR)
+			continue;
+		r = pb_uring_probe(kind, run->tmpdir, &run->uring[kind]);
+		if (r) {
+			set_error(&run->b, PB_EXIT_ERROR, "io_uring probe: fork: %s", strerror(-r));
+			return;
+		}
+		run->uring_probed[kind] = true;
+	}
+}
+
 /* --copies with FIFOs: each copy's FIFO in a directory of its own. */
 static void make_copy_dirs(struct tp_run *run)
 {
@@ -1361,6 +1455,8 @@ static int execute(struct pb_cli *cli, void *params)
 		make_copy_dirs(&run);
 	if (!run.b.status)
 		probe_kinds(&run);
+	if (!run.b.status)
+		probe_uring(&run);
 	pb_bench_arm(&run.b);
 	run.cpu_start = sched_getcpu();
 	if (!run.b.status)

@@ -14,7 +14,7 @@
 #include "clock.h"
 #include "zerocopy.h"
 
-const char *const pb_mode_words[] = { "rw", "vmsplice", "splice", "tee", "all", NULL };
+const char *const pb_mode_words[] = { "rw", "vmsplice", "splice", "tee", "io_uring", "all", NULL };
 const char *const pb_verify_words[] = { "all", "sample", "off", NULL };
 
 unsigned char pb_zc_pattern(uint64_t i)
@@ -51,6 +51,8 @@ int pb_zc_open(struct pb_zc *z, enum pb_mode mode, enum pb_verify verify, size_t
 	if (posix_memalign(&p, pg, size))
 		return -ENOMEM;
 	z->dst = p;
+	if (mode == PB_MODE_IO_URING)
+		return pb_uring_open(&z->ring, what);
 	if (mode != PB_MODE_SPLICE)
 		return 0;
 	/* One memfd: the source, then (page-aligned) the region the reader
@@ -86,6 +88,7 @@ void pb_zc_close(struct pb_zc *z)
 		munmap(z->sink, z->size);
 	if (z->src_fd >= 0)
 		close(z->src_fd);
+	pb_uring_close(z->ring);
 	free(z->src);
 	free(z->dst);
 	memset(z, 0, sizeof(*z));
@@ -149,6 +152,8 @@ static ssize_t put(const struct pb_zc *z, int wfd, size_t off, size_t size)
 
 		return splice(z->src_fd, &o, wfd, NULL, size, SPLICE_F_NONBLOCK);
 	}
+	if (z->mode == PB_MODE_IO_URING)
+		return pb_uring_write(z->ring, wfd, z->src + off, size);
 	return write(wfd, z->src + off, size);
 }
 
@@ -162,6 +167,8 @@ static ssize_t take(const struct pb_zc *z, int rfd, size_t size, const unsigned 
 		return splice(rfd, NULL, z->sink_fd, &o, size, SPLICE_F_NONBLOCK);
 	}
 	*got = z->dst;
+	if (z->mode == PB_MODE_IO_URING)
+		return pb_uring_read(z->ring, rfd, z->dst, size);
 	return read(rfd, z->dst, size);
 }
 
@@ -197,7 +204,8 @@ static int drain(const struct pb_zc *z, int rfd, bool tee_copy, size_t size, uin
 	}
 	(*rc)++;
 	if (n < 0 && errno != EAGAIN) {
-		res->failed_call = !tee_copy && z->mode == PB_MODE_SPLICE ? "splice" : "read";
+		res->failed_call = !tee_copy && z->mode == PB_MODE_SPLICE ? "splice" :
+				   z->mode == PB_MODE_IO_URING ? "io_uring read" : "read";
 		return -errno;
 	}
 	return 0;
@@ -207,13 +215,15 @@ int pb_zc_run(const struct pb_zc *z, int rfd, int wfd, size_t size, uint64_t loo
 	      uint64_t fill_limit, struct pb_engine_result *res)
 {
 	const char *wcall = z->mode == PB_MODE_VMSPLICE ? "vmsplice" :
-			    z->mode == PB_MODE_SPLICE ? "splice" : "write";
+			    z->mode == PB_MODE_SPLICE ? "splice" :
+			    z->mode == PB_MODE_IO_URING ? "io_uring write" : "write";
 	int tfd[2] = { -1, -1 }, r = 0;
 	uint64_t pos = 0; /* stream offset of the loop's first byte, mod the period */
 
 	memset(res, 0, sizeof(*res));
 	if (z->mode == PB_MODE_RW || size == 0 || size > z->size)
 		return -EINVAL;
+	pb_uring_reset(z->ring);
 	if (z->mode == PB_MODE_TEE) {
 		int ps = fcntl(rfd, F_GETPIPE_SZ);
 

@@ -13,9 +13,11 @@
 
 #include "endpoint.h"
 #include "engine.h"
+#include "uring.h"
 
-enum pb_mode { PB_MODE_RW, PB_MODE_VMSPLICE, PB_MODE_SPLICE, PB_MODE_TEE, PB_MODE_COUNT };
-/* "rw", "vmsplice", "splice", "tee", then "all" (bit PB_MODE_COUNT). */
+enum pb_mode { PB_MODE_RW, PB_MODE_VMSPLICE, PB_MODE_SPLICE, PB_MODE_TEE, PB_MODE_IO_URING,
+	       PB_MODE_COUNT };
+/* "rw", "vmsplice", "splice", "tee", "io_uring", then "all" (bit PB_MODE_COUNT). */
 extern const char *const pb_mode_words[];
 enum pb_verify { PB_VERIFY_ALL, PB_VERIFY_SAMPLE, PB_VERIFY_OFF };
 extern const char *const pb_verify_words[];
@@ -36,6 +38,7 @@ struct pb_zc {
 	int sink_fd;            /* splice: where the reader splices: src_fd again */
 	size_t sink_off;        /* at this offset, past the source */
 	unsigned char *sink;    /* those size bytes, mapped */
+	struct pb_uring *ring;  /* io_uring: the ring each write and read goes through */
 };
 
 /* Byte I of the pattern (I < PB_ZC_PERIOD): the bytes of a hash of I / 4,

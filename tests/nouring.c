@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Test helper: nouring [-e ERRNO] PROGRAM ARGS... runs PROGRAM under a
+ * seccomp filter that fails io_uring_setup(2) with ERRNO (default EPERM),
+ * as a container's default profile does, everything else allowed.
+ */
+#include <errno.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+	unsigned err = EPERM;
+	int a = 1;
+
+	if (argc > 2 && !strcmp(argv[1], "-e")) {
+		err = (unsigned)atoi(argv[2]);
+		a = 3;
+	}
+	if (a >= argc) {
+		fprintf(stderr, "usage: nouring [-e ERRNO] PROGRAM ARGS...\n");
+		return 2;
+	}
+	{
+		struct sock_filter f[] = {
+			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_setup, 0, 1),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (err & SECCOMP_RET_DATA)),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		};
+		struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
+
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+		    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog)) {
+			perror("nouring: seccomp");
+			return 2;
+		}
+	}
+	execvp(argv[a], argv + a);
+	perror("nouring: exec");
+	return 127;
+}
