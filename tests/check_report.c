@@ -44,6 +44,7 @@ struct part_seen {
 	volatile int conts;         /* SIGCONTs it received */
 	volatile int term_at_cont;  /* a SIGTERM was pending at the first of them */
 	volatile int chld_code, chld_status;  /* the report's SIGCHLD for it */
+	volatile pid_t part_pid;    /* the first child that hung: the part */
 };
 
 static struct part_seen *seen;
@@ -70,6 +71,8 @@ static void part_hangs(void)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != report_pid)
 		_exit(99);
+	if (!seen->part_pid)
+		seen->part_pid = getpid();
 	seen->hung = 1;
 	for (;;) {
 		int sig = sigtimedwait(&cont, NULL, &backstop);
@@ -103,11 +106,14 @@ int clock_gettime(clockid_t id, struct timespec *ts)
 	return (int)syscall(SYS_clock_gettime, id, ts);
 }
 
-/* How the part ended, from the SIGCHLD the report got. */
+/* How the part ended, from the SIGCHLD the report got for it (not for
+ * the report's later children, such as its io_uring probe). */
 static void on_chld(int sig, siginfo_t *si, void *uc)
 {
 	(void)sig;
 	(void)uc;
+	if (si->si_pid != seen->part_pid)
+		return;
 	seen->chld_code = si->si_code;
 	seen->chld_status = si->si_status;
 }
