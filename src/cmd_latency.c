@@ -18,6 +18,7 @@
 
 #include "cleanup.h"
 #include "benchcmd.h"
+#include "copies.h"
 #include "clock.h"
 #include "cli.h"
 #include "endpoint.h"
@@ -31,6 +32,7 @@
 #include "sysinfo.h"
 #include "topology.h"
 #include "units.h"
+#include "uring.h"
 
 #define NAME "latency"
 #define MAX_SIZES 16
@@ -44,8 +46,14 @@ static const char *const pct_keys[] = {
 };
 #define NPCT (sizeof(pcts) / sizeof(pcts[0]))
 
+/* --mode: how the parties write and read */
+static const char *const io_words[] = { "rw", "io_uring", "all", NULL };
+#define IO_WORD_ALL 2u
+
 struct lat_params {
-	unsigned kind_words, place_words, wait_words, counters;
+	unsigned kind_words, place_words, wait_words, counters, io_words;
+	bool ios[2];                /* --mode: io_uring false (rw), true */
+	size_t nios;
 	enum pb_kind kinds[PB_KIND_COUNT];
 	size_t nkinds;
 	enum pb_place places[PB_PLACE_COUNT];
@@ -62,6 +70,10 @@ struct lat_params {
 	int pinned, cpu_a, cpu_b;
 	char cpu_list[64];
 	const char *dir;
+	/* --copies: N independent pairs at once, for each N */
+	const char *copies_arg;
+	unsigned copies[64];
+	size_t ncopies;
 };
 
 struct lat_bucket {
@@ -83,6 +95,10 @@ struct lat_cell {
 	uint64_t size;
 	enum pb_place place;
 	enum pb_lat_wait wait;
+	bool uring;                 /* --mode io_uring */
+	unsigned copies;            /* --copies: this row's N; 0 without */
+	double *copy_rate;          /* --copies: per repetition, each copy's round trips/s */
+	struct pb_copy_place *copy_place; /* ... and where each ran */
 	int cpu_a, cpu_b;
 	bool skip;
 	bool spin_yield;            /* spin on one CPU: sched_yield() on EAGAIN */
@@ -111,9 +127,41 @@ struct lat_run {
 	struct pb_progress pg;
 	uint64_t precision_ns;      /* --precision: how long the added repetitions took */
 	bool precision_reached;
+	char uring_skip[240];       /* --mode io_uring: why it cannot run here ("" it can) */
+	struct pb_uring_probe uring[PB_KIND_COUNT]; /* its path on each pipe kind */
+	bool uring_probed[PB_KIND_COUNT];
+	char (*copy_dir)[4096];     /* --copies with FIFOs: two directories per copy */
+	unsigned ncopy_dirs;
 };
 
 #define set_error PB_SET_ERROR
+
+/* --copies: the list, and what it does not go with (each copy is a pair
+ * on the CPU the copies' placement gives it). */
+static int check_copies(struct pb_cli *cli, struct lat_params *p)
+{
+	static const char *const alone[] = { "precision", "placement", "cpu", "interval", NULL };
+	cpu_set_t allowed;
+	char why[160];
+
+	if (!p->copies_arg)
+		return 0;
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		CPU_ZERO(&allowed);
+	if (pb_copies_parse(p->copies_arg, CPU_COUNT(&allowed), p->copies,
+			    sizeof(p->copies) / sizeof(p->copies[0]), &p->ncopies, why,
+			    sizeof(why))) {
+		pb_usage_err(NAME, "--copies %s", why);
+		return -1;
+	}
+	for (int i = 0; alone[i]; i++)
+		if (pb_cli_given(cli, alone[i])) {
+			pb_usage_err(NAME, "--copies and --%s: one or the other", alone[i]);
+			return -1;
+		}
+	p->nplaces = 1;   /* the copies' own */
+	return 0;
+}
 
 static int check_params(struct pb_cli *cli, void *params)
 {
@@ -133,6 +181,9 @@ static int check_params(struct pb_cli *cli, void *params)
 	for (int k = 0; k < PB_LAT_WAIT_COUNT; k++)
 		if (wm & (1u << k))
 			p->waits[p->nwaits++] = (enum pb_lat_wait)k;
+	for (int k = 0; k < 2; k++)
+		if (p->io_words & (1u << k | 1u << IO_WORD_ALL))
+			p->ios[p->nios++] = k == 1;
 	if (pb_precision_check(cli, NAME))
 		return -1;
 	if (pb_cli_given(cli, "duration"))
@@ -166,7 +217,7 @@ static int check_params(struct pb_cli *cli, void *params)
 		pb_format_cpu_list(&p->cpus, p->cpu_list, sizeof(p->cpu_list));
 		p->nplaces = 1;   /* one explicit pair */
 	}
-	return 0;
+	return check_copies(cli, p);
 }
 
 static bool has_kind(const struct lat_params *p, enum pb_kind k)
@@ -176,7 +227,29 @@ static bool has_kind(const struct lat_params *p, enum pb_kind k)
 
 static const char *place_name(const struct lat_run *run, const struct lat_cell *c)
 {
+	if (c->copies)
+		return "copies";
 	return run->p->pinned ? "cpu" : pb_place_words[c->place];
+}
+
+static const char *io_name(const struct lat_cell *c)
+{
+	return io_words[c->uring];
+}
+
+/* The io column in text: only when --mode asks for more than rw. */
+static bool show_io(const struct lat_params *p)
+{
+	return p->nios > 1 || p->ios[0];
+}
+
+/* The kind column: "anon", or "anon x4" for a row of 4 copies. */
+static const char *kind_label(const struct lat_cell *c, char *buf, size_t len)
+{
+	if (!c->copies)
+		return pb_kind_names[c->kind];
+	snprintf(buf, len, "%s x%u", pb_kind_names[c->kind], c->copies);
+	return buf;
 }
 
 static void asked_cpus(const struct lat_cell *c, char *buf, size_t len)
@@ -238,22 +311,156 @@ static int keep_rep(struct lat_cell *c, struct pb_lat_result *res)
 	return 0;
 }
 
+/* The engine's options for one run of C. */
+static void lat_opts(const struct lat_run *run, const struct lat_cell *c, struct pb_lat_opts *o)
+{
+	const struct lat_params *p = run->p;
+
+	*o = (struct pb_lat_opts){
+		.kind = c->kind, .size = c->size, .threads = p->threads != 0, .wait = c->wait,
+		.uring = c->uring, .spin_yield = c->spin_yield, .cpu_a = c->cpu_a,
+		.cpu_b = c->cpu_b, .loops = p->loops, .duration_ns = p->duration_ns,
+		.interval_ns = p->interval_ns, .clock_cost_ns = run->clock_cost,
+		.source = run->source, .dir = { run->tmpdir[0], run->tmpdir[1] },
+	};
+}
+
+/* --copies: a copy's pair (in its own process), and what it returns. */
+struct copy_arg {
+	const struct lat_run *run;
+	const struct lat_cell *c;
+};
+
+struct copy_out {
+	uint64_t round_trips, elapsed_ns;
+	struct pb_lat_party a, b;
+	struct pb_hist hist;        /* counts: NULL here, COUNTS below */
+	char err[384];
+	uint64_t counts[PB_HIST_BUCKETS];
+};
+
+static int copy_work(void *arg_, unsigned i, void *out_)
+{
+	const struct copy_arg *a = arg_;
+	struct copy_out *out = out_;
+	struct pb_lat_opts o;
+	struct pb_lat_result res = { 0 };
+	int r;
+
+	lat_opts(a->run, a->c, &o);
+	if (2 * i + 1 < a->run->ncopy_dirs) {
+		o.dir[0] = a->run->copy_dir[2 * i];
+		o.dir[1] = a->run->copy_dir[2 * i + 1];
+	}
+	if (pb_hist_init(&res.hist)) {
+		snprintf(out->err, sizeof(out->err), "out of memory");
+		return -ENOMEM;
+	}
+	r = pb_lat_run(&o, &res, out->err, sizeof(out->err));
+	out->round_trips = res.round_trips;
+	out->elapsed_ns = res.elapsed_ns;
+	out->a = res.a;
+	out->b = res.b;
+	out->hist = res.hist;
+	out->hist.counts = NULL;
+	memcpy(out->counts, res.hist.counts, sizeof(out->counts));
+	pb_hist_free(&res.hist);
+	free(res.iv);
+	return r;
+}
+
+/* Copies' counters: the sum, -1 where any is unknown. */
+static int64_t add_ctr(int64_t a, int64_t b)
+{
+	return a < 0 || b < 0 ? -1 : a + b;
+}
+
+static void add_party(struct pb_lat_party *sum, const struct pb_lat_party *p)
+{
+	sum->vol_ctxsw = add_ctr(sum->vol_ctxsw, p->vol_ctxsw);
+	sum->invol_ctxsw = add_ctr(sum->invol_ctxsw, p->invol_ctxsw);
+	sum->ctxsw = add_ctr(sum->ctxsw, p->ctxsw);
+	sum->migrations = add_ctr(sum->migrations, p->migrations);
+	CPU_OR(&sum->seen, &sum->seen, &p->seen);
+}
+
+/*
+ * One repetition of a --copies row: C->copies pairs at once, each in a
+ * process of its own (pinned to a CPU of its own when they fit, both
+ * parties there).  RES gets every round trip of every copy, over the time
+ * of the slowest copy, and the parties' counters summed; a measured
+ * repetition (KEEP) also keeps each copy's rate and place.  0, or -errno
+ * with the reason in WHY.
+ */
+static int run_copies(struct lat_run *run, struct lat_cell *c, bool keep,
+		      struct pb_lat_result *res, char *why, size_t len)
+{
+	struct copy_arg a = { run, c };
+	cpu_set_t allowed;
+	struct pb_copies_opts o = { .n = c->copies, .work = copy_work, .arg = &a,
+				    .out_size = sizeof(struct copy_out) };
+	struct pb_copies_run cr;
+	size_t rep = c->nreps;
+	int rc = 0;
+
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		CPU_ZERO(&allowed);
+	o.allowed = &allowed;
+	memset(&res->a, 0, sizeof(res->a));
+	memset(&res->b, 0, sizeof(res->b));
+	if (pb_copies_run(&o, &cr)) {
+		if (cr.timed_out)
+			rc = -ETIMEDOUT;
+		else {
+			rc = -cr.harness_err;
+			snprintf(why, len, "%s: %s", cr.harness_what, strerror(cr.harness_err));
+		}
+		pb_copies_free(&o, &cr);
+		return rc;
+	}
+	for (unsigned i = 0; i < c->copies && !rc; i++) {
+		struct copy_out *co = (struct copy_out *)cr.out + i;
+
+		if (cr.rc[i]) {
+			rc = cr.rc[i];
+			if (rc == -ECHILD)
+				snprintf(why, len, "copy %u died", i + 1);
+			else
+				snprintf(why, len, "copy %u: %.300s", i + 1, co->err);
+			break;
+		}
+		co->hist.counts = co->counts;
+		pb_hist_merge(&res->hist, &co->hist);
+		res->round_trips += co->round_trips;
+		if (co->elapsed_ns > res->elapsed_ns)
+			res->elapsed_ns = co->elapsed_ns;
+		add_party(&res->a, &co->a);
+		add_party(&res->b, &co->b);
+		if (keep && rep < c->cap) {
+			c->copy_rate[rep * c->copies + i] = co->elapsed_ns ?
+				(double)co->round_trips * 1e9 / (double)co->elapsed_ns : NAN;
+			c->copy_place[rep * c->copies + i] = cr.place[i];
+		}
+	}
+	pb_copies_free(&o, &cr);
+	return rc;
+}
+
 static int run_one(struct lat_run *run, struct lat_cell *c, bool keep)
 {
 	const struct lat_params *p = run->p;
-	struct pb_lat_opts o = {
-		.kind = c->kind, .size = c->size, .threads = p->threads != 0, .wait = c->wait,
-		.spin_yield = c->spin_yield, .cpu_a = c->cpu_a, .cpu_b = c->cpu_b,
-		.loops = p->loops, .duration_ns = p->duration_ns, .interval_ns = p->interval_ns,
-		.clock_cost_ns = run->clock_cost, .source = run->source,
-		.dir = { run->tmpdir[0], run->tmpdir[1] },
-	};
+	struct pb_lat_opts o;
 	struct pb_lat_result res = { .hist = run->scratch };
-	char why[384];
+	char why[384] = "";
 	int r;
 
 	pb_hist_reset(&res.hist);
-	r = pb_lat_run(&o, &res, why, sizeof(why));
+	if (c->copies) {
+		r = run_copies(run, c, keep, &res, why, sizeof(why));
+	} else {
+		lat_opts(run, c, &o);
+		r = pb_lat_run(&o, &res, why, sizeof(why));
+	}
 	if ((r == -ETIMEDOUT || pb_watchdog_fired()) && p->timeout_ns)
 		set_error(run, PB_EXIT_ERROR, "--timeout: timed out after %g s",
 			  (double)p->timeout_ns / 1e9);
@@ -261,10 +468,14 @@ static int run_one(struct lat_run *run, struct lat_cell *c, bool keep)
 		set_error(run, PB_EXIT_ERROR, "watchdog: no result after %g s, the bound for "
 			  "this run without --timeout (a lost wakeup or a stopped party?)",
 			  (double)run->watchdog_ns / 1e9);
-	else if (r)
-		set_error(run, PB_EXIT_ERROR, "%s %s %s: %s", pb_kind_names[c->kind],
-			  place_name(run, c), pb_lat_wait_words[c->wait], why);
-	else if (keep && keep_rep(c, &res))
+	else if (r) {
+		char kl[48];
+
+		set_error(run, PB_EXIT_ERROR, "%s %s %s%s%s: %s",
+			  kind_label(c, kl, sizeof(kl)), place_name(run, c),
+			  pb_lat_wait_words[c->wait], c->uring ? " " : "",
+			  c->uring ? io_name(c) : "", why);
+	} else if (keep && keep_rep(c, &res))
 		set_error(run, PB_EXIT_ERROR, "out of memory");
 	free(res.iv);
 	return r;
@@ -273,15 +484,19 @@ static int run_one(struct lat_run *run, struct lat_cell *c, bool keep)
 /*
  * Blocking ping-pong can hang on a broken kernel (a lost wakeup), so a run
  * without --timeout still has a watchdog: 10 s plus 10 ms per round trip (or
- * three times --duration plus 10 s) per repetition, a bound no working
- * kernel comes near, even spinning on one CPU.
+ * three times --duration plus 10 s) per repetition (of each copy), a bound
+ * no working kernel comes near, even spinning on one CPU.
  */
 static uint64_t default_watchdog_ns(const struct lat_run *run)
 {
 	const struct lat_params *p = run->p;
-	uint64_t runs = (uint64_t)run->ncells * (p->repeat + p->warmup);
+	uint64_t runs = 0;
 	uint64_t per_run = p->loops ? p->loops * 10000000ULL : 3 * p->duration_ns;
 	uint64_t ns = 10000000000ULL;
+
+	/* a row of N copies counts N times: they may share a CPU */
+	for (size_t i = 0; i < run->ncells; i++)
+		runs += (run->cells[i].copies ? run->cells[i].copies : 1) * (p->repeat + p->warmup);
 
 	/* --precision: its budget, and one more round of every cell after it */
 	if (p->precision > 0) {
@@ -458,18 +673,21 @@ static int setup(struct lat_run *run)
 	const struct lat_params *p = run->p;
 	size_t i = 0;
 	cpu_set_t allowed;
+	size_t nc = p->ncopies ? p->ncopies : 1;
 
 	if (sched_getaffinity(0, sizeof(allowed), &allowed))
 		CPU_ZERO(&allowed);
 	if (pb_topo_read(SYSFS_CPU, &allowed, &run->topo))
 		run->topo.n = 0;
-	run->ncells = p->nsizes * p->nplaces * p->nwaits * p->nkinds;
+	run->ncells = nc * p->nsizes * p->nplaces * p->nwaits * p->nios * p->nkinds;
 	run->cells = calloc(run->ncells, sizeof(*run->cells));
 	if (!run->cells || pb_hist_init(&run->scratch))
 		return -ENOMEM;
+	for (size_t n = 0; n < nc; n++)
 	for (size_t s = 0; s < p->nsizes; s++)
 		for (size_t pl = 0; pl < p->nplaces; pl++)
 			for (size_t w = 0; w < p->nwaits; w++)
+			for (size_t io = 0; io < p->nios; io++)
 				for (size_t k = 0; k < p->nkinds; k++, i++) {
 					struct lat_cell *c = &run->cells[i];
 
@@ -477,7 +695,19 @@ static int setup(struct lat_run *run)
 					c->size = p->sizes[s];
 					c->place = p->places[pl];
 					c->wait = p->waits[w];
-					if (p->pinned) {
+					c->uring = p->ios[io];
+					c->copies = p->ncopies ? p->copies[n] : 0;
+					if (c->copies) {
+						/* each copy on a CPU of its own (when they fit), both
+						 * parties there */
+						c->cpu_a = c->cpu_b = -1;
+						c->copy_rate = calloc(p->repeat * c->copies,
+								      sizeof(*c->copy_rate));
+						c->copy_place = calloc(p->repeat * c->copies,
+								       sizeof(*c->copy_place));
+						if (!c->copy_rate || !c->copy_place)
+							return -ENOMEM;
+					} else if (p->pinned) {
 						c->cpu_a = p->cpu_a;
 						c->cpu_b = p->cpu_b;
 					} else {
@@ -486,7 +716,7 @@ static int setup(struct lat_run *run)
 								       sizeof(c->reason)) != 0;
 					}
 					c->spin_yield = c->wait == PB_LAT_SPIN &&
-							one_cpu(c, &allowed);
+							(c->copies || one_cpu(c, &allowed));
 					c->reps = calloc(p->repeat, sizeof(*c->reps));
 					c->cap = p->repeat;
 					c->precision = NAN;
@@ -506,8 +736,19 @@ static void teardown(struct lat_run *run)
 			free(c->reps[r].bk);
 		}
 		free(c->reps);
+		free(c->copy_rate);
+		free(c->copy_place);
 		pb_hist_free(&c->merged);
 	}
+	/* a copy killed before it closed its FIFO leaves it behind */
+	for (unsigned i = 0; i < run->ncopy_dirs; i++) {
+		char f[4200];
+
+		snprintf(f, sizeof(f), "%s/fifo", run->copy_dir[i]);
+		unlink(f);
+		pb_tmpdir_remove(run->copy_dir[i]);
+	}
+	free(run->copy_dir);
 	free(run->cells);
 	pb_hist_free(&run->scratch);
 	for (int i = 0; i < 2; i++)
@@ -666,6 +907,64 @@ static void fmt_num(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.3f", v);
 }
 
+/* --copies: the row of C's kind, size, wait and io with the fewest copies,
+ * the reference of its scaling. */
+static const struct lat_cell *scale_ref(const struct lat_run *run, const struct lat_cell *c)
+{
+	size_t idx = (size_t)(c - run->cells);
+
+	return &run->cells[idx % (run->ncells / run->p->ncopies)];
+}
+
+/* C's round trips per second (every copy's over the slowest copy's time;
+ * the median over repetitions) per copy, over the reference row's per
+ * copy: 1 is linear scaling; NAN when either was not measured. */
+static double efficiency(const struct lat_run *run, const struct lat_cell *c)
+{
+	const struct lat_cell *r = scale_ref(run, c);
+	double a, b;
+
+	if (!c->copies || !c->nreps || !r->nreps || c->skip || r->skip)
+		return NAN;
+	a = median_of(c, rep_rate) / c->copies;
+	b = median_of(r, rep_rate) / r->copies;
+	return b > 0 ? a / b : NAN;
+}
+
+/* --copies in text: a line per kind, size, wait and io, each count's
+ * round trips per second, a copy's share and the efficiency. */
+static void scaling_text(const struct lat_run *run, FILE *fp)
+{
+	const struct lat_params *p = run->p;
+	size_t per = run->ncells / p->ncopies;
+
+	fprintf(fp, "\nscaling     round trips/s of every copy over the slowest copy's time; a "
+		"copy's share; against linear scaling from %u %s\n", p->copies[0],
+		pb_plural(p->copies[0], "copy", "copies"));
+	for (size_t i = 0; i < per; i++) {
+		char sz[32];
+
+		if (run->cells[i].skip)
+			continue;
+		pb_format_size(run->cells[i].size, sz, sizeof(sz));
+		fprintf(fp, "  %s %s %s%s%s:", pb_kind_names[run->cells[i].kind], sz,
+			pb_lat_wait_words[run->cells[i].wait], run->cells[i].uring ? " " : "",
+			run->cells[i].uring ? io_name(&run->cells[i]) : "");
+		for (size_t k = 0; k < p->ncopies; k++) {
+			const struct lat_cell *c = &run->cells[k * per + i];
+			double r = median_of(c, rep_rate);
+
+			if (!c->nreps)
+				continue;
+			fprintf(fp, "%s x%u %.0f", k ? ";" : "", c->copies, r);
+			if (k)
+				fprintf(fp, " (%.0f a copy, %.0f%%)", r / c->copies,
+					100 * efficiency(run, c));
+		}
+		fputc('\n', fp);
+	}
+}
+
 static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
 	const struct lat_run *run = r_;
@@ -690,25 +989,36 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		pb_plural(p->repeat, "repetition", "repetitions"), (unsigned long long)p->warmup);
 	if (has_kind(p, PB_KIND_FIFO))
 		fprintf(fp, ", FIFOs in %s", p->dir);
-	fprintf(fp, "\n\n%-10s %7s %-6s %-5s %-7s %-9s %8s %8s %8s %8s %8s %8s %8s %8s %9s %11s "
-		"%6s %6s %6s %s\n", "kind", "size", "place", "wait", "cpus", "ran A/B", "mean",
+	if (p->ncopies)
+		fprintf(fp, ", copies of the pair at once (both parties of a copy on a CPU of its "
+			"own when they fit)");
+	pb_uring_probe_text(fp, run->uring, run->uring_probed, p->kinds, p->nkinds);
+	fprintf(fp, "\n\n%-10s %7s %-6s %-5s ", "kind", "size", "place", "wait");
+	if (show_io(p))
+		fprintf(fp, "%-8s ", "io");
+	fprintf(fp, "%-7s %-9s %8s %8s %8s %8s %8s %8s %8s %8s %9s %11s "
+		"%6s %6s %6s %s\n", "cpus", "ran A/B", "mean",
 		"stddev", "min", "p50", "p90", "p99", "p99.9", "p99.99", "max", "rt/s", "vcs/rt",
 		"ics/rt", "mig/rt", "p50 vs first");
 	for (size_t i = 0; i < run->ncells; i++) {
 		const struct lat_cell *c = &run->cells[i], *f = first_of_row(run, c);
 		const struct pb_hist *h = &c->merged;
 		char sz[32], cpus[32], ran[160], v[10][24], rt[32], ctr[3][24], rat[48] = "";
+		char kl[48];
 		double q50;
 
 		pb_format_size(c->size, sz, sizeof(sz));
 		asked_cpus(c, cpus, sizeof(cpus));
 		if (c->skip) {
-			/* One line per size and placement: kinds and waits skip alike. */
-			if (c->kind == p->kinds[0] && c->wait == p->waits[0])
-				fprintf(fp, "%-10s %7s %-6s %-5s skip: %s\n",
-					p->nkinds > 1 ? "*" : pb_kind_names[c->kind], sz,
-					place_name(run, c),
-					p->nwaits > 1 ? "*" : pb_lat_wait_words[c->wait], c->reason);
+			/* One line per size, placement and io: kinds and waits skip alike. */
+			if (c->kind == p->kinds[0] && c->wait == p->waits[0]) {
+				fprintf(fp, "%-10s %7s %-6s %-5s ", p->nkinds > 1 ? "*" :
+					kind_label(c, kl, sizeof(kl)), sz, place_name(run, c),
+					p->nwaits > 1 ? "*" : pb_lat_wait_words[c->wait]);
+				if (show_io(p))
+					fprintf(fp, "%-8s ", io_name(c));
+				fprintf(fp, "skip: %s\n", c->reason);
+			}
 			continue;
 		}
 		if (!c->nreps)
@@ -728,9 +1038,12 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		if (q50 > 0)
 			snprintf(rat, sizeof(rat), "%s/%s %.2fx", pb_kind_names[c->kind],
 				 pb_kind_names[f->kind], q50);
-		fprintf(fp, "%-10s %7s %-6s %-5s %-7s %-9s %8s %8s %8s %8s %8s %8s %8s %8s %9s %11s "
-			"%6s %6s %6s %s\n", pb_kind_names[c->kind], sz, place_name(run, c),
-			pb_lat_wait_words[c->wait], cpus, ran, v[0], v[1], v[2], v[3], v[4], v[5],
+		fprintf(fp, "%-10s %7s %-6s %-5s ", kind_label(c, kl, sizeof(kl)), sz,
+			place_name(run, c), pb_lat_wait_words[c->wait]);
+		if (show_io(p))
+			fprintf(fp, "%-8s ", io_name(c));
+		fprintf(fp, "%-7s %-9s %8s %8s %8s %8s %8s %8s %8s %8s %9s %11s "
+			"%6s %6s %6s %s\n", cpus, ran, v[0], v[1], v[2], v[3], v[4], v[5],
 			v[6], v[7], v[8], rt, ctr[0], ctr[1], ctr[2], rat);
 		for (size_t r = 0; r < c->nreps && c->reps[r].niv; r++) {
 			fprintf(fp, "  intervals of repetition %zu (end s: p50/p99 us):", r + 1);
@@ -757,18 +1070,21 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	pb_stab_text_begin(&st, fp, 11);
 	for (size_t i = 0; i < run->ncells; i++) {
 		const struct lat_cell *c = &run->cells[i];
-		char sz[32], label[96];
+		char sz[32], label[128], kl[48];
 
 		if (c->skip || !c->nreps)
 			continue;
 		pb_format_size(c->size, sz, sizeof(sz));
-		snprintf(label, sizeof(label), "%s %s %s %s", pb_kind_names[c->kind], sz,
-			 place_name(run, c), pb_lat_wait_words[c->wait]);
+		snprintf(label, sizeof(label), "%s %s %s %s%s%s", kind_label(c, kl, sizeof(kl)), sz,
+			 place_name(run, c), pb_lat_wait_words[c->wait], c->uring ? " " : "",
+			 c->uring ? io_name(c) : "");
 		pb_stab_text_row(&st, label, c->stab, c->stab_why);
 	}
 	pb_stab_text_end(&st);
 	if (p->precision > 0)
 		precision_text(run, fp);
+	if (p->ncopies > 1)
+		scaling_text(run, fp);
 }
 
 static struct json_object *buckets_json(const struct lat_bucket *bk, size_t n)
@@ -845,6 +1161,9 @@ static void cell_fields(struct pb_row *o, const struct lat_run *run, const struc
 	pb_row_int(o, "size_bytes", (int64_t)c->size);
 	pb_row_str(o, "placement", place_name(run, c));
 	pb_row_str(o, "wait", pb_lat_wait_words[c->wait]);
+	pb_row_str(o, "io", io_name(c));
+	if (c->copies)
+		pb_row_int(o, "copies", c->copies);
 	pb_row_str(o, "mode", run->p->threads ? "thread" : "process");
 	asked_cpus(c, cpus, sizeof(cpus));
 	pb_row_str(o, "asked_cpus", cpus);
@@ -871,8 +1190,15 @@ static struct json_object *cell_json(const struct lat_run *run, const struct lat
 		json_object_object_add(o, "precision", pb_precision_json(run->p->precision,
 									 c->precision));
 	reps = json_object_new_array();
-	for (size_t r = 0; r < c->nreps; r++)
-		json_object_array_add(reps, rep_json(&c->reps[r]));
+	for (size_t r = 0; r < c->nreps; r++) {
+		struct json_object *x = rep_json(&c->reps[r]);
+
+		if (c->copies)
+			pb_copies_rep_json(x, &c->copy_rate[r * c->copies],
+					   &c->copy_place[r * c->copies], c->copies,
+					   "copy_round_trips_per_s");
+		json_object_array_add(reps, x);
+	}
 	sum = pb_bench_json_reps(o, reps, c->nreps);
 	if (!sum)
 		return o;
@@ -899,6 +1225,14 @@ static struct json_object *cell_json(const struct lat_run *run, const struct lat
 		json_object_object_add(sum, "histogram", buckets_json(bk, n));
 		free(bk);
 	}
+	if (c->copies) {
+		pb_json_add_double(sum, "round_trips_per_s_per_copy",
+				   median_of(c, rep_rate) / c->copies);
+		pb_json_add_double(o, "efficiency", efficiency(run, c));
+		pb_json_add_int(o, "scaling_reference_copies", scale_ref(run, c)->copies);
+	}
+	if (c->uring)
+		pb_uring_probe_fields(o, &run->uring[c->kind], run->uring_probed[c->kind]);
 	if (f != c && ratio(c, f, 50) > 0) {
 		char label[48];
 
@@ -920,6 +1254,17 @@ static struct json_object *params_json(const struct lat_params *p)
 	json_object_object_add(o, "placements", PB_JSON_WORDS(pb_place_words, p->places,
 							       p->pinned ? 0 : p->nplaces));
 	json_object_object_add(o, "waits", PB_JSON_WORDS(pb_lat_wait_words, p->waits, p->nwaits));
+	{
+		struct json_object *io = json_object_new_array();
+
+		for (size_t i = 0; i < p->nios; i++)
+			json_object_array_add(io, json_object_new_string(io_words[p->ios[i]]));
+		json_object_object_add(o, "io", io);
+	}
+	json_object_object_add(o, "copies", p->ncopies ? json_object_new_array() : NULL);
+	for (size_t i = 0; i < p->ncopies; i++)
+		json_object_array_add(json_object_object_get(o, "copies"),
+				      json_object_new_int((int32_t)p->copies[i]));
 	pb_json_add_str(o, "mode", p->threads ? "thread" : "process");
 	pb_json_add_int(o, "loops", (int64_t)p->loops);
 	pb_json_add_int(o, "duration_ns", (int64_t)p->duration_ns);
@@ -1001,6 +1346,65 @@ static void emit_csv(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	}
 }
 
+/* --copies with FIFOs: each copy's two FIFOs in directories of their own. */
+static void make_copy_dirs(struct lat_run *run)
+{
+	unsigned n = 2 * run->p->copies[run->p->ncopies - 1];
+
+	run->copy_dir = calloc(n, sizeof(*run->copy_dir));
+	if (!run->copy_dir) {
+		set_error(run, PB_EXIT_ERROR, "out of memory");
+		return;
+	}
+	for (; run->ncopy_dirs < n; run->ncopy_dirs++)
+		if (PB_TMPDIR_MAKE(run, run->tmpdir[0], run->copy_dir[run->ncopy_dirs]))
+			return;
+}
+
+/*
+ * --mode io_uring: a ring must be possible here, else its rows are skipped
+ * with the reason (io_uring disabled, seccomp, no liburing); then how this
+ * kernel completes the reads of each pipe kind measured.
+ */
+static void setup_uring(struct lat_run *run)
+{
+	const struct lat_params *p = run->p;
+	struct pb_uring *u;
+	const char *what;
+	bool wanted = false;
+	int r;
+
+	for (size_t i = 0; i < p->nios; i++)
+		wanted |= p->ios[i];
+	if (!wanted)
+		return;
+	r = pb_uring_open(&u, &what);
+	if (r) {
+		snprintf(run->uring_skip, sizeof(run->uring_skip), "io_uring unavailable: %s: %s",
+			 what, pb_uring_why(-r));
+		for (size_t i = 0; i < run->ncells; i++)
+			if (run->cells[i].uring && !run->cells[i].skip) {
+				run->cells[i].skip = true;
+				snprintf(run->cells[i].reason, sizeof(run->cells[i].reason), "%s",
+					 run->uring_skip);
+			}
+		return;
+	}
+	pb_uring_close(u);
+	for (size_t k = 0; k < p->nkinds && !run->status; k++) {
+		enum pb_kind kind = p->kinds[k];
+
+		if (kind == PB_KIND_SOCKETPAIR)
+			continue;
+		r = pb_uring_probe(kind, run->tmpdir[0][0] ? run->tmpdir[0] : p->dir,
+				   &run->uring[kind]);
+		if (r)
+			set_error(run, PB_EXIT_ERROR, "io_uring probe: fork: %s", strerror(-r));
+		else
+			run->uring_probed[kind] = true;
+	}
+}
+
 static int exec_params(struct pb_cli *cli, void *params)
 {
 	const struct lat_params *p = params;
@@ -1018,6 +1422,10 @@ static int exec_params(struct pb_cli *cli, void *params)
 		set_error(&run, PB_EXIT_ERROR, "out of memory");
 	for (int i = 0; i < 2 && !run.status && has_kind(p, PB_KIND_FIFO); i++)
 		PB_TMPDIR_MAKE(&run, p->dir, run.tmpdir[i]);
+	if (!run.status && p->ncopies && has_kind(p, PB_KIND_FIFO))
+		make_copy_dirs(&run);
+	if (!run.status)
+		setup_uring(&run);
 	run.clock_cost = pb_lat_clock_cost();
 	if (pb_lat_counters_probe(p->counters, &run.source, run.source_why,
 				  sizeof(run.source_why)) && !run.status)
@@ -1067,6 +1475,14 @@ static const struct pb_opt options[] = {
 	  .help = "pin party A and party B (one CPU: both on it)" },
 	{ PB_OPT("wait", '\0', PB_OPT_WORDS, P, wait_words), .words = pb_lat_wait_words,
 	  .def = "block", .arg = "LIST", .help = "how to wait" },
+	{ PB_OPT("mode", '\0', PB_OPT_WORDS, P, io_words), .words = io_words,
+	  .def = "rw", .arg = "LIST",
+	  .help = "how the parties write and read (rw: write/read; io_uring: through a ring "
+		  "each)" },
+	{ PB_OPT("copies", '\0', PB_OPT_STRING, P, copies_arg), .def_help = "one",
+	  .arg = "LIST",
+	  .help = "N independent pairs at once, for each N of LIST (1,2,4 or 1-ncpu), each "
+		  "pinned to a CPU of its own when they fit; efficiency against linear scaling" },
 	{ PB_OPT("counters", '\0', PB_OPT_WORD, P, counters), .words = pb_lat_counter_words,
 	  .def = "auto", .arg = "WORD",
 	  .help = "context switch and migration counters: auto, perf (perf_event_open), rusage" },
@@ -1083,7 +1499,8 @@ static const struct pb_opt options[] = {
 	PB_OPT_END
 };
 
-/* Latency: KIND-SIZEB-PLACEMENT-WAIT-p50 / -p99 (ns) and -rate (round trips/s);
+/* Latency: KIND[-xCOPIES]-SIZEB-PLACEMENT-WAIT[-io_uring]-p50 / -p99 (ns) and
+ * -rate (round trips/s);
  * a placement the machine cannot provide makes the three skip cases. */
 static void lava_cases(struct pb_lava *l, struct json_object *doc)
 {
@@ -1095,9 +1512,18 @@ static void lava_cases(struct pb_lava *l, struct json_object *doc)
 		char name[160];
 
 		pb_lava_item(l, r);
-		snprintf(name, sizeof(name), "%s-%lldB-%s-%s", pb_json_str(r, "kind") ? pb_json_str(r, "kind") : "?",
-			 pb_json_int(r, "size_bytes", 0), pb_json_str(r, "placement") ? pb_json_str(r, "placement") : "?",
-			 pb_json_str(r, "wait") ? pb_json_str(r, "wait") : "?");
+		const char *io = pb_json_str(r, "io");
+		long long copies = pb_json_int(r, "copies", 0);
+		char xn[32] = "";
+
+		if (copies)
+			snprintf(xn, sizeof(xn), "-x%lld", copies);
+		snprintf(name, sizeof(name), "%s%s-%lldB-%s-%s%s%s",
+			 pb_json_str(r, "kind") ? pb_json_str(r, "kind") : "?", xn,
+			 pb_json_int(r, "size_bytes", 0),
+			 pb_json_str(r, "placement") ? pb_json_str(r, "placement") : "?",
+			 pb_json_str(r, "wait") ? pb_json_str(r, "wait") : "?",
+			 io && strcmp(io, "rw") ? "-" : "", io && strcmp(io, "rw") ? io : "");
 		if (st && strcmp(st, "ok") != 0) {
 			pb_lava_case(l, "skip", "%s-p50", name);
 			pb_lava_case(l, "skip", "%s-p99", name);

@@ -683,51 +683,13 @@ static void placement(const struct tp_run *run, const struct pb_sysinfo *si, cha
 /* --mode io_uring: the probe's findings on KIND, in its row. */
 static void uring_json(struct json_object *o, const struct tp_run *run, enum pb_kind kind)
 {
-	const struct pb_uring_probe *u = &run->uring[kind];
-	bool ok = run->uring_probed[kind] && u->available && u->fresh != PB_URING_UNKNOWN;
-
-	pb_json_add_str(o, "io_uring_path", ok ? pb_uring_path_words[u->fresh] : NULL);
-	pb_json_add_str(o, "io_uring_path_after_splice",
-			ok && u->spliced ? pb_uring_path_words[u->spliced] : NULL);
-	json_object_object_add(o, "io_uring_workers", ok ?
-			       json_object_new_int(u->workers_fresh) : NULL);
-	json_object_object_add(o, "io_uring_nowait", ok && u->nowait >= 0 ?
-			       json_object_new_boolean(u->nowait == 1) : NULL);
-	json_object_object_add(o, "io_uring_workers_after_splice", ok && u->spliced ?
-			       json_object_new_int(u->workers_spliced) : NULL);
-	pb_json_add_str(o, "io_uring_probe_note", run->uring_probed[kind] && u->why[0] ?
-			u->why : NULL);
+	pb_uring_probe_fields(o, &run->uring[kind], run->uring_probed[kind]);
 }
 
 /* --mode io_uring in text: the path of each kind's reads. */
 static void uring_text(const struct tp_run *run, FILE *fp)
 {
-	const struct tp_params *p = run->p;
-	bool any = false;
-
-	for (size_t k = 0; k < p->nkinds; k++) {
-		const struct pb_uring_probe *u = &run->uring[p->kinds[k]];
-
-		if (!run->uring_probed[p->kinds[k]])
-			continue;
-		fprintf(fp, "\n%-11s %s: ", any ? "" : "io_uring", pb_kind_names[p->kinds[k]]);
-		any = true;
-		if (!u->available || u->fresh == PB_URING_UNKNOWN) {
-			fprintf(fp, "not probed: %s", u->why);
-			continue;
-		}
-		fprintf(fp, "%s", u->fresh == PB_URING_IOWQ ? "io-wq: a read of the empty pipe "
-			"is done by an io-wq worker thread (punted)" : "inline: a read of the empty "
-			"pipe waits on poll and completes without an io-wq worker");
-		if (u->nowait >= 0)
-			fprintf(fp, "; RWF_NOWAIT %s", u->nowait ? "taken" : "refused (no "
-				"FMODE_NOWAIT: polled, 100 ms timeout linked)");
-		if (u->spliced)
-			fprintf(fp, "; after vmsplice and splice: %s", u->spliced == PB_URING_IOWQ ?
-				"punted to io-wq" : "inline");
-		else if (u->why[0])
-			fprintf(fp, "; after vmsplice and splice: not probed: %s", u->why);
-	}
+	pb_uring_probe_text(fp, run->uring, run->uring_probed, run->p->kinds, run->p->nkinds);
 }
 
 /* The kind column: "anon", or "anon x4" for a row of 4 copies. */
@@ -1099,22 +1061,8 @@ static struct json_object *params_json(const struct tp_run *run)
 /* --copies: repetition R's copies, each one's rate and where it ran. */
 static void copies_json(struct json_object *x, const struct tp_cell *c, size_t r)
 {
-	struct json_object *rates = json_object_new_array(), *pin = json_object_new_array();
-	struct json_object *at0 = json_object_new_array(), *at1 = json_object_new_array();
-
-	for (unsigned i = 0; i < c->copies; i++) {
-		const struct pb_copy_place *pl = &c->copy_place[r * c->copies + i];
-		double v = c->copy_rate[r * c->copies + i];
-
-		json_object_array_add(rates, isfinite(v) ? json_object_new_double(v) : NULL);
-		json_object_array_add(pin, pl->pinned >= 0 ? json_object_new_int(pl->pinned) : NULL);
-		json_object_array_add(at0, json_object_new_int(pl->cpu_start));
-		json_object_array_add(at1, json_object_new_int(pl->cpu_end));
-	}
-	json_object_object_add(x, "copy_rates_bytes_per_s", rates);
-	json_object_object_add(x, "copy_pinned_cpus", pin);
-	json_object_object_add(x, "copy_cpus_at_start", at0);
-	json_object_object_add(x, "copy_cpus_at_end", at1);
+	pb_copies_rep_json(x, &c->copy_rate[r * c->copies], &c->copy_place[r * c->copies],
+			   c->copies, "copy_rates_bytes_per_s");
 }
 
 static struct json_object *cell_json(const struct tp_run *run, const struct tp_cell *c)

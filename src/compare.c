@@ -405,10 +405,11 @@ bool pb_cmp_run_failed(struct json_object *doc, char *why, size_t len)
 /*
  * Identity members and parameters added after documents were written, with
  * what an older document means by leaving them out: throughput's --mode
- * (a result without "mode" measured the rw loop) and --verify.
+ * (a result without "mode" measured the rw loop), --verify, and latency's
+ * --mode ("io").
  */
 static const struct { const char *key, *value; } added_later[] = {
-	{ "mode", "rw" }, { "verify", "sample" },
+	{ "mode", "rw" }, { "verify", "sample" }, { "io", "rw" },
 };
 
 /* Whether V, present on one side only under KEY, is what its absence means

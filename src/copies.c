@@ -5,6 +5,8 @@
 #include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <json-c/json.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -261,4 +263,25 @@ void pb_copies_free(const struct pb_copies_opts *o, struct pb_copies_run *run)
 	run->out = NULL;
 	run->rc = NULL;
 	run->place = NULL;
+}
+
+void pb_copies_rep_json(struct json_object *x, const double *rate,
+			const struct pb_copy_place *place, unsigned n, const char *rate_key)
+{
+	struct json_object *rates = json_object_new_array(), *pin = json_object_new_array();
+	struct json_object *at0 = json_object_new_array(), *at1 = json_object_new_array();
+
+	for (unsigned i = 0; i < n; i++) {
+		const struct pb_copy_place *pl = &place[i];
+
+		json_object_array_add(rates, isfinite(rate[i]) ? json_object_new_double(rate[i])
+							       : NULL);
+		json_object_array_add(pin, pl->pinned >= 0 ? json_object_new_int(pl->pinned) : NULL);
+		json_object_array_add(at0, json_object_new_int(pl->cpu_start));
+		json_object_array_add(at1, json_object_new_int(pl->cpu_end));
+	}
+	json_object_object_add(x, rate_key, rates);
+	json_object_object_add(x, "copy_pinned_cpus", pin);
+	json_object_object_add(x, "copy_cpus_at_start", at0);
+	json_object_object_add(x, "copy_cpus_at_end", at1);
 }

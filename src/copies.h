@@ -64,4 +64,11 @@ struct pb_copies_run {
 int pb_copies_run(const struct pb_copies_opts *o, struct pb_copies_run *run);
 void pb_copies_free(const struct pb_copies_opts *o, struct pb_copies_run *run);
 
+/* A measured repetition's copies in its JSON object X: each copy's rate
+ * under RATE_KEY (null where unknown), the CPU it was pinned to (null:
+ * none), and where it was when its work began and ended. */
+struct json_object;
+void pb_copies_rep_json(struct json_object *x, const double *rate,
+			const struct pb_copy_place *place, unsigned n, const char *rate_key);
+
 #endif

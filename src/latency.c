@@ -21,6 +21,7 @@
 #include "cleanup.h"
 #include "clock.h"
 #include "latency.h"
+#include "uring.h"
 
 const char *const pb_lat_wait_words[] = { "block", "poll", "spin", "all", NULL };
 
@@ -178,13 +179,15 @@ static void ctr_stop(struct counters *c, struct pb_lat_party *p)
 }
 
 /*
- * Move N bytes through FD.  Returns N, 0 for EOF before the first byte of a
+ * Move N bytes through FD, with U through io_uring (NULL: read and write;
+ * "block" then lets io_uring wait for the pipe).  Returns N, 0 for EOF before the first byte of a
  * read, -EPIPE for EOF inside a message, -ETIMEDOUT when the watchdog fired,
  * or -errno.  With YIELD a spinning party gives up the CPU on EAGAIN: when
  * both parties share one CPU the other cannot run, and so cannot answer,
  * until the spinner's time slice ends.
  */
-static ssize_t xfer(int fd, char *buf, size_t n, bool rd, enum pb_lat_wait w, bool yield)
+static ssize_t xfer(struct pb_uring *u, int fd, char *buf, size_t n, bool rd, enum pb_lat_wait w,
+		    bool yield)
 {
 	size_t done = 0;
 
@@ -202,7 +205,16 @@ static ssize_t xfer(int fd, char *buf, size_t n, bool rd, enum pb_lat_wait w, bo
 				continue;
 			}
 		}
-		k = rd ? read(fd, buf + done, n - done) : write(fd, buf + done, n - done);
+		if (!u)
+			k = rd ? read(fd, buf + done, n - done) : write(fd, buf + done, n - done);
+		else if (w == PB_LAT_BLOCK)
+			k = rd ? pb_uring_read_wait(u, fd, buf + done, n - done)
+			       : pb_uring_write_wait(u, fd, buf + done, n - done);
+		else
+			k = rd ? pb_uring_read(u, fd, buf + done, n - done)
+			       : pb_uring_write(u, fd, buf + done, n - done);
+		if (k < 0 && errno == ETIMEDOUT)
+			return -ETIMEDOUT;
 		if (k > 0) {
 			done += (size_t)k;
 			continue;
@@ -258,6 +270,8 @@ static void *party_b_main(void *arg)
 {
 	struct party_b *b = arg;
 	struct counters c;
+	struct pb_uring *u = NULL;
+	const char *what = "";
 	uint64_t i = 0;
 	int r;
 
@@ -268,15 +282,20 @@ static void *party_b_main(void *arg)
 			 b->o->cpu_b, strerror(-r));
 		goto out;
 	}
+	if (b->o->uring && (r = pb_uring_open(&u, &what)) != 0) {
+		snprintf(b->sh->err, sizeof(b->sh->err), "party B: %s: %s", what, strerror(-r));
+		goto out;
+	}
 	ctr_start(&c, b->o->source);
 	__atomic_store_n(&b->sh->ready, 1, __ATOMIC_RELEASE);
 	for (;; i++) {
-		ssize_t k = xfer(b->rfd, b->buf, b->o->size, true, b->o->wait, b->o->spin_yield);
+		ssize_t k = xfer(u, b->rfd, b->buf, b->o->size, true, b->o->wait, b->o->spin_yield);
 
 		if (k == 0)
 			break;          /* A closed its end: the run is over */
 		if (k > 0)
-			k = xfer(b->wfd, b->buf, b->o->size, false, b->o->wait, b->o->spin_yield);
+			k = xfer(u, b->wfd, b->buf, b->o->size, false, b->o->wait,
+				 b->o->spin_yield);
 		if (k < 0) {
 			r = (int)k;
 			snprintf(b->sh->err, sizeof(b->sh->err), "party B: %s: %s",
@@ -289,6 +308,7 @@ static void *party_b_main(void *arg)
 	}
 	ctr_stop(&c, &b->sh->b);
 out:
+	pb_uring_close(u);
 	if (r)
 		__atomic_store_n(&b->sh->failed, 1, __ATOMIC_RELEASE);
 	close(b->rfd);
@@ -303,7 +323,7 @@ out:
  * merged into R's histogram at its boundary, outside the timed span, and
  * after the loop.
  */
-static int party_a(const struct pb_lat_opts *o, int wfd, int rfd, char *buf,
+static int party_a(const struct pb_lat_opts *o, struct pb_uring *u, int wfd, int rfd, char *buf,
 		   struct pb_lat_result *r, struct pb_hist *ivh)
 {
 	uint64_t t0, prev, next_iv, end = 0, cost = o->clock_cost_ns;
@@ -315,11 +335,11 @@ static int party_a(const struct pb_lat_opts *o, int wfd, int rfd, char *buf,
 	if (o->duration_ns)
 		end = t0 + o->duration_ns;
 	for (uint64_t i = 0; !o->loops || i < o->loops; i++) {
-		ssize_t k = xfer(wfd, buf, o->size, false, o->wait, o->spin_yield);
+		ssize_t k = xfer(u, wfd, buf, o->size, false, o->wait, o->spin_yield);
 		uint64_t t, d;
 
 		if (k > 0)
-			k = xfer(rfd, buf, o->size, true, o->wait, o->spin_yield);
+			k = xfer(u, rfd, buf, o->size, true, o->wait, o->spin_yield);
 		if (k <= 0) {
 			rc = k == 0 ? -ECONNRESET : (int)k;
 			break;
@@ -385,6 +405,7 @@ int pb_lat_run(const struct pb_lat_opts *o, struct pb_lat_result *r, char *err, 
 	cpu_set_t saved;
 	pthread_t th;
 	pid_t pid = -1;
+	struct pb_uring *ring = NULL;
 	const char *what = "";
 	char *buf = NULL;
 	int rc, status = 0;
@@ -462,9 +483,11 @@ int pb_lat_run(const struct pb_lat_opts *o, struct pb_lat_result *r, char *err, 
 			rc = -ETIMEDOUT;
 		usleep(50);
 	}
+	if (!rc && o->uring && (rc = pb_uring_open(&ring, &what)) != 0)
+		snprintf(err, len, "party A: %s: %s", what, strerror(-rc));
 	if (!rc && __atomic_load_n(&sh->ready, __ATOMIC_ACQUIRE)) {
 		ctr_start(&c, o->source);
-		rc = party_a(o, ab.wfd, ba.rfd, buf, r, o->interval_ns ? &ivh : NULL);
+		rc = party_a(o, ring, ab.wfd, ba.rfd, buf, r, o->interval_ns ? &ivh : NULL);
 		ctr_stop(&c, &r->a);
 	} else if (!rc) {
 		rc = -ECONNRESET;
@@ -472,6 +495,7 @@ int pb_lat_run(const struct pb_lat_opts *o, struct pb_lat_result *r, char *err, 
 	/* End of the run: B reads end of file and stops. */
 	close(ab.wfd);
 	ab.wfd = -1;
+	pb_uring_close(ring);
 	if (o->threads) {
 		pthread_join(th, NULL);
 	} else if (pid > 0) {

@@ -29,6 +29,7 @@ struct pb_lat_opts {
 	uint64_t size;            /* bytes per message */
 	bool threads;             /* party B is a thread (else a process) */
 	enum pb_lat_wait wait;
+	bool uring;               /* through io_uring (each party its own ring) */
 	bool spin_yield;          /* spin: sched_yield() on EAGAIN (one CPU) */
 	int cpu_a, cpu_b;         /* -1: not pinned */
 	uint64_t loops;           /* round trips, or 0 with duration_ns */

@@ -379,7 +379,8 @@ static double metric_max(struct plot *p)
 
 /* The fields that tell results apart, in the order they are shown. */
 static const char *const id_fields[] = {
-	"kind", "mode", "role", "label", "size_bytes", "groups", "placement", "wait", "copies", NULL
+	"kind", "mode", "io", "role", "label", "size_bytes", "groups", "placement", "wait", "copies",
+	NULL
 };
 
 static void field_text(struct json_object *res, const char *f, bool tp, char *buf, size_t len)
@@ -388,8 +389,9 @@ static void field_text(struct json_object *res, const char *f, bool tp, char *bu
 
 	buf[0] = '\0';
 	if (!v) {
-		/* A throughput result without a mode is the read/write loop. */
-		if (tp && strcmp(f, "mode") == 0)
+		/* A throughput result without a mode is the read/write loop, as
+		 * is a latency result without io. */
+		if ((tp && strcmp(f, "mode") == 0) || strcmp(f, "io") == 0)
 			snprintf(buf, len, "rw");
 		return;
 	}
@@ -634,8 +636,8 @@ static int chart_sweep(struct plot *p, FILE *fp)
 }
 
 /*
- * One throughput document with several --copies counts: the metric against
- * the count, a line per kind x mode x size with the repetitions' range as
+ * One throughput or latency document with several --copies counts: the
+ * metric against the count, a line per row identity with the repetitions' range as
  * error bars, and beside each a dashed line of linear scaling from its
  * smallest count (the value there times the count over it).
  */
@@ -656,8 +658,8 @@ static int chart_scaling(struct plot *p, FILE *fp)
 		return (int)npts;
 	if (!npts)
 		return fail(p, "%s: no result has %s", p->paths[0], p->metric);
-	snprintf(title, sizeof(title), "pipebench throughput: %s by copies, against linear "
-		 "scaling (%s)", ax.words, p->labels[0]);
+	snprintf(title, sizeof(title), "pipebench %s: %s by copies, against linear "
+		 "scaling (%s)", p->command, ax.words, p->labels[0]);
 	header(p, PB_PLOT_SCALING, fp, 900, 560, title);
 	fputs("set xlabel \"copies\"\nset xtics 1\nset ylabel ", fp);
 	q(fp, ax.label);
@@ -1248,10 +1250,10 @@ static size_t distinct_sizes(struct json_object *doc)
 	return distinct_values(doc, "size_bytes");
 }
 
-/* --copies counts in one throughput document: the scaling chart. */
+/* --copies counts in one throughput or latency document: the scaling chart. */
 static bool has_scaling(struct plot *p, struct json_object *doc)
 {
-	return p->n == 1 && !strcmp(p->command, "throughput") &&
+	return p->n == 1 && (!strcmp(p->command, "throughput") || !strcmp(p->command, "latency")) &&
 	       distinct_values(doc, "copies") > 1;
 }
 
@@ -1330,8 +1332,8 @@ static int chart_fits(struct plot *p, enum pb_plot_chart c)
 	case PB_PLOT_SCALING:
 		if (has_scaling(p, p->docs[0]))
 			return 0;
-		return fail(p, "--chart scaling: draws one throughput document with several "
-			    "--copies counts");
+		return fail(p, "--chart scaling: draws one throughput or latency document with "
+			    "several --copies counts");
 	case PB_PLOT_CDF:
 		if (one && !strcmp(cmd, "latency") && !p->o->metric)
 			return 0;
@@ -1400,6 +1402,10 @@ int pb_plot_script(struct json_object *const *docs, const char *const *paths, si
 		goto out;
 	}
 	p->metric = o->metric ? o->metric : defaults[k].metric;
+	/* latency's scaling chart: the rate, which copies add up */
+	if (!o->metric && !strcmp(p->command, "latency") && has_scaling(p, pd[0]) &&
+	    (o->chart == PB_PLOT_AUTO || o->chart == PB_PLOT_SCALING))
+		p->metric = "round_trips_per_s";
 	doc_labels(p);
 	if (!strcmp(p->command, "compare")) {
 		if (n > 1) {

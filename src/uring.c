@@ -2,6 +2,7 @@
 #include <config.h>
 
 #include <dirent.h>
+#include <json-c/json.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -20,6 +21,7 @@
 #endif
 
 #include "cleanup.h"
+#include "output.h"
 #include "uring.h"
 
 const char *const pb_uring_path_words[] = { "unknown", "inline", "io-wq", NULL };
@@ -39,6 +41,53 @@ const char *pb_uring_why(int err)
 		return "no memory for a ring (RLIMIT_MEMLOCK?)";
 	default:
 		return strerror(err);
+	}
+}
+
+void pb_uring_probe_fields(struct json_object *o, const struct pb_uring_probe *u, bool probed)
+{
+	bool ok = probed && u->available && u->fresh != PB_URING_UNKNOWN;
+
+	pb_json_add_str(o, "io_uring_path", ok ? pb_uring_path_words[u->fresh] : NULL);
+	pb_json_add_str(o, "io_uring_path_after_splice",
+			ok && u->spliced ? pb_uring_path_words[u->spliced] : NULL);
+	json_object_object_add(o, "io_uring_workers", ok ?
+			       json_object_new_int(u->workers_fresh) : NULL);
+	json_object_object_add(o, "io_uring_nowait", ok && u->nowait >= 0 ?
+			       json_object_new_boolean(u->nowait == 1) : NULL);
+	json_object_object_add(o, "io_uring_workers_after_splice", ok && u->spliced ?
+			       json_object_new_int(u->workers_spliced) : NULL);
+	pb_json_add_str(o, "io_uring_probe_note", probed && u->why[0] ?
+			u->why : NULL);
+}
+
+void pb_uring_probe_text(FILE *fp, const struct pb_uring_probe *probe, const bool *probed,
+			 const enum pb_kind *kinds, size_t nkinds)
+{
+	bool any = false;
+
+	for (size_t k = 0; k < nkinds; k++) {
+		const struct pb_uring_probe *u = &probe[kinds[k]];
+
+		if (!probed[kinds[k]])
+			continue;
+		fprintf(fp, "\n%-11s %s: ", any ? "" : "io_uring", pb_kind_names[kinds[k]]);
+		any = true;
+		if (!u->available || u->fresh == PB_URING_UNKNOWN) {
+			fprintf(fp, "not probed: %s", u->why);
+			continue;
+		}
+		fprintf(fp, "%s", u->fresh == PB_URING_IOWQ ? "io-wq: a read of the empty pipe "
+			"is done by an io-wq worker thread (punted)" : "inline: a read of the empty "
+			"pipe waits on poll and completes without an io-wq worker");
+		if (u->nowait >= 0)
+			fprintf(fp, "; RWF_NOWAIT %s", u->nowait ? "taken" : "refused (no "
+				"FMODE_NOWAIT: polled, 100 ms timeout linked)");
+		if (u->spliced)
+			fprintf(fp, "; after vmsplice and splice: %s", u->spliced == PB_URING_IOWQ ?
+				"punted to io-wq" : "inline");
+		else if (u->why[0])
+			fprintf(fp, "; after vmsplice and splice: not probed: %s", u->why);
 	}
 }
 
@@ -215,6 +264,64 @@ ssize_t pb_uring_write(struct pb_uring *u, int fd, const void *buf, size_t n)
 ssize_t pb_uring_read(struct pb_uring *u, int fd, void *buf, size_t n)
 {
 	return op(u, false, fd, buf, n);
+}
+
+/*
+ * One op without RWF_NOWAIT: io_uring waits for the pipe its own way (poll
+ * armed inside the kernel, or an io-wq worker that blocks in the read),
+ * which is what latency's "block" measures.  The wait is cut into 100 ms
+ * slices so that the watchdog is seen (ETIMEDOUT; the op left in flight is
+ * cancelled when the ring is closed).
+ */
+static ssize_t op_wait(struct pb_uring *u, bool write, int fd, void *buf, size_t n)
+{
+	struct __kernel_timespec ts = { 0, PLAIN_TIMEOUT_NS };
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
+	struct io_uring_cqe *cqe;
+	int r, res;
+
+	if (!sqe) {
+		errno = EBUSY;
+		return -1;
+	}
+	if (write)
+		io_uring_prep_write(sqe, fd, buf, (unsigned)n, 0);
+	else
+		io_uring_prep_read(sqe, fd, buf, (unsigned)n, 0);
+	r = io_uring_submit(&u->ring);
+	while (r >= 0) {
+		r = io_uring_wait_cqe_timeout(&u->ring, &cqe, &ts);
+		if (r == 0)
+			break;
+		if (r != -ETIME && r != -EINTR)
+			break;
+		if (pb_watchdog_fired()) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		r = 0;
+	}
+	if (r < 0) {
+		errno = -r;
+		return -1;
+	}
+	res = cqe->res;
+	io_uring_cqe_seen(&u->ring, cqe);
+	if (res < 0) {
+		errno = -res;
+		return -1;
+	}
+	return res;
+}
+
+ssize_t pb_uring_write_wait(struct pb_uring *u, int fd, const void *buf, size_t n)
+{
+	return op_wait(u, true, fd, (void *)buf, n);
+}
+
+ssize_t pb_uring_read_wait(struct pb_uring *u, int fd, void *buf, size_t n)
+{
+	return op_wait(u, false, fd, buf, n);
 }
 
 /* The io-wq worker threads of this process ("iou-wrk-PID"). */
@@ -461,6 +568,16 @@ ssize_t pb_uring_read(struct pb_uring *u, int fd, void *buf, size_t n)
 	(void)u, (void)fd, (void)buf, (void)n;
 	errno = ENOSYS;
 	return -1;
+}
+
+ssize_t pb_uring_write_wait(struct pb_uring *u, int fd, const void *buf, size_t n)
+{
+	return pb_uring_write(u, fd, buf, n);
+}
+
+ssize_t pb_uring_read_wait(struct pb_uring *u, int fd, void *buf, size_t n)
+{
+	return pb_uring_read(u, fd, buf, n);
 }
 
 int pb_uring_probe(enum pb_kind kind, const char *dir, struct pb_uring_probe *out)

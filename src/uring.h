@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "endpoint.h"
@@ -39,7 +40,13 @@ void pb_uring_close(struct pb_uring *u);
 ssize_t pb_uring_write(struct pb_uring *u, int fd, const void *buf, size_t n);
 ssize_t pb_uring_read(struct pb_uring *u, int fd, void *buf, size_t n);
 
-/* Each op goes with RWF_NOWAIT, so that io_uring says EAGAIN instead of
+/* The same without RWF_NOWAIT: io_uring waits for the pipe (poll armed in
+ * the kernel, or an io-wq worker blocked in the call); -1 with ETIMEDOUT
+ * once the watchdog fired (pb_watchdog_fired, looked at every 100 ms). */
+ssize_t pb_uring_write_wait(struct pb_uring *u, int fd, const void *buf, size_t n);
+ssize_t pb_uring_read_wait(struct pb_uring *u, int fd, void *buf, size_t n);
+
+/* pb_uring_write and pb_uring_read go with RWF_NOWAIT, so that io_uring says EAGAIN instead of
  * waiting for the pipe (it does not take O_NONBLOCK to mean that); on a
  * descriptor where the kernel refuses RWF_NOWAIT (EOPNOTSUPP: the file
  * has no FMODE_NOWAIT, as FIFOs before they got it) an op is submitted
@@ -71,5 +78,15 @@ struct pb_uring_probe {
 /* Probe KIND (FIFOs made in DIR); 0, or -errno of the harness's own
  * failure (fork). */
 int pb_uring_probe(enum pb_kind kind, const char *dir, struct pb_uring_probe *out);
+
+/* A row's io_uring_* fields from the probe of its kind (null where not
+ * PROBED or it found nothing). */
+struct json_object;
+void pb_uring_probe_fields(struct json_object *o, const struct pb_uring_probe *u, bool probed);
+
+/* The text's "io_uring" lines: each of KINDS that was probed (PROBE and
+ * PROBED indexed by kind), its path in words. */
+void pb_uring_probe_text(FILE *fp, const struct pb_uring_probe *probe, const bool *probed,
+			 const enum pb_kind *kinds, size_t nkinds);
 
 #endif
