@@ -1442,8 +1442,8 @@ static int exec_params(struct pb_cli *cli, void *params)
 	for (size_t i = 0; i < run.ncells; i++)
 		measured += run.cells[i].nreps > 0;
 	if (!run.status && !measured)
-		set_error(&run, PB_EXIT_NA, "nothing to measure: every placement asked for was "
-			  "skipped (%s)", run.ncells ? run.cells[0].reason : "none");
+		set_error(&run, PB_EXIT_NA, "nothing to measure: every row asked for was skipped "
+			  "(%s)", run.ncells ? run.cells[0].reason : "none");
 	if (run.error[0])
 		pb_err(NAME, "%s", run.error);
 	pb_cli_emit(cli, &run, &si, out.fp);

@@ -203,10 +203,10 @@ esac
 "$PB" latency -n 50 -r 3 -w 0 -f csv >"$T/csv" 2>/dev/null
 is "csv exits 0" "$?" 0
 is "csv rows = repetitions + header" "$(wc -l <"$T/csv" | tr -d ' ')" 4
-head -1 "$T/csv" | grep -q '^kind,size_bytes,placement,wait,mode,asked_cpus,repetition,round_trips,'
+head -1 "$T/csv" | grep -q '^kind,size_bytes,placement,wait,io,mode,asked_cpus,repetition,round_trips,'
 ok $? "csv header"
-is "csv repetitions numbered from 1" "$(awk -F, 'NR > 1 { printf "%s ", $7 }' "$T/csv")" "1 2 3 "
-awk -F, 'NR > 1 && $8 != 50 { bad = 1 } END { exit bad }' "$T/csv"; ok $? "csv round_trips = --loops"
+is "csv repetitions numbered from 1" "$(awk -F, 'NR > 1 { printf "%s ", $8 }' "$T/csv")" "1 2 3 "
+awk -F, 'NR > 1 && $9 != 50 { bad = 1 } END { exit bad }' "$T/csv"; ok $? "csv round_trips = --loops"
 
 # --- usage errors: exit 2, one line naming the problem, nothing on stdout
 usage() {

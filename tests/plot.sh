@@ -208,7 +208,7 @@ bad "--part the report lacks" "no messaging part (it has: " --part messaging "$W
 bad "a report and another command" "plot documents of one command" "$W/rep.json" "$W/lat.json"
 bad "--chart that does not fit" "--chart intervals: draws one latency document run with" \
 	--chart intervals "$W/lat.json"
-bad "--chart scaling without --copies" "--chart scaling: draws one throughput document with several" \
+bad "--chart scaling without --copies" "--chart scaling: draws one throughput or latency document with" \
 	--chart scaling "$W/sweep.json"
 bad "--chart sweep of one size" "--chart sweep" --chart sweep "$W/tp1.json"
 bad "--chart cdf with --metric" "--chart cdf" --chart cdf --metric rtt_p99_ns "$W/lat.json"
