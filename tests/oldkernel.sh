@@ -79,6 +79,10 @@ echo PB-URING-BEGIN
 pipebench throughput --mode io_uring --kind anon,fifo --size 100,4K --loops 20 --repeat 1 \
 	--warmup 0 --verify all --dir /fifo --format json --quiet
 echo PB-URING-END
+echo PB-LATURING-BEGIN
+pipebench latency --mode io_uring --kind anon,fifo --wait block,spin --loops 200 --repeat 1 \
+	--warmup 0 --dir /fifo --format json --quiet
+echo PB-LATURING-END
 echo "PB-LEFT $($B find /fifo /fifo2 /tmp -mindepth 1 | $B wc -l)"
 echo PB-DONE
 $B sync
@@ -159,6 +163,20 @@ case $huring in
 "0 ok "*" 20 ") check "host: throughput --mode io_uring runs, every loop's bytes checked ($huring)" true ;;
 "0 skip "*) check "host: throughput --mode io_uring skipped, with its reason" true ;;
 *) check "host: throughput --mode io_uring runs, every loop's bytes checked ($huring)" false ;;
+esac
+
+# latency through io_uring on the guest: blocking reads that io_uring
+# waits for (on a kernel before 6.4, in io-wq workers) and spinning ones;
+# every round trip made, end of file ends party B.
+sed -n '/^PB-LATURING-BEGIN/,/^PB-LATURING-END/p' "$work/console" | sed '1d;$d' >"$work/laturing.json"
+glat=$("${TESTS_BUILDDIR:-.}/jsonq" "$work/laturing.json" .exit_status .results[0].status \
+	.results[0].io_uring_path .results[0].repetitions[0].round_trips \
+	.results[3].repetitions[0].round_trips 2>&1 | tr '\n' ' ')
+echo "# latency --mode io_uring on the guest: $glat"
+case $glat in
+"0 ok "*" 200 200 ") check "guest: latency --mode io_uring, block and spin, every round trip made ($glat)" true ;;
+"4 skip "*) check "guest: latency --mode io_uring skipped, with its reason" true ;;
+*) check "guest: latency --mode io_uring, block and spin, every round trip made ($glat)" false ;;
 esac
 
 # Observed on each, not assumed: 6.4 gave pipes FMODE_NOWAIT (before it
