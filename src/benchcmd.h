@@ -17,6 +17,7 @@
 #include "endpoint.h"
 #include "engine.h"
 #include "output.h"
+#include "profile.h"
 #include "sysinfo.h"
 #include "zerocopy.h"
 
@@ -46,6 +47,10 @@ struct pb_bench {
 	uint64_t timeout_ns;     /* --timeout, 0: none */
 	uint64_t loops;          /* --loops, or the budget's choice (0 until it is made) */
 	struct pb_budget budget; /* --duration, and the calibration's findings */
+	/* --profile: the sampler of this thread (NULL: off) and where the
+	 * samples of the loop that runs go (NULL: dropped, as a warmup's) */
+	struct pb_prof *prof;
+	struct pb_prof_ips *prof_into;
 };
 
 /*

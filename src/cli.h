@@ -107,6 +107,13 @@ struct pb_opt {
 #define PB_OPT_WARMUP(T, F) \
 	{ PB_OPT("warmup", 'w', PB_OPT_COUNT, T, F), .min = 0, .max = 10000, .def = "1", \
 	  .arg = "N", .help = "unmeasured repetitions first" }
+/* --profile (throughput, latency): sample where the measured loops' time
+ * goes (profile.h). */
+#define PB_OPT_PROFILE(T, F) \
+	{ PB_OPT("profile", '\0', PB_OPT_FLAG, T, F), .def_help = "off", \
+	  .help = "sample the measured loops (perf cpu-clock, every 250 us of CPU time): " \
+		  "time by category (timestamps, copy, locking, ...) and the top kernel " \
+		  "functions of each row" }
 /* --label (compare, plot): a comma-separated list, one per document. */
 #define PB_OPT_LABEL(T, F, HELP) \
 	{ PB_OPT("label", '\0', PB_OPT_STRING, T, F), .arg = "LIST", .list = true, \

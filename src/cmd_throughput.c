@@ -67,6 +67,7 @@ struct tp_params {
 	const char *copies_arg;
 	unsigned copies[64];
 	size_t ncopies;
+	int profile;                 /* --profile */
 };
 
 struct tp_cell {
@@ -86,12 +87,16 @@ struct tp_cell {
 	unsigned copies;             /* --copies: this row's N; 0 without */
 	double *copy_rate;           /* --copies: per repetition, each copy's B/s */
 	struct pb_copy_place *copy_place; /* ... and where each ran */
+	struct pb_prof_ips *prof;    /* --profile: the measured repetitions' samples */
+	struct pb_prof_summary *prof_sum;
 };
 
 struct tp_run {
 	const struct tp_params *p;
 	struct tp_cell *cells;      /* nsizes x nmodes x nkinds, size-major */
 	size_t ncells;
+	struct pb_prof_run prof;    /* --profile */
+	struct pb_prof sampler;     /* ... of this thread, the loops' */
 	char tmpdir[4096];
 	void *buf;
 	uint64_t maxsize;
@@ -124,6 +129,11 @@ static int check_contention(struct pb_cli *cli, struct tp_params *p)
 	static const char *const alone[] = { "mode", "verify", "precision", NULL };
 
 	p->contention = pb_cli_given(cli, "writers") || pb_cli_given(cli, "readers");
+	if (p->contention && p->profile) {
+		pb_usage_err(NAME, "--profile: the fill/drain loop's rows only, not with --writers "
+			     "or --readers");
+		return -1;
+	}
 	if (!p->contention) {
 		if (pb_cli_given(cli, "wait")) {
 			pb_usage_err(NAME, "--wait %s: only with --writers or --readers",
@@ -168,7 +178,7 @@ static int check_contention(struct pb_cli *cli, struct tp_params *p)
 /* --copies: the list, and what it does not go with. */
 static int check_copies(struct pb_cli *cli, struct tp_params *p)
 {
-	static const char *const alone[] = { "precision", "writers", "readers", NULL };
+	static const char *const alone[] = { "precision", "writers", "readers", "profile", NULL };
 	cpu_set_t allowed;
 	char why[160];
 
@@ -379,6 +389,8 @@ static int run_one_copy(struct tp_run *run, const struct tp_cell *cell, uint64_t
 static int run_one(struct tp_run *run, struct tp_cell *cell, uint64_t loops,
 		   struct pb_engine_result *res)
 {
+	/* --profile: a measured repetition's samples are the row's */
+	run->b.prof_into = res >= cell->reps && res < cell->reps + cell->cap ? cell->prof : NULL;
 	if (cell->copies)
 		return run_copies(run, cell, loops, res);
 	return run_one_copy(run, cell, loops, res);
@@ -787,6 +799,40 @@ static void precision_text(const struct tp_run *run, FILE *fp)
 			  "every row's median TT", where);
 }
 
+/* --profile: the measured repetitions' system calls and bytes, all of them. */
+static void prof_ops(const struct tp_cell *c, double *syscalls, double *bytes)
+{
+	*syscalls = *bytes = 0;
+	for (size_t r = 0; r < c->nreps; r++) {
+		*syscalls += (double)(c->reps[r].write_calls + c->reps[r].read_calls);
+		*bytes += (double)c->reps[r].bytes_written;
+	}
+}
+
+/* --profile in text: each measured row's categories and top functions. */
+static void profile_text(const struct tp_run *run, FILE *fp)
+{
+	bool any = false;
+
+	for (size_t i = 0; run->sampler.base && i < run->ncells; i++) {
+		const struct tp_cell *c = &run->cells[i];
+		char sz[32], kl[32];
+		double sys, bytes;
+
+		if (!c->nreps || !c->prof_sum)
+			continue;
+		if (!any)
+			fprintf(fp, "\nprofile     share of the sampled time, and per syscall:\n");
+		any = true;
+		pb_format_size(c->size, sz, sizeof(sz));
+		prof_ops(c, &sys, &bytes);
+		fprintf(fp, "  %s%s%s %s\n", kind_label(c, kl, sizeof(kl)),
+			show_modes(run->p) ? " " : "", show_modes(run->p) ? pb_mode_words[c->mode] : "",
+			sz);
+		pb_prof_text(fp, "    ", c->prof_sum, run->prof.period_ns, sys, "syscall");
+	}
+}
+
 static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
 	const struct tp_run *run = r_;
@@ -845,6 +891,7 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		fprintf(fp, "\n%-11s %s: %s", m ? "" : "modes", pb_mode_words[p->modes[m]],
 			mode_description(p->modes[m]));
 	uring_text(run, fp);
+	pb_prof_run_text(&run->prof, fp);
 	if (show_modes(p))
 		fprintf(fp, "\nverify      %s%s", pb_verify_words[p->verify],
 			p->verify == PB_VERIFY_SAMPLE ? " (the bytes of loop 0, every 16th loop and "
@@ -899,6 +946,7 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		show_modes(p) ? "; vs rw: the same against the rw loop of the kind and size" : "");
 	if (p->ncopies)
 		scaling_text(run, fp);
+	profile_text(run, fp);
 	pb_stab_text_begin(&st, fp, 11);
 	for (size_t i = 0; i < run->ncells; i++) {
 		const struct tp_cell *c = &run->cells[i];
@@ -1065,6 +1113,16 @@ static void copies_json(struct json_object *x, const struct tp_cell *c, size_t r
 			   c->copies, "copy_rates_bytes_per_s");
 }
 
+static struct json_object *prof_json(const struct tp_run *run, const struct tp_cell *c)
+{
+	double sys, bytes;
+
+	if (!run->b.prof && !run->sampler.base)
+		return NULL;
+	prof_ops(c, &sys, &bytes);
+	return pb_prof_json(c->prof_sum, run->prof.period_ns, sys, "syscall", bytes);
+}
+
 static struct json_object *cell_json(const struct tp_run *run, const struct tp_cell *c)
 {
 	struct json_object *o = json_object_new_object(), *reps = json_object_new_array(), *sum;
@@ -1120,6 +1178,8 @@ static struct json_object *cell_json(const struct tp_run *run, const struct tp_c
 	}
 	if (c->mode != PB_MODE_RW)
 		pb_json_add_double(o, "cost_ratio_to_rw", cost_ratio(c, rw));
+	if (c->prof_sum)
+		json_object_object_add(o, "profile", prof_json(run, c));
 	if (c->copies) {
 		pb_json_add_double(sum, "rate_per_copy_bytes_per_s",
 				   rate(c->bytes, c->tt.median) / c->copies);
@@ -1142,6 +1202,7 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	pb_json_add_int(pl, "cpu_at_start", run->cpu_start);
 	pb_json_add_int(pl, "cpu_at_end", run->cpu_end);
 	json_object_object_add(doc, "placement", pl);
+	json_object_object_add(doc, "profile", pb_prof_run_json(&run->prof));
 	for (size_t i = 0; i < run->ncells; i++)
 		json_object_array_add(res, cell_json(run, &run->cells[i]));
 	if (run->p->contention) {
@@ -1185,6 +1246,9 @@ static int setup(struct tp_run *run)
 			if (!c->reps)
 				return -ENOMEM;
 			c->cap = p->repeat;
+			if (p->profile && (!(c->prof = calloc(1, sizeof(*c->prof))) ||
+					   !(c->prof_sum = calloc(1, sizeof(*c->prof_sum)))))
+				return -ENOMEM;
 			if (!p->ncopies)
 				continue;
 			c->copies = p->copies[row / p->nsizes];
@@ -1293,7 +1357,11 @@ static void teardown(struct tp_run *run)
 		free(run->cells[i].reps);
 		free(run->cells[i].copy_rate);
 		free(run->cells[i].copy_place);
+		free(run->cells[i].prof);
+		free(run->cells[i].prof_sum);
 	}
+	pb_prof_close(&run->sampler);
+	pb_prof_run_end(&run->prof);
 	/* a copy killed before it closed its FIFO leaves it behind */
 	for (unsigned i = 0; i < run->ncopy_dirs; i++) {
 		char f[4200];
@@ -1379,6 +1447,26 @@ static int execute_contention(struct pb_cli *cli, struct tp_run *run)
 			    run->b.status == PB_EXIT_ERROR && !run->mw.ncells);
 }
 
+/* --profile: this thread's sampler for the loops (they run here), or why
+ * not; never an error. */
+static void start_profile(struct tp_run *run)
+{
+	pb_prof_run_begin(&run->prof, run->p->profile);
+	if (run->prof.ok && pb_prof_open(&run->sampler, run->prof.period_ns, run->prof.why,
+					 sizeof(run->prof.why)) == 0)
+		run->b.prof = &run->sampler;
+	else
+		run->sampler.fd = -1;
+}
+
+static void end_profile(struct tp_run *run)
+{
+	run->b.prof = NULL;
+	for (size_t i = 0; run->p->profile && i < run->ncells; i++)
+		if (run->cells[i].nreps)
+			pb_prof_summarize(run->prof.syms, run->cells[i].prof, run->cells[i].prof_sum);
+}
+
 static int execute(struct pb_cli *cli, void *params)
 {
 	const struct tp_params *p = params;
@@ -1405,11 +1493,13 @@ static int execute(struct pb_cli *cli, void *params)
 		probe_kinds(&run);
 	if (!run.b.status)
 		probe_uring(&run);
+	start_profile(&run);
 	pb_bench_arm(&run.b);
 	run.cpu_start = sched_getcpu();
 	if (!run.b.status)
 		measure(&run);
 	run.cpu_end = sched_getcpu();
+	end_profile(&run);
 	pb_bench_disarm(&run.b);
 	pb_cli_emit(cli, &run, &run.b.si, run.b.out.fp);
 	teardown(&run);
@@ -1464,6 +1554,7 @@ static const struct pb_opt options[] = {
 	  .help = "N independent copies of each row at once, for each N of LIST (1,2,4 or "
 		  "1-ncpu), each pinned to a CPU of its own when they fit; efficiency against "
 		  "linear scaling" },
+	PB_OPT_PROFILE(P, profile),
 	PB_OPT_TIMEOUT(P, timeout_ns),
 	PB_OPT_END
 };

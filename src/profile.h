@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * --profile: where the time of a measured loop goes.  Each party samples
+ * its own thread with perf_event_open(2) (software cpu-clock: it works in
+ * virtual machines without a PMU) only while its measured loop runs; the
+ * samples' instruction pointers are counted in a table of fixed size that
+ * may live in memory shared with the party's process; after the run the
+ * kernel's addresses are resolved through /proc/kallsyms, ranked, and put
+ * in categories (timestamps, copy, locking, ...) by a table of function
+ * name patterns (pb_prof_category_rules), whatever is unmatched in
+ * "other", never dropped.
+ */
+#ifndef PB_PROFILE_H
+#define PB_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* The default sampling period: 4 kHz of CPU time, a sample every 250 us
+ * (bench/profile.sh measures what it costs). */
+#define PB_PROF_PERIOD_NS 250000ULL
+
+/* Distinct instruction pointers a row keeps; more are counted as "other". */
+#define PB_PROF_MAX_IPS 4096
+
+enum pb_prof_cat {
+	PB_PROF_TIMESTAMPS, PB_PROF_COPY, PB_PROF_LOCKING, PB_PROF_SYSCALL, PB_PROF_SCHED,
+	PB_PROF_MEMORY, PB_PROF_SECURITY, PB_PROF_PIPE, PB_PROF_USER, PB_PROF_OTHER,
+	PB_PROF_NCAT
+};
+extern const char *const pb_prof_cat_names[];   /* "timestamps", ... JSON keys */
+extern const char *const pb_prof_cat_words[];   /* "timestamp updates", ... in text */
+
+/* The category table: a kernel function whose name matches PATTERN
+ * (fnmatch) is in CAT; the first rule that matches decides. */
+struct pb_prof_rule {
+	const char *pattern;
+	enum pb_prof_cat cat;
+};
+extern const struct pb_prof_rule pb_prof_category_rules[];
+
+/* The samples of one row (or party): instruction pointers and counts. */
+struct pb_prof_ip {
+	uint64_t ip, count;
+	bool kernel;
+};
+
+struct pb_prof_ips {
+	uint64_t samples, kernel, user, lost;
+	uint64_t overflow;          /* kernel samples past the table (in kernel too) */
+	uint32_t n;
+	struct pb_prof_ip e[PB_PROF_MAX_IPS];
+};
+
+/* A sampler of the calling thread. */
+struct pb_prof {
+	int fd;
+	void *base;
+	size_t len;
+	uint64_t period_ns;
+	bool user_only;             /* the kernel refused kernel samples */
+};
+
+/*
+ * Open a sampler of the calling thread, disabled, every PERIOD_NS of its
+ * CPU time.  Kernel and user samples when allowed, else user samples only
+ * (P->user_only, the reason in WHY).  0, or -errno with the reason in WHY
+ * (perf_event_paranoid, seccomp, no perf events).
+ */
+int pb_prof_open(struct pb_prof *p, uint64_t period_ns, char *why, size_t len);
+void pb_prof_enable(struct pb_prof *p);
+void pb_prof_disable(struct pb_prof *p);
+/* Move the samples taken so far into INTO (NULL: drop them). */
+void pb_prof_drain(struct pb_prof *p, struct pb_prof_ips *into);
+void pb_prof_close(struct pb_prof *p);
+
+/* Add A's samples to SUM. */
+void pb_prof_merge(struct pb_prof_ips *sum, const struct pb_prof_ips *a);
+
+/* The kernel's symbols, from /proc/kallsyms. */
+struct pb_prof_syms;
+/* 0, or -errno with the reason in WHY (hidden by kptr_restrict, unreadable);
+ * *S is usable (it resolves nothing) either way. */
+int pb_prof_syms_load(struct pb_prof_syms **s, const char *path, char *why, size_t len);
+void pb_prof_syms_free(struct pb_prof_syms *s);
+/* The category of the kernel function NAME. */
+enum pb_prof_cat pb_prof_categorize(const char *name);
+
+#define PB_PROF_TOP 10
+
+/* A row's profile, resolved. */
+struct pb_prof_summary {
+	uint64_t samples, kernel, user, lost;
+	uint64_t cat[PB_PROF_NCAT];
+	struct {
+		char name[64];
+		uint64_t samples;
+	} top[PB_PROF_TOP];
+	size_t ntop;
+};
+
+void pb_prof_summarize(const struct pb_prof_syms *s, const struct pb_prof_ips *ips,
+		       struct pb_prof_summary *out);
+
+/*
+ * The row's "profile" object: samples, period, the top kernel functions
+ * with their share of all samples and of kernel samples, each category's
+ * share and its time per OPS_UNIT (OPS of them in the measured
+ * repetitions; e.g. "syscall", "round_trip"), and per byte when BYTES.
+ */
+struct json_object;
+struct json_object *pb_prof_json(const struct pb_prof_summary *sm, uint64_t period_ns,
+				 double ops, const char *ops_unit, double bytes);
+/* The row's profile in text: the categories that have samples, the top
+ * kernel functions; each line starts with INDENT. */
+void pb_prof_text(FILE *fp, const char *indent, const struct pb_prof_summary *sm,
+		  uint64_t period_ns, double ops, const char *ops_unit);
+
+/* A command's --profile: whether sampling works here (else why), and the
+ * kernel's symbols for the rows' summaries. */
+struct pb_prof_run {
+	bool on;                    /* --profile given */
+	bool ok;                    /* a sampler could be opened here */
+	bool user_only;             /* kernel samples refused */
+	char why[256];              /* why not, or why user samples only */
+	struct pb_prof_syms *syms;
+	char syms_why[200];         /* why kernel functions are not named ("" they are) */
+	uint64_t period_ns;
+};
+
+/* --profile ON: try a sampler of this thread (closed again; each party
+ * opens its own), load the kernel's symbols.  Never a harness error: what
+ * cannot be done is said in R->why and R->syms_why. */
+void pb_prof_run_begin(struct pb_prof_run *r, bool on);
+void pb_prof_run_end(struct pb_prof_run *r);
+/* The document's "profile" object (null without --profile). */
+struct json_object *pb_prof_run_json(const struct pb_prof_run *r);
+/* The text's "profile" line (nothing without --profile). */
+void pb_prof_run_text(const struct pb_prof_run *r, FILE *fp);
+
+#endif
