@@ -74,6 +74,7 @@ struct lat_params {
 	const char *copies_arg;
 	unsigned copies[64];
 	size_t ncopies;
+	int profile;                /* --profile */
 };
 
 struct lat_bucket {
@@ -99,6 +100,8 @@ struct lat_cell {
 	unsigned copies;            /* --copies: this row's N; 0 without */
 	double *copy_rate;          /* --copies: per repetition, each copy's round trips/s */
 	struct pb_copy_place *copy_place; /* ... and where each ran */
+	struct pb_prof_ips *prof;   /* --profile: the measured repetitions' samples */
+	struct pb_prof_summary *prof_sum;
 	int cpu_a, cpu_b;
 	bool skip;
 	bool spin_yield;            /* spin on one CPU: sched_yield() on EAGAIN */
@@ -132,6 +135,7 @@ struct lat_run {
 	bool uring_probed[PB_KIND_COUNT];
 	char (*copy_dir)[4096];     /* --copies with FIFOs: two directories per copy */
 	unsigned ncopy_dirs;
+	struct pb_prof_run prof;    /* --profile */
 };
 
 #define set_error PB_SET_ERROR
@@ -140,7 +144,8 @@ struct lat_run {
  * on the CPU the copies' placement gives it). */
 static int check_copies(struct pb_cli *cli, struct lat_params *p)
 {
-	static const char *const alone[] = { "precision", "placement", "cpu", "interval", NULL };
+	static const char *const alone[] = { "precision", "placement", "cpu", "interval", "profile",
+					     NULL };
 	cpu_set_t allowed;
 	char why[160];
 
@@ -322,6 +327,8 @@ static void lat_opts(const struct lat_run *run, const struct lat_cell *c, struct
 		.cpu_b = c->cpu_b, .loops = p->loops, .duration_ns = p->duration_ns,
 		.interval_ns = p->interval_ns, .clock_cost_ns = run->clock_cost,
 		.source = run->source, .dir = { run->tmpdir[0], run->tmpdir[1] },
+		.prof_period_ns = run->prof.ok ? run->prof.period_ns : 0,
+		.prof_cpus = run->prof.per_cpu,
 	};
 }
 
@@ -459,6 +466,7 @@ static int run_one(struct lat_run *run, struct lat_cell *c, bool keep)
 		r = run_copies(run, c, keep, &res, why, sizeof(why));
 	} else {
 		lat_opts(run, c, &o);
+		res.prof = keep ? c->prof : NULL;
 		r = pb_lat_run(&o, &res, why, sizeof(why));
 	}
 	if ((r == -ETIMEDOUT || pb_watchdog_fired()) && p->timeout_ns)
@@ -719,6 +727,10 @@ static int setup(struct lat_run *run)
 							(c->copies || one_cpu(c, &allowed));
 					c->reps = calloc(p->repeat, sizeof(*c->reps));
 					c->cap = p->repeat;
+					if (p->profile &&
+					    (!(c->prof = calloc(1, sizeof(*c->prof))) ||
+					     !(c->prof_sum = calloc(1, sizeof(*c->prof_sum)))))
+						return -ENOMEM;
 					c->precision = NAN;
 					if (!c->reps || pb_hist_init(&c->merged))
 						return -ENOMEM;
@@ -738,8 +750,11 @@ static void teardown(struct lat_run *run)
 		free(c->reps);
 		free(c->copy_rate);
 		free(c->copy_place);
+		free(c->prof);
+		free(c->prof_sum);
 		pb_hist_free(&c->merged);
 	}
+	pb_prof_run_end(&run->prof);
 	/* a copy killed before it closed its FIFO leaves it behind */
 	for (unsigned i = 0; i < run->ncopy_dirs; i++) {
 		char f[4200];
@@ -965,6 +980,30 @@ static void scaling_text(const struct lat_run *run, FILE *fp)
 	}
 }
 
+/* --profile in text: each measured row's categories and top functions,
+ * both parties' samples together. */
+static void profile_text(const struct lat_run *run, FILE *fp)
+{
+	bool any = false;
+
+	for (size_t i = 0; run->prof.ok && i < run->ncells; i++) {
+		const struct lat_cell *c = &run->cells[i];
+		char sz[32];
+
+		if (!c->nreps || !c->prof_sum)
+			continue;
+		if (!any)
+			fprintf(fp, "\nprofile     share of the sampled time of both parties, and per "
+				"round trip:\n");
+		any = true;
+		pb_format_size(c->size, sz, sizeof(sz));
+		fprintf(fp, "  %s %s %s %s%s%s\n", pb_kind_names[c->kind], sz, place_name(run, c),
+			pb_lat_wait_words[c->wait], c->uring ? " " : "", c->uring ? io_name(c) : "");
+		pb_prof_text(fp, "    ", c->prof_sum, run->prof.period_ns,
+			     (double)c->merged.count, "round trip");
+	}
+}
+
 static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
 	const struct lat_run *run = r_;
@@ -993,6 +1032,7 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		fprintf(fp, ", copies of the pair at once (both parties of a copy on a CPU of its "
 			"own when they fit)");
 	pb_uring_probe_text(fp, run->uring, run->uring_probed, p->kinds, p->nkinds);
+	pb_prof_run_text(&run->prof, fp);
 	fprintf(fp, "\n\n%-10s %7s %-6s %-5s ", "kind", "size", "place", "wait");
 	if (show_io(p))
 		fprintf(fp, "%-8s ", "io");
@@ -1067,6 +1107,7 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 				"would block calls sched_yield(), so the other party can run\n");
 			break;
 		}
+	profile_text(run, fp);
 	pb_stab_text_begin(&st, fp, 11);
 	for (size_t i = 0; i < run->ncells; i++) {
 		const struct lat_cell *c = &run->cells[i];
@@ -1233,6 +1274,9 @@ static struct json_object *cell_json(const struct lat_run *run, const struct lat
 	}
 	if (c->uring)
 		pb_uring_probe_fields(o, &run->uring[c->kind], run->uring_probed[c->kind]);
+	if (c->prof_sum && run->prof.ok)
+		json_object_object_add(o, "profile", pb_prof_json(c->prof_sum, run->prof.period_ns,
+								  (double)h->count, "round_trip", 0));
 	if (f != c && ratio(c, f, 50) > 0) {
 		char label[48];
 
@@ -1301,6 +1345,7 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	json_object_object_add(doc, "counters", ct);
 	topo_text(run, usable, sizeof(usable));
 	pb_json_add_str(doc, "usable_cpus", usable);
+	json_object_object_add(doc, "profile", pb_prof_run_json(&run->prof));
 	for (size_t i = 0; i < run->ncells; i++) {
 		json_object_array_add(res, cell_json(run, &run->cells[i]));
 		measured += run->cells[i].nreps > 0;
@@ -1433,9 +1478,13 @@ static int exec_params(struct pb_cli *cli, void *params)
 	run.watchdog_ns = p->timeout_ns ? p->timeout_ns : default_watchdog_ns(&run);
 	pb_watchdog_arm((double)run.watchdog_ns / 1e9,
 			p->timeout_ns ? "--timeout" : "watchdog (no --timeout given)");
+	pb_prof_run_begin(&run.prof, p->profile, true);
 	progress_start(&run, pb_cli_progress(cli));
 	if (!run.status)
 		measure(&run);
+	for (size_t i = 0; p->profile && i < run.ncells; i++)
+		if (run.cells[i].nreps)
+			pb_prof_summarize(run.prof.syms, run.cells[i].prof, run.cells[i].prof_sum);
 	pb_progress_end(&run.pg);
 	pb_watchdog_arm(0, NULL);
 	judge(&run);
@@ -1492,6 +1541,7 @@ static const struct pb_opt options[] = {
 	{ PB_OPT("dir", 'd', PB_OPT_DIR, P, dir), .arg = "DIR", .help = "directory for FIFOs" },
 	PB_OPT_REPEAT(P, repeat, "measured repetitions"),
 	PB_OPT_PRECISION(P, precision, precision_budget_ns, "every row's median p50", "60 s"),
+	PB_OPT_PROFILE(P, profile),
 	PB_OPT_WARMUP(P, warmup),
 	{ PB_OPT("timeout", 't', PB_OPT_DURATION, P, timeout_ns), .min = 1,
 	  .max = 86400ULL * 1000000000ULL, .def_help = "a watchdog from the run's size",

@@ -814,7 +814,7 @@ static void profile_text(const struct tp_run *run, FILE *fp)
 {
 	bool any = false;
 
-	for (size_t i = 0; run->sampler.base && i < run->ncells; i++) {
+	for (size_t i = 0; run->sampler.nring && i < run->ncells; i++) {
 		const struct tp_cell *c = &run->cells[i];
 		char sz[32], kl[32];
 		double sys, bytes;
@@ -1117,7 +1117,7 @@ static struct json_object *prof_json(const struct tp_run *run, const struct tp_c
 {
 	double sys, bytes;
 
-	if (!run->b.prof && !run->sampler.base)
+	if (!run->sampler.nring)
 		return NULL;
 	prof_ops(c, &sys, &bytes);
 	return pb_prof_json(c->prof_sum, run->prof.period_ns, sys, "syscall", bytes);
@@ -1451,12 +1451,12 @@ static int execute_contention(struct pb_cli *cli, struct tp_run *run)
  * not; never an error. */
 static void start_profile(struct tp_run *run)
 {
-	pb_prof_run_begin(&run->prof, run->p->profile);
+	pb_prof_run_begin(&run->prof, run->p->profile, false);
 	if (run->prof.ok && pb_prof_open(&run->sampler, run->prof.period_ns, run->prof.why,
 					 sizeof(run->prof.why)) == 0)
 		run->b.prof = &run->sampler;
 	else
-		run->sampler.fd = -1;
+		run->sampler.nring = 0;
 }
 
 static void end_profile(struct tp_run *run)

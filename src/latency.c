@@ -257,6 +257,7 @@ struct shared {
 	int ready, done, failed;
 	char err[256];
 	struct pb_lat_party b;
+	struct pb_prof_ips prof_b;   /* --profile: B's samples */
 };
 
 struct party_b {
@@ -271,6 +272,7 @@ static void *party_b_main(void *arg)
 	struct party_b *b = arg;
 	struct counters c;
 	struct pb_uring *u = NULL;
+	struct pb_prof prof = { 0 };
 	const char *what = "";
 	uint64_t i = 0;
 	int r;
@@ -286,6 +288,11 @@ static void *party_b_main(void *arg)
 		snprintf(b->sh->err, sizeof(b->sh->err), "party B: %s: %s", what, strerror(-r));
 		goto out;
 	}
+	/* --profile: a sampler that cannot be opened samples nothing (the
+	 * command said why) */
+	if (b->o->prof_period_ns && !b->o->prof_cpus &&
+	    pb_prof_open(&prof, b->o->prof_period_ns, NULL, 0) == 0)
+		pb_prof_enable(&prof);
 	ctr_start(&c, b->o->source);
 	__atomic_store_n(&b->sh->ready, 1, __ATOMIC_RELEASE);
 	for (;; i++) {
@@ -307,7 +314,10 @@ static void *party_b_main(void *arg)
 			sample_cpu(&b->sh->b.seen);
 	}
 	ctr_stop(&c, &b->sh->b);
+	pb_prof_disable(&prof);
+	pb_prof_drain(&prof, &b->sh->prof_b);
 out:
+	pb_prof_close(&prof);
 	pb_uring_close(u);
 	if (r)
 		__atomic_store_n(&b->sh->failed, 1, __ATOMIC_RELEASE);
@@ -406,6 +416,7 @@ int pb_lat_run(const struct pb_lat_opts *o, struct pb_lat_result *r, char *err, 
 	pthread_t th;
 	pid_t pid = -1;
 	struct pb_uring *ring = NULL;
+	struct pb_prof prof = { 0 };
 	const char *what = "";
 	char *buf = NULL;
 	int rc, status = 0;
@@ -486,9 +497,21 @@ int pb_lat_run(const struct pb_lat_opts *o, struct pb_lat_result *r, char *err, 
 	if (!rc && o->uring && (rc = pb_uring_open(&ring, &what)) != 0)
 		snprintf(err, len, "party A: %s: %s", what, strerror(-rc));
 	if (!rc && __atomic_load_n(&sh->ready, __ATOMIC_ACQUIRE)) {
+		if (o->prof_period_ns && (o->prof_cpus ?
+			pb_prof_open_cpus(&prof, o->prof_period_ns, &saved, NULL, 0) :
+			pb_prof_open(&prof, o->prof_period_ns, NULL, 0)) == 0) {
+			/* on each CPU: the samples of A's process and B's */
+			pb_prof_filter(&prof, getpid());
+			if (pid > 0)
+				pb_prof_filter(&prof, pid);
+			pb_prof_enable(&prof);
+		}
 		ctr_start(&c, o->source);
 		rc = party_a(o, ring, ab.wfd, ba.rfd, buf, r, o->interval_ns ? &ivh : NULL);
 		ctr_stop(&c, &r->a);
+		pb_prof_disable(&prof);
+		pb_prof_drain(&prof, r->prof);
+		pb_prof_close(&prof);
 	} else if (!rc) {
 		rc = -ECONNRESET;
 	}
@@ -522,6 +545,8 @@ int pb_lat_run(const struct pb_lat_opts *o, struct pb_lat_result *r, char *err, 
 		snprintf(err, len, "party A: %s", strerror(-rc));
 	}
 	r->b = sh->b;
+	if (r->prof && !rc)
+		pb_prof_merge(r->prof, &sh->prof_b);
 	if (have_saved)
 		sched_setaffinity(0, sizeof(saved), &saved);
 out_ep:

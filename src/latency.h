@@ -16,6 +16,7 @@
 
 #include "endpoint.h"
 #include "histogram.h"
+#include "profile.h"
 
 enum pb_lat_wait { PB_LAT_BLOCK, PB_LAT_POLL, PB_LAT_SPIN, PB_LAT_WAIT_COUNT };
 extern const char *const pb_lat_wait_words[];   /* block, poll, spin, all, NULL */
@@ -38,6 +39,8 @@ struct pb_lat_opts {
 	uint64_t clock_cost_ns;   /* subtracted from every round trip */
 	enum pb_lat_source source;
 	const char *dir[2];       /* private directories for the two FIFOs */
+	uint64_t prof_period_ns;  /* --profile: the parties' loops are sampled; 0: off */
+	bool prof_cpus;           /* ... by party A on each CPU (else each its thread) */
 };
 
 /* One party's counters over its loop; -1 where not available. */
@@ -57,6 +60,7 @@ struct pb_lat_result {
 	struct pb_lat_party a, b;
 	struct pb_lat_interval *iv;   /* malloc'd, niv entries */
 	size_t niv;
+	struct pb_prof_ips *prof;     /* --profile: both parties' samples are added here */
 };
 
 /* Cost of one clock_gettime(CLOCK_MONOTONIC) in ns (the mean over many). */

@@ -2,6 +2,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <sched.h>
 #include <fnmatch.h>
 #include <json-c/json.h>
 #include <linux/perf_event.h>
@@ -163,7 +164,7 @@ static void refusal(int e, char *why, size_t len, const char *what)
 		snprintf(why, len, "%s: %s", what, strerror(e));
 }
 
-static int open_event(uint64_t period_ns, bool user_only)
+static int open_event(uint64_t period_ns, bool user_only, int cpu)
 {
 	struct perf_event_attr a;
 
@@ -172,65 +173,124 @@ static int open_event(uint64_t period_ns, bool user_only)
 	a.size = sizeof(a);
 	a.config = PERF_COUNT_SW_CPU_CLOCK;
 	a.sample_period = period_ns;
-	a.sample_type = PERF_SAMPLE_IP;
+	/* on a CPU every task's samples come: the TID says whose */
+	a.sample_type = PERF_SAMPLE_IP | (cpu >= 0 ? PERF_SAMPLE_TID : 0);
 	a.disabled = 1;
 	a.exclude_hv = 1;
 	a.exclude_kernel = user_only;
-	return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	return (int)syscall(SYS_perf_event_open, &a, cpu >= 0 ? -1 : 0, cpu, -1,
+			    PERF_FLAG_FD_CLOEXEC);
+}
+
+/* The ring of event FD, the largest the locked-memory limit allows. */
+static int map_ring(struct pb_prof_ring *r, int fd)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	r->fd = fd;
+	for (int pages = RING_PAGES; pages >= 8; pages /= 2) {
+		r->len = (size_t)(pages + 1) * (size_t)page;
+		r->base = mmap(NULL, r->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (r->base != MAP_FAILED)
+			return 0;
+	}
+	r->base = NULL;
+	return -errno;
+}
+
+static void init(struct pb_prof *p, uint64_t period_ns, char *why, size_t len)
+{
+	memset(p, 0, sizeof(*p));
+	p->period_ns = period_ns;
+	if (why && len)
+		why[0] = '\0';
 }
 
 int pb_prof_open(struct pb_prof *p, uint64_t period_ns, char *why, size_t len)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	int e;
+	int fd, e;
 
-	memset(p, 0, sizeof(*p));
-	p->fd = -1;
-	p->period_ns = period_ns;
-	if (why && len)
-		why[0] = '\0';
-	p->fd = open_event(period_ns, false);
-	if (p->fd < 0 && (errno == EACCES || errno == EPERM)) {
+	init(p, period_ns, why, len);
+	fd = open_event(period_ns, false, -1);
+	if (fd < 0 && (errno == EACCES || errno == EPERM)) {
 		e = errno;
-		p->fd = open_event(period_ns, true);
-		if (p->fd >= 0) {
+		fd = open_event(period_ns, true, -1);
+		if (fd >= 0) {
 			p->user_only = true;
 			refusal(e, why, len, "kernel samples");
 		} else {
 			errno = e;
 		}
 	}
-	if (p->fd < 0) {
+	if (fd < 0) {
 		e = errno;
 		refusal(e, why, len, "perf_event_open (cpu-clock)");
 		return -e;
 	}
-	/* a smaller ring where the locked-memory limit allows no more */
-	for (int pages = RING_PAGES; pages >= 8; pages /= 2) {
-		p->len = (size_t)(pages + 1) * (size_t)page;
-		p->base = mmap(NULL, p->len, PROT_READ | PROT_WRITE, MAP_SHARED, p->fd, 0);
-		if (p->base != MAP_FAILED)
-			return 0;
+	p->ring = calloc(1, sizeof(*p->ring));
+	if (!p->ring) {
+		close(fd);
+		return -ENOMEM;
 	}
-	e = errno;
-	p->base = NULL;
-	close(p->fd);
-	p->fd = -1;
-	snprintf(why, len, "mmap of the sample buffer: %s (perf_event_mlock_kb, "
-		 "RLIMIT_MEMLOCK)", strerror(e));
-	return -e;
+	p->nring = 1;
+	e = map_ring(&p->ring[0], fd);
+	if (e) {
+		snprintf(why, len, "mmap of the sample buffer: %s (perf_event_mlock_kb, "
+			 "RLIMIT_MEMLOCK)", strerror(-e));
+		pb_prof_close(p);
+		return e;
+	}
+	return 0;
+}
+
+int pb_prof_open_cpus(struct pb_prof *p, uint64_t period_ns, const cpu_set_t *cpus, char *why,
+		      size_t len)
+{
+	int n = CPU_COUNT(cpus), e = 0;
+
+	init(p, period_ns, why, len);
+	p->per_cpu = true;
+	p->ring = calloc(n ? (size_t)n : 1, sizeof(*p->ring));
+	if (!p->ring)
+		return -ENOMEM;
+	for (int c = 0; c < CPU_SETSIZE && !e; c++) {
+		int fd;
+
+		if (!CPU_ISSET(c, cpus))
+			continue;
+		fd = open_event(period_ns, false, c);
+		if (fd < 0) {
+			e = -errno;
+			refusal(-e, why, len, "perf_event_open on each CPU (cpu-clock)");
+			break;
+		}
+		e = map_ring(&p->ring[p->nring], fd);
+		p->nring++;
+		if (e)
+			snprintf(why, len, "mmap of the sample buffers: %s (perf_event_mlock_kb, "
+				 "RLIMIT_MEMLOCK)", strerror(-e));
+	}
+	if (e)
+		pb_prof_close(p);
+	return e;
+}
+
+void pb_prof_filter(struct pb_prof *p, pid_t pid)
+{
+	if (p->npids < (int)(sizeof(p->pids) / sizeof(p->pids[0])))
+		p->pids[p->npids++] = pid;
 }
 
 void pb_prof_enable(struct pb_prof *p)
 {
-	if (p && p->fd >= 0)
-		ioctl(p->fd, PERF_EVENT_IOC_ENABLE, 0);
+	for (int i = 0; p && i < p->nring; i++)
+		ioctl(p->ring[i].fd, PERF_EVENT_IOC_ENABLE, 0);
 }
 
 void pb_prof_disable(struct pb_prof *p)
 {
-	if (p && p->fd >= 0)
-		ioctl(p->fd, PERF_EVENT_IOC_DISABLE, 0);
+	for (int i = 0; p && i < p->nring; i++)
+		ioctl(p->ring[i].fd, PERF_EVENT_IOC_DISABLE, 0);
 }
 
 static void add_ip(struct pb_prof_ips *t, uint64_t ip, bool kernel, uint64_t n)
@@ -266,36 +326,43 @@ static void ring_copy(void *dst, const char *ring, uint64_t size, uint64_t off, 
 		memcpy((char *)dst + first, ring, len - first);
 }
 
-void pb_prof_drain(struct pb_prof *p, struct pb_prof_ips *into)
+/* Whether a sample of process PID counts (per CPU: one of P's processes). */
+static bool wanted(const struct pb_prof *p, uint32_t pid)
 {
-	struct perf_event_mmap_page *m;
-	const char *ring;
-	uint64_t head, tail, size;
+	if (!p->per_cpu)
+		return true;
+	for (int i = 0; i < p->npids; i++)
+		if ((uint32_t)p->pids[i] == pid)
+			return true;
+	return false;
+}
 
-	if (!p || !p->base)
-		return;
-	m = p->base;
-	ring = (const char *)p->base + (m->data_offset ? m->data_offset
-						       : (uint64_t)sysconf(_SC_PAGESIZE));
-	size = m->data_size ? m->data_size : p->len - (size_t)sysconf(_SC_PAGESIZE);
-	head = __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE);
-	tail = m->data_tail;
+static void drain_ring(const struct pb_prof *p, struct pb_prof_ring *r, struct pb_prof_ips *into)
+{
+	struct perf_event_mmap_page *m = r->base;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), need = p->per_cpu ? 16 : 8;
+	const char *ring = (const char *)r->base + (m->data_offset ? m->data_offset : page);
+	uint64_t size = m->data_size ? m->data_size : r->len - page;
+	uint64_t head = __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE), tail = m->data_tail;
+
 	while (tail < head) {
 		struct perf_event_header h;
 
 		ring_copy(&h, ring, size, tail, sizeof(h));
 		if (h.size < sizeof(h))
 			break;
-		if (into && h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(h) + 8) {
-			uint64_t ip;
+		if (into && h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(h) + need) {
+			uint64_t v[2] = { 0, 0 };
 			unsigned mode = h.misc & PERF_RECORD_MISC_CPUMODE_MASK;
 
-			ring_copy(&ip, ring, size, tail + sizeof(h), 8);
-			add_ip(into, ip, mode == PERF_RECORD_MISC_KERNEL ||
-					 mode == PERF_RECORD_MISC_GUEST_KERNEL, 1);
+			ring_copy(v, ring, size, tail + sizeof(h), need);
+			if (wanted(p, (uint32_t)v[1]))
+				add_ip(into, v[0], mode == PERF_RECORD_MISC_KERNEL ||
+						   mode == PERF_RECORD_MISC_GUEST_KERNEL, 1);
 		} else if (into && h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
 			uint64_t lost[2];
 
+			/* per CPU, not known to be ours: counted all the same */
 			ring_copy(lost, ring, size, tail + sizeof(h), sizeof(lost));
 			into->lost += lost[1];
 		}
@@ -304,16 +371,26 @@ void pb_prof_drain(struct pb_prof *p, struct pb_prof_ips *into)
 	__atomic_store_n(&m->data_tail, tail, __ATOMIC_RELEASE);
 }
 
+void pb_prof_drain(struct pb_prof *p, struct pb_prof_ips *into)
+{
+	for (int i = 0; p && i < p->nring; i++)
+		if (p->ring[i].base)
+			drain_ring(p, &p->ring[i], into);
+}
+
 void pb_prof_close(struct pb_prof *p)
 {
 	if (!p)
 		return;
-	if (p->base)
-		munmap(p->base, p->len);
-	if (p->fd >= 0)
-		close(p->fd);
-	p->base = NULL;
-	p->fd = -1;
+	for (int i = 0; i < p->nring; i++) {
+		if (p->ring[i].base)
+			munmap(p->ring[i].base, p->ring[i].len);
+		if (p->ring[i].fd >= 0)
+			close(p->ring[i].fd);
+	}
+	free(p->ring);
+	p->ring = NULL;
+	p->nring = 0;
 }
 
 void pb_prof_merge(struct pb_prof_ips *sum, const struct pb_prof_ips *a)
@@ -600,16 +677,22 @@ void pb_prof_text(FILE *fp, const char *indent, const struct pb_prof_summary *sm
 
 /* ------------------------------------------------------------ a run */
 
-void pb_prof_run_begin(struct pb_prof_run *r, bool on)
+void pb_prof_run_begin(struct pb_prof_run *r, bool on, bool want_cpus)
 {
 	struct pb_prof p;
+	cpu_set_t cpus;
 
 	memset(r, 0, sizeof(*r));
 	r->on = on;
 	r->period_ns = PB_PROF_PERIOD_NS;
 	if (!on)
 		return;
-	if (pb_prof_open(&p, r->period_ns, r->why, sizeof(r->why)) == 0) {
+	if (want_cpus && sched_getaffinity(0, sizeof(cpus), &cpus) == 0 &&
+	    pb_prof_open_cpus(&p, r->period_ns, &cpus, r->why, sizeof(r->why)) == 0) {
+		r->ok = r->per_cpu = true;
+		r->why[0] = '\0';
+		pb_prof_close(&p);
+	} else if (pb_prof_open(&p, r->period_ns, r->why, sizeof(r->why)) == 0) {
 		r->ok = true;
 		r->user_only = p.user_only;
 		pb_prof_close(&p);
@@ -634,6 +717,7 @@ struct json_object *pb_prof_run_json(const struct pb_prof_run *r)
 	pb_json_add_str(o, "event", "cpu-clock");
 	pb_json_add_int(o, "period_ns", (int64_t)r->period_ns);
 	json_object_object_add(o, "available", json_object_new_boolean(r->ok));
+	pb_json_add_str(o, "scope", !r->ok ? NULL : r->per_cpu ? "cpus" : "threads");
 	json_object_object_add(o, "kernel_samples", json_object_new_boolean(r->ok &&
 									  !r->user_only));
 	json_object_object_add(o, "kernel_symbols", json_object_new_boolean(
@@ -652,8 +736,9 @@ void pb_prof_run_text(const struct pb_prof_run *r, FILE *fp)
 		return;
 	}
 	fprintf(fp, "\nprofile     perf cpu-clock samples every %.0f us of CPU time, %s, over "
-		"the measured loops only", (double)r->period_ns / 1e3,
-		r->user_only ? "user space only" : "kernel and user space");
+		"the measured loops only, %s", (double)r->period_ns / 1e3,
+		r->user_only ? "user space only" : "kernel and user space",
+		r->per_cpu ? "on each CPU (the parties' samples)" : "of each party's thread");
 	if (r->user_only)
 		fprintf(fp, " (%s)", r->why);
 	else if (r->syms_why[0])

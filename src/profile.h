@@ -16,7 +16,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sched.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* The default sampling period: 4 kHz of CPU time, a sample every 250 us
  * (bench/profile.sh measures what it costs). */
@@ -54,22 +56,42 @@ struct pb_prof_ips {
 	struct pb_prof_ip e[PB_PROF_MAX_IPS];
 };
 
-/* A sampler of the calling thread. */
-struct pb_prof {
+/* A sampler: one ring (the calling thread) or one per CPU. */
+struct pb_prof_ring {
 	int fd;
 	void *base;
 	size_t len;
+};
+
+struct pb_prof {
+	struct pb_prof_ring *ring;
+	int nring;
 	uint64_t period_ns;
 	bool user_only;             /* the kernel refused kernel samples */
+	bool per_cpu;               /* every task on the CPUs: PIDS' samples count */
+	pid_t pids[4];
+	int npids;
 };
 
 /*
  * Open a sampler of the calling thread, disabled, every PERIOD_NS of its
  * CPU time.  Kernel and user samples when allowed, else user samples only
  * (P->user_only, the reason in WHY).  0, or -errno with the reason in WHY
- * (perf_event_paranoid, seccomp, no perf events).
+ * (perf_event_paranoid, seccomp, no perf events).  A per-task cpu-clock
+ * event starts and stops a timer at each of the thread's context
+ * switches, which costs microseconds in a virtual machine: fine for a
+ * loop that does not switch, not for ping-pong.
  */
 int pb_prof_open(struct pb_prof *p, uint64_t period_ns, char *why, size_t len);
+/*
+ * Open one sampler on each CPU of CPUS instead (needs what system-wide
+ * perf needs: CAP_PERFMON or perf_event_paranoid 0 or less): its timer
+ * runs whatever runs there, so context switches cost nothing more; only
+ * the samples of the processes given to pb_prof_filter count.
+ */
+int pb_prof_open_cpus(struct pb_prof *p, uint64_t period_ns, const cpu_set_t *cpus, char *why,
+		      size_t len);
+void pb_prof_filter(struct pb_prof *p, pid_t pid);
 void pb_prof_enable(struct pb_prof *p);
 void pb_prof_disable(struct pb_prof *p);
 /* Move the samples taken so far into INTO (NULL: drop them). */
@@ -124,16 +146,18 @@ struct pb_prof_run {
 	bool on;                    /* --profile given */
 	bool ok;                    /* a sampler could be opened here */
 	bool user_only;             /* kernel samples refused */
+	bool per_cpu;               /* samplers on each CPU (else of each party's thread) */
 	char why[256];              /* why not, or why user samples only */
 	struct pb_prof_syms *syms;
 	char syms_why[200];         /* why kernel functions are not named ("" they are) */
 	uint64_t period_ns;
 };
 
-/* --profile ON: try a sampler of this thread (closed again; each party
- * opens its own), load the kernel's symbols.  Never a harness error: what
+/* --profile ON: try a sampler on each CPU this process may use when
+ * WANT_CPUS (the parties switch), else or when refused one of this thread
+ * (closed again: each run opens its own), and load the kernel's symbols.  Never a harness error: what
  * cannot be done is said in R->why and R->syms_why. */
-void pb_prof_run_begin(struct pb_prof_run *r, bool on);
+void pb_prof_run_begin(struct pb_prof_run *r, bool on, bool want_cpus);
 void pb_prof_run_end(struct pb_prof_run *r);
 /* The document's "profile" object (null without --profile). */
 struct json_object *pb_prof_run_json(const struct pb_prof_run *r);
