@@ -98,7 +98,7 @@ const struct pb_prof_rule pb_prof_category_rules[] = {
 	{ "generic_pipe_buf_*", PB_PROF_PIPE }, { "*pipe_buf*", PB_PROF_PIPE },
 	{ "*splice*", PB_PROF_PIPE }, { "*vmsplice*", PB_PROF_PIPE },
 	{ "iter_to_pipe", PB_PROF_PIPE }, { "add_to_pipe", PB_PROF_PIPE },
-	{ "*_pipe_*", PB_PROF_PIPE }, { "pipe_*", PB_PROF_PIPE },
+	{ "*_pipe_*", PB_PROF_PIPE },
 	/* syscall entry/exit and VFS */
 	{ "do_syscall_64", PB_PROF_SYSCALL }, { "entry_SYSCALL*", PB_PROF_SYSCALL },
 	{ "*syscall_exit*", PB_PROF_SYSCALL }, { "*syscall_enter*", PB_PROF_SYSCALL },
@@ -665,6 +665,8 @@ void pb_prof_text(FILE *fp, const char *indent, const struct pb_prof_summary *sm
 				(double)sm->cat[c] * (double)period_ns / ops, ops_unit);
 		any = true;
 	}
+	if (sm->samples && !sm->kernel)
+		fprintf(fp, " (no kernel samples: kernel time was not sampled)");
 	fputc('\n', fp);
 	if (!sm->ntop)
 		return;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Test helper: nouring [-e ERRNO] PROGRAM ARGS... runs PROGRAM under a
+ * Test helper: nouring [-e ERRNO] [-p] PROGRAM ARGS... runs PROGRAM under a
  * seccomp filter that fails io_uring_setup(2) with ERRNO (default EPERM),
- * as a container's default profile does, everything else allowed.
+ * as a container's default profile does, everything else allowed; with -p
+ * it fails perf_event_open(2) instead (--profile's refusal).
  */
 #include <errno.h>
 #include <linux/audit.h>
@@ -19,20 +20,25 @@
 int main(int argc, char **argv)
 {
 	unsigned err = EPERM;
+	long nr = __NR_io_uring_setup;
 	int a = 1;
 
 	if (argc > 2 && !strcmp(argv[1], "-e")) {
 		err = (unsigned)atoi(argv[2]);
 		a = 3;
 	}
+	if (a < argc && !strcmp(argv[a], "-p")) {
+		nr = __NR_perf_event_open;
+		a++;
+	}
 	if (a >= argc) {
-		fprintf(stderr, "usage: nouring [-e ERRNO] PROGRAM ARGS...\n");
+		fprintf(stderr, "usage: nouring [-e ERRNO] [-p] PROGRAM ARGS...\n");
 		return 2;
 	}
 	{
 		struct sock_filter f[] = {
 			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_setup, 0, 1),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 1),
 			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (err & SECCOMP_RET_DATA)),
 			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		};

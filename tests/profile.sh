@@ -1,0 +1,143 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# --profile of throughput and latency: each measured row's samples add up
+# (kernel + user, every category, shares summing to 1, time per operation
+# from the sample count), the top functions ranked; where timestamps says
+# this kernel freezes anonymous pipes' times and moves FIFOs', the profile
+# agrees (FIFO time in timestamp code, less on anonymous pipes); perf
+# refused (a seccomp filter) or kernel samples refused (unprivileged) are
+# said, never an error; combinations it does not take are exit 2.
+. "${TESTS_SRCDIR:-$(dirname "$0")}/tap.sh"
+tap_tmpdir
+P=$PIPEBENCH
+J=$TEST_TMP/p.json
+NOURING=$TESTS_BUILDDIR/nouring
+command -v perl >/dev/null 2>&1 || skip_all "perl is not installed"
+perl -MJSON::PP -e 1 2>/dev/null || skip_all "perl's JSON::PP is not installed (Debian package perl)"
+
+# The figures of every profiled row of document $1 (ops: the row's
+# operations in its measured repetitions, by command).
+check_rows() {
+	perl -MJSON::PP -e '
+		local $/; my $d = decode_json(<STDIN>); my $n = 0;
+		my $period = $d->{profile}{period_ns};
+		for my $r (@{ $d->{results} }) {
+			next unless $r->{status} eq "ok";
+			my $p = $r->{profile}; my $id = "$r->{kind} $r->{size_bytes}";
+			do { print "$id: no profile\n"; next } unless $p; $n++;
+			print "$id: samples $p->{samples} != kernel + user\n"
+				unless $p->{samples} == $p->{kernel_samples} + $p->{user_samples};
+			print "$id: no samples\n" unless $p->{samples} > 0;
+			my ($cs, $sh, $ops, $unit) = (0, 0, 0, "");
+			if ($d->{command} eq "throughput") {
+				$ops += $_->{write_calls} + $_->{read_calls} for @{ $r->{repetitions} };
+				$unit = "ns_per_syscall";
+			} else {
+				$ops += $_->{round_trips} for @{ $r->{repetitions} };
+				$unit = "ns_per_round_trip";
+			}
+			for my $c (values %{ $p->{categories} }) {
+				$cs += $c->{samples}; $sh += $c->{share};
+				my $want = $c->{samples} * $period / $ops;
+				print "$id: $unit $c->{$unit}, want $want\n"
+					if abs($c->{$unit} - $want) > 1e-9 * ($want + 1);
+			}
+			print "$id: categories hold $cs of $p->{samples} samples\n" unless $cs == $p->{samples};
+			print "$id: shares sum to $sh\n" if abs($sh - 1) > 1e-9;
+			print "$id: user category $p->{categories}{user}{samples}\n"
+				unless $p->{categories}{user}{samples} == $p->{user_samples};
+			my $prev = 1e18; my $top = 0;
+			for my $t (@{ $p->{top_kernel_functions} }) {
+				print "$id: top not ranked\n" if $t->{samples} > $prev;
+				$prev = $t->{samples}; $top += $t->{samples};
+			}
+			print "$id: top functions hold $top of $p->{kernel_samples} kernel samples\n"
+				if $top > $p->{kernel_samples};
+		}
+		print "rows $n\n"' <"$1"
+}
+
+"$P" throughput --profile --kind anon,fifo --loops 20000 --repeat 2 --warmup 0 --format json \
+	-o "$J" 2>"$TEST_TMP/err"
+is "$?" 0 "throughput --profile, anon and fifo: exit 0"
+avail=$("$JSONQ" "$J" .profile.available)
+ksyms=$("$JSONQ" "$J" .profile.kernel_symbols)
+if [ "$avail" = true ]; then
+	is "$(check_rows "$J")" "rows 2" "throughput: each row's samples add up, shares sum to 1, ns per syscall, ranked"
+else
+	skip 1 "throughput rows' profiles: $("$JSONQ" "$J" .profile.reason)"
+fi
+
+# The profile against the timestamps command's observation (not the version).
+"$P" timestamps --format json -o "$TEST_TMP/ts.json" 2>/dev/null
+anon=$("$JSONQ" "$TEST_TMP/ts.json" .summary.anon) fifo=$("$JSONQ" "$TEST_TMP/ts.json" .summary.fifo)
+if [ "$ksyms" = true ] && [ "$anon/$fifo" = frozen/updated ]; then
+	a=$("$JSONQ" "$J" .results[0].profile.categories.timestamps.share)
+	f=$("$JSONQ" "$J" .results[1].profile.categories.timestamps.share)
+	awk -v a="$a" -v f="$f" 'BEGIN { exit !(f > 0 && a < f) }'
+	ok $? "timestamps: anon frozen, FIFO updated here; the profile puts FIFO time in timestamp code ($f) and less on anon ($a)"
+elif [ "$ksyms" = true ] && [ "$anon/$fifo" = updated/updated ]; then
+	a=$("$JSONQ" "$J" .results[0].profile.categories.timestamps.share)
+	awk -v a="$a" 'BEGIN { exit !(a > 0) }'
+	ok $? "timestamps: anon updated here; the profile finds anon time in timestamp code ($a)"
+else
+	skip 1 "the profile against timestamps: symbols $ksyms, anon $anon, fifo $fifo"
+fi
+
+"$P" throughput --profile --loops 20000 --repeat 1 --warmup 0 >"$TEST_TMP/out" 2>/dev/null
+if [ "$avail" = true ]; then
+	grep -q '^profile     perf cpu-clock samples every 250 us' "$TEST_TMP/out"; ok $? "text: how it sampled"
+	grep -Eq '^    [0-9]+ samples \([0-9]+% kernel\):.* user space [0-9.]+%' "$TEST_TMP/out"
+	ok $? "text: the row's categories"
+else
+	grep -q '^profile     not taken: ' "$TEST_TMP/out"; ok $? "text: why no profile"
+	skip 1 "text: the row's categories (no profile here)"
+fi
+
+"$P" latency --profile --kind anon,fifo --loops 3000 --repeat 2 --warmup 0 --format json -o "$J" \
+	2>/dev/null
+is "$?" 0 "latency --profile: exit 0"
+if [ "$("$JSONQ" "$J" .profile.available)" = true ]; then
+	is "$(check_rows "$J")" "rows 2" "latency: each row's samples add up, shares sum to 1, ns per round trip"
+	case $("$JSONQ" "$J" .profile.scope) in cpus | threads) ok 0 "latency: the scope is said" ;;
+	*) ok 1 "latency: the scope is said" ;; esac
+else
+	skip 2 "latency rows' profiles: $("$JSONQ" "$J" .profile.reason)"
+fi
+
+# perf_event_open refused outright (a container's seccomp profile)
+if "$NOURING" -p true 2>/dev/null; then
+	"$NOURING" -p "$P" throughput --profile --loops 200 --repeat 1 --warmup 0 --format json \
+		-o "$J" 2>/dev/null
+	is "$?|$("$JSONQ" "$J" .profile.available)" "0|false" "seccomp: no profile, exit 0"
+	"$JSONQ" "$J" .profile.reason | grep -q "seccomp"; ok $? "... the reason names it"
+	"$NOURING" -p "$P" latency --profile --loops 200 --repeat 1 --warmup 0 --format json \
+		-o "$J" 2>/dev/null
+	is "$?|$("$JSONQ" "$J" .profile.available)" "0|false" "seccomp: latency without a profile, exit 0"
+else
+	skip 3 "seccomp refusal: tests/nouring cannot install its filter here"
+fi
+
+# unprivileged with perf_event_paranoid 2: user-space samples only, said
+pz=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null)
+if [ "$(id -u)" = 0 ] && [ "$pz" = 2 ] && command -v setpriv >/dev/null 2>&1; then
+	chmod 777 "$TEST_TMP" "$TMPDIR"
+	setpriv --reuid 65534 --regid 65534 --clear-groups "$P" throughput --profile --loops 2000 \
+		--repeat 1 --warmup 0 --format json -o "$TEST_TMP/nobody.json" 2>/dev/null
+	is "$?|$("$JSONQ" "$TEST_TMP/nobody.json" .profile.available .profile.kernel_samples | tr '\n' ' ')" \
+		"0|true false " "unprivileged: user samples only, exit 0"
+	"$JSONQ" "$TEST_TMP/nobody.json" .profile.reason | grep -q "perf_event_paranoid 2"
+	ok $? "... the reason names perf_event_paranoid"
+	is "$("$JSONQ" "$TEST_TMP/nobody.json" .results[0].profile.kernel_samples)" 0 "... no kernel sample"
+else
+	skip 3 "unprivileged: needs root, setpriv and perf_event_paranoid 2 (it is ${pz:-unknown})"
+fi
+
+for a in "throughput --profile --copies 2" "throughput --profile --writers 2" \
+	 "latency --profile --copies 2"; do
+	# shellcheck disable=SC2086
+	"$P" $a >/dev/null 2>"$TEST_TMP/err"
+	is "$?|$(wc -l <"$TEST_TMP/err" | tr -d ' ')" "2|1" "$a: exit 2, one line"
+done
+tmp_empty; ok $? "nothing left behind"
+done_testing
