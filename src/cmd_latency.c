@@ -1584,6 +1584,7 @@ static void lava_cases(struct pb_lava *l, struct json_object *doc)
 		pb_lava_measure(l, pb_json_num(r, "summary.rtt_p99_ns"), "ns", "%s-p99", name);
 		pb_lava_measure(l, pb_json_num(r, "summary.round_trips_per_s"), "rt/s", "%s-rate", name);
 		pb_lava_stability(l, r, name);
+		pb_lava_profile(l, r, name);
 	}
 }
 

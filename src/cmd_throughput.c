@@ -1593,6 +1593,7 @@ static void lava_cases(struct pb_lava *l, struct json_object *doc)
 		pb_lava_measure(l, pb_json_num(r, "summary.rate_bytes_per_s"), "B/s", "%s-rate", name);
 		pb_lava_measure(l, pb_json_num(r, "summary.ns_per_syscall"), "ns", "%s-syscall", name);
 		pb_lava_stability(l, r, name);
+		pb_lava_profile(l, r, name);
 	}
 }
 

@@ -143,6 +143,21 @@ void pb_lava_stability(struct pb_lava *l, struct json_object *row, const char *n
 		pb_lava_case(l, strcmp(v, "stable") == 0 ? "pass" : "skip", "%s-stable", name);
 }
 
+void pb_lava_profile(struct pb_lava *l, struct json_object *row, const char *name)
+{
+	struct json_object *cats = pb_json_get(row, "profile.categories");
+
+	if (!cats || !json_object_is_type(cats, json_type_object))
+		return;
+	json_object_object_foreach(cats, cat, v) {
+		struct json_object *share;
+
+		if (json_object_object_get_ex(v, "share", &share))
+			pb_lava_measure(l, 100 * json_object_get_double(share), "percent",
+					"%s-profile-%s", name, cat);
+	}
+}
+
 const char *pb_lava_result(const char *verdict)
 {
 	static const char *const map[][2] = {

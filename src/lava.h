@@ -56,6 +56,9 @@ void pb_lava_measure(struct pb_lava *l, double v, const char *units, const char 
  * stable, skip (do not compare its figures) when it is not; nothing for a
  * row without one. */
 void pb_lava_stability(struct pb_lava *l, struct json_object *row, const char *name);
+/* --profile: a row's categories as measurements NAME-profile-CATEGORY, the
+ * share of its samples in percent (none without a profile). */
+void pb_lava_profile(struct pb_lava *l, struct json_object *row, const char *name);
 /* "<LAVA_SIGNAL_TESTSET STOP>" when a set is open. */
 void pb_lava_end(struct pb_lava *l);
 /* The object the following cases come from (NULL: none). */

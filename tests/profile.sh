@@ -94,6 +94,14 @@ else
 	skip 1 "text: the row's categories (no profile here)"
 fi
 
+"$P" throughput --profile --loops 2000 --repeat 1 --warmup 0 --format lava >"$TEST_TMP/lava" 2>/dev/null
+if [ "$avail" = true ]; then
+	is "$(grep -c 'TEST_CASE_ID=anon-100B-profile-[a-z]* RESULT=pass MEASUREMENT=[0-9.e+-]* UNITS=percent>' \
+		"$TEST_TMP/lava")" 10 "lava: a measurement per category of the row, in percent"
+else
+	is "$(grep -c 'profile-' "$TEST_TMP/lava")" 0 "lava: no profile cases without a profile"
+fi
+
 "$P" latency --profile --kind anon,fifo --loops 3000 --repeat 2 --warmup 0 --format json -o "$J" \
 	2>/dev/null
 is "$?" 0 "latency --profile: exit 0"
