@@ -1371,6 +1371,8 @@ static void csv_row(struct pb_row r, const struct lat_run *run, const struct lat
 	pb_row_int(&r, "repetition", (int64_t)n + 1);
 	rep_fields(&r, rep);
 	pb_stab_fields(&r, c->stab, c->stab_why);
+	if (run->prof.ok)
+		pb_prof_row_fields(&r, c->prof_sum);
 	pb_row_end(&r);
 }
 

@@ -1029,12 +1029,14 @@ static void rep_fields(struct pb_row *r, const struct pb_engine_result *e)
 
 /* One CSV row (or, for HEAD, the header) per repetition. */
 static void csv_row(struct pb_row r, const struct tp_cell *c, size_t rep,
-		    const struct pb_engine_result *e)
+		    const struct pb_engine_result *e, bool profile)
 {
 	cell_fields(&r, c);
 	pb_row_int(&r, "repetition", (int64_t)rep + 1);
 	rep_fields(&r, e);
 	pb_stab_fields(&r, c->stab, c->stab_why);
+	if (profile)
+		pb_prof_row_fields(&r, c->prof_sum);
 	pb_row_end(&r);
 }
 
@@ -1051,12 +1053,12 @@ static void emit_csv(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		pb_tp_mw_csv(&run->mw, &csv);
 		return;
 	}
-	csv_row(pb_row_csv_header(&csv), &no_cell, 0, &no_rep);
+	csv_row(pb_row_csv_header(&csv), &no_cell, 0, &no_rep, run->prof.ok);
 	for (size_t i = 0; i < run->ncells; i++) {
 		const struct tp_cell *c = &run->cells[i];
 
 		for (size_t r = 0; r < c->nreps; r++)
-			csv_row(pb_row_csv(&csv), c, r, &c->reps[r]);
+			csv_row(pb_row_csv(&csv), c, r, &c->reps[r], run->prof.ok);
 	}
 }
 

@@ -5,6 +5,7 @@
 #include <sched.h>
 #include <fnmatch.h>
 #include <json-c/json.h>
+#include <math.h>
 #include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
@@ -745,4 +746,14 @@ void pb_prof_run_text(const struct pb_prof_run *r, FILE *fp)
 		fprintf(fp, " (%s)", r->why);
 	else if (r->syms_why[0])
 		fprintf(fp, "; kernel functions not named: %s", r->syms_why);
+}
+
+void pb_prof_row_fields(struct pb_row *r, const struct pb_prof_summary *sm)
+{
+	char key[48];
+
+	for (int c = 0; c < PB_PROF_NCAT; c++) {
+		snprintf(key, sizeof(key), "profile_%s_share", pb_prof_cat_names[c]);
+		pb_row_double(r, key, sm && sm->samples ? share(sm->cat[c], sm->samples) : NAN);
+	}
 }

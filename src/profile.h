@@ -140,6 +140,11 @@ struct json_object *pb_prof_json(const struct pb_prof_summary *sm, uint64_t peri
 void pb_prof_text(FILE *fp, const char *indent, const struct pb_prof_summary *sm,
 		  uint64_t period_ns, double ops, const char *ops_unit);
 
+/* CSV: the row's share of each category, profile_CATEGORY_share (empty
+ * where SM is NULL or has no samples), on each repetition's line. */
+struct pb_row;
+void pb_prof_row_fields(struct pb_row *r, const struct pb_prof_summary *sm);
+
 /* A command's --profile: whether sampling works here (else why), and the
  * kernel's symbols for the rows' summaries. */
 struct pb_prof_run {

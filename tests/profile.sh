@@ -94,6 +94,18 @@ else
 	skip 1 "text: the row's categories (no profile here)"
 fi
 
+"$P" throughput --profile --kind anon,fifo --loops 2000 --repeat 2 --warmup 0 --format csv \
+	>"$TEST_TMP/csv" 2>/dev/null
+if [ "$avail" = true ]; then
+	# the ten share columns on every repetition's line, summing to 1 (counted
+	# from the line's end: a quoted reason before them may hold commas)
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /^profile_.*_share$/) c[++n] = NF - i; next }
+		{ s = 0; for (k = 1; k <= n; k++) s += $(NF - c[k]); if (s < 0.999999 || s > 1.000001) bad = 1; rows++ }
+		END { exit !(n == 10 && rows == 4 && !bad) }' "$TEST_TMP/csv"
+	ok $? "csv: each category's share on every repetition's line, summing to 1"
+else
+	skip 1 "csv: the profile's columns (no profile here)"
+fi
 "$P" throughput --profile --loops 2000 --repeat 1 --warmup 0 --format lava >"$TEST_TMP/lava" 2>/dev/null
 if [ "$avail" = true ]; then
 	is "$(grep -c 'TEST_CASE_ID=anon-100B-profile-[a-z]* RESULT=pass MEASUREMENT=[0-9.e+-]* UNITS=percent>' \
