@@ -436,6 +436,18 @@ static void count_hidden(const struct cmp_run *run, const struct pb_cmp_metric *
 	*(size_t *)arg += !shown(run, row);
 }
 
+/* Whether M is the first significant change of its result in R that the
+ * text shows. */
+static bool first_significant(const struct cmp_run *run, const struct pb_cmp_result *r,
+			      const struct pb_cmp_metric *m)
+{
+	for (const struct pb_cmp_metric *x = r->m; x < m; x++)
+		if (x->significant && shown(run, x) && !strcmp(x->label, m->label) &&
+		    ((!x->part && !m->part) || (x->part && m->part && !strcmp(x->part, m->part))))
+			return false;
+	return true;
+}
+
 static void emit_row(const struct cmp_run *run, const struct pb_cmp_metric *row, FILE *fp)
 {
 	char cell[96];
@@ -455,6 +467,15 @@ static void emit_row(const struct cmp_run *run, const struct pb_cmp_metric *row,
 	}
 	fprintf(fp, "  %s%s%s %s\n", row->part ? row->part : "", row->part ? ": " : "",
 		row->label, row->metric);
+	/* --profile on both sides: what moved, under the result's first
+	 * significant change */
+	for (size_t k = 0; k < run->nin; k++) {
+		const struct pb_cmp_metric *m = find_row(&run->in[k].res, row);
+
+		if (m && m->moved && m->significant && first_significant(run, &run->in[k].res, m))
+			fprintf(fp, "%20s what moved%s%s: %s\n", "", run->nin > 1 ? " in " : "",
+				run->nin > 1 ? run->in[k].path : "", m->moved);
+	}
 }
 
 /* ------------------------------------------------------------ fleet */
@@ -1205,6 +1226,7 @@ static struct json_object *metric_json(const struct cmp_input *in,
 	json_object_object_add(o, "inconclusive", json_object_new_boolean(m->inconclusive));
 	pb_json_add_str(o, "base_stability", m->base_stab[0] ? m->base_stab : NULL);
 	pb_json_add_str(o, "new_stability", m->cur_stab[0] ? m->cur_stab : NULL);
+	pb_json_add_str(o, "moved", m->moved);
 	return o;
 }
 

@@ -1013,6 +1013,77 @@ static void gate(struct pb_cmp_result *r, size_t first, const struct entry *be,
  * the runs' parameters differ.  BASE's metrics that NEW lacks are coverage
  * lost.
  */
+/* A category's time per operation: its ns_per_OP member other than
+ * ns_per_byte (the op in *OP), or NAN. */
+static double per_op(struct json_object *cat, const char **op)
+{
+	json_object_object_foreach(cat, k, v) {
+		if (!strncmp(k, "ns_per_", 7) && strcmp(k, "ns_per_byte") && numeric(v)) {
+			*op = k + 7;
+			return json_object_get_double(v);
+		}
+	}
+	return NAN;
+}
+
+/*
+ * --profile on both sides: the categories whose time per operation (else
+ * share) moved most, up to three, in words ("timestamps 0.2% -> 31.0% of
+ * samples, +180.0 ns/syscall"); NULL when a side has no profile or nothing
+ * moved.  malloc'd.
+ */
+static char *what_moved(struct json_object *b, struct json_object *c)
+{
+	struct json_object *cb = pb_json_get(b, "profile.categories");
+	struct json_object *cc = pb_json_get(c, "profile.categories");
+	struct { const char *name, *op; double sb, sc, nb, nc, key; } m[16];
+	size_t n = 0;
+	char buf[512] = "";
+	size_t off = 0;
+
+	if (!cb || !cc || !json_object_is_type(cb, json_type_object) ||
+	    !json_object_is_type(cc, json_type_object))
+		return NULL;
+	json_object_object_foreach(cb, name, vb) {
+		struct json_object *vc, *x;
+		const char *op = NULL, *op2 = NULL;
+
+		if (n == sizeof(m) / sizeof(m[0]) || !json_object_object_get_ex(cc, name, &vc))
+			continue;
+		m[n].name = name;
+		m[n].sb = json_object_object_get_ex(vb, "share", &x) ? json_object_get_double(x) : NAN;
+		m[n].sc = json_object_object_get_ex(vc, "share", &x) ? json_object_get_double(x) : NAN;
+		m[n].nb = per_op(vb, &op);
+		m[n].nc = per_op(vc, &op2);
+		m[n].op = op && op2 && !strcmp(op, op2) ? op : NULL;
+		m[n].key = m[n].op ? fabs(m[n].nc - m[n].nb) : 1e9 * fabs(m[n].sc - m[n].sb);
+		if (isfinite(m[n].key) && m[n].key > 0)
+			n++;
+	}
+	for (size_t k = 0; k < 3 && k < n; k++) {
+		size_t best = k;
+
+		for (size_t i = k + 1; i < n; i++)
+			if (m[i].key > m[best].key)
+				best = i;
+		if (best != k) {
+			__typeof__(m[0]) t = m[k];
+
+			m[k] = m[best];
+			m[best] = t;
+		}
+		off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%s%s %.1f%% -> %.1f%% of "
+					"samples", k ? "; " : "", m[k].name, 100 * m[k].sb,
+					100 * m[k].sc);
+		if (off < sizeof(buf) && m[k].op)
+			off += (size_t)snprintf(buf + off, sizeof(buf) - off, ", %+.1f ns/%s",
+						m[k].nc - m[k].nb, m[k].op);
+		if (off >= sizeof(buf))
+			break;
+	}
+	return n ? strdup(buf) : NULL;
+}
+
 static int compare_entry(struct pb_cmp_result *r, const char *part, const struct entry *be,
 			 const struct entry *ce, const struct pb_cmp_opts *opts, bool differs,
 			 size_t *compared)
@@ -1080,6 +1151,15 @@ static int compare_entry(struct pb_cmp_result *r, const char *part, const struct
 		rc = per_unit(r, first, part, be, ce, br, cr, bv, nb, cv, nc, threshold);
 	if (!rc)
 		gate(r, first, be, ce, opts->metrics);
+	if (!rc && r->nm > first) {
+		char *moved = what_moved(be->obj, ce->obj);
+
+		/* every metric of the result says it; the first owns nothing more */
+		for (size_t i = first; i < r->nm && moved; i++)
+			if (!(r->m[i].moved = strdup(moved)))
+				rc = -ENOMEM;
+		free(moved);
+	}
 	free(bv);
 	free(cv);
 	return rc;
@@ -1304,6 +1384,7 @@ void pb_cmp_result_free(struct pb_cmp_result *r)
 	for (size_t i = 0; i < r->nm; i++) {
 		place_free(r->m[i].part, r->m[i].label, r->m[i].ids);
 		free(r->m[i].metric);
+		free(r->m[i].moved);
 	}
 	for (size_t i = 0; i < r->nv; i++) {
 		place_free(r->v[i].part, r->v[i].label, r->v[i].ids);

@@ -156,6 +156,8 @@ struct pb_cmp_metric {
 	bool detail;             /* not a headline figure (pb_cmp_is_detail): gates
 				    only when --metrics names it */
 	char base_stab[12], cur_stab[12]; /* the results' stability verdicts, or "" */
+	char *moved;             /* --profile on both sides: the categories that moved
+				    most, in words; NULL otherwise */
 };
 
 /*

@@ -125,6 +125,39 @@ else
 	skip 2 "latency rows' profiles: $("$JSONQ" "$J" .profile.reason)"
 fi
 
+# compare names what moved: the same row made slower on one side, with
+# the FIFO's profile (timestamps) against the anonymous pipe's
+if [ "$avail" = true ] && [ "$ksyms" = true ]; then
+	"$P" throughput --profile --kind anon,fifo --loops 5000 --repeat 5 --warmup 0 --format json \
+		-o "$TEST_TMP/two.json" 2>/dev/null
+	perl -MJSON::PP -e '
+		local $/; my $d = decode_json(<STDIN>); my ($a, $f) = @{ $d->{results} };
+		my %o = (%$d); my %n = (%$d);
+		$a->{stability} = $f->{stability} = "stable";
+		# NEW: the FIFO row under the anonymous pipe identity, every
+		# time 1.5 times longer than BASE: a clear regression
+		my %fn = (%$f, kind => "anon");
+		for my $i (0 .. $#{ $fn{repetitions} }) {
+			my %e = %{ $a->{repetitions}[$i] };
+			$e{$_} *= 1.5 for qw(tw_ns tr_ns tt_ns ns_per_syscall);
+			$e{rate_bytes_per_s} /= 1.5; $e{rate_syscalls_per_s} /= 1.5 if $e{rate_syscalls_per_s};
+			$fn{repetitions}[$i] = \%e;
+		}
+		$o{results} = [$a]; $n{results} = [\%fn];
+		open(my $b, ">", "$ARGV[0]/base.json") or die; print $b encode_json(\%o); close $b;
+		open(my $c, ">", "$ARGV[0]/new.json") or die; print $c encode_json(\%n); close $c;' \
+		"$TEST_TMP" <"$TEST_TMP/two.json"
+	"$P" compare "$TEST_TMP/base.json" "$TEST_TMP/new.json" >"$TEST_TMP/cmp" 2>&1
+	is "$?" 1 "compare: the slower row is a regression"
+	grep -Eq '^ +what moved: timestamps [0-9.]+% -> [0-9.]+% of samples, \+[0-9.]+ ns/syscall' "$TEST_TMP/cmp"
+	ok $? "compare: what moved under it, timestamps first"
+	"$P" compare --format json "$TEST_TMP/base.json" "$TEST_TMP/new.json" 2>/dev/null |
+		"$JSONQ" - .results[0].moved | grep -q '^timestamps '
+	ok $? "compare JSON: each metric of the result says what moved"
+else
+	skip 3 "compare names what moved: no kernel profile here"
+fi
+
 # perf_event_open refused outright (a container's seccomp profile)
 if "$NOURING" -p true 2>/dev/null; then
 	"$NOURING" -p "$P" throughput --profile --loops 200 --repeat 1 --warmup 0 --format json \
