@@ -107,6 +107,13 @@ struct pb_opt {
 #define PB_OPT_WARMUP(T, F) \
 	{ PB_OPT("warmup", 'w', PB_OPT_COUNT, T, F), .min = 0, .max = 10000, .def = "1", \
 	  .arg = "N", .help = "unmeasured repetitions first" }
+/* --copies (throughput, latency): N independent copies of each row at once,
+ * for each N of the list (copies.h parses it); WHAT names a copy. */
+#define PB_OPT_COPIES(T, F, WHAT) \
+	{ PB_OPT("copies", '\0', PB_OPT_STRING, T, F), .def_help = "one", .arg = "LIST", \
+	  .help = "N independent " WHAT " at once, for each N of LIST (1,2,4 or 1-ncpu), " \
+		  "each pinned to a CPU of its own when they fit; efficiency against linear " \
+		  "scaling" }
 /* --profile (throughput, latency): sample where the measured loops' time
  * goes (profile.h). */
 #define PB_OPT_PROFILE(T, F) \

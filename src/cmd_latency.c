@@ -1530,10 +1530,7 @@ static const struct pb_opt options[] = {
 	  .def = "rw", .arg = "LIST",
 	  .help = "how the parties write and read (rw: write/read; io_uring: through a ring "
 		  "each)" },
-	{ PB_OPT("copies", '\0', PB_OPT_STRING, P, copies_arg), .def_help = "one",
-	  .arg = "LIST",
-	  .help = "N independent pairs at once, for each N of LIST (1,2,4 or 1-ncpu), each "
-		  "pinned to a CPU of its own when they fit; efficiency against linear scaling" },
+	PB_OPT_COPIES(P, copies_arg, "pairs"),
 	{ PB_OPT("counters", '\0', PB_OPT_WORD, P, counters), .words = pb_lat_counter_words,
 	  .def = "auto", .arg = "WORD",
 	  .help = "context switch and migration counters: auto, perf (perf_event_open), rusage" },

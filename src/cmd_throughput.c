@@ -1551,11 +1551,7 @@ static const struct pb_opt options[] = {
 	  .def = "block", .arg = "LIST",
 	  .help = "with --writers/--readers: block in read/write, or poll (O_NONBLOCK ends, "
 		  "poll() on EAGAIN)" },
-	{ PB_OPT("copies", '\0', PB_OPT_STRING, P, copies_arg), .def_help = "one",
-	  .arg = "LIST",
-	  .help = "N independent copies of each row at once, for each N of LIST (1,2,4 or "
-		  "1-ncpu), each pinned to a CPU of its own when they fit; efficiency against "
-		  "linear scaling" },
+	PB_OPT_COPIES(P, copies_arg, "copies of each row"),
 	PB_OPT_PROFILE(P, profile),
 	PB_OPT_TIMEOUT(P, timeout_ns),
 	PB_OPT_END
