@@ -339,3 +339,49 @@ struct json_object *pb_precision_json(double target, double reached)
 	json_object_object_add(o, "reached", json_object_new_boolean(reached <= target));
 	return o;
 }
+
+int pb_bench_timestamp_cost(enum pb_kind kind, const char *dir, const struct pb_prof_run *pr,
+			    uint64_t loops, struct pb_prof_summary *out, double *syscalls,
+			    char *why, size_t len)
+{
+	struct pb_endpoint_opts eo = { .nonblock = true, .dir = dir };
+	struct pb_endpoint ep;
+	struct pb_engine_result res;
+	struct pb_prof prof;
+	struct pb_prof_ips *ips = calloc(1, sizeof(*ips));
+	const char *what = "open";
+	char buf[100];
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	*syscalls = 0;
+	if (!ips) {
+		snprintf(why, len, "out of memory");
+		return -ENOMEM;
+	}
+	r = pb_prof_open(&prof, pr->period_ns, why, len);
+	if (r) {
+		free(ips);
+		return r;
+	}
+	r = pb_endpoint_open(&ep, kind, &eo, &what);
+	if (r) {
+		snprintf(why, len, "%s: %s: %s", pb_kind_names[kind], what, strerror(-r));
+	} else {
+		memset(buf, 't', sizeof(buf));
+		pb_prof_enable(&prof);
+		r = pb_engine_run(ep.rfd, ep.wfd, buf, sizeof(buf), loops,
+				  pb_engine_fill_limit(ep.pipe_size, sizeof(buf)), &res);
+		pb_prof_disable(&prof);
+		pb_endpoint_close(&ep);
+		if (r)
+			snprintf(why, len, "%s: the fill/drain loop: %s", pb_kind_names[kind],
+				 strerror(-r));
+		pb_prof_drain(&prof, ips);
+		pb_prof_summarize(pr->syms, ips, out);
+		*syscalls = (double)(res.write_calls + res.read_calls);
+	}
+	pb_prof_close(&prof);
+	free(ips);
+	return r;
+}

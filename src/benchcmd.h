@@ -242,4 +242,15 @@ struct json_object *pb_budget_duration_json(const struct pb_budget *b);
 void pb_budget_text(const struct pb_budget *b, FILE *fp, int width);
 
 
+/*
+ * What timestamp updates cost here (timestamps --profile): LOOPS loops of
+ * the 100-byte fill/drain loop on KIND (FIFOs in DIR), sampled as
+ * --profile samples (PR: its period and the kernel's symbols); the
+ * summary in OUT and the system calls made.  0, or -errno with the
+ * reason in WHY (the sampler refused, the endpoint or the loop failed).
+ */
+int pb_bench_timestamp_cost(enum pb_kind kind, const char *dir, const struct pb_prof_run *pr,
+			    uint64_t loops, struct pb_prof_summary *out, double *syscalls,
+			    char *why, size_t len);
+
 #endif

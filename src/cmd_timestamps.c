@@ -12,16 +12,19 @@
 #include <config.h>
 
 #include <errno.h>
+#include <math.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "benchcmd.h"
 #include "cleanup.h"
 #include "cli.h"
 #include "msg.h"
 #include "lava.h"
 #include "output.h"
+#include "profile.h"
 #include "sysinfo.h"
 #include "tsprobe.h"
 #include "units.h"
@@ -38,6 +41,7 @@ struct ts_params {
 	uint64_t repeat;
 	int expect[K_COUNT];     /* NOT_EXPECTED, PB_TS_V_FROZEN or PB_TS_V_UPDATED */
 	const char *expect_s;
+	int profile;             /* --profile: what the updates cost here */
 };
 
 struct ts_run {
@@ -50,6 +54,12 @@ struct ts_run {
 	char error[512];
 	int status;
 	long coarse_res_ns;
+	/* --profile: each kind's profiled fill/drain loop, or why not */
+	struct pb_prof_run prof;
+	struct pb_prof_summary cost[K_COUNT];
+	double cost_syscalls[K_COUNT];
+	char cost_why[K_COUNT][256];
+	bool cost_ok[K_COUNT];
 };
 
 /* Whether the N bytes at P are the word W. */
@@ -190,6 +200,91 @@ static const char *cell(const struct pb_ts_opres *op, int f)
 	return pb_ts_state_names[op->field[f].state];
 }
 
+/* Fill/drain loops of 100 bytes per kind for --profile: about 0.3 s each. */
+#define COST_LOOPS 1500
+
+/* --profile: the share of timestamp code in a profiled fill/drain loop of
+ * each kind; what cannot be done is said, never an error. */
+static void measure_cost(struct ts_run *run)
+{
+	pb_prof_run_begin(&run->prof, run->p->profile, false);
+	for (int k = 0; k < K_COUNT && run->prof.on; k++) {
+		if (!run->prof.ok) {
+			snprintf(run->cost_why[k], sizeof(run->cost_why[k]), "%s", run->prof.why);
+			continue;
+		}
+		run->cost_ok[k] = pb_bench_timestamp_cost(run->t[k].kind, run->tmpdir, &run->prof,
+							  COST_LOOPS, &run->cost[k],
+							  &run->cost_syscalls[k], run->cost_why[k],
+							  sizeof(run->cost_why[k])) == 0;
+	}
+}
+
+static double kshare(const struct pb_prof_summary *s)
+{
+	return s->kernel ? (double)s->cat[PB_PROF_TIMESTAMPS] / (double)s->kernel : 0;
+}
+
+static double cost_ns(const struct ts_run *run, int k)
+{
+	return run->cost_syscalls[k] > 0 ? (double)run->cost[k].cat[PB_PROF_TIMESTAMPS] *
+		(double)run->prof.period_ns / run->cost_syscalls[k] : NAN;
+}
+
+/* The cost line of the text. */
+static void cost_text(const struct ts_run *run, FILE *fp)
+{
+	if (!run->prof.on)
+		return;
+	if (!run->cost_ok[K_ANON] || !run->cost_ok[K_FIFO]) {
+		fprintf(fp, "cost        not profiled: %s\n",
+			run->cost_ok[K_ANON] ? run->cost_why[K_FIFO] : run->cost_why[K_ANON]);
+		return;
+	}
+	if (run->prof.syms_why[0] || run->prof.user_only) {
+		fprintf(fp, "cost        not known: %s\n", run->prof.user_only ? run->prof.why :
+			run->prof.syms_why);
+		return;
+	}
+	fprintf(fp, "cost        timestamp updates: %.1f%% of kernel time on FIFOs (%.1f ns a "
+		"syscall), %.1f%% on anonymous pipes (%.1f ns), from %llu and %llu samples of a "
+		"100-byte fill/drain loop (--profile)\n", 100 * kshare(&run->cost[K_FIFO]),
+		cost_ns(run, K_FIFO), 100 * kshare(&run->cost[K_ANON]), cost_ns(run, K_ANON),
+		(unsigned long long)run->cost[K_FIFO].samples,
+		(unsigned long long)run->cost[K_ANON].samples);
+}
+
+/* The cost in JSON: per kind, or null without --profile. */
+static struct json_object *cost_json(const struct ts_run *run)
+{
+	struct json_object *o;
+	bool named = !run->prof.syms_why[0] && !run->prof.user_only;
+
+	if (!run->prof.on)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "profile", pb_prof_run_json(&run->prof));
+	for (int k = 0; k < K_COUNT; k++) {
+		struct json_object *c = NULL;
+
+		if (run->cost_ok[k] && named) {
+			c = json_object_new_object();
+			pb_json_add_int(c, "samples", (int64_t)run->cost[k].samples);
+			pb_json_add_int(c, "kernel_samples", (int64_t)run->cost[k].kernel);
+			pb_json_add_int(c, "timestamp_samples",
+					(int64_t)run->cost[k].cat[PB_PROF_TIMESTAMPS]);
+			pb_json_add_double(c, "kernel_share", kshare(&run->cost[k]));
+			pb_json_add_double(c, "ns_per_syscall", cost_ns(run, k));
+		}
+		json_object_object_add(o, key_names[k], c);
+	}
+	pb_json_add_str(o, "reason", !run->cost_ok[K_ANON] ? run->cost_why[K_ANON] :
+			!run->cost_ok[K_FIFO] ? run->cost_why[K_FIFO] :
+			run->prof.user_only ? run->prof.why :
+			run->prof.syms_why[0] ? run->prof.syms_why : NULL);
+	return o;
+}
+
 static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
 	const struct ts_run *run = r_;
@@ -248,6 +343,7 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 			fprintf(fp, "expect %s=%s: %s\n", key_names[k],
 				pb_ts_verdict_names[run->p->expect[k]],
 				expect_holds(run, k) ? "holds" : "does NOT hold");
+	cost_text(run, fp);
 }
 
 /* Counts behind one observation, as YAML diagnostics of its test point. */
@@ -353,6 +449,7 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		for (int k = 0; k < K_COUNT; k++)
 			json_object_array_add(res, pb_ts_target_json(&run->t[k]));
 	json_object_object_add(doc, "results", res);
+	json_object_object_add(doc, "timestamp_cost", cost_json(run));
 	for (int k = 0; k < K_COUNT; k++) {
 		pb_json_add_str(sum, key_names[k], json_object_array_length(res) ?
 				pb_ts_verdict_names[run->t[k].verdict] : NULL);
@@ -423,6 +520,8 @@ static int exec_params(struct pb_cli *cli, void *params)
 			run.status = PB_EXIT_ERROR;
 		else
 			attribute_fifo(&run, p);
+		if (!run.status)
+			measure_cost(&run);
 		pb_watchdog_arm(0, NULL);
 		pb_tmpdir_remove(run.tmpdir);
 	}
@@ -434,6 +533,7 @@ static int exec_params(struct pb_cli *cli, void *params)
 	pb_cli_emit(cli, &run, &si, out.fp);
 	for (int k = 0; k < K_COUNT; k++)
 		pb_ts_target_free(&run.t[k]);
+	pb_prof_run_end(&run.prof);
 	if (pb_out_finish(&out, NAME, cli->common.output) && run.status == 0)
 		run.status = PB_EXIT_ERROR;
 	return run.status;
@@ -446,6 +546,9 @@ static const struct pb_opt options[] = {
 	{ PB_OPT("repeat", 'r', PB_OPT_COUNT, P, repeat), .min = 1, .max = 1000, .def = "3",
 	  .arg = "N", .help = "repetitions of every observation; disagreement is reported as "
 	  "inconsistent" },
+	{ PB_OPT("profile", '\0', PB_OPT_FLAG, P, profile), .def_help = "off",
+	  .help = "also what timestamp updates cost here: a profiled fill/drain loop per kind "
+		  "(perf cpu-clock; about 0.3 s each)" },
 	{ PB_OPT("expect", 'e', PB_OPT_STRING, P, expect_s), .list = true, .arg = "LIST",
 	  .help = "exit 1 unless the verdicts are these: anon=frozen|updated,"
 	  "fifo=frozen|updated (either or both)" },

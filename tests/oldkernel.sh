@@ -79,6 +79,9 @@ echo PB-URING-BEGIN
 pipebench throughput --mode io_uring --kind anon,fifo --size 100,4K --loops 20 --repeat 1 \
 	--warmup 0 --verify all --dir /fifo --format json --quiet
 echo PB-URING-END
+echo PB-TSCOST-BEGIN
+pipebench timestamps --profile --dir /fifo --format json
+echo PB-TSCOST-END
 echo PB-LATURING-BEGIN
 pipebench latency --mode io_uring --kind anon,fifo --wait block,spin --loops 200 --repeat 1 \
 	--warmup 0 --dir /fifo --format json --quiet
@@ -177,6 +180,21 @@ case $glat in
 "0 ok "*" 200 200 ") check "guest: latency --mode io_uring, block and spin, every round trip made ($glat)" true ;;
 "4 skip "*) check "guest: latency --mode io_uring skipped, with its reason" true ;;
 *) check "guest: latency --mode io_uring, block and spin, every round trip made ($glat)" false ;;
+esac
+
+# What timestamp updates cost, from the profile of each kind's loop: on a
+# kernel that updates anonymous pipes' times (the guest, before 6.15) the
+# anonymous pipe's loop spends kernel time in timestamp code too.
+sed -n '/^PB-TSCOST-BEGIN/,/^PB-TSCOST-END/p' "$work/console" | sed '1d;$d' >"$work/tscost.json"
+gcost=$("${TESTS_BUILDDIR:-.}/jsonq" "$work/tscost.json" .summary.anon .timestamp_cost.anon.kernel_share \
+	.timestamp_cost.fifo.kernel_share .timestamp_cost.reason 2>&1 | tr '\n' ' ')
+echo "# timestamps --profile on the guest (anon verdict, anon and FIFO shares, reason): $gcost"
+case $gcost in
+"updated "*" null ")
+	check "guest: anonymous pipes' timestamp updates cost kernel time there ($gcost)" \
+		awk -v s="$(echo "$gcost" | cut -d' ' -f2)" 'BEGIN { exit !(s > 0) }' ;;
+*" null ") check "guest: anonymous pipes' timestamps updated, and the profile finds their cost ($gcost)" false ;;
+*) n=$((n + 1)); echo "ok $n - guest: timestamp cost # SKIP not profiled there: $gcost" ;;
 esac
 
 # Observed on each, not assumed: 6.4 gave pipes FMODE_NOWAIT (before it

@@ -94,6 +94,27 @@ else
 	skip 1 "text: the row's categories (no profile here)"
 fi
 
+# timestamps --profile: the cost of the updates, against its own verdicts
+"$P" timestamps --profile --format json -o "$TEST_TMP/tsp.json" 2>/dev/null
+is "$?" 0 "timestamps --profile: exit 0"
+if [ "$ksyms" = true ]; then
+	set -- $("$JSONQ" "$TEST_TMP/tsp.json" .summary.anon .summary.fifo \
+		.timestamp_cost.anon.kernel_share .timestamp_cost.fifo.kernel_share \
+		.timestamp_cost.fifo.timestamp_samples .timestamp_cost.fifo.kernel_samples)
+	case $1/$2 in
+	frozen/updated) awk -v a="$3" -v f="$4" 'BEGIN { exit !(a == 0 && f > 0) }' ;;
+	updated/updated) awk -v a="$3" -v f="$4" 'BEGIN { exit !(a > 0 && f > 0) }' ;;
+	*) false ;;
+	esac
+	ok $? "timestamps --profile: the cost follows the verdicts (anon $1 $3, fifo $2 $4)"
+	awk -v t="$5" -v k="$6" -v f="$4" 'BEGIN { exit !(k > 0 && (t / k - f) ^ 2 < 1e-18) }'
+	ok $? "timestamps --profile: the share is the timestamp samples over the kernel samples"
+	"$P" timestamps --profile 2>/dev/null | grep -q '^cost        timestamp updates: [0-9.]*% of kernel time on FIFOs'
+	ok $? "timestamps --profile: the text's cost line"
+else
+	skip 3 "timestamps --profile: no kernel profile here"
+fi
+
 "$P" throughput --profile --kind anon,fifo --loops 2000 --repeat 2 --warmup 0 --format csv \
 	>"$TEST_TMP/csv" 2>/dev/null
 if [ "$avail" = true ]; then
@@ -167,8 +188,11 @@ if "$NOURING" -p true 2>/dev/null; then
 	"$NOURING" -p "$P" latency --profile --loops 200 --repeat 1 --warmup 0 --format json \
 		-o "$J" 2>/dev/null
 	is "$?|$("$JSONQ" "$J" .profile.available)" "0|false" "seccomp: latency without a profile, exit 0"
+	"$NOURING" -p "$P" timestamps --profile --format json -o "$J" 2>/dev/null
+	is "$?|$("$JSONQ" "$J" .timestamp_cost.fifo)" "0|null" "seccomp: timestamps without a cost, exit 0"
+	"$JSONQ" "$J" .timestamp_cost.reason | grep -q "seccomp"; ok $? "... saying why"
 else
-	skip 3 "seccomp refusal: tests/nouring cannot install its filter here"
+	skip 5 "seccomp refusal: tests/nouring cannot install its filter here"
 fi
 
 # unprivileged with perf_event_paranoid 2: user-space samples only, said
