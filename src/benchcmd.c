@@ -82,12 +82,16 @@ int pb_bench_fill_drain_zc(struct pb_bench *b, const char *label, enum pb_kind k
 		return r;
 	}
 	limit = pb_engine_fill_limit(ep.pipe_size, size);
+	if (b->ctrs)
+		pb_ctrs_start(b->ctrs);
 	pb_prof_enable(b->prof);
 	if (zc && zc->mode != PB_MODE_RW)
 		r = pb_zc_run(zc, ep.rfd, ep.wfd, (size_t)size, loops, limit, res);
 	else
 		r = pb_engine_run(ep.rfd, ep.wfd, buf, size, loops, limit, res);
 	pb_prof_disable(b->prof);
+	if (b->ctrs)
+		pb_ctrs_stop(b->ctrs, &res->ctr);
 	pb_prof_drain(b->prof, b->prof_into);
 	pb_endpoint_close(&ep);
 	if (r == -ETIMEDOUT) {

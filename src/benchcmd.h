@@ -51,6 +51,8 @@ struct pb_bench {
 	 * samples of the loop that runs go (NULL: dropped, as a warmup's) */
 	struct pb_prof *prof;
 	struct pb_prof_ips *prof_into;
+	/* the counters of this thread, around each loop (NULL: none) */
+	struct pb_ctrs *ctrs;
 };
 
 /*

@@ -97,6 +97,9 @@ struct tp_run {
 	size_t ncells;
 	struct pb_prof_run prof;    /* --profile */
 	struct pb_prof sampler;     /* ... of this thread, the loops' */
+	struct pb_ctrs ctrs;        /* the loops' counters */
+	bool ctrs_hw;               /* ... cycles and instructions among them */
+	char ctrs_hw_why[160];      /* ... else why not */
 	char tmpdir[4096];
 	void *buf;
 	uint64_t maxsize;
@@ -809,6 +812,64 @@ static void prof_ops(const struct tp_cell *c, double *syscalls, double *bytes)
 	}
 }
 
+/* The counters of C's measured repetitions, summed, and their system calls
+ * and bytes. */
+static void ctr_totals(const struct tp_cell *c, struct pb_ctr_values *ctr, double *sys,
+		       double *bytes)
+{
+	memset(ctr, 0, sizeof(*ctr));
+	*sys = *bytes = 0;
+	for (size_t r = 0; r < c->nreps; r++) {
+		pb_ctr_add(ctr, &c->reps[r].ctr, r == 0);
+		*sys += (double)(c->reps[r].write_calls + c->reps[r].read_calls);
+		*bytes += (double)c->reps[r].bytes_written;
+	}
+}
+
+/* The counters per system call of each measured row (not --copies: the
+ * copies count in their own processes). */
+static void counters_text(const struct tp_run *run, FILE *fp)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < run->ncells; i++) {
+		const struct tp_cell *c = &run->cells[i];
+		struct pb_ctr_values v;
+		double sys, bytes, cpu;
+		char sz[32], kl[32];
+
+		if (!c->nreps || c->copies)
+			continue;
+		ctr_totals(c, &v, &sys, &bytes);
+		if (!sys || !v.have[PB_CTR_USER_NS])
+			continue;
+		if (!any)
+			fprintf(fp, "\ncounters    per syscall (CPU time: task-clock, user/system from "
+				"getrusage); %s\n", run->ctrs_hw ? "cycles and instructions "
+				"counted" : run->ctrs_hw_why);
+		any = true;
+		pb_format_size(c->size, sz, sizeof(sz));
+		cpu = v.v[PB_CTR_USER_NS] + v.v[PB_CTR_SYS_NS];
+		fprintf(fp, "  %s%s%s %s:", kind_label(c, kl, sizeof(kl)),
+			show_modes(run->p) ? " " : "", show_modes(run->p) ? pb_mode_words[c->mode] : "",
+			sz);
+		if (v.have[PB_CTR_TASK_CLOCK])
+			fprintf(fp, " %.1f ns CPU", v.v[PB_CTR_TASK_CLOCK] / sys);
+		if (cpu > 0)
+			fprintf(fp, " (user %.0f%%, system %.0f%%)", 100 * v.v[PB_CTR_USER_NS] / cpu,
+				100 * v.v[PB_CTR_SYS_NS] / cpu);
+		fprintf(fp, ", %.2g context switches, %.2g page faults", v.v[PB_CTR_CTXSW] / sys,
+			v.v[PB_CTR_FAULTS] / sys);
+		if (v.have[PB_CTR_MIGRATIONS])
+			fprintf(fp, ", %.2g migrations", v.v[PB_CTR_MIGRATIONS] / sys);
+		if (v.have[PB_CTR_CYCLES] && v.have[PB_CTR_INSTRUCTIONS])
+			fprintf(fp, ", %.0f cycles, %.0f instructions (IPC %.2f)",
+				v.v[PB_CTR_CYCLES] / sys, v.v[PB_CTR_INSTRUCTIONS] / sys,
+				pb_ctr_ipc(&v));
+		fputc('\n', fp);
+	}
+}
+
 /* --profile in text: each measured row's categories and top functions. */
 static void profile_text(const struct tp_run *run, FILE *fp)
 {
@@ -946,6 +1007,7 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		show_modes(p) ? "; vs rw: the same against the rw loop of the kind and size" : "");
 	if (p->ncopies)
 		scaling_text(run, fp);
+	counters_text(run, fp);
 	profile_text(run, fp);
 	pb_stab_text_begin(&st, fp, 11);
 	for (size_t i = 0; i < run->ncells; i++) {
@@ -1025,6 +1087,9 @@ static void rep_fields(struct pb_row *r, const struct pb_engine_result *e)
 	pb_row_double(r, "rate_bytes_per_s", rep_rate(e));
 	pb_row_double(r, "ns_per_syscall", rep_ns_per_syscall(e));
 	pb_row_int(r, "verified_loops", (int64_t)e->verified_loops);
+	/* the loop's counters (null where not counted) */
+	for (int k = 0; k < PB_CTR_COUNT; k++)
+		pb_row_int_or_null(r, pb_ctr_names[k], e->ctr.have[k], (int64_t)e->ctr.v[k]);
 }
 
 /* One CSV row (or, for HEAD, the header) per repetition. */
@@ -1182,6 +1247,17 @@ static struct json_object *cell_json(const struct tp_run *run, const struct tp_c
 		pb_json_add_double(o, "cost_ratio_to_rw", cost_ratio(c, rw));
 	if (c->prof_sum)
 		json_object_object_add(o, "profile", prof_json(run, c));
+	if (c->nreps && !c->copies) {
+		struct pb_ctr_values ctr;
+		double sys, bytes, ipc;
+
+		ctr_totals(c, &ctr, &sys, &bytes);
+		json_object_object_add(sum, "counters_per_syscall", pb_ctr_per_json(&ctr, sys));
+		json_object_object_add(sum, "counters_per_byte", pb_ctr_per_json(&ctr, bytes));
+		ipc = pb_ctr_ipc(&ctr);
+		json_object_object_add(sum, "ipc", isfinite(ipc) ? json_object_new_double(ipc)
+							      : NULL);
+	}
 	if (c->copies) {
 		pb_json_add_double(sum, "rate_per_copy_bytes_per_s",
 				   rate(c->bytes, c->tt.median) / c->copies);
@@ -1205,6 +1281,13 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	pb_json_add_int(pl, "cpu_at_end", run->cpu_end);
 	json_object_object_add(doc, "placement", pl);
 	json_object_object_add(doc, "profile", pb_prof_run_json(&run->prof));
+	if (!run->p->contention) {
+		struct json_object *ct = json_object_new_object();
+
+		json_object_object_add(ct, "hardware", json_object_new_boolean(run->ctrs_hw));
+		pb_json_add_str(ct, "hardware_reason", run->ctrs_hw ? NULL : run->ctrs_hw_why);
+		json_object_object_add(doc, "counters", ct);
+	}
 	for (size_t i = 0; i < run->ncells; i++)
 		json_object_array_add(res, cell_json(run, &run->cells[i]));
 	if (run->p->contention) {
@@ -1496,11 +1579,17 @@ static int execute(struct pb_cli *cli, void *params)
 	if (!run.b.status)
 		probe_uring(&run);
 	start_profile(&run);
+	pb_ctrs_open(&run.ctrs);
+	run.b.ctrs = &run.ctrs;
 	pb_bench_arm(&run.b);
 	run.cpu_start = sched_getcpu();
 	if (!run.b.status)
 		measure(&run);
 	run.cpu_end = sched_getcpu();
+	run.b.ctrs = NULL;
+	run.ctrs_hw = run.ctrs.hw;
+	snprintf(run.ctrs_hw_why, sizeof(run.ctrs_hw_why), "%s", run.ctrs.hw_why);
+	pb_ctrs_close(&run.ctrs);
 	end_profile(&run);
 	pb_bench_disarm(&run.b);
 	pb_cli_emit(cli, &run, &run.b.si, run.b.out.fp);

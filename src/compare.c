@@ -39,6 +39,12 @@ static const struct dir_rule {
 	{ "syscalls_per_", PREFIX, PB_CMP_LOWER },
 	{ "cpu_", PREFIX, PB_CMP_LOWER },
 	{ "ctxsw", CONTAINS, PB_CMP_LOWER },
+	{ "context_switches", PREFIX, PB_CMP_LOWER },
+	{ "migrations", PREFIX, PB_CMP_LOWER },
+	{ "page_faults", PREFIX, PB_CMP_LOWER },
+	{ "cycles", PREFIX, PB_CMP_LOWER },
+	{ "instructions", PREFIX, PB_CMP_LOWER },
+	{ "cache_misses", PREFIX, PB_CMP_LOWER },
 	{ "_ns", SUFFIX, PB_CMP_LOWER },
 	{ "round_trips", EXACT, PB_CMP_NEUTRAL },
 	{ "_per_round_trip", SUFFIX, PB_CMP_LOWER },
@@ -952,7 +958,10 @@ bool pb_cmp_gates(const char *metric, const char *patterns)
 
 	if (!patterns)
 		return !strstr(metric, "ctxsw") && !strstr(metric, "context_switches") &&
-		       strncmp(metric, "cpu_", 4) != 0 && !strstr(metric, "migrations");
+		       strncmp(metric, "cpu_", 4) != 0 && !strstr(metric, "migrations") &&
+		       strncmp(metric, "page_faults", 11) != 0 && strncmp(metric, "cycles", 6) != 0 &&
+		       strncmp(metric, "instructions", 12) != 0 &&
+		       strncmp(metric, "cache_misses", 12) != 0;
 	for (const char *p = patterns; *p; p += *p == ',') {
 		size_t n = strcspn(p, ",");
 

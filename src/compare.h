@@ -163,7 +163,8 @@ struct pb_cmp_metric {
 /*
  * Whether METRIC may fail a comparison: it matches one of PATTERNS (comma-
  * separated shell patterns, --metrics) or, PATTERNS NULL, is not a side
- * counter (context switches, CPU time, migrations: shown, but a noisy
+ * counter (context switches, CPU time, migrations, page faults, cycles,
+ * instructions, cache misses: shown, but a noisy
  * run's side counters are no reason to fail a kernel).
  */
 bool pb_cmp_gates(const char *metric, const char *patterns);

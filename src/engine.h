@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "counters.h"
+
 struct pb_engine_result {
 	uint64_t tw_ns, tr_ns;        /* time in write and read phases */
 	uint64_t bytes_written, bytes_read;
@@ -25,6 +27,7 @@ struct pb_engine_result {
 	unsigned bad_pipe, bad_expected, bad_got;
 	uint64_t verified_loops;      /* loops whose bytes were checked */
 	const char *failed_call;      /* "write", "read", "vmsplice", "splice", "tee" */
+	struct pb_ctr_values ctr;     /* the loop's counters (pb_bench: throughput) */
 };
 
 /*

@@ -29,6 +29,8 @@ my %new = map { ($_ => JSON::PP->new->decode(slurp($_))) } @{$c->{params}{new}};
 my @rules = (["bytes", "=", "n"], ["messages", "=", "n"], ["write_calls", "=", "n"],
 	["read_calls", "=", "n"], ["syscalls", "=", "n"], ["verified_loops", "=", "n"], ["rate_", "^", "h"], ["_per_s", '$', "h"],
 	["ns_per_", "^", "l"], ["syscalls_per_", "^", "l"], ["cpu_", "^", "l"], ["ctxsw", "~", "l"],
+	["context_switches", "^", "l"], ["migrations", "^", "l"], ["page_faults", "^", "l"],
+	["cycles", "^", "l"], ["instructions", "^", "l"], ["cache_misses", "^", "l"],
 	["_ns", '$', "l"], ["round_trips", "=", "n"], ["_per_round_trip", '$', "l"]);
 sub rule { my $m = shift; for my $r (@rules) { my ($p, $h) = @$r;
 	return $r->[2] if $h eq "=" ? $m eq $p : $h eq "^" ? index($m, $p) == 0 :
@@ -158,7 +160,7 @@ for my $r (@{$c->{results}}) {
 	my $det = !$r->{derived} && detail($r->{metric}, $rated{$key});
 	my $gates = defined $c->{params}{metrics}
 		? scalar grep({ my $g = quotemeta($_); $g =~ s/\\\*/.*/g; $g =~ s/\\\?/./g; $_ ne "" && $r->{metric} =~ /^$g$/ } split /,/, $c->{params}{metrics})
-		: $r->{metric} !~ /ctxsw|context_switches|migrations|^cpu_/ && !$det;
+		: $r->{metric} !~ /ctxsw|context_switches|migrations|^cpu_|^page_faults|^cycles|^instructions|^cache_misses/ && !$det;
 	same("$p.gates", $r->{gates}, $gates ? "true" : "false");
 	same("$p.detail", $r->{detail}, $det ? "true" : "false");
 	# a side's result not stable: inconclusive
@@ -255,7 +257,7 @@ if (defined $textf && -s $textf) {
 		my $name = ($part ne "" ? "$part: " : "") . "$id $metric";
 		# the text leaves out workload counts, side counters and details
 		# (unless --all-metrics, --metrics makes them gate, or one regressed)
-		my $side = $metric =~ /ctxsw|context_switches|migrations|^cpu_/;
+		my $side = $metric =~ /ctxsw|context_switches|migrations|^cpu_|^page_faults|^cycles|^instructions|^cache_misses/;
 		if (!$c->{params}{all_metrics} && !grep({ $_->{_reg} } values %$h) &&
 		    (workload($metric) || (($side || $any->{detail}) && !$any->{gates}))) {
 			$hidden++; $n++;
