@@ -118,7 +118,7 @@ struct pb_opt {
  * goes (profile.h). */
 #define PB_OPT_PROFILE(T, F) \
 	{ PB_OPT("profile", '\0', PB_OPT_FLAG, T, F), .def_help = "off", \
-	  .help = "sample the measured loops (perf cpu-clock, every 250 us of CPU time): " \
+	  .help = "sample the measured loops (perf cpu-clock, every 1 ms of CPU time): " \
 		  "time by category (timestamps, copy, locking, ...) and the top kernel " \
 		  "functions of each row" }
 /* --label (compare, plot): a comma-separated list, one per document. */

@@ -200,8 +200,9 @@ static const char *cell(const struct pb_ts_opres *op, int f)
 	return pb_ts_state_names[op->field[f].state];
 }
 
-/* Fill/drain loops of 100 bytes per kind for --profile: about 0.3 s each. */
-#define COST_LOOPS 1500
+/* Fill/drain loops of 100 bytes per kind for --profile: about 0.6 s each,
+ * 600 samples. */
+#define COST_LOOPS 3000
 
 /* --profile: the share of timestamp code in a profiled fill/drain loop of
  * each kind; what cannot be done is said, never an error. */
@@ -548,7 +549,7 @@ static const struct pb_opt options[] = {
 	  "inconsistent" },
 	{ PB_OPT("profile", '\0', PB_OPT_FLAG, P, profile), .def_help = "off",
 	  .help = "also what timestamp updates cost here: a profiled fill/drain loop per kind "
-		  "(perf cpu-clock; about 0.3 s each)" },
+		  "(perf cpu-clock; about 0.6 s each)" },
 	{ PB_OPT("expect", 'e', PB_OPT_STRING, P, expect_s), .list = true, .arg = "LIST",
 	  .help = "exit 1 unless the verdicts are these: anon=frozen|updated,"
 	  "fifo=frozen|updated (either or both)" },

@@ -131,8 +131,8 @@ enum pb_prof_cat pb_prof_categorize(const char *name)
 
 /* ------------------------------------------------------------ sampling */
 
-/* 2 MiB with 4 KiB pages: 131072 samples of 16 bytes, 32 s of CPU time at
- * 4 kHz between drains; halved where the locked-memory limit says so */
+/* 2 MiB with 4 KiB pages: 131072 samples of 16 bytes, 131 s of CPU time at
+ * 1 kHz between drains; halved where the locked-memory limit says so */
 #define RING_PAGES 512
 
 static int paranoid(void)
@@ -738,8 +738,8 @@ void pb_prof_run_text(const struct pb_prof_run *r, FILE *fp)
 		fprintf(fp, "\nprofile     not taken: %s", r->why);
 		return;
 	}
-	fprintf(fp, "\nprofile     perf cpu-clock samples every %.0f us of CPU time, %s, over "
-		"the measured loops only, %s", (double)r->period_ns / 1e3,
+	fprintf(fp, "\nprofile     perf cpu-clock samples every %g ms of CPU time, %s, over "
+		"the measured loops only, %s", (double)r->period_ns / 1e6,
 		r->user_only ? "user space only" : "kernel and user space",
 		r->per_cpu ? "on each CPU (the parties' samples)" : "of each party's thread");
 	if (r->user_only)

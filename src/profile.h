@@ -20,9 +20,11 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-/* The default sampling period: 4 kHz of CPU time, a sample every 250 us
- * (bench/profile.sh measures what it costs). */
-#define PB_PROF_PERIOD_NS 250000ULL
+/* The sampling period: a sample every 1 ms of CPU time (1 kHz).  Each
+ * sample is a timer interrupt, dear in a virtual machine: at 4 kHz a
+ * 2-CPU VM's fill/drain loop took 8% longer, at 1 kHz about 2%
+ * (bench/bench-profile.sh measures it). */
+#define PB_PROF_PERIOD_NS 1000000ULL
 
 /* Distinct instruction pointers a row keeps; more are counted as "other". */
 #define PB_PROF_MAX_IPS 4096

@@ -86,7 +86,7 @@ fi
 
 "$P" throughput --profile --loops 20000 --repeat 1 --warmup 0 >"$TEST_TMP/out" 2>/dev/null
 if [ "$avail" = true ]; then
-	grep -q '^profile     perf cpu-clock samples every 250 us' "$TEST_TMP/out"; ok $? "text: how it sampled"
+	grep -q '^profile     perf cpu-clock samples every 1 ms' "$TEST_TMP/out"; ok $? "text: how it sampled"
 	grep -Eq '^    [0-9]+ samples \([0-9]+% kernel\):.* user space [0-9.]+%' "$TEST_TMP/out"
 	ok $? "text: the row's categories"
 else
@@ -177,6 +177,31 @@ if [ "$avail" = true ] && [ "$ksyms" = true ]; then
 	ok $? "compare JSON: each metric of the result says what moved"
 else
 	skip 3 "compare names what moved: no kernel profile here"
+fi
+
+# Agreement with perf itself: perf record -e cpu-clock around the same run,
+# the top five kernel functions' shares within 5 percentage points.
+PERF=$(command -v perf 2>/dev/null)
+if [ "$avail" = true ] && [ "$ksyms" = true ] && [ -n "$PERF" ] &&
+   "$PERF" record -q -e cpu-clock -o "$TEST_TMP/perf.data" -- true >/dev/null 2>&1; then
+	"$PERF" record -q -e cpu-clock -o "$TEST_TMP/perf.data" -- "$P" throughput --profile \
+		--kind fifo --loops 8000 --repeat 1 --warmup 0 --format json -o "$TEST_TMP/agree.json" \
+		>/dev/null 2>&1
+	"$PERF" report -i "$TEST_TMP/perf.data" --sort sym --stdio 2>/dev/null |
+		awk '$2 == "[k]" { sub(/%$/, "", $1); print $3, $1 }' >"$TEST_TMP/perf.txt"
+	got=$(perl -MJSON::PP -e '
+		my $d = decode_json(do { local $/; <STDIN> }); my %perf;
+		open(my $f, "<", $ARGV[0]) or die; while (<$f>) { my ($s, $p) = split; $perf{$s} //= $p }
+		my @top = @{ $d->{results}[0]{profile}{top_kernel_functions} }[0 .. 4];
+		for my $t (@top) {
+			my $ours = 100 * $t->{share}; my $theirs = $perf{$t->{function}} // 0;
+			printf "%s %.1f%% here, %.1f%% by perf\n", $t->{function}, $ours, $theirs
+				if abs($ours - $theirs) > 5;
+		}
+		print "agree\n"' "$TEST_TMP/perf.txt" <"$TEST_TMP/agree.json")
+	is "$got" agree "perf record -e cpu-clock: the top five kernel functions' shares agree within 5 points"
+else
+	skip 1 "agreement with perf record: perf not installed or not allowed here, or no kernel profile"
 fi
 
 # perf_event_open refused outright (a container's seccomp profile)
