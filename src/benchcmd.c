@@ -389,3 +389,24 @@ int pb_bench_timestamp_cost(enum pb_kind kind, const char *dir, const struct pb_
 	free(ips);
 	return r;
 }
+
+void pb_bench_profile_begin(struct pb_bench *b, struct pb_prof_run *pr, struct pb_prof *sampler,
+			    bool on)
+{
+	pb_prof_run_begin(pr, on, false);
+	memset(sampler, 0, sizeof(*sampler));
+	if (pr->ok && pb_prof_open(sampler, pr->period_ns, pr->why, sizeof(pr->why)) == 0)
+		b->prof = sampler;
+}
+
+void pb_bench_profile_end(struct pb_bench *b, struct pb_prof *sampler)
+{
+	b->prof = NULL;
+	b->prof_into = NULL;
+	pb_prof_close(sampler);
+}
+
+double pb_prof_timestamp_kshare(const struct pb_prof_summary *s)
+{
+	return s->kernel ? (double)s->cat[PB_PROF_TIMESTAMPS] / (double)s->kernel : 0;
+}

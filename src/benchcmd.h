@@ -255,4 +255,18 @@ int pb_bench_timestamp_cost(enum pb_kind kind, const char *dir, const struct pb_
 			    uint64_t loops, struct pb_prof_summary *out, double *syscalls,
 			    char *why, size_t len);
 
+/*
+ * --profile of a command whose loops run in this thread through
+ * pb_bench_fill_drain*: PR says what sampling can do here (ON: --profile
+ * given), SAMPLER becomes B's when a sampler of this thread opens; each
+ * loop's samples then go to B->prof_into (set it per loop; NULL drops
+ * them).  pb_bench_profile_end closes the sampler (pb_prof_run_end frees
+ * PR's symbols once the rows are summarised).
+ */
+void pb_bench_profile_begin(struct pb_bench *b, struct pb_prof_run *pr, struct pb_prof *sampler,
+			    bool on);
+void pb_bench_profile_end(struct pb_bench *b, struct pb_prof *sampler);
+/* The timestamp category's share of S's kernel samples (0 without any). */
+double pb_prof_timestamp_kshare(const struct pb_prof_summary *s);
+
 #endif

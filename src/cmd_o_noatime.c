@@ -51,6 +51,7 @@ struct on_params {
 	const char *dir;
 	int expect;              /* -1 none, 0 supported, 1 unsupported */
 	unsigned expect_word;    /* --expect, index into expect_words */
+	int profile;             /* --profile */
 };
 
 struct on_side {
@@ -62,6 +63,8 @@ struct on_side {
 	struct pb_stats tt;
 	enum pb_stab stab;       /* of TT, and the machine */
 	char stab_why[240];
+	struct pb_prof_ips *prof; /* --profile: the measured runs' samples */
+	struct pb_prof_summary prof_sum;
 };
 
 struct on_run {
@@ -84,6 +87,8 @@ struct on_run {
 	char tmpdir[4096];
 	void *buf;
 	struct pb_bench b;
+	struct pb_prof_run prof;  /* --profile */
+	struct pb_prof sampler;
 };
 
 static int check_params(struct pb_cli *cli, void *params)
@@ -137,8 +142,10 @@ static void pair(struct on_run *run, size_t i, size_t of)
 {
 	for (int s = 0; s < 2 && !run->b.status; s++) {
 		pb_progress_show(&run->b.pg, "%s pair %zu/%zu", run->side[s].label, i + 1, of);
+		run->b.prof_into = run->side[s].prof;
 		if (run_side(run, &run->side[s], run->b.loops, &run->side[s].reps[i]) == 0)
 			run->side[s].nreps = i + 1;
+		run->b.prof_into = NULL;
 	}
 	if (!run->b.status) {
 		const struct pb_engine_result *a = &run->side[0].reps[i];
@@ -299,6 +306,38 @@ static void emit_ts_text(const struct on_run *run, FILE *fp)
 	}
 }
 
+/* --profile: a side's measured runs' system calls. */
+static double side_syscalls(const struct on_side *sd)
+{
+	double n = 0;
+
+	for (size_t i = 0; i < sd->nreps; i++)
+		n += (double)(sd->reps[i].write_calls + sd->reps[i].read_calls);
+	return n;
+}
+
+/* --profile in text: what timestamp updates cost on each side, then each
+ * side's categories and top functions. */
+static void profile_text(const struct on_run *run, FILE *fp)
+{
+	if (!run->prof.on)
+		return;
+	if (!run->sampler.nring && !run->side[0].prof_sum.samples) {
+		fprintf(fp, "  profile: not taken: %s\n", run->prof.why);
+		return;
+	}
+	if (!run->prof.user_only && !run->prof.syms_why[0])
+		fprintf(fp, "  timestamp updates: %.1f%% of kernel time on B (%s), %.1f%% on A (%s)"
+			"\n", 100 * pb_prof_timestamp_kshare(&run->side[1].prof_sum),
+			run->side[1].label, 100 * pb_prof_timestamp_kshare(&run->side[0].prof_sum),
+			run->side[0].label);
+	for (int s = 0; s < 2; s++) {
+		fprintf(fp, "  profile of %c %s:\n", s ? 'B' : 'A', run->side[s].label);
+		pb_prof_text(fp, "    ", &run->side[s].prof_sum, run->prof.period_ns,
+			     side_syscalls(&run->side[s]), "syscall");
+	}
+}
+
 static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
 	const struct on_run *run = r_;
@@ -352,6 +391,7 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	fprintf(fp, "  TT ratio %s/%s: median %.3fx (min %.3fx, max %.3fx, spread %.1f%%)%s\n",
 		run->side[1].label, run->side[0].label, run->ratio.median, run->ratio.min,
 		run->ratio.max, run->ratio.spread * 100, run->accepted ? "" : "  [substitute]");
+	profile_text(run, fp);
 	pb_stab_text_begin(&st, fp, 11);
 	for (int s = 0; s < 2; s++) {
 		char label[48];
@@ -398,6 +438,7 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	for (int i = 0; i < 2 && run->ts_ok; i++)
 		json_object_array_add(ts, pb_ts_target_json(&run->ts[i]));
 	json_object_object_add(doc, "timestamps", ts);
+	json_object_object_add(doc, "profile", pb_prof_run_json(&run->prof));
 	if (run->nratios) {
 		struct json_object *sides = json_object_new_array(), *ratios = json_object_new_array();
 		struct json_object *rx = json_object_new_object(), *rreps = json_object_new_array();
@@ -429,6 +470,10 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 			}
 			json_object_object_add(x, "repetitions", reps);
 			json_object_object_add(x, "tt_ns", pb_json_stats(&sd->tt, true));
+			if (sd->prof && run->prof.ok)
+				json_object_object_add(x, "profile", pb_prof_json(&sd->prof_sum,
+						       run->prof.period_ns, side_syscalls(sd), "syscall",
+						       0));
 			row = pb_row_json(x);
 			pb_stab_fields(&row, sd->stab, sd->stab_why);
 			json_object_array_add(sides, x);
@@ -507,6 +552,10 @@ static int execute(struct pb_cli *cli, void *params)
 		run.side[1] = (struct on_side){ .kind = PB_KIND_FIFO, .label = "fifo" };
 	}
 	PB_TMPDIR_MAKE(&run.b, p->dir, run.tmpdir);
+	for (int s = 0; s < 2 && p->profile && !run.b.status; s++)
+		if (!(run.side[s].prof = calloc(1, sizeof(*run.side[s].prof))))
+			set_error(&run.b, PB_EXIT_ERROR, "out of memory");
+	pb_bench_profile_begin(&run.b, &run.prof, &run.sampler, p->profile);
 	pb_bench_arm(&run.b);
 	if (!run.b.status) {
 		probe_timestamps(&run);
@@ -514,6 +563,9 @@ static int execute(struct pb_cli *cli, void *params)
 			substitute_caveat(&run);
 		bench(&run);
 	}
+	pb_bench_profile_end(&run.b, &run.sampler);
+	for (int s = 0; s < 2 && run.side[s].prof; s++)
+		pb_prof_summarize(run.prof.syms, run.side[s].prof, &run.side[s].prof_sum);
 	if (run.tmpdir[0])
 		pb_tmpdir_remove(run.tmpdir);
 	if (!run.b.status && !expect_holds(&run))
@@ -523,7 +575,9 @@ static int execute(struct pb_cli *cli, void *params)
 	for (int i = 0; i < 2; i++) {
 		pb_ts_target_free(&run.ts[i]);
 		free(run.side[i].reps);
+		free(run.side[i].prof);
 	}
+	pb_prof_run_end(&run.prof);
 	free(run.ratios);
 	free(run.buf);
 	return pb_bench_end(&run.b, cli->common.output, false);
@@ -543,6 +597,7 @@ static const struct pb_opt options[] = {
 	  .help = "directory for the FIFO of the substitute benchmark" },
 	{ PB_OPT("expect", 'e', PB_OPT_WORD, P, expect_word), .words = expect_words,
 	  .arg = "WORD", .help = "exit 1 unless pipe2(O_NOATIME) is" },
+	PB_OPT_PROFILE(P, profile),
 	PB_OPT_TIMEOUT(P, timeout_ns),
 	PB_OPT_END
 };

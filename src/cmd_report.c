@@ -65,27 +65,28 @@ struct part {
 	bool wants_dir;        /* pass --dir */
 	part_text_fn *text;    /* its renderer */
 	bool precision;        /* takes --precision (measures figures) */
+	bool profile;          /* takes --profile */
 };
 
 /* The report's parts, in order.  Loops are chosen so the whole report takes
  * about 30 s on a 2-CPU machine (about 10 s with --quick). */
 static const struct part parts[] = {
-	{ "timestamps", "timestamps", "timestamps", NULL, 30, { 1, 1 }, true, text_timestamps, false },
+	{ "timestamps", "timestamps", "timestamps", NULL, 30, { 1, 1 }, true, text_timestamps, false, true },
 	{ "o_noatime", "O_NOATIME", "o_noatime --loops 1000 --repeat 3",
-	  "o_noatime --loops 300 --repeat 3", 60, { 40, 13 }, true, text_o_noatime, true },
+	  "o_noatime --loops 300 --repeat 3", 60, { 40, 13 }, true, text_o_noatime, true, true },
 	{ "conformance", "conformance", "conformance", NULL, 300, { 22, 21 }, false,
-	  text_conformance, false },
+	  text_conformance, false, false },
 	{ "throughput", "throughput", "throughput --kind anon,fifo --size 100,4K --loops 2000 --repeat 5",
 	  "throughput --kind anon,fifo --size 100,4K --loops 600 --repeat 3", 120, { 100, 22 },
-	  true, text_throughput, true },
+	  true, text_throughput, true, true },
 	{ "throughput_64k", "64 KiB throughput", "throughput --kind anon --size 64K --mode rw,vmsplice,splice --loops 20000 --repeat 5",
 	  "throughput --kind anon --size 64K --mode rw,vmsplice,splice --loops 5000 --repeat 3", 90,
-	  { 30, 5 }, false, text_throughput_64k, true },
+	  { 30, 5 }, false, text_throughput_64k, true, true },
 	{ "messaging", "messaging", "messaging --groups 2 --loops 200 --repeat 3",
-	  "messaging --groups 2 --loops 50 --repeat 3", 60, { 5, 2 }, false, text_messaging, true },
+	  "messaging --groups 2 --loops 50 --repeat 3", 60, { 5, 2 }, false, text_messaging, true, false },
 	{ "latency", "latency", "latency --kind anon --placement same,core --loops 10000 --repeat 3",
 	  "latency --kind anon --placement same,core --loops 3000 --repeat 3", 60, { 36, 6 }, false,
-	  text_latency, true },
+	  text_latency, true, true },
 };
 /* The copy ceiling's measure, weighted as the parts are. */
 static const unsigned membw_ds[2] = { 10, 3 };
@@ -108,6 +109,7 @@ struct report {
 	unsigned selected;         /* bit i: parts[i] */
 	double precision;          /* --precision PCT for the measuring parts, 0: off */
 	uint64_t precision_budget_ns; /* --precision-budget: all of theirs together */
+	bool profile;              /* --profile for the parts that take it */
 	struct part_run runs[NPARTS];
 	struct pb_stats membw;     /* bytes/s of memcpy */
 	int membw_ok;
@@ -307,7 +309,9 @@ static void run_part(const struct report *rep, const struct part *pt, struct par
 	pr->status = -1;
 	pr->ran = true;
 	snprintf(args, sizeof(args), "%s", rep->quick && pt->quick ? pt->quick : pt->args);
-	argc = split(args, argv, MAX_ARGS - 9);
+	argc = split(args, argv, MAX_ARGS - 10);
+	if (rep->profile && pt->profile)
+		argv[argc++] = "--profile";
 	if (budget_ns) {
 		snprintf(pct, sizeof(pct), "%g", rep->precision);
 		snprintf(budget, sizeof(budget), "%llums",
@@ -439,8 +443,18 @@ static bool timestamps_line(FILE *fp, const char *label, struct json_object *r)
 
 static void text_timestamps(FILE *fp, const struct report *rep, struct json_object *doc)
 {
-	(void)rep;
+	struct json_object *f = pb_json_get(doc, "timestamp_cost.fifo.kernel_share");
+	struct json_object *a = pb_json_get(doc, "timestamp_cost.anon.kernel_share");
+
 	result_lines(fp, "timestamps", doc, timestamps_line);
+	/* --profile: what the updates cost here */
+	if (f && a)
+		fprintf(fp, "%-16s timestamp updates: %.1f%% of kernel time on FIFOs, %.1f%% on "
+			"anonymous pipes (--profile)\n", "", 100 * json_object_get_double(f),
+			100 * json_object_get_double(a));
+	else if (rep->profile && pb_json_get(doc, "timestamp_cost.reason"))
+		fprintf(fp, "%-16s timestamp updates: not profiled: %s\n", "",
+			gets(doc, "timestamp_cost.reason", "?"));
 }
 
 static void text_o_noatime(FILE *fp, const struct report *rep, struct json_object *doc)
@@ -878,6 +892,7 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 			       json_object_new_double(rep->precision) : NULL);
 	pb_json_add_int(params, "precision_budget_ns",
 			rep->precision > 0 ? (int64_t)rep->precision_budget_ns : 0);
+	json_object_object_add(params, "profile", json_object_new_boolean(rep->profile));
 	pb_json_add_str(params, "dir", rep->dir ? rep->dir : pb_tmpdir_base());
 	json_object_object_add(doc, "params", params);
 	/* Structured, not prose: the effective capabilities as a list, the
@@ -1107,6 +1122,7 @@ static int prepare_dirs(struct report *rep)
 struct rep_params {
 	double precision;
 	uint64_t precision_budget_ns;
+	int profile;
 	int quick;
 	const char *dir;
 	unsigned parts;            /* bit i: parts[i] */
@@ -1139,7 +1155,8 @@ static int exec_params(struct pb_cli *cli, void *params)
 	const struct rep_params *p = params;
 	struct report rep = { .dir = p->dir, .quick = p->quick, .selected = p->parts,
 			      .precision = p->precision,
-			      .precision_budget_ns = p->precision_budget_ns };
+			      .precision_budget_ns = p->precision_budget_ns,
+			      .profile = p->profile != 0 };
 	int rc = PB_CLI_CONTINUE;
 
 	if (prepare_dirs(&rep))
@@ -1162,6 +1179,7 @@ static const struct pb_opt options[] = {
 	PB_OPT_PRECISION(P, precision, precision_budget_ns,
 			 "each measured row's headline figure (the parts' --precision)",
 			 "120 s, shared by the measuring parts by their length"),
+	PB_OPT_PROFILE(P, profile),
 	PB_OPT_END
 };
 

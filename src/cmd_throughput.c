@@ -1536,12 +1536,7 @@ static int execute_contention(struct pb_cli *cli, struct tp_run *run)
  * not; never an error. */
 static void start_profile(struct tp_run *run)
 {
-	pb_prof_run_begin(&run->prof, run->p->profile, false);
-	if (run->prof.ok && pb_prof_open(&run->sampler, run->prof.period_ns, run->prof.why,
-					 sizeof(run->prof.why)) == 0)
-		run->b.prof = &run->sampler;
-	else
-		run->sampler.nring = 0;
+	pb_bench_profile_begin(&run->b, &run->prof, &run->sampler, run->p->profile);
 }
 
 static void end_profile(struct tp_run *run)

@@ -221,11 +221,6 @@ static void measure_cost(struct ts_run *run)
 	}
 }
 
-static double kshare(const struct pb_prof_summary *s)
-{
-	return s->kernel ? (double)s->cat[PB_PROF_TIMESTAMPS] / (double)s->kernel : 0;
-}
-
 static double cost_ns(const struct ts_run *run, int k)
 {
 	return run->cost_syscalls[k] > 0 ? (double)run->cost[k].cat[PB_PROF_TIMESTAMPS] *
@@ -249,8 +244,8 @@ static void cost_text(const struct ts_run *run, FILE *fp)
 	}
 	fprintf(fp, "cost        timestamp updates: %.1f%% of kernel time on FIFOs (%.1f ns a "
 		"syscall), %.1f%% on anonymous pipes (%.1f ns), from %llu and %llu samples of a "
-		"100-byte fill/drain loop (--profile)\n", 100 * kshare(&run->cost[K_FIFO]),
-		cost_ns(run, K_FIFO), 100 * kshare(&run->cost[K_ANON]), cost_ns(run, K_ANON),
+		"100-byte fill/drain loop (--profile)\n", 100 * pb_prof_timestamp_kshare(&run->cost[K_FIFO]),
+		cost_ns(run, K_FIFO), 100 * pb_prof_timestamp_kshare(&run->cost[K_ANON]), cost_ns(run, K_ANON),
 		(unsigned long long)run->cost[K_FIFO].samples,
 		(unsigned long long)run->cost[K_ANON].samples);
 }
@@ -274,7 +269,7 @@ static struct json_object *cost_json(const struct ts_run *run)
 			pb_json_add_int(c, "kernel_samples", (int64_t)run->cost[k].kernel);
 			pb_json_add_int(c, "timestamp_samples",
 					(int64_t)run->cost[k].cat[PB_PROF_TIMESTAMPS]);
-			pb_json_add_double(c, "kernel_share", kshare(&run->cost[k]));
+			pb_json_add_double(c, "kernel_share", pb_prof_timestamp_kshare(&run->cost[k]));
 			pb_json_add_double(c, "ns_per_syscall", cost_ns(run, k));
 		}
 		json_object_object_add(o, key_names[k], c);

@@ -429,11 +429,12 @@ static bool is_added_later_default(const char *key, struct json_object *v)
 	return false;
 }
 
-/* Settings that do not change what is measured: how often, how long, and
+/* Settings that do not change what is measured: how often, how long,
  * which checks or throughput modes were selected (verdicts are matched by
- * ID, results by mode, anyway). */
+ * ID, results by mode, anyway), and report's --profile (its parts' rows
+ * carry their own profile). */
 static const char *const ignored_params[] = { "repeat", "warmup", "timeout_ns", "only",
-					      "skip", "modes", NULL };
+					      "skip", "modes", "profile", NULL };
 
 static void append(char *buf, size_t len, size_t *off, const char *part, const char *key)
 {

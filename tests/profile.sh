@@ -146,6 +146,30 @@ else
 	skip 2 "latency rows' profiles: $("$JSONQ" "$J" .profile.reason)"
 fi
 
+# o_noatime and report take it too
+"$P" o_noatime --profile --loops 1000 --repeat 3 --format json -o "$TEST_TMP/on.json" 2>/dev/null
+rc=$?
+case $rc in 0 | 4) ok 0 "o_noatime --profile: exit $rc, as without it" ;; *) ok 1 "o_noatime --profile: exit $rc" ;; esac
+if [ "$avail" = true ]; then
+	is "$("$JSONQ" "$TEST_TMP/on.json" '.results[0].profile.event' '.results[1].profile.event' | tr '\n' ' ')" \
+		"cpu-clock cpu-clock " "o_noatime: each side has its profile"
+else
+	skip 1 "o_noatime: each side's profile (no profile here)"
+fi
+"$P" report --quick --profile --parts timestamps,throughput --format json -o "$TEST_TMP/rep.json" \
+	2>/dev/null
+is "$?|$("$JSONQ" "$TEST_TMP/rep.json" .params.profile)" "0|true" "report --profile: exit 0, recorded"
+if [ "$avail" = true ] && [ "$ksyms" = true ]; then
+	"$JSONQ" "$TEST_TMP/rep.json" '.parts.throughput.results[0].profile.categories.timestamps.share' |
+		grep -Eq '^[0-9.e+-]+$'
+	ok $? "report --profile: the throughput part's rows carry their profiles"
+	"$P" report --quick --profile --parts timestamps 2>/dev/null |
+		grep -Eq '^ +timestamp updates: [0-9.]+% of kernel time on FIFOs, [0-9.]+% on anonymous pipes'
+	ok $? "report --profile: the text says what timestamp updates cost here"
+else
+	skip 2 "report --profile: no kernel profile here"
+fi
+
 # compare names what moved: the same row made slower on one side, with
 # the FIFO's profile (timestamps) against the anonymous pipe's
 if [ "$avail" = true ] && [ "$ksyms" = true ]; then
