@@ -7,6 +7,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <sched.h>
 #include <math.h>
 #include <json-c/json.h>
 #include <stdarg.h>
@@ -40,6 +41,7 @@ struct ms_params {
 	uint64_t precision_budget_ns; /* --precision-budget, 0: --duration, else 60 s */
 	unsigned kind_words;     /* --kind, bits of pb_kind_words */
 	int threads;             /* --threads */
+	int profile;             /* --profile */
 };
 
 /* The per-repetition metrics, in output order. */
@@ -73,6 +75,12 @@ struct ms_run {
 	enum pb_stab stab;             /* of the elapsed times, and the machine */
 	char stab_why[240];
 	struct pb_bench b;
+	/* --profile: samplers on each CPU, the workers' samples of the measured
+	 * repetitions, resolved */
+	struct pb_prof_run prof;
+	struct pb_prof sampler;
+	struct pb_prof_ips *prof_ips;
+	struct pb_prof_summary prof_sum;
 };
 
 static double rate(uint64_t count, uint64_t ns)
@@ -149,8 +157,14 @@ static void progress(struct ms_run *run, const char *phase, uint64_t i, uint64_t
 static int one(struct ms_run *run, const struct pb_messaging_params *w,
 	       struct pb_messaging_result *res)
 {
+	struct pb_messaging_params pw = *w;
 	char err[256];
-	int r = pb_messaging_run(w, res, err, sizeof(err));
+	int r;
+
+	/* --profile: the samples of a measured repetition are the row's */
+	pw.prof = run->sampler.nring ? &run->sampler : NULL;
+	pw.prof_into = res >= run->reps && res < run->reps + run->cap ? run->prof_ips : NULL;
+	r = pb_messaging_run(&pw, res, err, sizeof(err));
 
 	if (r)
 		set_error(&run->b, PB_EXIT_ERROR, "%s", err[0] ? err : strerror(-r));
@@ -271,6 +285,16 @@ static const char *mode_name(const struct ms_params *p)
 	return p->w.threads ? "thread" : "process";
 }
 
+/* --profile: the messages of the measured repetitions. */
+static double messages_measured(const struct ms_run *run)
+{
+	double n = 0;
+
+	for (size_t i = 0; i < run->nreps; i++)
+		n += (double)run->reps[i].messages;
+	return n;
+}
+
 static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 {
 	const struct ms_run *run = r_;
@@ -299,6 +323,7 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		pb_plural(p->repeat, "repetition", "repetitions"),
 		(unsigned long long)p->warmup);
 	pb_budget_text(&run->b.budget, fp, 11);
+	pb_prof_run_text(&run->prof, fp);
 	fputc('\n', fp);
 	if (!run->nreps)
 		return;
@@ -314,6 +339,11 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	fprintf(fp, "\nmedians of %zu %s; spread = (max-min)/median; MB = 10^6 bytes;\n"
 		"context switches and CPU time are summed over all workers\n", run->nreps,
 		pb_plural(run->nreps, "repetition", "repetitions"));
+	if (run->prof.ok) {
+		fprintf(fp, "\nprofile     share of the workers' sampled time, and per message:\n");
+		pb_prof_text(fp, "    ", &run->prof_sum, run->prof.period_ns,
+			     messages_measured(run), "message");
+	}
 	pb_stab_text_begin(&st, fp, 11);
 	pb_stab_text_row(&st, "elapsed", run->stab, run->stab_why);
 	pb_stab_text_end(&st);
@@ -421,6 +451,9 @@ static struct json_object *result_json(const struct ms_run *run)
 	if (run->p->precision > 0)
 		json_object_object_add(o, "precision", pb_precision_json(run->p->precision,
 									 run->precision));
+	if (run->prof.ok)
+		json_object_object_add(o, "profile", pb_prof_json(&run->prof_sum,
+				       run->prof.period_ns, messages_measured(run), "message", 0));
 	pb_json_add_int(sum, "messages", (int64_t)run->reps[0].messages);
 	pb_json_add_int(sum, "bytes", (int64_t)run->reps[0].bytes);
 	for (int m = 0; m < M_COUNT; m++)
@@ -437,6 +470,7 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 
 	json_object_object_add(doc, "params", params_json(run));
 	json_object_object_add(doc, "budget", pb_budget_json(&run->b.budget));
+	json_object_object_add(doc, "profile", pb_prof_run_json(&run->prof));
 	json_object_array_add(res, result_json(run));
 	json_object_object_add(doc, "results", res);
 	pb_json_add_int(sum, "results", 1);
@@ -447,6 +481,32 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 		pb_json_add_int(sum, "precision_extra_ns", (int64_t)run->precision_ns);
 	}
 	pb_doc_finish(doc, sum, run->b.error, run->b.status, fp);
+}
+
+/*
+ * --profile: samplers on each CPU the process may use, keeping the
+ * workers' samples (they are many processes or threads); where per-CPU
+ * events are refused there is no profile, with the reason.
+ */
+static void start_profile(struct ms_run *run)
+{
+	cpu_set_t cpus;
+
+	pb_prof_run_begin(&run->prof, run->p->profile, true);
+	if (!run->prof.ok)
+		return;
+	if (!run->prof.per_cpu) {
+		run->prof.ok = false;
+		snprintf(run->prof.why, sizeof(run->prof.why), "messaging samples on each CPU "
+			 "(its workers are many), which needs CAP_PERFMON or perf_event_paranoid 0 "
+			 "or less");
+		return;
+	}
+	run->prof_ips = calloc(1, sizeof(*run->prof_ips));
+	if (!run->prof_ips || sched_getaffinity(0, sizeof(cpus), &cpus) ||
+	    pb_prof_open_cpus(&run->sampler, run->prof.period_ns, &cpus, run->prof.why,
+			      sizeof(run->prof.why)))
+		run->prof.ok = false;
 }
 
 static int execute(struct pb_cli *cli, void *params)
@@ -466,14 +526,20 @@ static int execute(struct pb_cli *cli, void *params)
 		set_error(&run.b, PB_EXIT_ERROR, "out of memory");
 	else if (pb_messaging_check_limits(&p->w, why, sizeof(why)))
 		set_error(&run.b, PB_EXIT_ERROR, "%s", why);
+	start_profile(&run);
 	pb_bench_arm(&run.b);
 	if (!run.b.status)
 		measure(&run);
+	pb_prof_close(&run.sampler);
+	if (run.prof_ips)
+		pb_prof_summarize(run.prof.syms, run.prof_ips, &run.prof_sum);
 	if (summarize(&run))
 		set_error(&run.b, PB_EXIT_ERROR, "statistics: out of memory");
 	pb_bench_disarm(&run.b);
 	pb_cli_emit(cli, &run, &run.b.si, run.b.out.fp);
 	free(run.reps);
+	free(run.prof_ips);
+	pb_prof_run_end(&run.prof);
 	return pb_bench_end(&run.b, cli->common.output, false);
 }
 
@@ -500,6 +566,7 @@ static const struct pb_opt options[] = {
 	PB_OPT_WARMUP(P, warmup),
 	PB_OPT_PRECISION(P, precision, precision_budget_ns, "the median elapsed time",
 			 "--duration, else 60 s"),
+	PB_OPT_PROFILE(P, profile),
 	PB_OPT_TIMEOUT(P, timeout_ns),
 	PB_OPT_END
 };
@@ -520,6 +587,7 @@ static void lava_cases(struct pb_lava *l, struct json_object *doc)
 		pb_lava_measure(l, pb_json_num(r, "summary.rate_messages_per_s.median"), "msg/s", "%s-rate",
 				name);
 		pb_lava_measure(l, pb_json_num(r, "summary.elapsed_ns.median"), "ns", "%s-elapsed", name);
+		pb_lava_profile(l, r, name);
 		pb_lava_stability(l, r, name);
 	}
 }

@@ -83,7 +83,7 @@ static const struct part parts[] = {
 	  "throughput --kind anon --size 64K --mode rw,vmsplice,splice --loops 5000 --repeat 3", 90,
 	  { 30, 5 }, false, text_throughput_64k, true, true },
 	{ "messaging", "messaging", "messaging --groups 2 --loops 200 --repeat 3",
-	  "messaging --groups 2 --loops 50 --repeat 3", 60, { 5, 2 }, false, text_messaging, true, false },
+	  "messaging --groups 2 --loops 50 --repeat 3", 60, { 5, 2 }, false, text_messaging, true, true },
 	{ "latency", "latency", "latency --kind anon --placement same,core --loops 10000 --repeat 3",
 	  "latency --kind anon --placement same,core --loops 3000 --repeat 3", 60, { 36, 6 }, false,
 	  text_latency, true, true },

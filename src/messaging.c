@@ -688,6 +688,15 @@ int pb_messaging_run(const struct pb_messaging_params *p, struct pb_messaging_re
 		abort_run(&r);
 		goto out;
 	}
+	if (p->prof) {
+		/* the workers' samples, whichever CPU they ran on */
+		pb_prof_filter_reset(p->prof);
+		if (p->threads)
+			pb_prof_filter(p->prof, getpid());
+		for (size_t i = 0; !p->threads && i < r.created; i++)
+			pb_prof_filter(p->prof, r.w[i].pid);
+		pb_prof_enable(p->prof);
+	}
 	t0 = pb_clock_ns();
 	if (write(r.wake[1], &c, 1) != 1) {
 		rc = -errno;
@@ -697,6 +706,10 @@ int pb_messaging_run(const struct pb_messaging_params *p, struct pb_messaging_re
 	}
 	rc = p->threads ? join_threads(&r) : reap_processes(&r, false);
 	t1 = pb_clock_ns();
+	if (p->prof) {
+		pb_prof_disable(p->prof);
+		pb_prof_drain(p->prof, p->prof_into);
+	}
 	if (rc)
 		goto out;
 	for (size_t i = 0; i < r.created; i++)
@@ -705,6 +718,11 @@ int pb_messaging_run(const struct pb_messaging_params *p, struct pb_messaging_re
 	res->messages = p->groups * p->fds * p->fds * p->loops;
 	res->bytes = res->messages * p->size;
 out:
+	if (p->prof && rc) {
+		/* a failed run's samples are nobody's */
+		pb_prof_disable(p->prof);
+		pb_prof_drain(p->prof, NULL);
+	}
 	free_run(&r);
 	return rc;
 }

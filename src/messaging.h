@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "profile.h"
+
 enum pb_messaging_kind { PB_MESSAGING_PIPE, PB_MESSAGING_SOCKETPAIR };
 
 /* "pipe", "socketpair", NULL */
@@ -37,6 +39,11 @@ struct pb_messaging_params {
 	uint64_t fds;          /* receivers (and senders) per group, >= 1 */
 	uint64_t loops;        /* messages per sender per receiver, >= 1 */
 	uint64_t size;         /* bytes per message, >= 1 */
+	/* --profile: a sampler on each CPU (NULL: none), enabled from the start
+	 * signal until the last worker is done, keeping the workers' samples
+	 * (added to PROF_INTO; NULL: dropped) */
+	struct pb_prof *prof;
+	struct pb_prof_ips *prof_into;
 };
 
 struct pb_messaging_result {

@@ -276,10 +276,23 @@ int pb_prof_open_cpus(struct pb_prof *p, uint64_t period_ns, const cpu_set_t *cp
 	return e;
 }
 
-void pb_prof_filter(struct pb_prof *p, pid_t pid)
+int pb_prof_filter(struct pb_prof *p, pid_t pid)
 {
-	if (p->npids < (int)(sizeof(p->pids) / sizeof(p->pids[0])))
-		p->pids[p->npids++] = pid;
+	if (p->npids == p->cap) {
+		pid_t *n = realloc(p->pids, (size_t)(p->cap = p->cap ? 2 * p->cap : 8) *
+					    sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		p->pids = n;
+	}
+	p->pids[p->npids++] = pid;
+	return 0;
+}
+
+void pb_prof_filter_reset(struct pb_prof *p)
+{
+	p->npids = 0;
 }
 
 void pb_prof_enable(struct pb_prof *p)
@@ -390,8 +403,10 @@ void pb_prof_close(struct pb_prof *p)
 			close(p->ring[i].fd);
 	}
 	free(p->ring);
+	free(p->pids);
 	p->ring = NULL;
-	p->nring = 0;
+	p->pids = NULL;
+	p->nring = p->npids = p->cap = 0;
 }
 
 void pb_prof_merge(struct pb_prof_ips *sum, const struct pb_prof_ips *a)
@@ -741,7 +756,8 @@ void pb_prof_run_text(const struct pb_prof_run *r, FILE *fp)
 	fprintf(fp, "\nprofile     perf cpu-clock samples every %g ms of CPU time, %s, over "
 		"the measured loops only, %s", (double)r->period_ns / 1e6,
 		r->user_only ? "user space only" : "kernel and user space",
-		r->per_cpu ? "on each CPU (the parties' samples)" : "of each party's thread");
+		r->per_cpu ? "on each CPU (the run's own processes' samples)" :
+		"of each party's thread");
 	if (r->user_only)
 		fprintf(fp, " (%s)", r->why);
 	else if (r->syms_why[0])

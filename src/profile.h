@@ -71,8 +71,8 @@ struct pb_prof {
 	uint64_t period_ns;
 	bool user_only;             /* the kernel refused kernel samples */
 	bool per_cpu;               /* every task on the CPUs: PIDS' samples count */
-	pid_t pids[4];
-	int npids;
+	pid_t *pids;                /* malloc'd */
+	int npids, cap;
 };
 
 /*
@@ -93,7 +93,10 @@ int pb_prof_open(struct pb_prof *p, uint64_t period_ns, char *why, size_t len);
  */
 int pb_prof_open_cpus(struct pb_prof *p, uint64_t period_ns, const cpu_set_t *cpus, char *why,
 		      size_t len);
-void pb_prof_filter(struct pb_prof *p, pid_t pid);
+/* Count the samples of process PID too (per CPU); 0 or -ENOMEM.
+ * pb_prof_filter_reset forgets them all (a new run's processes). */
+int pb_prof_filter(struct pb_prof *p, pid_t pid);
+void pb_prof_filter_reset(struct pb_prof *p);
 void pb_prof_enable(struct pb_prof *p);
 void pb_prof_disable(struct pb_prof *p);
 /* Move the samples taken so far into INTO (NULL: drop them). */

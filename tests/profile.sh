@@ -22,7 +22,7 @@ check_rows() {
 		local $/; my $d = decode_json(<STDIN>); my $n = 0;
 		my $period = $d->{profile}{period_ns};
 		for my $r (@{ $d->{results} }) {
-			next unless $r->{status} eq "ok";
+			next if defined $r->{status} && $r->{status} ne "ok";
 			my $p = $r->{profile}; my $id = "$r->{kind} $r->{size_bytes}";
 			do { print "$id: no profile\n"; next } unless $p; $n++;
 			print "$id: samples $p->{samples} != kernel + user\n"
@@ -32,6 +32,9 @@ check_rows() {
 			if ($d->{command} eq "throughput") {
 				$ops += $_->{write_calls} + $_->{read_calls} for @{ $r->{repetitions} };
 				$unit = "ns_per_syscall";
+			} elsif ($d->{command} eq "messaging") {
+				$ops += $_->{messages} for @{ $r->{repetitions} };
+				$unit = "ns_per_message";
 			} else {
 				$ops += $_->{round_trips} for @{ $r->{repetitions} };
 				$unit = "ns_per_round_trip";
@@ -146,6 +149,16 @@ else
 	skip 2 "latency rows' profiles: $("$JSONQ" "$J" .profile.reason)"
 fi
 
+# messaging: samplers on each CPU keep the workers' samples
+"$P" messaging --profile --groups 1 --loops 100 --repeat 2 --warmup 0 --format json -o "$J" 2>/dev/null
+is "$?" 0 "messaging --profile: exit 0"
+if [ "$("$JSONQ" "$J" .profile.available)" = true ]; then
+	is "$(check_rows "$J")" "rows 1" "messaging: the row's samples add up, shares sum to 1, ns per message"
+else
+	"$JSONQ" "$J" .profile.reason | grep -Eq 'each CPU|perf_event'
+	ok $? "messaging: no profile here, and why"
+fi
+
 # o_noatime and report take it too
 "$P" o_noatime --profile --loops 1000 --repeat 3 --format json -o "$TEST_TMP/on.json" 2>/dev/null
 rc=$?
@@ -237,11 +250,14 @@ if "$NOURING" -p true 2>/dev/null; then
 	"$NOURING" -p "$P" latency --profile --loops 200 --repeat 1 --warmup 0 --format json \
 		-o "$J" 2>/dev/null
 	is "$?|$("$JSONQ" "$J" .profile.available)" "0|false" "seccomp: latency without a profile, exit 0"
+	"$NOURING" -p "$P" messaging --profile --groups 1 --loops 20 --repeat 1 --warmup 0 \
+		--format json -o "$J" 2>/dev/null
+	is "$?|$("$JSONQ" "$J" .profile.available)" "0|false" "seccomp: messaging without a profile, exit 0"
 	"$NOURING" -p "$P" timestamps --profile --format json -o "$J" 2>/dev/null
 	is "$?|$("$JSONQ" "$J" .timestamp_cost.fifo)" "0|null" "seccomp: timestamps without a cost, exit 0"
 	"$JSONQ" "$J" .timestamp_cost.reason | grep -q "seccomp"; ok $? "... saying why"
 else
-	skip 5 "seccomp refusal: tests/nouring cannot install its filter here"
+	skip 6 "seccomp refusal: tests/nouring cannot install its filter here"
 fi
 
 # unprivileged with perf_event_paranoid 2: user-space samples only, said
