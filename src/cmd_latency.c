@@ -388,6 +388,9 @@ static void add_party(struct pb_lat_party *sum, const struct pb_lat_party *p)
 	sum->invol_ctxsw = add_ctr(sum->invol_ctxsw, p->invol_ctxsw);
 	sum->ctxsw = add_ctr(sum->ctxsw, p->ctxsw);
 	sum->migrations = add_ctr(sum->migrations, p->migrations);
+	sum->user_ns = add_ctr(sum->user_ns, p->user_ns);
+	sum->sys_ns = add_ctr(sum->sys_ns, p->sys_ns);
+	sum->faults = add_ctr(sum->faults, p->faults);
 	CPU_OR(&sum->seen, &sum->seen, &p->seen);
 }
 
@@ -867,6 +870,21 @@ static double f_mig(const struct lat_rep *r)
 	return per_rt(r->a.migrations, r->b.migrations, r->round_trips);
 }
 
+static double f_user(const struct lat_rep *r)
+{
+	return per_rt(r->a.user_ns, r->b.user_ns, r->round_trips);
+}
+
+static double f_sys(const struct lat_rep *r)
+{
+	return per_rt(r->a.sys_ns, r->b.sys_ns, r->round_trips);
+}
+
+static double f_faults(const struct lat_rep *r)
+{
+	return per_rt(r->a.faults, r->b.faults, r->round_trips);
+}
+
 /* P50 or P99 of C over that of the first kind of its row; 0 when undefined. */
 static double ratio(const struct lat_cell *c, const struct lat_cell *f, double pct)
 {
@@ -1163,6 +1181,9 @@ static void rep_fields(struct pb_row *x, const struct lat_rep *r)
 	pb_row_double(x, "involuntary_ctxsw_per_round_trip", f_invol(r));
 	pb_row_double(x, "context_switches_per_round_trip", f_cs(r));
 	pb_row_double(x, "migrations_per_round_trip", f_mig(r));
+	pb_row_double(x, "cpu_user_ns_per_round_trip", f_user(r));
+	pb_row_double(x, "cpu_sys_ns_per_round_trip", f_sys(r));
+	pb_row_double(x, "page_faults_per_round_trip", f_faults(r));
 	seen_list(&r->a, ca, sizeof(ca));
 	seen_list(&r->b, cb, sizeof(cb));
 	pb_row_str(x, "cpus_a", ca);
@@ -1255,6 +1276,9 @@ static struct json_object *cell_json(const struct lat_run *run, const struct lat
 	pb_json_add_double(sum, "involuntary_ctxsw_per_round_trip", median_of(c, f_invol));
 	pb_json_add_double(sum, "context_switches_per_round_trip", median_of(c, f_cs));
 	pb_json_add_double(sum, "migrations_per_round_trip", median_of(c, f_mig));
+	pb_json_add_double(sum, "cpu_user_ns_per_round_trip", median_of(c, f_user));
+	pb_json_add_double(sum, "cpu_sys_ns_per_round_trip", median_of(c, f_sys));
+	pb_json_add_double(sum, "page_faults_per_round_trip", median_of(c, f_faults));
 	{
 		struct lat_bucket *bk = calloc(PB_HIST_BUCKETS, sizeof(*bk));
 		size_t n = 0;

@@ -45,7 +45,7 @@ struct ms_params {
 };
 
 /* The per-repetition metrics, in output order. */
-enum { M_ELAPSED, M_RATE_MSG, M_RATE_BYTES, M_VCSW, M_IVCSW, M_USER, M_SYS, M_COUNT };
+enum { M_ELAPSED, M_RATE_MSG, M_RATE_BYTES, M_VCSW, M_IVCSW, M_USER, M_SYS, M_FAULTS, M_COUNT };
 
 static const struct metric {
 	const char *key;     /* JSON and CSV name */
@@ -61,6 +61,7 @@ static const struct metric {
 	{ "involuntary_ctxsw", "involuntary ctxsw", 1, 0, true },
 	{ "cpu_user_ns", "CPU user s", 1e-9, 3, true },
 	{ "cpu_sys_ns", "CPU sys s", 1e-9, 3, true },
+	{ "page_faults", "page faults", 1, 0, true },
 };
 
 struct ms_run {
@@ -97,7 +98,8 @@ static double metric_value(const struct pb_messaging_result *e, int m)
 	case M_VCSW: return (double)e->voluntary_ctxsw;
 	case M_IVCSW: return (double)e->involuntary_ctxsw;
 	case M_USER: return (double)e->cpu_user_ns;
-	default: return (double)e->cpu_sys_ns;
+	case M_SYS: return (double)e->cpu_sys_ns;
+	default: return (double)e->page_faults;
 	}
 }
 

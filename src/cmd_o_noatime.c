@@ -89,6 +89,7 @@ struct on_run {
 	struct pb_bench b;
 	struct pb_prof_run prof;  /* --profile */
 	struct pb_prof sampler;
+	struct pb_ctrs ctrs;      /* each run's counters */
 };
 
 static int check_params(struct pb_cli *cli, void *params)
@@ -466,6 +467,12 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 				pb_json_add_int(r, "tt_ns", (int64_t)(sd->reps[i].tw_ns + sd->reps[i].tr_ns));
 				pb_json_add_int(r, "syscalls", (int64_t)(sd->reps[i].write_calls +
 									 sd->reps[i].read_calls));
+				/* the run's counters (null where not counted) */
+				for (int k = 0; k < PB_CTR_COUNT; k++)
+					json_object_object_add(r, pb_ctr_names[k],
+						sd->reps[i].ctr.have[k] ?
+						json_object_new_int64((int64_t)sd->reps[i].ctr.v[k]) :
+						NULL);
 				json_object_array_add(reps, r);
 			}
 			json_object_object_add(x, "repetitions", reps);
@@ -556,6 +563,8 @@ static int execute(struct pb_cli *cli, void *params)
 		if (!(run.side[s].prof = calloc(1, sizeof(*run.side[s].prof))))
 			set_error(&run.b, PB_EXIT_ERROR, "out of memory");
 	pb_bench_profile_begin(&run.b, &run.prof, &run.sampler, p->profile);
+	pb_ctrs_open(&run.ctrs);
+	run.b.ctrs = &run.ctrs;
 	pb_bench_arm(&run.b);
 	if (!run.b.status) {
 		probe_timestamps(&run);
@@ -564,6 +573,8 @@ static int execute(struct pb_cli *cli, void *params)
 		bench(&run);
 	}
 	pb_bench_profile_end(&run.b, &run.sampler);
+	run.b.ctrs = NULL;
+	pb_ctrs_close(&run.ctrs);
 	for (int s = 0; s < 2 && run.side[s].prof; s++)
 		pb_prof_summarize(run.prof.syms, run.side[s].prof, &run.side[s].prof_sum);
 	if (run.tmpdir[0])

@@ -46,6 +46,7 @@ struct pb_lat_opts {
 /* One party's counters over its loop; -1 where not available. */
 struct pb_lat_party {
 	int64_t vol_ctxsw, invol_ctxsw, migrations, ctxsw;  /* ctxsw: perf only */
+	int64_t user_ns, sys_ns, faults;  /* getrusage: CPU time, page faults */
 	cpu_set_t seen;           /* CPUs sched_getcpu reported */
 };
 

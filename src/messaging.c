@@ -579,6 +579,7 @@ static void add_ru(struct pb_messaging_result *res, const struct rusage *ru)
 			    (uint64_t)ru->ru_utime.tv_usec * 1000ULL;
 	res->cpu_sys_ns += (uint64_t)ru->ru_stime.tv_sec * 1000000000ULL +
 			   (uint64_t)ru->ru_stime.tv_usec * 1000ULL;
+	res->page_faults += (uint64_t)(ru->ru_minflt + ru->ru_majflt);
 }
 
 static int alloc_run(struct mrun *r)

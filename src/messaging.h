@@ -53,6 +53,7 @@ struct pb_messaging_result {
 	/* Summed over all workers (wait4() rusage, or RUSAGE_THREAD). */
 	uint64_t voluntary_ctxsw, involuntary_ctxsw;
 	uint64_t cpu_user_ns, cpu_sys_ns;
+	uint64_t page_faults;  /* minor and major */
 };
 
 /* Number of workers: 2 * groups * fds. */

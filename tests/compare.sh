@@ -317,6 +317,8 @@ if "$PB" o_noatime --format json --loops 50 --repeat 2 -o "$T/o1.json" &&
    "$PB" o_noatime --format json --loops 50 --repeat 2 -o "$T/o2.json"; then
 	run --threshold 100000 "$T/o1.json" "$T/o2.json"
 	check "o_noatime A/A: exit 0" [ "$rc" = 0 ]
+	# how many it compares depends on the counters this machine has
+	aa=$(grep -o '^[0-9]* comparisons' "$T/out")
 	check "o_noatime: both sides and their ratio are compared" sh -c '
 		grep -q "role=A kind=anon tt_ns$" "$1" && grep -q "role=B kind=fifo tt_ns$" "$1" &&
 		grep -q "role=B/A tt_ratio$" "$1"' sh "$T/out"
@@ -332,10 +334,10 @@ if "$PB" o_noatime --format json --loops 50 --repeat 2 --expect unsupported -o "
 	     { prev = $0; have = 1 } END { print prev }' "$T/o3.json" |
 		sed 's/"expectations_hold"/"expectation_holds"/' >"$T/o3old.json"
 	run --threshold 100000 "$T/o3old.json" "$T/o3.json"
-	check "previous shape against this one: exit 0, the same 9 comparisons as A/A" sh -c '
+	check "previous shape against this one: exit 0, the same ${aa:-?} comparisons as A/A" sh -c '
 		[ "$1" = 0 ] && ! grep -q "\"n\":" "$2" && grep -q expectation_holds "$2" &&
-		"$4" "$2" >/dev/null && grep -q "^9 comparisons, 0 significant" "$3"' \
-		sh "$rc" "$T/o3old.json" "$T/out" "$JSONQ"
+		"$4" "$2" >/dev/null && [ -n "$5" ] && grep -q "^$5, 0 significant" "$3"' \
+		sh "$rc" "$T/o3old.json" "$T/out" "$JSONQ" "${aa:-}"
 else
 	not_ok "o_noatime runs"
 fi

@@ -110,7 +110,7 @@ is "csv row fields" "$(sed -n 2p "$T/c" | cut -d, -f1,2,7,8)" "pipe,process,1,40
 is "csv: the header once" "$(grep -c '^kind,' "$T/c")" 1
 keys() { sed 's/"\([a-z_]*\)":[^,}]*/\1/g; s/[{}]//g' | tr , '\n' | sort | tr '\n' ' '; }
 is "csv columns: the identity, then the JSON repetition fields (as a set), the stability, host, kernel" \
-   "$(head -1 "$T/c" | cut -d, -f8-16 | keys)/$(head -1 "$T/c" | cut -d, -f1-7,17-)" \
+   "$(head -1 "$T/c" | cut -d, -f8-17 | keys)/$(head -1 "$T/c" | cut -d, -f1-7,18-)" \
    "$(q "$T/j" '.results[0].repetitions[0]' | keys)/kind,mode,groups,fds,loops,size_bytes,repetition,stability,stability_reason,host,kernel"
 awk -F, -v h="$(uname -n)" -v k="$(uname -r)" \
 	'NR > 1 { n++; if ($(NF - 1) != h || $NF != k) bad = 1 } END { exit bad || n != 4 }' "$T/c"
