@@ -275,6 +275,20 @@ else
 	skip 3 "unprivileged: needs root, setpriv and perf_event_paranoid 2 (it is ${pz:-unknown})"
 fi
 
+# in a user namespace (root there, nobody outside): what it may do, said
+if unshare -U -r true 2>/dev/null; then
+	unshare -U -r "$P" throughput --profile --loops 500 --repeat 1 --warmup 0 --format json \
+		-o "$TEST_TMP/userns.json" 2>/dev/null
+	is "$?" 0 "user namespace: throughput --profile exits 0"
+	perl -MJSON::PP -e '
+		my $p = decode_json(do { local $/; <STDIN> })->{profile};
+		exit !(($p->{available} && $p->{kernel_samples} && $p->{kernel_symbols}) ||
+		       ($p->{reason} // $p->{symbols_reason} // "") ne "")' <"$TEST_TMP/userns.json"
+	ok $? "user namespace: a full profile, or the reason for what is missing"
+else
+	skip 2 "user namespace: unshare -U -r is not allowed here"
+fi
+
 for a in "throughput --profile --copies 2" "throughput --profile --writers 2" \
 	 "latency --profile --copies 2"; do
 	# shellcheck disable=SC2086
