@@ -391,6 +391,8 @@ static void csv_row(struct pb_row r, const struct ms_run *run, size_t i,
 	pb_row_int(&r, "repetition", (int64_t)i + 1);
 	rep_fields(&r, e);
 	pb_stab_fields(&r, run->stab, run->stab_why);
+	if (run->prof.ok)
+		pb_prof_row_fields(&r, &run->prof_sum);
 	pb_row_end(&r);
 }
 
