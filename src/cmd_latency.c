@@ -987,12 +987,8 @@ static void scaling_text(const struct lat_run *run, FILE *fp)
 			const struct lat_cell *c = &run->cells[k * per + i];
 			double r = median_of(c, rep_rate);
 
-			if (!c->nreps)
-				continue;
-			fprintf(fp, "%s x%u %.0f", k ? ";" : "", c->copies, r);
-			if (k)
-				fprintf(fp, " (%.0f a copy, %.0f%%)", r / c->copies,
-					100 * efficiency(run, c));
+			if (c->nreps)
+				pb_copies_scaling_item(fp, k == 0, c->copies, r, efficiency(run, c), 0);
 		}
 		fputc('\n', fp);
 	}

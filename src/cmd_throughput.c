@@ -763,12 +763,8 @@ static void scaling_text(const struct tp_run *run, FILE *fp)
 			const struct tp_cell *c = &run->cells[k * per + i];
 			double r = rate(c->bytes, c->tt.median) / 1e6;
 
-			if (!c->nreps)
-				continue;
-			fprintf(fp, "%s x%u %.1f", k ? ";" : "", c->copies, r);
-			if (k)
-				fprintf(fp, " (%.1f a copy, %.0f%%)", r / c->copies,
-					100 * efficiency(run, c));
+			if (c->nreps)
+				pb_copies_scaling_item(fp, k == 0, c->copies, r, efficiency(run, c), 1);
 		}
 		fputc('\n', fp);
 	}

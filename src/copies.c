@@ -285,3 +285,11 @@ void pb_copies_rep_json(struct json_object *x, const double *rate,
 	json_object_object_add(x, "copy_cpus_at_start", at0);
 	json_object_object_add(x, "copy_cpus_at_end", at1);
 }
+
+void pb_copies_scaling_item(FILE *fp, bool first, unsigned copies, double rate, double eff,
+			    int decimals)
+{
+	fprintf(fp, "%s x%u %.*f", first ? "" : ";", copies, decimals, rate);
+	if (!first)
+		fprintf(fp, " (%.*f a copy, %.0f%%)", decimals, rate / copies, 100 * eff);
+}

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define PB_COPIES_MAX 1024
 
@@ -63,6 +64,11 @@ struct pb_copies_run {
  * pb_copies_free.  0, or -1 with harness_err or timed_out set. */
 int pb_copies_run(const struct pb_copies_opts *o, struct pb_copies_run *run);
 void pb_copies_free(const struct pb_copies_opts *o, struct pb_copies_run *run);
+
+/* One count of a text's scaling line: " x4 1234.5", and after the first
+ * count " (308.6 a copy, 91%)" with EFF the efficiency (1: linear). */
+void pb_copies_scaling_item(FILE *fp, bool first, unsigned copies, double rate, double eff,
+			    int decimals);
 
 /* A measured repetition's copies in its JSON object X: each copy's rate
  * under RATE_KEY (null where unknown), the CPU it was pinned to (null:

@@ -144,6 +144,23 @@ static ssize_t complete(struct pb_uring *u);
 
 #define PLAIN_TIMEOUT_NS 100000000LL
 
+/* A write (WRITE) or read of N bytes at BUF in the ring's next entry, or
+ * NULL with errno EBUSY when the ring is full. */
+static struct io_uring_sqe *prep(struct pb_uring *u, bool write, int fd, void *buf, size_t n)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
+
+	if (!sqe) {
+		errno = EBUSY;
+		return NULL;
+	}
+	if (write)
+		io_uring_prep_write(sqe, fd, buf, (unsigned)n, 0);
+	else
+		io_uring_prep_read(sqe, fd, buf, (unsigned)n, 0);
+	return sqe;
+}
+
 static ssize_t plain_op(struct pb_uring *u, bool write, int fd, void *buf, size_t n)
 {
 	struct pollfd p = { .fd = fd, .events = write ? POLLOUT : POLLIN };
@@ -155,16 +172,12 @@ static ssize_t plain_op(struct pb_uring *u, bool write, int fd, void *buf, size_
 		errno = EAGAIN;
 		return -1;
 	}
-	sqe = io_uring_get_sqe(&u->ring);
+	sqe = prep(u, write, fd, buf, n);
 	t = sqe ? io_uring_get_sqe(&u->ring) : NULL;
 	if (!t) {
 		errno = EBUSY;
 		return -1;
 	}
-	if (write)
-		io_uring_prep_write(sqe, fd, buf, (unsigned)n, 0);
-	else
-		io_uring_prep_read(sqe, fd, buf, (unsigned)n, 0);
 	sqe->flags |= IOSQE_IO_LINK;
 	io_uring_sqe_set_data64(sqe, 1);
 	io_uring_prep_link_timeout(t, &ts, 0);
@@ -202,15 +215,9 @@ static ssize_t op(struct pb_uring *u, bool write, int fd, void *buf, size_t n)
 	for (unsigned i = 0; i < u->nplain; i++)
 		if (u->plain[i] == fd)
 			return plain_op(u, write, fd, buf, n);
-	sqe = io_uring_get_sqe(&u->ring);
-	if (!sqe) {
-		errno = EBUSY;
+	sqe = prep(u, write, fd, buf, n);
+	if (!sqe)
 		return -1;
-	}
-	if (write)
-		io_uring_prep_write(sqe, fd, buf, (unsigned)n, 0);
-	else
-		io_uring_prep_read(sqe, fd, buf, (unsigned)n, 0);
 	sqe->rw_flags = RWF_NOWAIT;
 	r = complete(u);
 	if (r < 0 && errno == EOPNOTSUPP) {
@@ -276,18 +283,11 @@ ssize_t pb_uring_read(struct pb_uring *u, int fd, void *buf, size_t n)
 static ssize_t op_wait(struct pb_uring *u, bool write, int fd, void *buf, size_t n)
 {
 	struct __kernel_timespec ts = { 0, PLAIN_TIMEOUT_NS };
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
 	struct io_uring_cqe *cqe;
 	int r, res;
 
-	if (!sqe) {
-		errno = EBUSY;
+	if (!prep(u, write, fd, buf, n))
 		return -1;
-	}
-	if (write)
-		io_uring_prep_write(sqe, fd, buf, (unsigned)n, 0);
-	else
-		io_uring_prep_read(sqe, fd, buf, (unsigned)n, 0);
 	r = io_uring_submit(&u->ring);
 	while (r >= 0) {
 		r = io_uring_wait_cqe_timeout(&u->ring, &cqe, &ts);
