@@ -11,6 +11,7 @@
 #include "benchcmd.h"
 #include "cleanup.h"
 #include "clock.h"
+#include "copies.h"
 #include "cli.h"
 #include "msg.h"
 #include "stats.h"
@@ -409,4 +410,22 @@ void pb_bench_profile_end(struct pb_bench *b, struct pb_prof *sampler)
 double pb_prof_timestamp_kshare(const struct pb_prof_summary *s)
 {
 	return s->kernel ? (double)s->cat[PB_PROF_TIMESTAMPS] / (double)s->kernel : 0;
+}
+
+int pb_bench_copies_check(struct pb_cli *cli, const char *cmd, const char *arg,
+			  const cpu_set_t *allowed, unsigned *out, size_t max, size_t *n,
+			  const char *const *alone)
+{
+	char why[160];
+
+	if (pb_copies_parse(arg, CPU_COUNT(allowed), out, max, n, why, sizeof(why))) {
+		pb_usage_err(cmd, "--copies %s", why);
+		return -1;
+	}
+	for (int i = 0; alone[i]; i++)
+		if (pb_cli_given(cli, alone[i])) {
+			pb_usage_err(cmd, "--copies and --%s: one or the other", alone[i]);
+			return -1;
+		}
+	return 0;
 }

@@ -9,6 +9,7 @@
 #ifndef PB_BENCHCMD_H
 #define PB_BENCHCMD_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -268,5 +269,12 @@ void pb_bench_profile_begin(struct pb_bench *b, struct pb_prof_run *pr, struct p
 void pb_bench_profile_end(struct pb_bench *b, struct pb_prof *sampler);
 /* The timestamp category's share of S's kernel samples (0 without any). */
 double pb_prof_timestamp_kshare(const struct pb_prof_summary *s);
+
+/* --copies ARG (throughput, latency): parsed into OUT (at most MAX counts,
+ * ncpu: those of ALLOWED), and none of the options ALONE given with it
+ * (NULL-terminated); 0, or -1 with the usage error printed for CMD. */
+int pb_bench_copies_check(struct pb_cli *cli, const char *cmd, const char *arg,
+			  const cpu_set_t *allowed, unsigned *out, size_t max, size_t *n,
+			  const char *const *alone);
 
 #endif

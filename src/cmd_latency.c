@@ -147,23 +147,14 @@ static int check_copies(struct pb_cli *cli, struct lat_params *p)
 	static const char *const alone[] = { "precision", "placement", "cpu", "interval", "profile",
 					     NULL };
 	cpu_set_t allowed;
-	char why[160];
 
 	if (!p->copies_arg)
 		return 0;
 	if (sched_getaffinity(0, sizeof(allowed), &allowed))
 		CPU_ZERO(&allowed);
-	if (pb_copies_parse(p->copies_arg, CPU_COUNT(&allowed), p->copies,
-			    sizeof(p->copies) / sizeof(p->copies[0]), &p->ncopies, why,
-			    sizeof(why))) {
-		pb_usage_err(NAME, "--copies %s", why);
+	if (pb_bench_copies_check(cli, NAME, p->copies_arg, &allowed, p->copies,
+				  sizeof(p->copies) / sizeof(p->copies[0]), &p->ncopies, alone))
 		return -1;
-	}
-	for (int i = 0; alone[i]; i++)
-		if (pb_cli_given(cli, alone[i])) {
-			pb_usage_err(NAME, "--copies and --%s: one or the other", alone[i]);
-			return -1;
-		}
 	p->nplaces = 1;   /* the copies' own */
 	return 0;
 }

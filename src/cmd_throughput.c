@@ -183,7 +183,6 @@ static int check_copies(struct pb_cli *cli, struct tp_params *p)
 {
 	static const char *const alone[] = { "precision", "writers", "readers", "profile", NULL };
 	cpu_set_t allowed;
-	char why[160];
 
 	if (!p->copies_arg)
 		return 0;
@@ -191,17 +190,9 @@ static int check_copies(struct pb_cli *cli, struct tp_params *p)
 		allowed = p->cpus;
 	else if (sched_getaffinity(0, sizeof(allowed), &allowed))
 		CPU_ZERO(&allowed);
-	if (pb_copies_parse(p->copies_arg, CPU_COUNT(&allowed), p->copies,
-			    sizeof(p->copies) / sizeof(p->copies[0]), &p->ncopies, why,
-			    sizeof(why))) {
-		pb_usage_err(NAME, "--copies %s", why);
+	if (pb_bench_copies_check(cli, NAME, p->copies_arg, &allowed, p->copies,
+				  sizeof(p->copies) / sizeof(p->copies[0]), &p->ncopies, alone))
 		return -1;
-	}
-	for (int i = 0; alone[i]; i++)
-		if (pb_cli_given(cli, alone[i])) {
-			pb_usage_err(NAME, "--copies and --%s: one or the other", alone[i]);
-			return -1;
-		}
 	if (p->nmodes != 1 || p->modes[0] != PB_MODE_RW) {
 		pb_usage_err(NAME, "--copies: with --mode rw only");
 		return -1;

@@ -240,16 +240,11 @@ bool pb_uring_used_plain(const struct pb_uring *u)
 	return u && u->used_plain;
 }
 
-static ssize_t complete(struct pb_uring *u)
+/* R < 0: its errno; else CQE's result (consumed), as a system call's. */
+static ssize_t result_of(struct pb_uring *u, int r, struct io_uring_cqe *cqe)
 {
-	struct io_uring_cqe *cqe;
-	int r = io_uring_submit_and_wait(&u->ring, 1), res;
+	int res;
 
-	if (r < 0) {
-		errno = -r;
-		return -1;
-	}
-	r = io_uring_peek_cqe(&u->ring, &cqe);
 	if (r < 0) {
 		errno = -r;
 		return -1;
@@ -261,6 +256,16 @@ static ssize_t complete(struct pb_uring *u)
 		return -1;
 	}
 	return res;
+}
+
+static ssize_t complete(struct pb_uring *u)
+{
+	struct io_uring_cqe *cqe = NULL;
+	int r = io_uring_submit_and_wait(&u->ring, 1);
+
+	if (r >= 0)
+		r = io_uring_peek_cqe(&u->ring, &cqe);
+	return result_of(u, r, cqe);
 }
 
 ssize_t pb_uring_write(struct pb_uring *u, int fd, const void *buf, size_t n)
@@ -283,8 +288,8 @@ ssize_t pb_uring_read(struct pb_uring *u, int fd, void *buf, size_t n)
 static ssize_t op_wait(struct pb_uring *u, bool write, int fd, void *buf, size_t n)
 {
 	struct __kernel_timespec ts = { 0, PLAIN_TIMEOUT_NS };
-	struct io_uring_cqe *cqe;
-	int r, res;
+	struct io_uring_cqe *cqe = NULL;
+	int r;
 
 	if (!prep(u, write, fd, buf, n))
 		return -1;
@@ -301,17 +306,7 @@ static ssize_t op_wait(struct pb_uring *u, bool write, int fd, void *buf, size_t
 		}
 		r = 0;
 	}
-	if (r < 0) {
-		errno = -r;
-		return -1;
-	}
-	res = cqe->res;
-	io_uring_cqe_seen(&u->ring, cqe);
-	if (res < 0) {
-		errno = -res;
-		return -1;
-	}
-	return res;
+	return result_of(u, r, cqe);
 }
 
 ssize_t pb_uring_write_wait(struct pb_uring *u, int fd, const void *buf, size_t n)
