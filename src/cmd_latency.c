@@ -749,15 +749,7 @@ static void teardown(struct lat_run *run)
 		pb_hist_free(&c->merged);
 	}
 	pb_prof_run_end(&run->prof);
-	/* a copy killed before it closed its FIFO leaves it behind */
-	for (unsigned i = 0; i < run->ncopy_dirs; i++) {
-		char f[4200];
-
-		snprintf(f, sizeof(f), "%s/fifo", run->copy_dir[i]);
-		unlink(f);
-		pb_tmpdir_remove(run->copy_dir[i]);
-	}
-	free(run->copy_dir);
+	pb_copies_dirs_free(run->copy_dir, run->ncopy_dirs);
 	free(run->cells);
 	pb_hist_free(&run->scratch);
 	for (int i = 0; i < 2; i++)

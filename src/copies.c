@@ -293,3 +293,15 @@ void pb_copies_scaling_item(FILE *fp, bool first, unsigned copies, double rate, 
 	if (!first)
 		fprintf(fp, " (%.*f a copy, %.0f%%)", decimals, rate / copies, 100 * eff);
 }
+
+void pb_copies_dirs_free(char (*dir)[4096], unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		char f[4200];
+
+		snprintf(f, sizeof(f), "%s/fifo", dir[i]);
+		unlink(f);
+		pb_tmpdir_remove(dir[i]);
+	}
+	free(dir);
+}

@@ -65,6 +65,10 @@ struct pb_copies_run {
 int pb_copies_run(const struct pb_copies_opts *o, struct pb_copies_run *run);
 void pb_copies_free(const struct pb_copies_opts *o, struct pb_copies_run *run);
 
+/* The copies' FIFO directories (N of DIR, malloc'd) removed with what a
+ * copy killed before it closed its FIFO left in them, and DIR freed. */
+void pb_copies_dirs_free(char (*dir)[4096], unsigned n);
+
 /* One count of a text's scaling line: " x4 1234.5", and after the first
  * count " (308.6 a copy, 91%)" with EFF the efficiency (1: linear). */
 void pb_copies_scaling_item(FILE *fp, bool first, unsigned copies, double rate, double eff,
