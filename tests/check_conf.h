@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * What the conformance unit tests (tests/check_conf_*.c) share: finding a
- * check by ID, a pb_sysops that breaks only the calls a table row names,
- * and the calls that fail outright, which every group's fail/error-rule
- * cases use (see HACKING, "Verdicts: fail versus error").
+ * What the conformance unit tests share: each check group's tests are in
+ * tests/check_conf_GROUP.c (creation, read, write, nonblock, sigpipe, fifo,
+ * fcntl, poll, metadata, linux), the runner's, the catalogue's and the
+ * helpers' (src/checks/util.c) in check_conf_runner.c.  Here: finding and
+ * running a check by ID, a pb_sysops that breaks only the calls a table row
+ * names, the calls that fail outright, which every group's fail/error-rule
+ * cases use (see HACKING, "Verdicts: fail versus error"), the misbehaving
+ * calls more than one group's rows need, and the runners of the kinds of
+ * table several group files fill (one row per broken kernel, per verdict,
+ * per later condition, per real-kernel note).
  */
 #ifndef PB_CHECK_CONF_H
 #define PB_CHECK_CONF_H
@@ -18,13 +24,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "checks/conformance.h"
 
-/* The check with this ID anywhere in the catalogue, or NULL. */
 /*
  * A tmpfs mounted at TARGET (MS_* FLAGS) in a mount namespace of this
  * process alone, gone when it exits: a /proc or a noatime directory of a
@@ -169,6 +177,7 @@ static inline void pb_test_detail_is(const char *name, int i, const char *detail
 		      i, path, detail);
 }
 
+/* The check with this ID anywhere in the catalogue, or NULL. */
 static inline const struct pb_check *pb_test_find_check(const char *id)
 {
 	for (size_t g = 0; pb_check_groups[g]; g++)
@@ -405,5 +414,927 @@ static inline int open_fifo_emfile(const char *path, int flags, mode_t mode)
 {
 	return open_fifo_fails(EMFILE, path, flags, mode);
 }
+
+/* ---- the ends of a pipe or FIFO, and what a path or descriptor is ---- */
+
+/* The access mode of FD (O_RDONLY, O_WRONLY, O_RDWR), or -1. */
+static inline int accmode(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	return fl < 0 ? -1 : fl & O_ACCMODE;
+}
+
+static inline bool is_read_end(int fd)
+{
+	return is_pipe_fd(fd) && accmode(fd) == O_RDONLY;
+}
+
+static inline bool is_write_end(int fd)
+{
+	return is_pipe_fd(fd) && accmode(fd) == O_WRONLY;
+}
+
+static inline bool is_nonblock(int fd)
+{
+	return (fcntl(fd, F_GETFL) & O_NONBLOCK) != 0;
+}
+
+static inline bool is_fifo_path(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISFIFO(st.st_mode);
+}
+
+/* An anonymous pipe (not a FIFO): its /proc/self/fd link reads "pipe:[". */
+static inline bool is_anon(int fd)
+{
+	char path[64], link[64];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = readlink(path, link, sizeof(link) - 1);
+	return n > 6 && strncmp(link, "pipe:[", 6) == 0;
+}
+
+/* ---- the environment a row needs ---- */
+
+/* The running kernel is MAJOR.MINOR or later (by uname's release). */
+static inline bool pb_test_kernel_at_least(int major, int minor)
+{
+	struct utsname u;
+	int ma = 0, mi = 0;
+
+	ck_assert_int_eq(uname(&u), 0);
+	ck_assert_int_eq(sscanf(u.release, "%d.%d", &ma, &mi), 2);
+	return ma > major || (ma == major && mi >= minor);
+}
+
+/* Root in the initial user namespace (uid_map maps all of 0..2^32-2),
+ * holding CAP_SYS_RESOURCE and CAP_SETUID there. */
+static inline bool pb_test_root_in_init_ns(void)
+{
+	FILE *f = fopen("/proc/self/uid_map", "re");
+	unsigned long a = 1, b = 1, n = 0;
+	bool full;
+
+	if (!f)
+		return false;
+	full = fscanf(f, "%lu %lu %lu", &a, &b, &n) == 3 && a == 0 && b == 0 &&
+	       n == 4294967295UL;
+	fclose(f);
+	return full && geteuid() == 0 && pb_check_has_limit_cap(PB_CAP_SYS_RESOURCE) &&
+	       pb_check_has_cap(PB_CAP_SETUID);
+}
+
+/* What `unshare -U -r` does: a user namespace mapping the caller to 0,
+ * setgroups denied.  False when one cannot be had here. */
+static inline bool pb_test_userns_as_root(void)
+{
+	char umap[64], gmap[64];
+
+	snprintf(umap, sizeof(umap), "0 %u 1", (unsigned)getuid());
+	snprintf(gmap, sizeof(gmap), "0 %u 1", (unsigned)getgid());
+	return unshare(CLONE_NEWUSER) == 0 && pb_test_write_file("/proc/self/setgroups", "deny") &&
+	       pb_test_write_file("/proc/self/uid_map", umap) &&
+	       pb_test_write_file("/proc/self/gid_map", gmap);
+}
+
+/* ---- misbehaving calls the rows of more than one group use ---- */
+
+/* dup fails: with EIO (a broken kernel), or EMFILE (the process is out of
+ * descriptors: the harness's limit). */
+static inline int dup_eio(int fd)
+{
+	(void)fd;
+	errno = EIO;
+	return -1;
+}
+
+static inline int dup_emfile(int fd)
+{
+	(void)fd;
+	errno = EMFILE;
+	return -1;
+}
+
+/* pipe2(O_DIRECT) fails with an error other than "not supported". */
+static inline int pipe2_direct_eio(int fd[2], int flags)
+{
+	if (flags & O_DIRECT) {
+		errno = EIO;
+		return -1;
+	}
+	return (int)syscall(SYS_pipe2, fd, flags);
+}
+
+/* A "FIFO" that is a regular file: data persists, size grows, wrong type. */
+static inline int mkfifo_regular(const char *path, mode_t mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+
+	return fd < 0 ? -1 : close(fd);
+}
+
+/* Writes whatever fits, even of n <= PIPE_BUF (torn atomic writes). */
+static inline ssize_t write_torn(int fd, const void *buf, size_t n)
+{
+	int fl = fcntl(fd, F_GETFL);
+	size_t done = 0;
+
+	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+	while (done < n && write(fd, (const char *)buf + done, 1) == 1)
+		done++;
+	fcntl(fd, F_SETFL, fl);
+	if (done > 0 || n == 0)
+		return (ssize_t)done;
+	return write(fd, buf, n);
+}
+
+/* Never more than 1000 bytes per call, even into an empty pipe. */
+static inline ssize_t write_small(int fd, const void *buf, size_t n)
+{
+	return write(fd, buf, n > 1000 ? 1000 : n);
+}
+
+/* Writes into pipes fail: the environment is out of memory. */
+static inline ssize_t write_enomem_on_pipes(int fd, const void *buf, size_t n)
+{
+	if (is_pipe_fd(fd)) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return write(fd, buf, n);
+}
+
+/* F_GETPIPE_SZ fails on a pipe (Linux 2.6.35 and later answer it). */
+static inline int fcntl_getpipesz_eio(int fd, int cmd, long arg)
+{
+	if (cmd == F_GETPIPE_SZ) {
+		errno = EIO;
+		return -1;
+	}
+	return fcntl(fd, cmd, arg);
+}
+
+/* F_GETPIPE_SZ says half a page: the checks that leave 96 bytes free in a
+ * full pipe skip, saying why, and go no further (the real pipe is empty, so
+ * a check that went on would see its writes succeed and FAIL). */
+static inline int fcntl_half_page(int fd, int cmd, long arg)
+{
+	return cmd == F_GETPIPE_SZ ? (int)(sysconf(_SC_PAGESIZE) / 2) : fcntl(fd, cmd, arg);
+}
+
+/* FIONREAD says one byte more than is queued. */
+static inline int ioctl_fionread_plus_1(int fd, unsigned long req, void *arg)
+{
+	int r = ioctl(fd, req, arg);
+
+	if (r == 0 && req == FIONREAD)
+		(*(int *)arg)++;
+	return r;
+}
+
+/* FIONREAD on one end only (ACC: its access mode) is one too many, or
+ * fails with ERR. */
+static inline int ioctl_fionread_end(int fd, unsigned long req, void *arg, int acc, int err)
+{
+	if (req != FIONREAD || (fcntl(fd, F_GETFL) & O_ACCMODE) != acc)
+		return ioctl(fd, req, arg);
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	if (ioctl(fd, req, arg) != 0)
+		return -1;
+	(*(int *)arg)++;
+	return 0;
+}
+
+static inline int ioctl_read_end_enotty(int fd, unsigned long req, void *arg)
+{
+	return ioctl_fionread_end(fd, req, arg, O_RDONLY, ENOTTY);
+}
+
+/* ---- running a check ---- */
+
+/*
+ * The watchdog of a check pb_test_run() runs, in seconds: a test file
+ * whose checks all end within a second defines a short one before it
+ * includes this header, so that a hang is caught early.
+ */
+#ifndef PB_TEST_WATCHDOG_S
+#define PB_TEST_WATCHDOG_S 20
+#endif
+
+/* The check with this ID; the test fails when there is none. */
+static inline const struct pb_check *pb_test_check(const char *id)
+{
+	const struct pb_check *c = pb_test_find_check(id);
+
+	ck_assert_msg(c != NULL, "no check %s", id);
+	return c;
+}
+
+/*
+ * Check ID through the runner (a forked child under the watchdog) on a
+ * kernel broken as SYS says (NULL: this one), on KIND, with the runner's
+ * FLAGS (PB_RUN_*).  PB_TEST_VERBOSE=1 shows each verdict's detail (why a
+ * broken kernel failed).
+ */
+static inline struct pb_check_result pb_test_run(const char *id, const struct pb_sysops *sys,
+						 enum pb_kind kind, unsigned flags)
+{
+	struct pb_run_opts o = { .sys = sys, .kind = kind, .timeout_s = PB_TEST_WATCHDOG_S,
+				 .flags = flags };
+	struct pb_check_result r;
+
+	ck_assert_int_eq(pb_conformance_run_one(pb_test_check(id), &o, &r), 0);
+	if (getenv("PB_TEST_VERBOSE"))
+		fprintf(stderr, "# %s: %s: %s\n", id, pb_verdict_names[r.verdict], r.detail);
+	return r;
+}
+
+/* Check C on S (NULL: this kernel) with a watchdog of TIMEOUT seconds. */
+static inline void pb_test_run_check(const struct pb_check *c, const struct pb_sysops *s,
+				     enum pb_kind kind, double timeout, struct pb_check_result *r)
+{
+	struct pb_run_opts o = { .sys = s, .kind = kind, .timeout_s = timeout };
+
+	ck_assert_int_eq(pb_conformance_run_one(c, &o, r), 0);
+}
+
+#define pb_test_assert_verdict(r, v) \
+	ck_assert_msg((r).verdict == (v), "verdict %s, expected %s: %s", \
+		      pb_verdict_names[(r).verdict], pb_verdict_names[v], (r).detail)
+
+/* Check ID on SYS must FAIL (on KIND, with the runner's FLAGS) and say why. */
+static inline struct pb_check_result pb_test_expect_fail(const char *id,
+							 const struct pb_sysops *sys,
+							 enum pb_kind kind, unsigned flags)
+{
+	struct pb_check_result r = pb_test_run(id, sys, kind, flags);
+
+	pb_test_assert_verdict(r, PB_FAIL);
+	ck_assert_msg(r.detail[0] != '\0', "%s failed without a detail", id);
+	return r;
+}
+
+/* Check ID on this kernel says V, on a FIFO too when it runs on both. */
+static inline void pb_test_expect_here(const char *id, enum pb_verdict v)
+{
+	struct pb_check_result r = pb_test_run(id, NULL, PB_KIND_ANON, 0);
+
+	pb_test_assert_verdict(r, v);
+	if (pb_test_check(id)->flags & PB_CHECK_BOTH_KINDS) {
+		r = pb_test_run(id, NULL, PB_KIND_FIFO, 0);
+		pb_test_assert_verdict(r, v);
+	}
+}
+
+/* Checks IDS (N of them) under SYS all say ERROR, their detail holding SAYS
+ * (unless NULL): the environment's limit, not the kernel's misbehaviour. */
+static inline void pb_test_all_error(const char *const *ids, size_t n,
+				     const struct pb_sysops *sys, const char *says)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct pb_check_result r = pb_test_run(ids[i], sys, PB_KIND_ANON, 0);
+
+		ck_assert_msg(r.verdict == PB_ERROR, "%s: verdict %s: %s", ids[i],
+			      pb_verdict_names[r.verdict], r.detail);
+		ck_assert_msg(!says || strstr(r.detail, says), "%s: %s", ids[i], r.detail);
+	}
+}
+
+/* Check ID run on a kernel broken as BROKEN says: it must skip, its detail
+ * holding WANT. */
+static inline void pb_test_skips_saying(const char *id, const struct pb_sysops *broken,
+					const char *want)
+{
+	const struct pb_check *c = pb_test_find_check(id);
+	struct pb_sysops s = pb_test_sysops(broken);
+	struct pb_run_opts o = { .sys = &s, .kind = PB_KIND_ANON, .timeout_s = 10 };
+	struct pb_check_result r;
+
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_eq(pb_conformance_run_one(c, &o, &r), 0);
+	ck_assert_msg(r.verdict == PB_SKIP && strstr(r.detail, want), "%s: %s: %s", id,
+		      pb_verdict_names[r.verdict], r.detail);
+}
+
+/* ---- tables that cover a group ---- */
+
+/*
+ * Every check of GROUP has a row in ROWS (N rows of SIZE bytes, each
+ * starting with its check's ID): a new check needs one.  WHAT names the
+ * table.
+ */
+static inline void pb_test_every_check_has_a_row(const struct pb_check *group, const void *rows,
+						 size_t n, size_t size, const char *what)
+{
+	for (const struct pb_check *c = group; c->id; c++) {
+		bool found = false;
+
+		for (size_t i = 0; i < n; i++)
+			found = found ||
+				strcmp(*(const char *const *)((const char *)rows + i * size), c->id) == 0;
+		ck_assert_msg(found, "%s has no %s row", c->id, what);
+	}
+}
+
+/* The number of checks in GROUP. */
+static inline size_t pb_test_group_size(const struct pb_check *group)
+{
+	size_t n = 0;
+
+	while (group[n].id)
+		n++;
+	return n;
+}
+
+/* ---- what a check says on the real kernel (each group's notes[]) ---- */
+
+/* A verdict that depends on the C library or limits: anything but fail or error. */
+#define PB_TEST_LAWFUL ((enum pb_verdict)-1)
+
+/*
+ * A check on the real kernel, word for word: the verdict must be exactly
+ * the one a Linux kernel without pipe bugs earns, and the detail the one
+ * its behaviour dictates, with every size, count and errno in it.  The
+ * sizes are those of a 4 KiB page and a 64 KiB default pipe (16 pages);
+ * on another machine the verdicts are still asserted and the details are
+ * not.  '#' in a pattern stands for one or more digits (descriptor
+ * numbers, a uid, an inode), a final '*' for anything (pb_test_matches):
+ * on a loaded machine WR-04 may stop at its time budget, and RD-05 and
+ * SIG-04 may not see the other process asleep in time; their notes then
+ * say so.
+ */
+struct pb_test_note {
+	const char *id;
+	enum pb_verdict verdict;  /* or PB_TEST_LAWFUL */
+	const char *anon;  /* the detail on an anonymous pipe */
+	const char *fifo;  /* on a FIFO (checks that run on both); NULL: the same words */
+};
+
+/* Loop index I over twice a notes table: row W (I/2), on an anonymous pipe
+ * for even I and on a FIFO for odd (checks that run on both). */
+static inline void pb_test_says_what_the_kernel_did(const struct pb_test_note *w, int i)
+{
+	const struct pb_check *c = pb_test_find_check(w->id);
+	enum pb_kind kind = i % 2 ? PB_KIND_FIFO : PB_KIND_ANON;
+	struct pb_run_opts o = { .sys = NULL, .kind = kind, .timeout_s = 30 };
+	struct pb_check_result r;
+	const char *want;
+
+	ck_assert_msg(c != NULL, "%s is not in the catalogue", w->id);
+	if (kind == PB_KIND_FIFO && !(c->flags & PB_CHECK_BOTH_KINDS))
+		return;
+	want = kind == PB_KIND_FIFO && w->fifo ? w->fifo : w->anon;
+	ck_assert_int_eq(pb_conformance_run_one(c, &o, &r), 0);
+	ck_assert_msg(!r.timed_out, "%s (%s): the watchdog, not the check, ended it: %s", w->id,
+		      pb_kind_names[kind], r.detail);
+	ck_assert_msg(r.detail[0] != '\0', "%s (%s) says nothing", w->id, pb_kind_names[kind]);
+	if (w->verdict == PB_TEST_LAWFUL) {
+		ck_assert_msg(r.verdict != PB_FAIL && r.verdict != PB_ERROR, "%s (%s): %s: %s",
+			      w->id, pb_kind_names[kind], pb_verdict_names[r.verdict], r.detail);
+		return;
+	}
+	ck_assert_msg(r.verdict == w->verdict, "%s (%s): %s, expected %s: %s", w->id,
+		      pb_kind_names[kind], pb_verdict_names[r.verdict],
+		      pb_verdict_names[w->verdict], r.detail);
+	if (pb_test_reference_machine())
+		ck_assert_msg(pb_test_matches(want, r.detail), "%s (%s) says\n  %s\nexpected\n  %s",
+			      w->id, pb_kind_names[kind], r.detail, want);
+}
+
+/* ---- the verdict each check must give on this kernel (SIG, FIFO, FC) ---- */
+
+struct pb_test_expect {
+	const char *id;
+	enum pb_verdict verdict, alt;  /* alt: also acceptable (environment-dependent) */
+};
+
+/* Check X->id on this kernel, on a FIFO too when it runs on both. */
+static inline void pb_test_this_kernel(const struct pb_test_expect *x)
+{
+	const struct pb_check *c = pb_test_find_check(x->id);
+	int kinds = c && (c->flags & PB_CHECK_BOTH_KINDS) ? 2 : 1;
+
+	for (int k = 0; k < kinds; k++) {
+		struct pb_check_result r = pb_test_run(x->id, NULL,
+						       k ? PB_KIND_FIFO : PB_KIND_ANON, 0);
+
+		ck_assert_msg(r.verdict == x->verdict || r.verdict == x->alt,
+			      "%s (%s): verdict %s: %s", x->id, k ? "fifo" : "anon",
+			      pb_verdict_names[r.verdict], r.detail);
+	}
+}
+
+/* ---- broken kernels of PL, MD and LX: FAIL, on a pipe and a FIFO ---- */
+
+/* A kernel broken the way a row's check looks for: the check FAILs (on a FIFO
+ * too where `fifo_too`). */
+struct pb_test_broken_pipe {
+	const char *id;
+	bool fifo_too;
+	struct pb_sysops sys;  /* the calls broken; the rest are real */
+	const char *says;      /* the detail must say this too, or NULL */
+};
+
+/* Row B (index I of its table): FAIL, saying B->says, and KEY's snapshot
+ * (KEY.fifo on the FIFO) holds the detail. */
+static inline void pb_test_broken_pipe_fails(const struct pb_test_broken_pipe *b, int i,
+					     const char *key)
+{
+	struct pb_sysops s = pb_test_sysops(&b->sys);
+	struct pb_check_result r = pb_test_expect_fail(b->id, &s, PB_KIND_ANON, 0);
+	char fifo_key[128];
+
+	if (b->says)
+		ck_assert_ptr_nonnull(strstr(r.detail, b->says));
+	pb_test_detail_is(key, i, r.detail);
+	if (b->fifo_too) {
+		r = pb_test_expect_fail(b->id, &s, PB_KIND_FIFO, 0);
+		snprintf(fifo_key, sizeof(fifo_key), "%s.fifo", key);
+		pb_test_detail_is(fifo_key, i, r.detail);
+	}
+}
+
+/*
+ * A pipe or FIFO call failing in a check's setup is the kernel's FAIL, never
+ * the harness's ERROR (see pb_check_setup): a setup fault breaks a call the
+ * check only needs to get going.
+ */
+struct pb_test_setup_fault {
+	const char *id;
+	enum pb_kind kind;
+	const char *how;
+	const char *says;  /* the detail must contain this */
+	struct pb_sysops sys;  /* the calls broken; the rest are real */
+};
+
+static inline void pb_test_setup_fault_fails(const struct pb_test_setup_fault *f)
+{
+	struct pb_sysops s = pb_test_sysops(&f->sys);
+	struct pb_check_result r;
+
+	r = pb_test_run(f->id, &s, f->kind, 0);
+	ck_assert_msg(r.verdict == PB_FAIL, "%s %s (%s): verdict %s, expected fail: %s", f->id,
+		      f->kind == PB_KIND_FIFO ? "fifo" : "anon", f->how,
+		      pb_verdict_names[r.verdict], r.detail);
+	ck_assert_msg(strstr(r.detail, f->says), "%s (%s): the detail does not say \"%s\": %s",
+		      f->id, f->how, f->says, r.detail);
+}
+
+/*
+ * ---- the row runners that shorten a failing row's waits ----
+ * For a test file that includes fast_time.h before this header.
+ */
+#ifdef PB_FAST_TIME_H
+
+#include <sys/mman.h>
+
+#include "cleanup.h"
+#include "tsprobe.h"
+
+/*
+ * Broken kernels and exact verdicts of groups A-D and SIG: a row names a
+ * check and one of its test file's `enum bug`, which that file's
+ * broken_ops() turns into a pb_sysops (or into the harness's resources
+ * failing: fork, a thread, a buffer).
+ */
+struct pb_test_bug {
+	const char *id;
+	int bug;
+};
+
+struct pb_test_verdict {
+	const char *id;
+	int bug;
+	enum pb_kind kind;
+	enum pb_verdict verdict;
+	const char *words;  /* the detail must hold them */
+};
+
+/*
+ * Loop index I over twice a broken[] table: check ID, on an anonymous pipe
+ * for even I and on a FIFO for odd (checks that run on both), on the kernel
+ * S must say FAIL itself (not its watchdog), with the detail KEY's snapshot
+ * has for I: the failure's figures are the report a user reads.
+ */
+static inline void pb_test_fails_on_broken_kernel(const char *id, const struct pb_sysops *s,
+						  int i, const char *key)
+{
+	const struct pb_check *c = pb_test_find_check(id);
+	enum pb_kind kind = i % 2 ? PB_KIND_FIFO : PB_KIND_ANON;
+	struct pb_check_result r;
+
+	ck_assert_msg(c != NULL, "%s is not in the catalogue", id);
+	if (kind == PB_KIND_FIFO && !(c->flags & PB_CHECK_BOTH_KINDS))
+		return;
+	pb_fast_time_on();  /* every row FAILs: its waits run out a quarter as long */
+	pb_test_run_check(c, s, kind, 10, &r);
+	pb_fast_time_off();
+	if (getenv("PB_TEST_VERBOSE"))  /* to read why each check failed */
+		fprintf(stderr, "%s %s: %s\n", c->id, pb_kind_names[kind], r.detail);
+	ck_assert_msg(r.verdict == PB_FAIL, "%s (%s) with a broken kernel: %s: %s", c->id,
+		      pb_kind_names[kind], pb_verdict_names[r.verdict], r.detail);
+	ck_assert_msg(!r.timed_out, "%s: the watchdog, not the check, caught it", c->id);
+	pb_test_detail_is(key, i, r.detail);
+}
+
+/*
+ * Row V (index I of its table) on the kernel S: the check itself (not its
+ * watchdog) says V->verdict with V->words in the detail; a FAIL's or
+ * ERROR's detail is KEY's snapshot for I.
+ */
+static inline void pb_test_verdict_is(const struct pb_test_verdict *v, const struct pb_sysops *s,
+				      int i, const char *key)
+{
+	const struct pb_check *c = pb_test_find_check(v->id);
+	struct pb_check_result r;
+
+	ck_assert_msg(c != NULL, "%s is not in the catalogue", v->id);
+	if (v->verdict == PB_FAIL)
+		pb_fast_time_on();
+	pb_test_run_check(c, s, v->kind, 10, &r);
+	pb_fast_time_off();
+	if (getenv("PB_TEST_VERBOSE"))
+		fprintf(stderr, "%s %s: %s: %s\n", c->id, pb_kind_names[v->kind],
+			pb_verdict_names[r.verdict], r.detail);
+	ck_assert_msg(r.verdict == v->verdict && strstr(r.detail, v->words),
+		      "%s (%s), case %d: expected %s with \"%s\", got %s: %s", c->id,
+		      pb_kind_names[v->kind], i, pb_verdict_names[v->verdict], v->words,
+		      pb_verdict_names[r.verdict], r.detail);
+	ck_assert_msg(!r.timed_out, "%s: the watchdog, not the check, decided", c->id);
+	if (v->verdict == PB_FAIL || v->verdict == PB_ERROR)
+		pb_test_detail_is(key, i, r.detail);
+}
+
+/* ---- broken kernels of SIG, FIFO and FC: one call misbehaving, FAIL ---- */
+
+struct pb_test_broken {
+	const char *id;
+	const char *how;
+	struct pb_sysops sys;  /* the calls broken; the rest are real */
+	enum pb_kind kind;
+	const char *says;  /* the detail must contain this */
+};
+
+/* Row B (index I of its table): FAIL, saying B->says, the check alive to
+ * the end, and KEY's snapshot holds the detail. */
+static inline void pb_test_broken_kernel_fails(const struct pb_test_broken *b, int i,
+					       const char *key)
+{
+	struct pb_sysops sys = pb_test_sysops(&b->sys);
+	struct pb_check_result r;
+
+	pb_fast_time_on();  /* every row FAILs: its waits run out a quarter as long */
+	r = pb_test_run(b->id, &sys, b->kind, 0);
+	pb_fast_time_off();
+	ck_assert_msg(r.verdict == PB_FAIL, "%s (%s): verdict %s: %s", b->id, b->how,
+		      pb_verdict_names[r.verdict], r.detail);
+	ck_assert_msg(!b->says || strstr(r.detail, b->says), "%s (%s): the detail does not "
+		      "say \"%s\": %s", b->id, b->how, b->says, r.detail);
+	ck_assert_msg(r.signal == 0 && !r.timed_out, "%s: the check itself died: %s", b->id,
+		      r.detail);
+	pb_test_detail_is(key, i, r.detail);
+}
+
+/*
+ * ---- later conditions: a check that tests several conditions, one broken ----
+ *
+ * A broken kernel that trips the first condition of a check proves little
+ * about the rest.  Each row breaks one later condition only and requires
+ * FAIL with the detail that names that condition; a boundary is tried at
+ * its value (a row with no phrase: a lawful kernel there must not FAIL)
+ * and one past it.
+ */
+struct pb_test_later {
+	const char *id;
+	struct pb_sysops sys;  /* the calls broken; the rest are real */
+	const char *phrase;    /* the detail names the condition that broke; NULL: a
+				* lawful value at a boundary, which must not FAIL */
+};
+
+/* Row W (index I of its table), its file's per-row state already reset: a
+ * FAIL's detail is KEY's snapshot for I. */
+static inline void pb_test_later_condition_fails(const struct pb_test_later *w, int i,
+						 const char *key)
+{
+	const struct pb_check *c = pb_test_find_check(w->id);
+	struct pb_sysops s = pb_test_sysops(&w->sys);
+	struct pb_run_opts o = { .sys = &s, .kind = PB_KIND_ANON, .timeout_s = 10 };
+	struct pb_check_result r;
+
+	ck_assert_ptr_nonnull(c);
+	if (w->phrase)  /* a row that FAILs: its waits run out a quarter as long */
+		pb_fast_time_on();
+	ck_assert_int_eq(pb_conformance_run_one(c, &o, &r), 0);
+	pb_fast_time_off();
+	if (!w->phrase) {
+		ck_assert_msg(r.verdict != PB_FAIL && r.verdict != PB_ERROR, "%s case %d (lawful): "
+			      "%s: %s", w->id, i, pb_verdict_names[r.verdict], r.detail);
+		return;
+	}
+	ck_assert_msg(r.verdict == PB_FAIL, "%s case %d: %s: %s", w->id, i,
+		      pb_verdict_names[r.verdict], r.detail);
+	ck_assert_msg(strstr(r.detail, w->phrase) != NULL, "%s case %d: '%s' lacks '%s'",
+		      w->id, i, r.detail, w->phrase);
+	pb_test_detail_is(key, i, r.detail);
+}
+
+/*
+ * ---- later conditions, every descriptor from open() counted ----
+ *
+ * As pb_test_later, with a kind and an environment per row, and a lawful
+ * row (a kernel at a boundary, or one that behaves as an older kernel did)
+ * must not FAIL or ERROR and its detail must say what the check saw.  Every
+ * descriptor a check gets from open() it closes, on every path (a FAIL's
+ * too): counted per descriptor number in memory shared with the check's
+ * process (the child of this test's; a helper the check forks ends with
+ * _exit, which closes what it had), around the row's own open and close.
+ * The watchdog is generous (60 s): the checks' own bounded waits count
+ * sleeps of 1 ms, which stretch on a loaded machine.
+ */
+enum pb_test_need {
+	PB_NEED_ANY,       /* any environment */
+	PB_NEED_ROOT,      /* root in the initial user namespace with CAP_SYS_RESOURCE:
+			    * FC-05 asks as uid 65534 and then as the privileged caller */
+	PB_NEED_5_14       /* Linux 5.14 or later (every write into a pipe signals) */
+};
+
+struct pb_test_counted {
+	const char *id;
+	enum pb_kind kind;
+	struct pb_sysops sys;  /* the calls broken; the rest are real */
+	bool lawful;           /* must not FAIL or ERROR; else must FAIL */
+	const char *phrase;    /* the detail must hold this (end with it: "...$") */
+	enum pb_test_need need;
+};
+
+/* Two descriptors a row's pipe2 may name without opening them (the runner
+ * closes both first: a shell may have handed them down). */
+#define PB_TEST_NOT_OPEN 250
+
+/* Open before each row, in the test's process: a descriptor the check did
+ * not make, which a wrapper may hand back or close instead of the real one. */
+static int pb_test_spare = -1;
+
+/* Shared across the check's forks (RD-07's readers): which one misbehaves. */
+static int *pb_test_shared_count;
+
+/* The reader's process ends with its read: any judged call it makes after
+ * (the check's own code run by the reader) is counted in *PB_TEST_STRAY. */
+static int *pb_test_stray;
+static bool pb_test_reader_returned;
+
+static int *pb_test_opened;  /* [256], shared */
+static pid_t pb_test_pid;
+static int (*pb_test_inner_open)(const char *path, int flags, mode_t mode);
+static int (*pb_test_inner_close)(int fd);
+
+static inline int pb_test_counted_open(const char *path, int flags, mode_t mode)
+{
+	int fd = pb_test_inner_open(path, flags, mode);
+
+	if (fd >= 0 && fd < 256 && getppid() == pb_test_pid)
+		__atomic_add_fetch(&pb_test_opened[fd], 1, __ATOMIC_SEQ_CST);
+	return fd;
+}
+
+static inline int pb_test_counted_close(int fd)
+{
+	if (fd >= 0 && fd < 256 && getppid() == pb_test_pid &&
+	    __atomic_load_n(&pb_test_opened[fd], __ATOMIC_SEQ_CST) > 0)
+		__atomic_sub_fetch(&pb_test_opened[fd], 1, __ATOMIC_SEQ_CST);
+	return pb_test_inner_close(fd);
+}
+
+/* PHRASE in DETAIL; a PHRASE ending in '$' must end it. */
+static inline bool pb_test_has_phrase(const char *detail, const char *phrase)
+{
+	size_t d = strlen(detail), p = strlen(phrase);
+
+	if (p == 0 || phrase[p - 1] != '$')
+		return strstr(detail, phrase) != NULL;
+	return d >= p - 1 && strncmp(detail + d - (p - 1), phrase, p - 1) == 0;
+}
+
+/* Row W (index I of its table), its file's per-row state already reset: a
+ * FAIL's detail is KEY's snapshot for I. */
+static inline void pb_test_counted_condition(const struct pb_test_counted *w, int i,
+					     const char *key)
+{
+	const struct pb_check *c = pb_test_find_check(w->id);
+	struct pb_sysops s = pb_test_sysops(&w->sys);
+	struct pb_run_opts o = { .sys = &s, .kind = w->kind, .timeout_s = 60 };
+	struct pb_check_result r;
+
+	ck_assert_ptr_nonnull(c);  /* descriptor 0 is open: pb_test_sysops saw to it */
+	close(PB_TEST_NOT_OPEN);
+	close(PB_TEST_NOT_OPEN + 1);
+	if ((w->need == PB_NEED_ROOT && !pb_test_root_in_init_ns()) ||
+	    (w->need == PB_NEED_5_14 && !pb_test_kernel_at_least(5, 14)))
+		return;
+	pb_test_spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	ck_assert_int_ge(pb_test_spare, 0);
+	pb_test_opened = mmap(NULL, 256 * sizeof(*pb_test_opened), PROT_READ | PROT_WRITE,
+			      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(pb_test_opened, MAP_FAILED);
+	pb_test_pid = getpid();
+	pb_test_inner_open = s.open;
+	pb_test_inner_close = s.close;
+	s.open = pb_test_counted_open;
+	s.close = pb_test_counted_close;
+	pb_test_stray = mmap(NULL, sizeof(*pb_test_stray), PROT_READ | PROT_WRITE,
+			     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(pb_test_stray, MAP_FAILED);
+	*pb_test_stray = 0;
+	pb_test_reader_returned = false;
+	pb_test_shared_count = mmap(NULL, sizeof(*pb_test_shared_count), PROT_READ | PROT_WRITE,
+				    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(pb_test_shared_count, MAP_FAILED);
+	*pb_test_shared_count = 0;
+	if (!w->lawful)  /* a row that FAILs: its waits run out a quarter as long */
+		pb_fast_time_on();
+	ck_assert_int_eq(pb_conformance_run_one(c, &o, &r), 0);
+	pb_fast_time_off();
+	if (getenv("PB_TEST_VERBOSE"))
+		fprintf(stderr, "# %s case %d: %s: %s\n", w->id, i, pb_verdict_names[r.verdict],
+			r.detail);
+	if (w->lawful)
+		ck_assert_msg(r.verdict != PB_FAIL && r.verdict != PB_ERROR, "%s case %d (lawful): "
+			      "%s: %s", w->id, i, pb_verdict_names[r.verdict], r.detail);
+	else
+		ck_assert_msg(r.verdict == PB_FAIL, "%s case %d: %s: %s", w->id, i,
+			      pb_verdict_names[r.verdict], r.detail);
+	ck_assert_msg(pb_test_has_phrase(r.detail, w->phrase), "%s case %d: '%s' lacks '%s'",
+		      w->id, i, r.detail, w->phrase);
+	if (!w->lawful)
+		pb_test_detail_is(key, i, r.detail);
+	ck_assert_msg(*pb_test_stray == 0, "%s case %d: the reader made %d judged calls after its "
+		      "read returned", w->id, i, *pb_test_stray);
+	for (int fd = 0; fd < 256; fd++)
+		ck_assert_msg(pb_test_opened[fd] == 0, "%s case %d: descriptor %d from open() left "
+			      "open", w->id, i, fd);
+	munmap(pb_test_opened, 256 * sizeof(*pb_test_opened));
+	munmap(pb_test_stray, sizeof(*pb_test_stray));
+	ck_assert_msg(!r.timed_out, "%s case %d: the watchdog, not the check, decided", w->id, i);
+	munmap(pb_test_shared_count, sizeof(*pb_test_shared_count));
+}
+
+/*
+ * ---- one condition at a time, the Nth call faked ----
+ *
+ * Each row breaks one condition of a check, a step the first condition
+ * never looks at, and requires the verdict the check must then give (FAIL,
+ * or INFO and SKIP where a branch says so) with the detail that names that
+ * step.  A row that expects PASS is a lawful kernel at a boundary: it must
+ * not be judged broken, and its note must say what it saw.  Most rows need
+ * no wrapper of their own: the Nth read, write or FIONREAD on a pipe or
+ * FIFO (counted from 1 in the check's process) says what the row's `rd`,
+ * `wr` or `io` says instead of what the kernel did.
+ */
+
+/* The Nth call of a kind on a pipe: what it says instead.  nth 0: untouched.
+ * A read does the real read first, then returns RET (copying DATA, when
+ * given, into the buffer) or -1/ERR; a write writes nothing and returns RET
+ * or -1/ERR; a FIONREAD adds RET to what the kernel said. */
+struct pb_test_fake {
+	int nth;
+	ssize_t ret;
+	int err;
+	const char *data;
+};
+
+struct pb_test_step {
+	const char *id;
+	enum pb_kind kind;
+	struct pb_sysops sys;  /* the calls broken; the rest are real */
+	enum pb_verdict v;     /* the verdict the check must give */
+	const char *phrase;    /* the detail must say this */
+	struct pb_test_fake rd, wr, io;
+	struct pb_test_fake sz;  /* the Nth F_GETPIPE_SZ of a write end returns RET instead */
+	int setsz_err;         /* F_SETPIPE_SZ fails with this instead */
+	const char *base;      /* the check's directory goes here (NULL: $TMPDIR) */
+	unsigned flags;        /* PB_RUN_* */
+};
+
+/* A row's verdict and the phrase its detail must carry; its Nth read,
+ * write or FIONREAD. */
+#define FAILS .v = PB_FAIL, .phrase =
+#define PASSES .v = PB_PASS, .phrase =
+#define SAYS(verdict) .v = (verdict), .phrase =
+#define RD(n, ...) .rd = { (n), __VA_ARGS__ }
+#define WR(n, ...) .wr = { (n), __VA_ARGS__ }
+#define IO(n, delta) .io = { (n), (delta), 0, NULL }
+
+/* The row being run: set before the check forks, so its process sees it. */
+static const struct pb_test_step *pb_test_cur;
+
+/* The calls seen so far in the check's process; `calls` is for a row's own
+ * wrapper to count with. */
+static struct {
+	int reads, writes, ioctls, calls, sizes;
+} pb_test_seen;
+
+static inline ssize_t pb_test_nth_read(int fd, void *buf, size_t n)
+{
+	ssize_t r = read(fd, buf, n);
+	const struct pb_test_fake *f = &pb_test_cur->rd;
+
+	if (!is_pipe_fd(fd) || ++pb_test_seen.reads != f->nth)
+		return r;
+	if (f->err)
+		return fail_with(f->err);
+	if (f->data)
+		memcpy(buf, f->data, strlen(f->data) < n ? strlen(f->data) : n);
+	return f->ret;
+}
+
+static inline ssize_t pb_test_nth_write(int fd, const void *buf, size_t n)
+{
+	const struct pb_test_fake *f = &pb_test_cur->wr;
+
+	if (!is_pipe_fd(fd) || ++pb_test_seen.writes != f->nth)
+		return write(fd, buf, n);
+	return f->err ? fail_with(f->err) : f->ret;
+}
+
+static inline int pb_test_nth_ioctl(int fd, unsigned long req, void *arg)
+{
+	int r = ioctl(fd, req, arg);
+
+	if (r == 0 && req == FIONREAD && is_pipe_fd(fd) && ++pb_test_seen.ioctls == pb_test_cur->io.nth)
+		*(int *)arg += (int)pb_test_cur->io.ret;
+	return r;
+}
+
+static inline int pb_test_nth_fcntl(int fd, int cmd, long arg)
+{
+	if (cmd == F_SETPIPE_SZ && pb_test_cur->setsz_err)
+		return (int)fail_with(pb_test_cur->setsz_err);
+	/* Counted on a pipe's write end only: a size asked of any other
+	 * descriptor is the kernel's answer for that descriptor. */
+	if (cmd == F_GETPIPE_SZ && is_write_end(fd) && ++pb_test_seen.sizes == pb_test_cur->sz.nth)
+		return (int)pb_test_cur->sz.ret;
+	return fcntl(fd, cmd, arg);
+}
+
+/* Row W's check run through the runner with its fakes (a 10 s watchdog). */
+static inline struct pb_check_result pb_test_run_step(const struct pb_test_step *w)
+{
+	const struct pb_check *c = pb_test_find_check(w->id);
+	struct pb_sysops s = pb_test_sysops(&w->sys);
+	struct pb_run_opts o = { .sys = &s, .kind = w->kind, .timeout_s = 10, .flags = w->flags,
+				 .base_dir = w->base };
+	struct pb_check_result r;
+
+	ck_assert_msg(c != NULL, "no check %s", w->id);
+	if (w->rd.nth)
+		s.read = pb_test_nth_read;
+	if (w->wr.nth)
+		s.write = pb_test_nth_write;
+	if (w->io.nth)
+		s.ioctl = pb_test_nth_ioctl;
+	if (w->sz.nth || w->setsz_err)
+		s.fcntl = pb_test_nth_fcntl;
+	pb_test_cur = w;
+	memset(&pb_test_seen, 0, sizeof(pb_test_seen));
+	ck_assert_int_eq(pb_conformance_run_one(c, &o, &r), 0);
+	if (getenv("PB_TEST_VERBOSE"))
+		fprintf(stderr, "# %s: %s: %s\n", w->id, pb_verdict_names[r.verdict], r.detail);
+	return r;
+}
+
+/* Row W (index I of its table): its verdict and phrase; a FAIL's detail is
+ * KEY's snapshot for I (a row in a directory of its own has none: the
+ * filesystem's words are no part of a snapshot).  A row whose directory is
+ * not a usable tmpfs here is skipped. */
+static inline void pb_test_one_condition(const struct pb_test_step *w, int i, const char *key)
+{
+	struct pb_check_result r;
+
+	if (w->base && (pb_dir_usable(w->base) != 0 || !pb_ts_on_tmpfs(w->base, -1))) {
+		fprintf(stderr, "# %s row %d: skipped: %s is not a usable tmpfs\n", w->id, i,
+			w->base);
+		return;
+	}
+	if (w->v == PB_FAIL)  /* its waits run out a quarter as long */
+		pb_fast_time_on();
+	r = pb_test_run_step(w);
+	pb_fast_time_off();
+
+	ck_assert_msg(r.verdict == w->v, "%s row %d: %s, expected %s: %s", w->id, i,
+		      pb_verdict_names[r.verdict], pb_verdict_names[w->v], r.detail);
+	ck_assert_msg(strstr(r.detail, w->phrase) != NULL, "%s row %d: '%s' lacks '%s'", w->id,
+		      i, r.detail, w->phrase);
+	if (w->v == PB_FAIL && !w->base)
+		pb_test_detail_is(key, i, r.detail);
+}
+
+#endif /* PB_FAST_TIME_H */
 
 #endif

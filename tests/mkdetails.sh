@@ -16,8 +16,10 @@
 # share, then '*'.  Read the diff before committing it: a detail that
 # changed is a change of what users are told.
 set -u
-progs="tests/check_conf_core tests/check_conf_conditions tests/check_conf_conditions_fifo
-	tests/check_conf_conditions_md tests/check_conf_pollmdlx tests/check_conf_sigfifofc"
+progs="tests/check_conf_creation tests/check_conf_read tests/check_conf_write
+	tests/check_conf_nonblock tests/check_conf_sigpipe tests/check_conf_fifo
+	tests/check_conf_fcntl tests/check_conf_poll tests/check_conf_metadata
+	tests/check_conf_linux"
 tmp=$(mktemp -d) || exit 2
 trap 'kill $hogs 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
 hogs=

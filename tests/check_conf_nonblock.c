@@ -1,0 +1,634 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The nonblocking-I/O checks, NB-* (src/checks/nonblock.c): each one FAILs
+ * on a kernel broken the way it looks for (an injected pb_sysops), first its
+ * main bug, then each later condition on its own (a write that reports
+ * EAGAIN but still queued bytes, a boundary at its value and one past it,
+ * ...); it gives the exact verdict the fail/error rule asks for (a pipe or
+ * FIFO misbehaving at any step, setup included, is FAIL; a harness resource
+ * is ERROR; a capacity too small to test is SKIP); and on the real kernel it
+ * says exactly what the kernel did, its figures following from the page
+ * size and the capacity.
+ */
+#include <config.h>
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "fast_time.h"  /* first: check_conf.h's row runners use it */
+#include "check_conf.h"
+#include "check_main.h"
+#include "checks/conformance.h"
+
+/* ---- misbehaving system calls, each imitating one kernel or libc bug ---- */
+
+/* write_torn, write_small, write_enomem_on_pipes, write_zero_when_full,
+ * write_eio_on_pipes, ioctl_fionread_plus_1, dup_eio and
+ * fcntl_getpipesz_eio: tests/check_conf.h. */
+
+/* Page-sized writes into pipes fail (a fill step; the checks' own writes of
+ * other sizes work): with EIO, or out of memory. */
+static ssize_t write_page_fails(int fd, const void *buf, size_t n, int e)
+{
+	if (is_pipe_fd(fd) && (long)n == sysconf(_SC_PAGESIZE)) {
+		errno = e;
+		return -1;
+	}
+	return write(fd, buf, n);
+}
+
+static ssize_t write_page_eio(int fd, const void *buf, size_t n)
+{
+	return write_page_fails(fd, buf, n, EIO);
+}
+
+static ssize_t write_page_enomem(int fd, const void *buf, size_t n)
+{
+	return write_page_fails(fd, buf, n, ENOMEM);
+}
+
+/* FIONBIO accepted but ignored. */
+static int ioctl_fionbio_noop(int fd, unsigned long req, void *arg)
+{
+	return req == FIONBIO ? 0 : ioctl(fd, req, arg);
+}
+
+/* F_GETPIPE_SZ says one page and F_SETPIPE_SZ is refused (a user over
+ * pipe-user-pages-soft): an environment limit, not a kernel bug. */
+static int fcntl_one_page(int fd, int cmd, long arg)
+{
+	if (cmd == F_GETPIPE_SZ)
+		return (int)sysconf(_SC_PAGESIZE);
+	if (cmd == F_SETPIPE_SZ) {
+		errno = EPERM;
+		return -1;
+	}
+	return fcntl(fd, cmd, arg);
+}
+
+/* ---- the table: each check and the bug it must catch ---- */
+
+enum bug {
+	WRITE_TORN, WRITE_FULL_ZERO, WRITE_SMALL, IOCTL_FIONBIO, IOCTL_FIONREAD, WRITE_EIO,
+	WRITE_ENOMEM, WRITE_PAGE_EIO, WRITE_PAGE_ENOMEM, PIPES_EIO, DUP_EIO,
+	FCNTL_GETPIPESZ_EIO, FCNTL_ONE_PAGE,
+};
+
+static struct pb_sysops broken_ops(enum bug b)
+{
+	struct pb_sysops s = pb_sysops_real;
+
+	switch (b) {
+	case WRITE_TORN: s.write = write_torn; break;
+	case WRITE_FULL_ZERO: s.write = write_zero_when_full; break;
+	case WRITE_SMALL: s.write = write_small; break;
+	case IOCTL_FIONBIO: s.ioctl = ioctl_fionbio_noop; break;
+	case IOCTL_FIONREAD: s.ioctl = ioctl_fionread_plus_1; break;
+	case WRITE_EIO: s.write = write_eio_on_pipes; break;
+	case WRITE_ENOMEM: s.write = write_enomem_on_pipes; break;
+	case WRITE_PAGE_EIO: s.write = write_page_eio; break;
+	case WRITE_PAGE_ENOMEM: s.write = write_page_enomem; break;
+	case PIPES_EIO: s.pipe2 = pipe2_eio; s.mkfifo = mkfifo_eio; break;
+	case DUP_EIO: s.dup = dup_eio; break;
+	case FCNTL_GETPIPESZ_EIO: s.fcntl = fcntl_getpipesz_eio; break;
+	case FCNTL_ONE_PAGE: s.fcntl = fcntl_one_page; break;
+	}
+	return s;
+}
+
+static const struct pb_test_bug broken_kernels[] = {
+	{ "NB-01", WRITE_TORN }, { "NB-02", WRITE_FULL_ZERO }, { "NB-03", WRITE_SMALL },
+	{ "NB-04", IOCTL_FIONBIO }, { "NB-05", IOCTL_FIONREAD },
+};
+#define NBROKEN (int)(sizeof(broken_kernels) / sizeof(broken_kernels[0]))
+
+/* Loop index i: row i/2, anon for even i and fifo for odd (both-kind
+ * checks).  The first also asks that every check has a row. */
+START_TEST(broken_kernel_fails)
+{
+	struct pb_sysops s = broken_ops(broken_kernels[_i / 2].bug);
+
+	if (_i == 0)
+		pb_test_every_check_has_a_row(pb_checks_nonblock, broken_kernels, NBROKEN,
+					      sizeof(broken_kernels[0]), "broken-kernel");
+	pb_test_fails_on_broken_kernel(broken_kernels[_i / 2].id, &s, _i,
+				       "nonblock.broken_kernel");
+}
+END_TEST
+
+/* Exact verdicts for situations the table above does not show: the
+ * fail/error rule (a pipe or FIFO call misbehaving at any step, setup
+ * included, is FAIL naming it; a harness resource is ERROR), and a small
+ * capacity.  WORDS must be in the detail. */
+static const struct pb_test_verdict verdicts[] = {
+	/* write() on a full nonblocking pipe returns 0 instead of -1/EAGAIN */
+	{ "NB-01", WRITE_FULL_ZERO, PB_KIND_ANON, PB_FAIL, "returned 0; POSIX requires -1 with EAGAIN" },
+	{ "NB-01", WRITE_FULL_ZERO, PB_KIND_FIFO, PB_FAIL, "returned 0; POSIX requires -1 with EAGAIN" },
+	{ "NB-02", WRITE_FULL_ZERO, PB_KIND_ANON, PB_FAIL, "returned 0; POSIX requires -1 with EAGAIN" },
+	/* a write with room that is short, during setup */
+	{ "NB-05", WRITE_SMALL, PB_KIND_ANON, PB_FAIL, "with room" },
+	/* a write failing during setup: FAIL naming the errno; out of memory: ERROR */
+	{ "NB-05", WRITE_EIO, PB_KIND_ANON, PB_FAIL, "EIO" },
+	{ "NB-05", WRITE_ENOMEM, PB_KIND_ANON, PB_ERROR, "harness" },
+	{ "NB-03", WRITE_PAGE_EIO, PB_KIND_ANON, PB_FAIL, "two free pages" },
+	{ "NB-03", WRITE_PAGE_EIO, PB_KIND_ANON, PB_FAIL, "EIO" },
+	{ "NB-03", WRITE_PAGE_ENOMEM, PB_KIND_ANON, PB_ERROR, "harness" },
+	/* pipe/FIFO creation or dup broken: FAIL */
+	{ "NB-03", PIPES_EIO, PB_KIND_FIFO, PB_FAIL, "cannot make a FIFO" },
+	{ "NB-04", DUP_EIO, PB_KIND_ANON, PB_FAIL, "dup of the write end" },
+	/* fcntl on a pipe failing during setup */
+	{ "NB-01", FCNTL_GETPIPESZ_EIO, PB_KIND_ANON, PB_FAIL, "F_GETPIPE_SZ" },
+	{ "NB-03", FCNTL_GETPIPESZ_EIO, PB_KIND_ANON, PB_FAIL, "F_GETPIPE_SZ" },
+	{ "NB-05", FCNTL_GETPIPESZ_EIO, PB_KIND_ANON, PB_FAIL, "F_GETPIPE_SZ" },
+	/* a small capacity is the environment's: SKIP, not ERROR */
+	{ "NB-03", FCNTL_ONE_PAGE, PB_KIND_ANON, PB_SKIP, "pipe-user-pages-soft" },
+	{ "NB-05", FCNTL_ONE_PAGE, PB_KIND_ANON, PB_SKIP, "pipe-user-pages-soft" },
+};
+#define NVERDICTS (int)(sizeof(verdicts) / sizeof(verdicts[0]))
+
+START_TEST(verdict_per_situation)
+{
+	struct pb_sysops s = broken_ops(verdicts[_i].bug);
+
+	pb_test_verdict_is(&verdicts[_i], &s, _i, "nonblock.verdict_per_situation");
+}
+END_TEST
+
+/* ---- later conditions, one at a time (pb_test_later) ---- */
+
+/* A nonblocking write that cannot be done whole says EAGAIN, but one byte
+ * of it was queued anyway. */
+static ssize_t write_eagain_but_queued(int fd, const void *buf, size_t n)
+{
+	ssize_t r = write(fd, buf, n);
+
+	if (r < 0 && errno == EAGAIN && n > 1) {
+		(void)!write(fd, buf, 1);
+		errno = EAGAIN;
+	}
+	return r;
+}
+
+/* A one-byte write into a full pipe fails with EIO instead of EAGAIN. */
+static ssize_t write_full_eio(int fd, const void *buf, size_t n)
+{
+	ssize_t r = write(fd, buf, n);
+
+	if (r < 0 && errno == EAGAIN && n == 1)
+		errno = EIO;
+	return r;
+}
+
+/* Filling fails with EIO after three pages. */
+static int fill_writes;
+static ssize_t write_eio_after_3(int fd, const void *buf, size_t n)
+{
+	if (n >= 4096 && ++fill_writes > 3) {
+		errno = EIO;
+		return -1;
+	}
+	return write(fd, buf, n);
+}
+
+/* The pipe never fills: every write "succeeds" without queueing. */
+static ssize_t write_never_full(int fd, const void *buf, size_t n)
+{
+	if (n >= 4096)
+		return (ssize_t)n;
+	return write(fd, buf, n);
+}
+
+/* The number of fill writes, counted across the check's fork. */
+static long *shared_writes;
+
+/* The pipe never fills, and every write is counted. */
+static ssize_t write_never_full_counted(int fd, const void *buf, size_t n)
+{
+	if (n >= 4096) {
+		__atomic_add_fetch(shared_writes, 1, __ATOMIC_SEQ_CST);
+		return (ssize_t)n;
+	}
+	return write(fd, buf, n);
+}
+
+/* Bytes queued in the pipe FD is an end of. */
+static long queued(int fd)
+{
+	int q = 0;
+
+	return ioctl(fd, FIONREAD, &q) == 0 ? q : -1;
+}
+
+/* NB-01: after PIPE_BUF bytes, a nonblocking write(1) says EAGAIN. */
+static ssize_t write_1_after_pipe_buf_eagain(int fd, const void *buf, size_t n)
+{
+	if (n == 1 && is_nonblock(fd) && queued(fd) == PIPE_BUF)
+		return fail_with(EAGAIN);
+	return write(fd, buf, n);
+}
+
+/* NB-01: a write(PIPE_BUF) into a full pipe fails with EIO; the write(1)
+ * before it, and the fill, see EAGAIN as they should. */
+static bool full_write_1_seen;
+static ssize_t write_full_pipe_buf_eio(int fd, const void *buf, size_t n)
+{
+	ssize_t r = write(fd, buf, n);
+
+	if (r < 0 && errno == EAGAIN && n == 1)
+		full_write_1_seen = true;
+	else if (r < 0 && errno == EAGAIN && n == PIPE_BUF && full_write_1_seen)
+		errno = EIO;
+	return r;
+}
+
+/* NB-01: 96 bytes free in the last page, a write(96) says EAGAIN. */
+static ssize_t write_96_eagain(int fd, const void *buf, size_t n)
+{
+	return n == 96 && is_nonblock(fd) ? fail_with(EAGAIN) : write(fd, buf, n);
+}
+
+/* NB-03: a nonblocking write of more than PIPE_BUF moves at most LIMIT bytes. */
+static ssize_t write_big_capped(int fd, const void *buf, size_t n, size_t limit)
+{
+	if (n > PIPE_BUF && is_nonblock(fd) && n > limit)
+		n = limit;
+	return write(fd, buf, n);
+}
+
+static ssize_t write_big_pipe_buf(int fd, const void *buf, size_t n)
+{
+	return write_big_capped(fd, buf, n, PIPE_BUF);
+}
+
+static ssize_t write_big_pipe_buf_less_1(int fd, const void *buf, size_t n)
+{
+	return write_big_capped(fd, buf, n, PIPE_BUF - 1);
+}
+
+/* NB-03: a nonblocking write of more than PIPE_BUF (but not the 5-page one)
+ * says one byte more than it moved. */
+static ssize_t write_big_overcounts(int fd, const void *buf, size_t n)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	ssize_t r = write(fd, buf, n);
+
+	return r > 0 && n > PIPE_BUF && n != (size_t)(5 * page) ? r + 1 : r;
+}
+
+/* NB-03: the write(5 pages) into two free pages says one byte more than it
+ * moved, or returns 0. */
+static ssize_t write_5_pages_overcounts(int fd, const void *buf, size_t n)
+{
+	ssize_t r = write(fd, buf, n);
+
+	return r > 0 && n == (size_t)(5 * sysconf(_SC_PAGESIZE)) ? r + 1 : r;
+}
+
+static ssize_t write_5_pages_zero(int fd, const void *buf, size_t n)
+{
+	return n == (size_t)(5 * sysconf(_SC_PAGESIZE)) ? 0 : write(fd, buf, n);
+}
+
+/* NB-04: the dup of the write end, whose flags the wrappers below misreport. */
+static int nb04_dup = -1;
+static int dup_remembered(int fd)
+{
+	return nb04_dup = dup(fd);
+}
+
+/* F_GETFL: the read end says O_NONBLOCK, whatever it is. */
+static int fcntl_read_end_nonblock(int fd, int cmd, long arg)
+{
+	int r = fcntl(fd, cmd, arg);
+
+	if (cmd == F_GETFL && r >= 0 && is_pipe_fd(fd) && (r & O_ACCMODE) == O_RDONLY)
+		r |= O_NONBLOCK;
+	return r;
+}
+
+/* F_GETFL: the dup never says O_NONBLOCK. */
+static int fcntl_dup_blocking(int fd, int cmd, long arg)
+{
+	int r = fcntl(fd, cmd, arg);
+
+	return cmd == F_GETFL && r >= 0 && fd == nb04_dup ? r & ~O_NONBLOCK : r;
+}
+
+/* F_SETFL on the dup fails with EIO, or is accepted and ignored. */
+static int fcntl_dup_setfl_eio(int fd, int cmd, long arg)
+{
+	if (cmd == F_SETFL && fd == nb04_dup) {
+		errno = EIO;
+		return -1;
+	}
+	return fcntl(fd, cmd, arg);
+}
+
+static int fcntl_dup_setfl_ignored(int fd, int cmd, long arg)
+{
+	return cmd == F_SETFL && fd == nb04_dup ? 0 : fcntl(fd, cmd, arg);
+}
+
+/* F_GETFL fails with EIO on its Nth call in NB-04 (1: the write end, 2: the
+ * dup, 3: the read end, 4: the write end after F_SETFL on the dup). */
+static int nb04_getfl_calls;
+static int fcntl_getfl_eio_nth(int fd, int cmd, long arg, int nth)
+{
+	if (cmd == F_GETFL && ++nb04_getfl_calls == nth) {
+		errno = EIO;
+		return -1;
+	}
+	return fcntl(fd, cmd, arg);
+}
+#define GETFL_EIO(n) \
+	static int fcntl_getfl_eio_##n(int fd, int cmd, long arg) \
+	{ \
+		return fcntl_getfl_eio_nth(fd, cmd, arg, n); \
+	}
+GETFL_EIO(1)
+GETFL_EIO(2)
+GETFL_EIO(3)
+GETFL_EIO(4)
+
+/* NB-03: F_SETPIPE_SZ says the pipe now holds 0 bytes (it must say at least
+ * what was asked). */
+static int fcntl_setpipe_sz_0(int fd, int cmd, long arg)
+{
+	int r = fcntl(fd, cmd, arg);
+
+	return cmd == F_SETPIPE_SZ && r >= 0 ? 0 : r;
+}
+
+/* NB-05: a nonblocking write(1) that cannot be done says 1. */
+static ssize_t write_1_lies(int fd, const void *buf, size_t n)
+{
+	ssize_t r = write(fd, buf, n);
+
+	return r < 0 && errno == EAGAIN && n == 1 ? 1 : r;
+}
+
+/* NB-05: a write(10000) with 96 bytes free says 96 but moves none. */
+static ssize_t write_10000_lies(int fd, const void *buf, size_t n)
+{
+	ssize_t r = write(fd, buf, n);
+
+	return r < 0 && errno == EAGAIN && n == 10000 ? 96 : r;
+}
+
+static const struct pb_test_later later[] = {
+	{ "NB-01", { .write = write_eagain_but_queued },
+	  "96 bytes free: write(200) = -1/EAGAIN, FIONREAD" },
+	{ "NB-01", { .write = write_full_eio }, "full pipe: write(1) = -1/EIO" },
+	{ "NB-01", { .write = write_eio_after_3 }, "EIO" },
+	{ "NB-01", { .write = write_never_full }, "more than 64 MiB without EAGAIN" },
+	/* NB-01: each step on its own; NB-03: PIPE_BUF at the value and -1,
+	 * the capacity and two free pages at the value (the real kernel) and +1 */
+	{ "NB-01", { .write = write_1_after_pipe_buf_eagain }, "write(1) after PIPE_BUF bytes" },
+	{ "NB-01", { .write = write_full_pipe_buf_eio }, "full pipe: write(4096) = -1/EIO" },
+	{ "NB-01", { .write = write_96_eagain }, "last page: write(96) = -1/EAGAIN" },
+	{ "NB-03", { .write = write_big_pipe_buf }, NULL },
+	{ "NB-03", { .write = write_big_pipe_buf_less_1 }, "= 4095, expected at least PIPE_BUF" },
+	{ "NB-03", { .write = write_big_overcounts }, "= 65537, more than the capacity" },
+	{ "NB-03", { .write = write_5_pages_overcounts }, "expected a partial write of at most" },
+	{ "NB-03", { .write = write_5_pages_zero }, ") = 0, expected a partial write" },
+	{ "NB-04", { .dup = dup_remembered, .fcntl = fcntl_read_end_nonblock }, "read end yes" },
+	{ "NB-04", { .dup = dup_remembered, .fcntl = fcntl_dup_blocking }, "its dup no" },
+	{ "NB-04", { .dup = dup_remembered, .fcntl = fcntl_dup_setfl_eio }, "F_SETFL on the dup: EIO" },
+	{ "NB-04", { .dup = dup_remembered, .fcntl = fcntl_dup_setfl_ignored },
+	  "did not clear it on the original" },
+	{ "NB-05", { .write = write_1_lies }, "FIONREAD says" },
+	{ "NB-05", { .write = write_10000_lies }, "96 B free: write(10000) = 96" },
+	/* NB-04: F_GETFL failing on each descriptor in turn is a FAIL naming it */
+	{ "NB-04", { .fcntl = fcntl_getfl_eio_1 }, "F_GETFL on the write end: EIO" },
+	{ "NB-04", { .fcntl = fcntl_getfl_eio_2 }, "F_GETFL on the dup of the write end: EIO" },
+	{ "NB-04", { .fcntl = fcntl_getfl_eio_3 }, "F_GETFL on the read end: EIO" },
+	{ "NB-04", { .fcntl = fcntl_getfl_eio_4 }, "after F_SETFL on the dup, F_GETFL on the write "
+	  "end: EIO" },
+	{ "NB-03", { .fcntl = fcntl_setpipe_sz_0 }, "empty 0-byte pipe: write(1048576) = 65536, "
+	  "more than the capacity F_SETPIPE_SZ gave" },
+};
+#define NLATER (sizeof(later) / sizeof(later[0]))
+
+START_TEST(later_condition_fails)
+{
+	fill_writes = 0;
+	full_write_1_seen = false;
+	nb04_dup = -1;
+	nb04_getfl_calls = 0;
+	pb_test_later_condition_fails(&later[_i], _i, "nonblock.later_condition");
+}
+END_TEST
+
+/* A pipe that never fills is given up after 64 MiB: the page writes up to
+ * the one that passes the bound, not more. */
+START_TEST(fill_bound_is_64_mib)
+{
+	const struct pb_check *c = pb_test_find_check("NB-01");
+	struct pb_sysops s = pb_sysops_real;
+	struct pb_run_opts o = { .sys = &s, .kind = PB_KIND_ANON, .timeout_s = 20 };
+	struct pb_check_result r;
+	long page = sysconf(_SC_PAGESIZE);
+
+	shared_writes = mmap(NULL, sizeof(*shared_writes), PROT_READ | PROT_WRITE,
+			     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(shared_writes, MAP_FAILED);
+	*shared_writes = 0;
+	s.write = write_never_full_counted;
+	ck_assert_int_eq(pb_conformance_run_one(c, &o, &r), 0);
+	ck_assert_int_eq(r.verdict, PB_FAIL);
+	ck_assert_ptr_nonnull(strstr(r.detail, "more than 64 MiB without EAGAIN"));
+	/* NB-01 writes PIPE_BUF once before filling; then the fill's pages */
+	ck_assert_int_ge(*shared_writes, (64L << 20) / page + 1);
+	ck_assert_int_le(*shared_writes, (64L << 20) / page + 2);
+	munmap(shared_writes, sizeof(*shared_writes));
+}
+END_TEST
+
+/* A pipe of two pages that cannot grow: F_GETPIPE_SZ of a fresh (64 KiB)
+ * pipe first really shrinks it to two pages; F_SETPIPE_SZ to four pages
+ * fails with EPERM (pipe-user-pages-soft reached). */
+static int fcntl_two_pages_stuck(int fd, int cmd, long arg)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (cmd == F_GETPIPE_SZ && fcntl(fd, F_GETPIPE_SZ) == 65536 &&
+	    fcntl(fd, F_SETPIPE_SZ, 2 * page) < 0)
+		return -1;
+	if (cmd == F_SETPIPE_SZ && arg == 4 * page) {
+		errno = EPERM;
+		return -1;
+	}
+	return fcntl(fd, cmd, arg);
+}
+
+/* A capacity too small to test: F_GETPIPE_SZ says half a page
+ * (fcntl_half_page), and NB-01, which leaves 96 bytes free in a full pipe,
+ * skips, saying why; NB-03 needs three pages to leave two free: with two it
+ * skips, saying why. */
+START_TEST(small_capacity_skips)
+{
+	const struct pb_sysops half = { .fcntl = fcntl_half_page };
+	long page = sysconf(_SC_PAGESIZE);
+	char want[96];
+
+	snprintf(want, sizeof(want), "capacity %ld is below one page (%ld)", page / 2, page);
+	pb_test_skips_saying("NB-01", &half, want);
+	snprintf(want, sizeof(want), "capacity %ld, and F_SETPIPE_SZ cannot grow it",
+		 2 * sysconf(_SC_PAGESIZE));
+	pb_test_skips_saying("NB-03", &(struct pb_sysops){ .fcntl = fcntl_two_pages_stuck }, want);
+}
+END_TEST
+
+/* NB-03's note on this kernel: the partial write with two pages free first
+ * (at most two pages, more than none), then the two fills. */
+START_TEST(nb03_note)
+{
+	const struct pb_check *c = pb_test_find_check("NB-03");
+	struct pb_run_opts o = { .kind = PB_KIND_ANON, .timeout_s = 20 };
+	struct pb_check_result r;
+	long page = sysconf(_SC_PAGESIZE), n = -1;
+
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_eq(pb_conformance_run_one(c, &o, &r), 0);
+	if (r.verdict == PB_SKIP)
+		return;
+	ck_assert_msg(r.verdict == PB_PASS, "%s: %s", pb_verdict_names[r.verdict], r.detail);
+	ck_assert_msg(sscanf(r.detail, "2 pages free: write(5 pages)=%ld; ", &n) == 1 && n > 0 &&
+		      n <= 2 * page && strstr(r.detail, "; empty "), "%s", r.detail);
+}
+END_TEST
+
+/* NB-05's info line on this kernel: the figures it names follow from the
+ * capacity (F_GETPIPE_SZ of a fresh pipe) and the page size. */
+START_TEST(nb05_figures)
+{
+	const struct pb_check *c = pb_test_find_check("NB-05");
+	struct pb_run_opts o = { .kind = PB_KIND_ANON, .timeout_s = 20 };
+	struct pb_check_result r;
+	long page = sysconf(_SC_PAGESIZE), cap;
+	char want[160];
+	int fd[2];
+
+	ck_assert_int_eq(pipe(fd), 0);
+	cap = fcntl(fd[1], F_GETPIPE_SZ);
+	close(fd[0]);
+	close(fd[1]);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_eq(pb_conformance_run_one(c, &o, &r), 0);
+	if (r.verdict == PB_SKIP)
+		return;  /* one page: nothing to count */
+	ck_assert_msg(r.verdict == PB_INFO, "%s: %s", pb_verdict_names[r.verdict], r.detail);
+	snprintf(want, sizeof(want), "1 B + %ld pages: FIONREAD %ld of %ld, write(1) = ",
+		 cap / page - 1, 1 + (cap / page - 1) * page, cap);
+	ck_assert_msg(strstr(r.detail, want), "no '%s' in: %s", want, r.detail);
+	snprintf(want, sizeof(want), "write(%ld) = ", page + 50);
+	ck_assert_msg(strstr(r.detail, want), "no '%s' in: %s", want, r.detail);
+}
+END_TEST
+
+/* ---- later conditions, every descriptor from open() counted (pb_test_counted) ---- */
+
+/* ---- NB-02: the big write into a full pipe ---- */
+
+enum big { BIG_EIO, BIG_ONE, BIG_ONE_EINTR, BIG_BLOCKS };
+
+static ssize_t write_big_full(int fd, const void *buf, size_t n, enum big how)
+{
+	ssize_t r = write(fd, buf, n);
+
+	if (!(r < 0 && errno == EAGAIN && n == 3 * PIPE_BUF))
+		return r;
+	if (how == BIG_EIO)
+		return fail_with(EIO);
+	if (how == BIG_ONE)
+		return 1;  /* errno stays EAGAIN */
+	if (how == BIG_ONE_EINTR) {
+		errno = EINTR;  /* a count is no interrupted call */
+		return 1;
+	}
+	pause();
+	return fail_with(EINTR);
+}
+
+static ssize_t write_big_eio(int fd, const void *b, size_t n)
+{
+	return write_big_full(fd, b, n, BIG_EIO);
+}
+
+static ssize_t write_big_one(int fd, const void *b, size_t n)
+{
+	return write_big_full(fd, b, n, BIG_ONE);
+}
+
+static ssize_t write_big_one_eintr(int fd, const void *b, size_t n)
+{
+	return write_big_full(fd, b, n, BIG_ONE_EINTR);
+}
+
+static ssize_t write_big_blocks(int fd, const void *b, size_t n)
+{
+	return write_big_full(fd, b, n, BIG_BLOCKS);
+}
+
+static const struct pb_test_counted counted[] = {
+	/* NB-02: EIO, a count with EAGAIN, blocking; the FIFO */
+	{ "NB-02", 0, { .write = write_big_eio }, false, "full pipe: write(3*PIPE_BUF) = -1/EIO", PB_NEED_ANY },
+	{ "NB-02", 0, { .write = write_big_one }, false, "full pipe: write(3*PIPE_BUF) = 1", PB_NEED_ANY },
+	{ "NB-02", 0, { .write = write_big_one_eintr }, false, "full pipe: write(3*PIPE_BUF) = 1$",
+	  PB_NEED_ANY },
+	{ "NB-02", 0, { .write = write_big_blocks }, false, "= -1/EINTR (it blocked)", PB_NEED_ANY },
+	{ "NB-02", PB_KIND_FIFO, { .write = write_big_eio }, false,
+	  "full FIFO: write(3*PIPE_BUF) = -1/EIO", PB_NEED_ANY },
+};
+#define NCOUNTED (sizeof(counted) / sizeof(counted[0]))
+
+START_TEST(counted_condition)
+{
+	pb_test_counted_condition(&counted[_i], _i, "nonblock.counted_condition");
+}
+END_TEST
+
+/* ---- on the real kernel, word for word (pb_test_note) ---- */
+
+static const struct pb_test_note notes[] = {
+	{ "NB-01", PB_PASS, "empty: write(PIPE_BUF)=4096, write(1)=1; full: write(1) and "
+	  "write(PIPE_BUF) EAGAIN, FIONREAD unchanged; 96 B free: write(200) EAGAIN, write(96)=96",
+	  NULL },
+	{ "NB-02", PB_PASS, "full pipe: write(3*PIPE_BUF) = -1/EAGAIN",
+	  "full FIFO: write(3*PIPE_BUF) = -1/EAGAIN" },
+	{ "NB-03", PB_PASS, "2 pages free: write(5 pages)=8192; empty 65536 B: write(1048576)=65536; "
+	  "empty 4096 B: write(12288)=4096", NULL },
+	{ "NB-04", PB_PASS, "FIONBIO on the write end: seen by its dup, not by the read end; "
+	  "F_SETFL on the dup: seen by the original", NULL },
+	{ "NB-05", PB_INFO, "1 B + 15 pages: FIONREAD 61441 of 65536, write(1) = -1/EAGAIN; 96 B "
+	  "free in the last page: write(10000) = -1/EAGAIN, write(4146) = 50", NULL },
+};
+#define NNOTES (int)(sizeof(notes) / sizeof(notes[0]))
+
+/* Loop index i: row i/2, anon for even i and fifo for odd.  The first also
+ * asks that every check has a row. */
+START_TEST(says_what_the_kernel_did)
+{
+	if (_i == 0)
+		pb_test_every_check_has_a_row(pb_checks_nonblock, notes, NNOTES, sizeof(notes[0]),
+					      "real-kernel");
+	pb_test_says_what_the_kernel_did(&notes[_i / 2], _i);
+}
+END_TEST
+
+PB_CHECK_SUITE_MAIN("conf_nonblock",
+	PB_TCASE_LOOP("broken_kernel", 30, broken_kernel_fails, 2 * NBROKEN),
+	PB_TCASE_LOOP("verdicts", 30, verdict_per_situation, NVERDICTS),
+	PB_TCASE_LOOP("later_conditions", 30, later_condition_fails, NLATER),
+	PB_TCASE_LOOP("counted_conditions", 90, counted_condition, NCOUNTED),
+	PB_TCASE_LOOP("real_kernel", 120, says_what_the_kernel_did, 2 * NNOTES),
+	PB_TCASE_TIMED("figures", 30, nb05_figures, nb03_note, small_capacity_skips),
+	PB_TCASE("fill", fill_bound_is_64_mib))
