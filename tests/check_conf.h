@@ -27,6 +27,7 @@
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -654,6 +655,39 @@ static inline struct pb_check_result pb_test_run(const char *id, const struct pb
 	if (getenv("PB_TEST_VERBOSE"))
 		fprintf(stderr, "# %s: %s: %s\n", id, pb_verdict_names[r.verdict], r.detail);
 	return r;
+}
+
+/*
+ * Check ID in a user namespace (pb_test_userns_as_root), in a child: it
+ * must pass with the part it could not test named ("skipped"); then MORE
+ * (NULL: none) may judge more and return the child's exit status.  The
+ * child's exit status: 0 as expected, 77 no user namespace here, 1 ID
+ * wrong, or MORE's.
+ */
+static inline int pb_test_userns_skips(const char *id, int (*more)(void))
+{
+	int status = 0;
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct pb_check_result r;
+
+		if (!pb_test_userns_as_root())
+			_exit(77);
+		r = pb_test_run(id, NULL, PB_KIND_ANON, 0);
+		fprintf(stderr, "# in a user namespace: %s: %s: %s\n", id,
+			pb_verdict_names[r.verdict], r.detail);
+		if (r.verdict != PB_PASS || !strstr(r.detail, "skipped"))
+			_exit(1);
+		_exit(more ? more() : 0);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 1)
+		ck_abort_msg("%s in a user namespace: not a pass with the skipped part named "
+			     "(see the log)", id);
+	return WEXITSTATUS(status);
 }
 
 /* Check C on S (NULL: this kernel) with a watchdog of TIMEOUT seconds. */
