@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
 
+#include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <link.h>
 #include <sched.h>
 #include <fnmatch.h>
 #include <json-c/json.h>
@@ -11,6 +15,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -550,6 +555,121 @@ static ssize_t sym_of(const struct pb_prof_syms *s, uint64_t ip)
 	return (ssize_t)lo;
 }
 
+/* ---- user space: this program's own functions and its libraries' */
+
+struct usym {
+	uint64_t addr, size;
+	const char *name;           /* in the mapped file */
+};
+
+struct usyms {
+	struct usym *v;
+	size_t n;
+	uint64_t bias;              /* where the program was loaded */
+};
+
+static int by_uaddr(const void *a, const void *b)
+{
+	const struct usym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int first_object(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	*(uint64_t *)data = (uint64_t)info->dlpi_addr;
+	return 1;                   /* the program itself comes first */
+}
+
+/* The function symbols of this program's file (its .symtab, kept in a
+ * build that is not stripped), sorted, mapped for the process's life:
+ * static functions have no dynamic symbol for dladdr to find.  Loaded
+ * once; NULL when the file has none. */
+static const struct usyms *program_syms(void)
+{
+	static struct usyms u;
+	static bool tried;
+	const Elf64_Ehdr *eh;
+	const Elf64_Shdr *sh;
+	struct stat st;
+	void *map;
+	int fd;
+
+	if (tried)
+		return u.n ? &u : NULL;
+	tried = true;
+	fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || (size_t)st.st_size < sizeof(*eh)) {
+		close(fd);
+		return NULL;
+	}
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return NULL;
+	eh = map;
+	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_shoff + (uint64_t)eh->e_shnum * sizeof(*sh) > (uint64_t)st.st_size)
+		return NULL;
+	sh = (const Elf64_Shdr *)((const char *)map + eh->e_shoff);
+	for (unsigned i = 0; i < eh->e_shnum; i++) {
+		const Elf64_Sym *sym;
+		const char *str;
+		size_t n;
+
+		if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum ||
+		    sh[i].sh_offset + sh[i].sh_size > (uint64_t)st.st_size ||
+		    sh[sh[i].sh_link].sh_offset + sh[sh[i].sh_link].sh_size > (uint64_t)st.st_size)
+			continue;
+		sym = (const Elf64_Sym *)((const char *)map + sh[i].sh_offset);
+		str = (const char *)map + sh[sh[i].sh_link].sh_offset;
+		n = sh[i].sh_size / sizeof(*sym);
+		u.v = calloc(n ? n : 1, sizeof(*u.v));
+		for (size_t k = 0; u.v && k < n; k++)
+			if (ELF64_ST_TYPE(sym[k].st_info) == STT_FUNC && sym[k].st_value &&
+			    sym[k].st_name < sh[sh[i].sh_link].sh_size)
+				u.v[u.n++] = (struct usym){ sym[k].st_value, sym[k].st_size,
+							    str + sym[k].st_name };
+		break;
+	}
+	if (!u.n)
+		return NULL;
+	qsort(u.v, u.n, sizeof(*u.v), by_uaddr);
+	if (eh->e_type == ET_DYN)
+		dl_iterate_phdr(first_object, &u.bias);
+	return &u;
+}
+
+/* The user-space function at IP: this program's own, else a library's
+ * (dladdr), else "[user]". */
+static const char *user_name(uint64_t ip)
+{
+	const struct usyms *u = program_syms();
+	Dl_info di;
+
+	if (u && ip >= u->bias) {
+		uint64_t a = ip - u->bias;
+		size_t lo = 0, hi = u->n;
+
+		while (hi - lo > 1) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (u->v[mid].addr <= a)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		if (u->v[lo].addr <= a && a < u->v[lo].addr + (u->v[lo].size ? u->v[lo].size : 1))
+			return u->v[lo].name;
+	}
+	if (dladdr((void *)(uintptr_t)ip, &di) && di.dli_sname)
+		return di.dli_sname;
+	return "[user]";
+}
+
 struct fn {
 	const char *name;
 	uint64_t samples;
@@ -569,11 +689,33 @@ static int by_name(const void *a, const void *b)
 	return strcmp(((const struct fn *)a)->name, ((const struct fn *)b)->name);
 }
 
+/* F's NF functions with their samples: one entry per name (the same
+ * function at several addresses), most samples first, the first MAX in
+ * TOP; their count. */
+static size_t rank(struct fn *f, size_t nf, struct pb_prof_top *top, size_t max)
+{
+	size_t nu = 0, nt = 0;
+
+	qsort(f, nf, sizeof(*f), by_name);
+	for (size_t i = 0; i < nf; i++)
+		if (nu && !strcmp(f[nu - 1].name, f[i].name))
+			f[nu - 1].samples += f[i].samples;
+		else
+			f[nu++] = f[i];
+	qsort(f, nu, sizeof(*f), by_samples);
+	for (size_t i = 0; i < nu && nt < max; i++) {
+		snprintf(top[nt].name, sizeof(top[nt].name), "%s", f[i].name);
+		top[nt++].samples = f[i].samples;
+	}
+	return nt;
+}
+
 void pb_prof_summarize(const struct pb_prof_syms *s, const struct pb_prof_ips *ips,
 		       struct pb_prof_summary *out)
 {
 	struct fn *f = calloc(ips->n ? ips->n : 1, sizeof(*f));
-	size_t nf = 0, nu = 0;
+	struct fn *uf = calloc(ips->n ? ips->n : 1, sizeof(*uf));
+	size_t nf = 0, nuf = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->samples = ips->samples;
@@ -588,29 +730,23 @@ void pb_prof_summarize(const struct pb_prof_syms *s, const struct pb_prof_ips *i
 		ssize_t k;
 		const char *name;
 
-		if (!e->kernel)
+		if (!e->kernel) {
+			if (uf)
+				uf[nuf++] = (struct fn){ user_name(e->ip), e->count };
 			continue;
+		}
 		k = sym_of(s, e->ip);
 		name = k >= 0 ? s->names + s->v[k].name : "[unknown]";
 		out->cat[k >= 0 ? pb_prof_categorize(name) : PB_PROF_OTHER] += e->count;
 		if (f)
 			f[nf++] = (struct fn){ name, e->count };
 	}
-	if (!f)
-		return;
-	/* the same function at several addresses: one entry */
-	qsort(f, nf, sizeof(*f), by_name);
-	for (size_t i = 0; i < nf; i++)
-		if (nu && !strcmp(f[nu - 1].name, f[i].name))
-			f[nu - 1].samples += f[i].samples;
-		else
-			f[nu++] = f[i];
-	qsort(f, nu, sizeof(*f), by_samples);
-	for (size_t i = 0; i < nu && out->ntop < PB_PROF_TOP; i++) {
-		snprintf(out->top[out->ntop].name, sizeof(out->top[0].name), "%s", f[i].name);
-		out->top[out->ntop++].samples = f[i].samples;
-	}
+	if (f)
+		out->ntop = rank(f, nf, out->top, PB_PROF_TOP);
+	if (uf)
+		out->ntop_user = rank(uf, nuf, out->top_user, PB_PROF_TOP);
 	free(f);
+	free(uf);
 }
 
 /* ------------------------------------------------------------ output */
@@ -643,6 +779,16 @@ struct json_object *pb_prof_json(const struct pb_prof_summary *sm, uint64_t peri
 		json_object_array_add(top, t);
 	}
 	json_object_object_add(o, "top_kernel_functions", top);
+	top = json_object_new_array();
+	for (size_t i = 0; i < sm->ntop_user; i++) {
+		struct json_object *t = json_object_new_object();
+
+		pb_json_add_str(t, "function", sm->top_user[i].name);
+		pb_json_add_int(t, "samples", (int64_t)sm->top_user[i].samples);
+		pb_json_add_double(t, "share", share(sm->top_user[i].samples, sm->samples));
+		json_object_array_add(top, t);
+	}
+	json_object_object_add(o, "top_user_functions", top);
 	for (int c = 0; c < PB_PROF_NCAT; c++) {
 		struct json_object *x = json_object_new_object();
 		double ns = (double)sm->cat[c] * (double)period_ns;
@@ -684,12 +830,19 @@ void pb_prof_text(FILE *fp, const char *indent, const struct pb_prof_summary *sm
 	if (sm->samples && !sm->kernel)
 		fprintf(fp, " (no kernel samples: kernel time was not sampled)");
 	fputc('\n', fp);
-	if (!sm->ntop)
+	if (!sm->ntop && !sm->ntop_user)
 		return;
 	fprintf(fp, "%stop kernel functions:", indent);
 	for (size_t i = 0; i < sm->ntop && i < 5; i++)
 		fprintf(fp, "%s %s %.1f%%", i ? "," : "", sm->top[i].name,
 			100 * share(sm->top[i].samples, sm->samples));
+	fputc('\n', fp);
+	if (!sm->ntop_user)
+		return;
+	fprintf(fp, "%stop user functions:", indent);
+	for (size_t i = 0; i < sm->ntop_user && i < 3; i++)
+		fprintf(fp, "%s %s %.1f%%", i ? "," : "", sm->top_user[i].name,
+			100 * share(sm->top_user[i].samples, sm->samples));
 	fputc('\n', fp);
 }
 

@@ -117,15 +117,19 @@ enum pb_prof_cat pb_prof_categorize(const char *name);
 
 #define PB_PROF_TOP 10
 
-/* A row's profile, resolved. */
+struct pb_prof_top {
+	char name[64];
+	uint64_t samples;
+};
+
+/* A row's profile, resolved: the top kernel functions (from kallsyms) and
+ * the top user-space ones (this program's own symbol table, its libraries'
+ * through dladdr; "[user]" where neither names one). */
 struct pb_prof_summary {
 	uint64_t samples, kernel, user, lost;
 	uint64_t cat[PB_PROF_NCAT];
-	struct {
-		char name[64];
-		uint64_t samples;
-	} top[PB_PROF_TOP];
-	size_t ntop;
+	struct pb_prof_top top[PB_PROF_TOP], top_user[PB_PROF_TOP];
+	size_t ntop, ntop_user;
 };
 
 void pb_prof_summarize(const struct pb_prof_syms *s, const struct pb_prof_ips *ips,

@@ -163,6 +163,42 @@ START_TEST(samples_resolved_and_ranked)
 }
 END_TEST
 
+/* A user-space function of this program, its address taken. */
+static int __attribute__((noinline)) local_function(int x)
+{
+	return x * 3 + 1;
+}
+
+/* User samples are named: this program's own functions from its symbol
+ * table (static ones too), a library's through dladdr, else "[user]". */
+START_TEST(user_functions_named)
+{
+	struct pb_prof_ips *t = calloc(1, sizeof(*t));
+	struct pb_prof_summary s;
+	int (*volatile fp)(int) = local_function;
+	bool seen_local = false, seen_write = false, seen_unknown = false;
+
+	ck_assert_int_eq(fp(1), 4);
+	ck_assert_ptr_nonnull(t);
+	add(t, (uint64_t)(uintptr_t)local_function + 1, false, 5);
+	add(t, (uint64_t)(uintptr_t)&write, false, 3);
+	add(t, 8, false, 1);        /* nothing is mapped there */
+	pb_prof_summarize(NULL, t, &s);
+	ck_assert_uint_eq(s.ntop_user, 3);
+	for (size_t i = 0; i < s.ntop_user; i++) {
+		seen_local |= !strcmp(s.top_user[i].name, "local_function") &&
+			      s.top_user[i].samples == 5;
+		seen_write |= strstr(s.top_user[i].name, "write") && s.top_user[i].samples == 3;
+		seen_unknown |= !strcmp(s.top_user[i].name, "[user]");
+	}
+	ck_assert_msg(seen_local, "local_function: first %s", s.top_user[0].name);
+	ck_assert(seen_write);
+	ck_assert(seen_unknown);
+	ck_assert_str_eq(s.top_user[0].name, "local_function");
+	free(t);
+}
+END_TEST
+
 /* kallsyms with no addresses (kptr_restrict, not root): said, nothing named. */
 START_TEST(hidden_symbols_said)
 {
@@ -286,6 +322,6 @@ END_TEST
 
 PB_CHECK_SUITE_MAIN("profile",
 	PB_TCASE("categories", categories_by_name, no_rule_shadowed),
-	PB_TCASE("symbols", samples_resolved_and_ranked, hidden_symbols_said,
+	PB_TCASE("symbols", samples_resolved_and_ranked, user_functions_named, hidden_symbols_said,
 		 full_table_keeps_every_sample, json_shares_and_times),
 	PB_TCASE_TIMED("sampler", 60, sampler_sees_own_loop))
