@@ -192,6 +192,7 @@ int pb_copies_run(const struct pb_copies_opts *o, struct pb_copies_run *run)
 			break;
 		}
 		if (p == 0) {
+			free(pids);   /* the parent's */
 			close(ready[0]);
 			close(gate[1]);
 			child(o, run, started, ready[1], gate[0]);
