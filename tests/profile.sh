@@ -71,6 +71,31 @@ else
 	skip 1 "throughput rows' profiles: $("$JSONQ" "$J" .profile.reason)"
 fi
 
+# The counters per syscall and per byte: the repetitions' sums over theirs
+got=$(perl -MJSON::PP -e '
+	my $d = decode_json(do { local $/; <STDIN> }); my $n = 0;
+	for my $r (@{ $d->{results} }) {
+		my ($sys, $bytes, %sum) = (0, 0);
+		for my $e (@{ $r->{repetitions} }) {
+			$sys += $e->{syscalls}; $bytes += $e->{bytes};
+			for my $k (keys %{ $r->{summary}{counters_per_syscall} }) {
+				$sum{$k} = defined $e->{$k} && (!exists $sum{$k} || defined $sum{$k})
+					? ($sum{$k} // 0) + $e->{$k} : undef;
+			}
+		}
+		for my $k (keys %sum) {
+			my ($ps, $pb) = ($r->{summary}{counters_per_syscall}{$k}, $r->{summary}{counters_per_byte}{$k});
+			if (!defined $sum{$k}) { print "$k: null expected\n" if defined $ps; next }
+			print "$k per syscall $ps, want ", $sum{$k} / $sys, "\n"
+				if abs($ps - $sum{$k} / $sys) > 1e-9 * ($ps + 1);
+			print "$k per byte $pb, want ", $sum{$k} / $bytes, "\n"
+				if abs($pb - $sum{$k} / $bytes) > 1e-9 * ($pb + 1);
+		}
+		$n++;
+	}
+	print "rows $n\n"' <"$J")
+is "$got" "rows 2" "throughput: the counters per syscall and per byte are the repetitions' sums over theirs"
+
 # The profile against the timestamps command's observation (not the version).
 "$P" timestamps --format json -o "$TEST_TMP/ts.json" 2>/dev/null
 anon=$("$JSONQ" "$TEST_TMP/ts.json" .summary.anon) fifo=$("$JSONQ" "$TEST_TMP/ts.json" .summary.fifo)
@@ -183,32 +208,38 @@ else
 	skip 2 "report --profile: no kernel profile here"
 fi
 
-# compare names what moved: the same row made slower on one side, with
-# the FIFO's profile (timestamps) against the anonymous pipe's
+# compare names what moved: the same row made slower on one side, where
+# only the timestamp category grew
 if [ "$avail" = true ] && [ "$ksyms" = true ]; then
-	"$P" throughput --profile --kind anon,fifo --loops 5000 --repeat 5 --warmup 0 --format json \
+	"$P" throughput --profile --kind anon --loops 5000 --repeat 5 --warmup 0 --format json \
 		-o "$TEST_TMP/two.json" 2>/dev/null
 	perl -MJSON::PP -e '
-		local $/; my $d = decode_json(<STDIN>); my ($a, $f) = @{ $d->{results} };
+		local $/; my $d = decode_json(<STDIN>); my ($a) = @{ $d->{results} };
 		my %o = (%$d); my %n = (%$d);
-		$a->{stability} = $f->{stability} = "stable";
-		# NEW: the FIFO row under the anonymous pipe identity, every
-		# time 1.5 times longer than BASE: a clear regression
-		my %fn = (%$f, kind => "anon");
-		for my $i (0 .. $#{ $fn{repetitions} }) {
+		$a->{stability} = "stable";
+		# NEW: the same row, every time 3 times longer than BASE (a clear
+		# regression whatever the noise), with a profile in which only the
+		# timestamp category grew
+		my %fn = %$a;
+		$fn{repetitions} = [];   # its own array, not the one of BASE
+		for my $i (0 .. $#{ $a->{repetitions} }) {
 			my %e = %{ $a->{repetitions}[$i] };
-			$e{$_} *= 1.5 for qw(tw_ns tr_ns tt_ns ns_per_syscall);
-			$e{rate_bytes_per_s} /= 1.5; $e{rate_syscalls_per_s} /= 1.5 if $e{rate_syscalls_per_s};
+			$e{$_} *= 3 for qw(tw_ns tr_ns tt_ns ns_per_syscall);
+			$e{rate_bytes_per_s} /= 3; $e{rate_syscalls_per_s} /= 3 if $e{rate_syscalls_per_s};
 			$fn{repetitions}[$i] = \%e;
 		}
+		my $p = decode_json(encode_json($a->{profile}));
+		$p->{categories}{timestamps}{share} = 0.31;
+		$p->{categories}{timestamps}{ns_per_syscall} += 180;
+		$fn{profile} = $p;
 		$o{results} = [$a]; $n{results} = [\%fn];
 		open(my $b, ">", "$ARGV[0]/base.json") or die; print $b encode_json(\%o); close $b;
 		open(my $c, ">", "$ARGV[0]/new.json") or die; print $c encode_json(\%n); close $c;' \
 		"$TEST_TMP" <"$TEST_TMP/two.json"
 	"$P" compare "$TEST_TMP/base.json" "$TEST_TMP/new.json" >"$TEST_TMP/cmp" 2>&1
 	is "$?" 1 "compare: the slower row is a regression"
-	grep -Eq '^ +what moved: timestamps [0-9.]+% -> [0-9.]+% of samples, \+[0-9.]+ ns/syscall' "$TEST_TMP/cmp"
-	ok $? "compare: what moved under it, timestamps first"
+	grep -Eq '^ +what moved: timestamps [0-9.]+% -> 31\.0% of samples, \+180\.0 ns/syscall$' "$TEST_TMP/cmp"
+	ok $? "compare: what moved under it: the timestamp category, alone"
 	"$P" compare --format json "$TEST_TMP/base.json" "$TEST_TMP/new.json" 2>/dev/null |
 		"$JSONQ" - .results[0].moved | grep -q '^timestamps '
 	ok $? "compare JSON: each metric of the result says what moved"
