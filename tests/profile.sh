@@ -129,11 +129,12 @@ if [ "$ksyms" = true ]; then
 	set -- $("$JSONQ" "$TEST_TMP/tsp.json" .summary.anon .summary.fifo \
 		.timestamp_cost.anon.kernel_share .timestamp_cost.fifo.kernel_share \
 		.timestamp_cost.fifo.timestamp_samples .timestamp_cost.fifo.kernel_samples)
-	case $1/$2 in
-	frozen/updated) awk -v a="$3" -v f="$4" 'BEGIN { exit !(a == 0 && f > 0) }' ;;
-	updated/updated) awk -v a="$3" -v f="$4" 'BEGIN { exit !(a > 0 && f > 0) }' ;;
-	*) false ;;
-	esac
+	# anon frozen: nothing in timestamp code; updated: something.  A FIFO
+	# whose times the filesystem keeps (an overlay's "mixed") says nothing
+	# about the pipe's cost, only an updated one does.
+	case $1 in frozen) a_ok='a == 0' ;; updated) a_ok='a > 0' ;; *) a_ok=0 ;; esac
+	case $2 in updated) f_ok='f > 0' ;; *) f_ok=1 ;; esac
+	awk -v a="$3" -v f="$4" "BEGIN { exit !(($a_ok) && ($f_ok)) }"
 	ok $? "timestamps --profile: the cost follows the verdicts (anon $1 $3, fifo $2 $4)"
 	awk -v t="$5" -v k="$6" -v f="$4" 'BEGIN { exit !(k > 0 && (t / k - f) ^ 2 < 1e-18) }'
 	ok $? "timestamps --profile: the share is the timestamp samples over the kernel samples"
@@ -293,9 +294,11 @@ fi
 
 # unprivileged with perf_event_paranoid 2: user-space samples only, said
 pz=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null)
-if [ "$(id -u)" = 0 ] && [ "$pz" = 2 ] && command -v setpriv >/dev/null 2>&1; then
-	chmod 777 "$TEST_TMP" "$TMPDIR"
-	setpriv --reuid 65534 --regid 65534 --clear-groups "$P" throughput --profile --loops 2000 \
+chmod 777 "$TEST_TMP" "$TMPDIR"
+nobody() { setpriv --reuid 65534 --regid 65534 --clear-groups "$@"; }
+if [ "$(id -u)" = 0 ] && [ "$pz" = 2 ] && command -v setpriv >/dev/null 2>&1 &&
+   nobody test -w "$TMPDIR"; then
+	nobody "$P" throughput --profile --loops 2000 \
 		--repeat 1 --warmup 0 --format json -o "$TEST_TMP/nobody.json" 2>/dev/null
 	is "$?|$("$JSONQ" "$TEST_TMP/nobody.json" .profile.available .profile.kernel_samples | tr '\n' ' ')" \
 		"0|true false " "unprivileged: user samples only, exit 0"
@@ -303,7 +306,7 @@ if [ "$(id -u)" = 0 ] && [ "$pz" = 2 ] && command -v setpriv >/dev/null 2>&1; th
 	ok $? "... the reason names perf_event_paranoid"
 	is "$("$JSONQ" "$TEST_TMP/nobody.json" .results[0].profile.kernel_samples)" 0 "... no kernel sample"
 else
-	skip 3 "unprivileged: needs root, setpriv and perf_event_paranoid 2 (it is ${pz:-unknown})"
+	skip 3 "unprivileged: needs root, setpriv, perf_event_paranoid 2 (it is ${pz:-unknown}) and a TMPDIR nobody can reach"
 fi
 
 # in a user namespace (root there, nobody outside): what it may do, said
