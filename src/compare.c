@@ -1040,12 +1040,16 @@ static double per_op(struct json_object *cat, const char **op)
  * --profile on both sides: the categories whose time per operation (else
  * share) moved most, up to three, in words ("timestamps 0.2% -> 31.0% of
  * samples, +180.0 ns/syscall"); NULL when a side has no profile or nothing
- * moved.  malloc'd.
+ * moved beyond what sampling explains (a share's change within 1.96
+ * standard errors of the two binomial proportions).  malloc'd.
  */
 static char *what_moved(struct json_object *b, struct json_object *c)
 {
 	struct json_object *cb = pb_json_get(b, "profile.categories");
 	struct json_object *cc = pb_json_get(c, "profile.categories");
+	struct json_object *xb = pb_json_get(b, "profile.samples");
+	struct json_object *xc = pb_json_get(c, "profile.samples");
+	double nsb = xb ? json_object_get_double(xb) : 0, nsc = xc ? json_object_get_double(xc) : 0;
 	struct { const char *name, *op; double sb, sc, nb, nc, key; } m[16];
 	size_t n = 0;
 	char buf[512] = "";
@@ -1067,8 +1071,11 @@ static char *what_moved(struct json_object *b, struct json_object *c)
 		m[n].nc = per_op(vc, &op2);
 		m[n].op = op && op2 && !strcmp(op, op2) ? op : NULL;
 		m[n].key = m[n].op ? fabs(m[n].nc - m[n].nb) : 1e9 * fabs(m[n].sc - m[n].sb);
-		if (isfinite(m[n].key) && m[n].key > 0)
-			n++;
+		if (!isfinite(m[n].key) || m[n].key <= 0 || nsb <= 0 || nsc <= 0 ||
+		    fabs(m[n].sc - m[n].sb) <= 1.96 * sqrt(m[n].sb * (1 - m[n].sb) / nsb +
+							   m[n].sc * (1 - m[n].sc) / nsc))
+			continue;   /* sampling explains it */
+		n++;
 	}
 	for (size_t k = 0; k < 3 && k < n; k++) {
 		size_t best = k;

@@ -756,6 +756,14 @@ static double share(uint64_t part, uint64_t whole)
 	return whole ? (double)part / (double)whole : 0;
 }
 
+/* How far any share of N samples may be from the truth, 95% of the time:
+ * the binomial interval's half-width at its widest (a share of one half),
+ * 1.96 x sqrt(0.25 / N); 1 without samples. */
+double pb_prof_share_margin(uint64_t n)
+{
+	return n ? 0.98 / sqrt((double)n) : 1;
+}
+
 struct json_object *pb_prof_json(const struct pb_prof_summary *sm, uint64_t period_ns,
 				 double ops, const char *ops_unit, double bytes)
 {
@@ -769,6 +777,7 @@ struct json_object *pb_prof_json(const struct pb_prof_summary *sm, uint64_t peri
 	pb_json_add_int(o, "kernel_samples", (int64_t)sm->kernel);
 	pb_json_add_int(o, "user_samples", (int64_t)sm->user);
 	pb_json_add_int(o, "lost_samples", (int64_t)sm->lost);
+	pb_json_add_double(o, "share_margin_95", pb_prof_share_margin(sm->samples));
 	for (size_t i = 0; i < sm->ntop; i++) {
 		struct json_object *t = json_object_new_object();
 
@@ -812,8 +821,9 @@ void pb_prof_text(FILE *fp, const char *indent, const struct pb_prof_summary *sm
 {
 	bool any = false;
 
-	fprintf(fp, "%s%llu samples (%.0f%% kernel)", indent, (unsigned long long)sm->samples,
-		100 * share(sm->kernel, sm->samples));
+	fprintf(fp, "%s%llu samples (%.0f%% kernel; each share within %.1f points, 95%%)",
+		indent, (unsigned long long)sm->samples, 100 * share(sm->kernel, sm->samples),
+		100 * pb_prof_share_margin(sm->samples));
 	if (sm->lost)
 		fprintf(fp, ", %llu lost", (unsigned long long)sm->lost);
 	fputc(':', fp);

@@ -122,6 +122,10 @@ struct pb_prof_top {
 	uint64_t samples;
 };
 
+/* How far a share of N samples may be off, 95% of the time (a fraction):
+ * the binomial interval's half-width at a share of one half. */
+double pb_prof_share_margin(uint64_t n);
+
 /* A row's profile, resolved: the top kernel functions (from kallsyms) and
  * the top user-space ones (this program's own symbol table, its libraries'
  * through dladdr; "[user]" where neither names one). */

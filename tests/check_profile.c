@@ -287,6 +287,9 @@ START_TEST(json_shares_and_times)
 	ck_assert(json_object_object_get_ex(c, "user", &x));
 	ck_assert(json_object_object_get_ex(x, "kernel_share", &x));
 	ck_assert_ptr_null(x);
+	/* any share of 10 samples: within 1.96 x sqrt(0.25 / 10), 95% of the time */
+	ck_assert(json_object_object_get_ex(o, "share_margin_95", &x));
+	ck_assert_double_eq_tol(json_object_get_double(x), 0.98 / sqrt(10), 1e-12);
 	json_object_put(o);
 }
 END_TEST
