@@ -1045,18 +1045,19 @@ static double per_op(struct json_object *cat, const char **op)
  */
 static char *what_moved(struct json_object *b, struct json_object *c)
 {
-	struct json_object *cb = pb_json_get(b, "profile.categories");
-	struct json_object *cc = pb_json_get(c, "profile.categories");
-	struct json_object *xb = pb_json_get(b, "profile.samples");
-	struct json_object *xc = pb_json_get(c, "profile.samples");
+	struct json_object *pb = obj_member(b, "profile", json_type_object);
+	struct json_object *pc = obj_member(c, "profile", json_type_object);
+	struct json_object *cb = obj_member(pb, "categories", json_type_object);
+	struct json_object *cc = obj_member(pc, "categories", json_type_object);
+	struct json_object *xb = obj_member(pb, "samples", json_type_int);
+	struct json_object *xc = obj_member(pc, "samples", json_type_int);
 	double nsb = xb ? json_object_get_double(xb) : 0, nsc = xc ? json_object_get_double(xc) : 0;
 	struct { const char *name, *op; double sb, sc, nb, nc, key; } m[16];
 	size_t n = 0;
 	char buf[512] = "";
 	size_t off = 0;
 
-	if (!cb || !cc || !json_object_is_type(cb, json_type_object) ||
-	    !json_object_is_type(cc, json_type_object))
+	if (!cb || !cc)
 		return NULL;
 	json_object_object_foreach(cb, name, vb) {
 		struct json_object *vc, *x;
