@@ -350,43 +350,36 @@ int pb_bench_timestamp_cost(enum pb_kind kind, const char *dir, const struct pb_
 			    char *why, size_t len)
 {
 	struct pb_endpoint_opts eo = { .nonblock = true, .dir = dir };
-	struct pb_endpoint ep;
-	struct pb_engine_result res;
+	struct pb_engine_result res = { 0 };
 	struct pb_prof prof;
+	/* the loop as every command runs it, its error in B's words */
+	struct pb_bench *b = calloc(1, sizeof(*b));
 	struct pb_prof_ips *ips = calloc(1, sizeof(*ips));
-	const char *what = "open";
 	char buf[100];
 	int r;
 
 	memset(out, 0, sizeof(*out));
 	*syscalls = 0;
-	if (!ips) {
+	if (!b || !ips) {
+		free(b);
+		free(ips);
 		snprintf(why, len, "out of memory");
 		return -ENOMEM;
 	}
 	r = pb_prof_open(&prof, pr->period_ns, why, len);
-	if (r) {
-		free(ips);
-		return r;
-	}
-	r = pb_endpoint_open(&ep, kind, &eo, &what);
-	if (r) {
-		snprintf(why, len, "%s: %s: %s", pb_kind_names[kind], what, strerror(-r));
-	} else {
+	if (!r) {
 		memset(buf, 't', sizeof(buf));
-		pb_prof_enable(&prof);
-		r = pb_engine_run(ep.rfd, ep.wfd, buf, sizeof(buf), loops,
-				  pb_engine_fill_limit(ep.pipe_size, sizeof(buf)), &res);
-		pb_prof_disable(&prof);
-		pb_endpoint_close(&ep);
+		b->prof = &prof;
+		b->prof_into = ips;
+		r = pb_bench_fill_drain(b, pb_kind_names[kind], kind, &eo, buf, sizeof(buf),
+					loops, &res);
 		if (r)
-			snprintf(why, len, "%s: the fill/drain loop: %s", pb_kind_names[kind],
-				 strerror(-r));
-		pb_prof_drain(&prof, ips);
+			snprintf(why, len, "%s", b->error);
 		pb_prof_summarize(pr->syms, ips, out);
 		*syscalls = (double)(res.write_calls + res.read_calls);
+		pb_prof_close(&prof);
 	}
-	pb_prof_close(&prof);
+	free(b);
 	free(ips);
 	return r;
 }
@@ -396,8 +389,12 @@ void pb_bench_profile_begin(struct pb_bench *b, struct pb_prof_run *pr, struct p
 {
 	pb_prof_run_begin(pr, on, false);
 	memset(sampler, 0, sizeof(*sampler));
-	if (pr->ok && pb_prof_open(sampler, pr->period_ns, pr->why, sizeof(pr->why)) == 0)
+	if (!pr->ok)
+		return;
+	if (pb_prof_open(sampler, pr->period_ns, pr->why, sizeof(pr->why)) == 0)
 		b->prof = sampler;
+	else
+		pr->ok = false;   /* PR->why says why */
 }
 
 void pb_bench_profile_end(struct pb_bench *b, struct pb_prof *sampler)
@@ -428,4 +425,14 @@ int pb_bench_copies_check(struct pb_cli *cli, const char *cmd, const char *arg,
 			return -1;
 		}
 	return 0;
+}
+
+void pb_bench_reps_ops(const struct pb_engine_result *reps, size_t n, double *syscalls,
+		       double *bytes)
+{
+	*syscalls = *bytes = 0;
+	for (size_t r = 0; r < n; r++) {
+		*syscalls += (double)(reps[r].write_calls + reps[r].read_calls);
+		*bytes += (double)reps[r].bytes_written;
+	}
 }

@@ -259,7 +259,8 @@ int pb_bench_timestamp_cost(enum pb_kind kind, const char *dir, const struct pb_
 /*
  * --profile of a command whose loops run in this thread through
  * pb_bench_fill_drain*: PR says what sampling can do here (ON: --profile
- * given), SAMPLER becomes B's when a sampler of this thread opens; each
+ * given; PR->ok false, with the reason, when this thread's sampler cannot
+ * be opened), SAMPLER becomes B's when it opens; each
  * loop's samples then go to B->prof_into (set it per loop; NULL drops
  * them).  pb_bench_profile_end closes the sampler (pb_prof_run_end frees
  * PR's symbols once the rows are summarised).
@@ -276,5 +277,10 @@ double pb_prof_timestamp_kshare(const struct pb_prof_summary *s);
 int pb_bench_copies_check(struct pb_cli *cli, const char *cmd, const char *arg,
 			  const cpu_set_t *allowed, unsigned *out, size_t max, size_t *n,
 			  const char *const *alone);
+
+/* The system calls and bytes written of the N repetitions REPS, all of them
+ * (--profile's and the counters' operations). */
+void pb_bench_reps_ops(const struct pb_engine_result *reps, size_t n, double *syscalls,
+		       double *bytes);
 
 #endif

@@ -164,7 +164,7 @@ static int one(struct ms_run *run, const struct pb_messaging_params *w,
 	int r;
 
 	/* --profile: the samples of a measured repetition are the row's */
-	pw.prof = run->sampler.nring ? &run->sampler : NULL;
+	pw.prof = run->prof.ok ? &run->sampler : NULL;
 	pw.prof_into = res >= run->reps && res < run->reps + run->cap ? run->prof_ips : NULL;
 	r = pb_messaging_run(&pw, res, err, sizeof(err));
 

@@ -310,11 +310,10 @@ static void emit_ts_text(const struct on_run *run, FILE *fp)
 /* --profile: a side's measured runs' system calls. */
 static double side_syscalls(const struct on_side *sd)
 {
-	double n = 0;
+	double sys, bytes;
 
-	for (size_t i = 0; i < sd->nreps; i++)
-		n += (double)(sd->reps[i].write_calls + sd->reps[i].read_calls);
-	return n;
+	pb_bench_reps_ops(sd->reps, sd->nreps, &sys, &bytes);
+	return sys;
 }
 
 /* --profile in text: what timestamp updates cost on each side, then each
@@ -323,7 +322,7 @@ static void profile_text(const struct on_run *run, FILE *fp)
 {
 	if (!run->prof.on)
 		return;
-	if (!run->sampler.nring && !run->side[0].prof_sum.samples) {
+	if (!run->prof.ok) {
 		fprintf(fp, "  profile: not taken: %s\n", run->prof.why);
 		return;
 	}

@@ -98,8 +98,6 @@ struct tp_run {
 	struct pb_prof_run prof;    /* --profile */
 	struct pb_prof sampler;     /* ... of this thread, the loops' */
 	struct pb_ctrs ctrs;        /* the loops' counters */
-	bool ctrs_hw;               /* ... cycles and instructions among them */
-	char ctrs_hw_why[160];      /* ... else why not */
 	char tmpdir[4096];
 	void *buf;
 	uint64_t maxsize;
@@ -789,28 +787,15 @@ static void precision_text(const struct tp_run *run, FILE *fp)
 			  "every row's median TT", where);
 }
 
-/* --profile: the measured repetitions' system calls and bytes, all of them. */
-static void prof_ops(const struct tp_cell *c, double *syscalls, double *bytes)
-{
-	*syscalls = *bytes = 0;
-	for (size_t r = 0; r < c->nreps; r++) {
-		*syscalls += (double)(c->reps[r].write_calls + c->reps[r].read_calls);
-		*bytes += (double)c->reps[r].bytes_written;
-	}
-}
-
 /* The counters of C's measured repetitions, summed, and their system calls
  * and bytes. */
 static void ctr_totals(const struct tp_cell *c, struct pb_ctr_values *ctr, double *sys,
 		       double *bytes)
 {
 	memset(ctr, 0, sizeof(*ctr));
-	*sys = *bytes = 0;
-	for (size_t r = 0; r < c->nreps; r++) {
+	for (size_t r = 0; r < c->nreps; r++)
 		pb_ctr_add(ctr, &c->reps[r].ctr, r == 0);
-		*sys += (double)(c->reps[r].write_calls + c->reps[r].read_calls);
-		*bytes += (double)c->reps[r].bytes_written;
-	}
+	pb_bench_reps_ops(c->reps, c->nreps, sys, bytes);
 }
 
 /* The counters per system call of each measured row (not --copies: the
@@ -832,8 +817,8 @@ static void counters_text(const struct tp_run *run, FILE *fp)
 			continue;
 		if (!any)
 			fprintf(fp, "\ncounters    per syscall (CPU time: task-clock, user/system from "
-				"getrusage); %s\n", run->ctrs_hw ? "cycles and instructions "
-				"counted" : run->ctrs_hw_why);
+				"getrusage); %s\n", run->ctrs.hw ? "cycles and instructions "
+				"counted" : run->ctrs.hw_why);
 		any = true;
 		pb_format_size(c->size, sz, sizeof(sz));
 		cpu = v.v[PB_CTR_USER_NS] + v.v[PB_CTR_SYS_NS];
@@ -862,7 +847,7 @@ static void profile_text(const struct tp_run *run, FILE *fp)
 {
 	bool any = false;
 
-	for (size_t i = 0; run->sampler.nring && i < run->ncells; i++) {
+	for (size_t i = 0; run->prof.ok && i < run->ncells; i++) {
 		const struct tp_cell *c = &run->cells[i];
 		char sz[32], kl[32];
 		double sys, bytes;
@@ -873,7 +858,7 @@ static void profile_text(const struct tp_run *run, FILE *fp)
 			fprintf(fp, "\nprofile     share of the sampled time, and per syscall:\n");
 		any = true;
 		pb_format_size(c->size, sz, sizeof(sz));
-		prof_ops(c, &sys, &bytes);
+		pb_bench_reps_ops(c->reps, c->nreps, &sys, &bytes);
 		fprintf(fp, "  %s%s%s %s\n", kind_label(c, kl, sizeof(kl)),
 			show_modes(run->p) ? " " : "", show_modes(run->p) ? pb_mode_words[c->mode] : "",
 			sz);
@@ -1171,9 +1156,9 @@ static struct json_object *prof_json(const struct tp_run *run, const struct tp_c
 {
 	double sys, bytes;
 
-	if (!run->sampler.nring)
+	if (!run->prof.ok)
 		return NULL;
-	prof_ops(c, &sys, &bytes);
+	pb_bench_reps_ops(c->reps, c->nreps, &sys, &bytes);
 	return pb_prof_json(c->prof_sum, run->prof.period_ns, sys, "syscall", bytes);
 }
 
@@ -1271,8 +1256,8 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	if (!run->p->contention) {
 		struct json_object *ct = json_object_new_object();
 
-		json_object_object_add(ct, "hardware", json_object_new_boolean(run->ctrs_hw));
-		pb_json_add_str(ct, "hardware_reason", run->ctrs_hw ? NULL : run->ctrs_hw_why);
+		json_object_object_add(ct, "hardware", json_object_new_boolean(run->ctrs.hw));
+		pb_json_add_str(ct, "hardware_reason", run->ctrs.hw ? NULL : run->ctrs.hw_why);
 		json_object_object_add(doc, "counters", ct);
 	}
 	for (size_t i = 0; i < run->ncells; i++)
@@ -1432,7 +1417,6 @@ static void teardown(struct tp_run *run)
 		free(run->cells[i].prof);
 		free(run->cells[i].prof_sum);
 	}
-	pb_prof_close(&run->sampler);
 	pb_prof_run_end(&run->prof);
 	pb_copies_dirs_free(run->copy_dir, run->ncopy_dirs);
 	free(run->cells);
@@ -1520,7 +1504,7 @@ static void start_profile(struct tp_run *run)
 
 static void end_profile(struct tp_run *run)
 {
-	run->b.prof = NULL;
+	pb_bench_profile_end(&run->b, &run->sampler);
 	for (size_t i = 0; run->p->profile && i < run->ncells; i++)
 		if (run->cells[i].nreps)
 			pb_prof_summarize(run->prof.syms, run->cells[i].prof, run->cells[i].prof_sum);
@@ -1561,8 +1545,6 @@ static int execute(struct pb_cli *cli, void *params)
 		measure(&run);
 	run.cpu_end = sched_getcpu();
 	run.b.ctrs = NULL;
-	run.ctrs_hw = run.ctrs.hw;
-	snprintf(run.ctrs_hw_why, sizeof(run.ctrs_hw_why), "%s", run.ctrs.hw_why);
 	pb_ctrs_close(&run.ctrs);
 	end_profile(&run);
 	pb_bench_disarm(&run.b);

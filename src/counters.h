@@ -37,7 +37,7 @@ struct pb_ctrs {
 	uint64_t start[PB_CTR_FIRST_HW + 3];
 	struct rusage ru0;
 	bool hw;                    /* the hardware counters opened */
-	char hw_why[160];           /* else why not */
+	char hw_why[160];           /* else why not (both kept by pb_ctrs_close) */
 };
 
 /* Open the counters of the calling thread (those refused stay unknown;

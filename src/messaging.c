@@ -707,10 +707,7 @@ int pb_messaging_run(const struct pb_messaging_params *p, struct pb_messaging_re
 	}
 	rc = p->threads ? join_threads(&r) : reap_processes(&r, false);
 	t1 = pb_clock_ns();
-	if (p->prof) {
-		pb_prof_disable(p->prof);
-		pb_prof_drain(p->prof, p->prof_into);
-	}
+	pb_prof_disable(p->prof);   /* the measured span ends here */
 	if (rc)
 		goto out;
 	for (size_t i = 0; i < r.created; i++)
@@ -719,10 +716,10 @@ int pb_messaging_run(const struct pb_messaging_params *p, struct pb_messaging_re
 	res->messages = p->groups * p->fds * p->fds * p->loops;
 	res->bytes = res->messages * p->size;
 out:
-	if (p->prof && rc) {
-		/* a failed run's samples are nobody's */
+	if (p->prof) {
+		/* every path ends sampling; a failed run's samples are nobody's */
 		pb_prof_disable(p->prof);
-		pb_prof_drain(p->prof, NULL);
+		pb_prof_drain(p->prof, rc ? NULL : p->prof_into);
 	}
 	free_run(&r);
 	return rc;
