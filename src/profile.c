@@ -11,6 +11,7 @@
 #include <json-c/json.h>
 #include <math.h>
 #include <linux/perf_event.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -284,12 +285,13 @@ int pb_prof_open_cpus(struct pb_prof *p, uint64_t period_ns, const cpu_set_t *cp
 int pb_prof_filter(struct pb_prof *p, pid_t pid)
 {
 	if (p->npids == p->cap) {
-		pid_t *n = realloc(p->pids, (size_t)(p->cap = p->cap ? 2 * p->cap : 8) *
-					    sizeof(*n));
+		int cap = p->cap ? 2 * p->cap : 8;
+		pid_t *n = realloc(p->pids, (size_t)cap * sizeof(*n));
 
 		if (!n)
 			return -ENOMEM;
 		p->pids = n;
+		p->cap = cap;
 	}
 	p->pids[p->npids++] = pid;
 	return 0;
@@ -312,13 +314,9 @@ void pb_prof_disable(struct pb_prof *p)
 		ioctl(p->ring[i].fd, PERF_EVENT_IOC_DISABLE, 0);
 }
 
-static void add_ip(struct pb_prof_ips *t, uint64_t ip, bool kernel, uint64_t n)
+/* N samples at IP in T's table (not its totals). */
+static void table_add(struct pb_prof_ips *t, uint64_t ip, bool kernel, uint64_t n)
 {
-	t->samples += n;
-	if (kernel)
-		t->kernel += n;
-	else
-		t->user += n;
 	for (uint32_t i = 0; i < t->n; i++)
 		if (t->e[i].ip == ip && t->e[i].kernel == kernel) {
 			t->e[i].count += n;
@@ -331,6 +329,16 @@ static void add_ip(struct pb_prof_ips *t, uint64_t ip, bool kernel, uint64_t n)
 		return;
 	}
 	t->e[t->n++] = (struct pb_prof_ip){ ip, n, kernel };
+}
+
+static void add_ip(struct pb_prof_ips *t, uint64_t ip, bool kernel, uint64_t n)
+{
+	t->samples += n;
+	if (kernel)
+		t->kernel += n;
+	else
+		t->user += n;
+	table_add(t, ip, kernel, n);
 }
 
 /* LEN bytes at offset OFF of a ring of SIZE bytes (a power of two). */
@@ -416,15 +424,8 @@ void pb_prof_close(struct pb_prof *p)
 
 void pb_prof_merge(struct pb_prof_ips *sum, const struct pb_prof_ips *a)
 {
-	for (uint32_t i = 0; i < a->n; i++) {
-		add_ip(sum, a->e[i].ip, a->e[i].kernel, a->e[i].count);
-		/* add_ip counted them; the totals below count them again */
-		sum->samples -= a->e[i].count;
-		if (a->e[i].kernel)
-			sum->kernel -= a->e[i].count;
-		else
-			sum->user -= a->e[i].count;
-	}
+	for (uint32_t i = 0; i < a->n; i++)
+		table_add(sum, a->e[i].ip, a->e[i].kernel, a->e[i].count);
 	sum->samples += a->samples;
 	sum->kernel += a->kernel;
 	sum->user += a->user;
@@ -445,12 +446,36 @@ struct pb_prof_syms {
 	char *names;
 	size_t nlen;
 };
+_Static_assert(offsetof(struct sym, addr) == 0, "by_addr, at_or_below: address first");
 
+/* Symbol tables (struct sym, struct usym) begin each entry with its
+ * address: one order and one search serve both. */
 static int by_addr(const void *a, const void *b)
 {
-	const struct sym *x = a, *y = b;
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
+	return x < y ? -1 : x > y;
+}
+
+/* The last of the N entries (STRIDE bytes each, sorted by their leading
+ * address) at or below ADDR, or -1. */
+static ssize_t at_or_below(const void *v, size_t n, size_t stride, uint64_t addr)
+{
+	size_t lo = 0, hi = n;
+
+#define ADDR_OF(i) (*(const uint64_t *)((const char *)v + (i) * stride))
+	if (!n || addr < ADDR_OF(0))
+		return -1;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ADDR_OF(mid) <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+#undef ADDR_OF
+	return (ssize_t)lo;
 }
 
 int pb_prof_syms_load(struct pb_prof_syms **out, const char *path, char *why, size_t len)
@@ -540,19 +565,7 @@ void pb_prof_syms_free(struct pb_prof_syms *s)
 /* The symbol IP is in (the last at or below it), or -1. */
 static ssize_t sym_of(const struct pb_prof_syms *s, uint64_t ip)
 {
-	size_t lo = 0, hi = s ? s->n : 0;
-
-	if (!hi || ip < s->v[0].addr)
-		return -1;
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->v[mid].addr <= ip)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (ssize_t)lo;
+	return s ? at_or_below(s->v, s->n, sizeof(*s->v), ip) : -1;
 }
 
 /* ---- user space: this program's own functions and its libraries' */
@@ -561,19 +574,13 @@ struct usym {
 	uint64_t addr, size;
 	const char *name;           /* in the mapped file */
 };
+_Static_assert(offsetof(struct usym, addr) == 0, "by_addr, at_or_below: address first");
 
 struct usyms {
 	struct usym *v;
 	size_t n;
 	uint64_t bias;              /* where the program was loaded */
 };
-
-static int by_uaddr(const void *a, const void *b)
-{
-	const struct usym *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
 
 static int first_object(struct dl_phdr_info *info, size_t size, void *data)
 {
@@ -637,7 +644,7 @@ static const struct usyms *program_syms(void)
 	}
 	if (!u.n)
 		return NULL;
-	qsort(u.v, u.n, sizeof(*u.v), by_uaddr);
+	qsort(u.v, u.n, sizeof(*u.v), by_addr);
 	if (eh->e_type == ET_DYN)
 		dl_iterate_phdr(first_object, &u.bias);
 	return &u;
@@ -652,18 +659,10 @@ static const char *user_name(uint64_t ip)
 
 	if (u && ip >= u->bias) {
 		uint64_t a = ip - u->bias;
-		size_t lo = 0, hi = u->n;
+		ssize_t k = at_or_below(u->v, u->n, sizeof(*u->v), a);
 
-		while (hi - lo > 1) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (u->v[mid].addr <= a)
-				lo = mid;
-			else
-				hi = mid;
-		}
-		if (u->v[lo].addr <= a && a < u->v[lo].addr + (u->v[lo].size ? u->v[lo].size : 1))
-			return u->v[lo].name;
+		if (k >= 0 && a < u->v[k].addr + (u->v[k].size ? u->v[k].size : 1))
+			return u->v[k].name;
 	}
 	if (dladdr((void *)(uintptr_t)ip, &di) && di.dli_sname)
 		return di.dli_sname;
