@@ -579,12 +579,25 @@ static void refine(struct lat_run *run, uint64_t start)
 	run->precision_ns = pb_clock_ns() - t0;
 }
 
+/* A row in words: "anon x2 1 B copies block io_uring" (the io only when
+ * it is io_uring), in BUF. */
+static const char *row_label(const struct lat_run *run, const struct lat_cell *c, char *buf,
+			     size_t len)
+{
+	char sz[32], kl[48];
+
+	pb_format_size(c->size, sz, sizeof(sz));
+	snprintf(buf, len, "%s %s %s %s%s%s", kind_label(c, kl, sizeof(kl)), sz, place_name(run, c),
+		 pb_lat_wait_words[c->wait], c->uring ? " " : "", c->uring ? io_name(c) : "");
+	return buf;
+}
+
 /* --precision in text: reached, or how close it came and where. */
 static void precision_text(const struct lat_run *run, FILE *fp)
 {
 	const struct lat_cell *worst = NULL;
 	size_t most = 0;
-	char sz[32], where[96];
+	char where[128];
 
 	for (size_t i = 0; i < run->ncells; i++) {
 		const struct lat_cell *c = &run->cells[i];
@@ -599,9 +612,7 @@ static void precision_text(const struct lat_run *run, FILE *fp)
 	}
 	if (!worst)
 		return;
-	pb_format_size(worst->size, sz, sizeof(sz));
-	snprintf(where, sizeof(where), "%s %s %s %s", pb_kind_names[worst->kind], sz,
-		 place_name(run, worst), pb_lat_wait_words[worst->wait]);
+	row_label(run, worst, where, sizeof(where));
 	pb_precision_text(fp, run->p->precision, run->precision_reached, worst->precision,
 			  run->precision_reached ? most : worst->nreps,
 			  pb_precision_budget(run->p->precision_budget_ns, 0),
@@ -985,7 +996,7 @@ static void profile_text(const struct lat_run *run, FILE *fp)
 
 	for (size_t i = 0; run->prof.ok && i < run->ncells; i++) {
 		const struct lat_cell *c = &run->cells[i];
-		char sz[32];
+		char label[128];
 
 		if (!c->nreps || !c->prof_sum)
 			continue;
@@ -993,9 +1004,7 @@ static void profile_text(const struct lat_run *run, FILE *fp)
 			fprintf(fp, "\nprofile     share of the sampled time of both parties, and per "
 				"round trip:\n");
 		any = true;
-		pb_format_size(c->size, sz, sizeof(sz));
-		fprintf(fp, "  %s %s %s %s%s%s\n", pb_kind_names[c->kind], sz, place_name(run, c),
-			pb_lat_wait_words[c->wait], c->uring ? " " : "", c->uring ? io_name(c) : "");
+		fprintf(fp, "  %s\n", row_label(run, c, label, sizeof(label)));
 		pb_prof_text(fp, "    ", c->prof_sum, run->prof.period_ns,
 			     (double)c->merged.count, "round trip");
 	}
@@ -1108,15 +1117,11 @@ static void emit_text(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	pb_stab_text_begin(&st, fp, 11);
 	for (size_t i = 0; i < run->ncells; i++) {
 		const struct lat_cell *c = &run->cells[i];
-		char sz[32], label[128], kl[48];
+		char label[128];
 
 		if (c->skip || !c->nreps)
 			continue;
-		pb_format_size(c->size, sz, sizeof(sz));
-		snprintf(label, sizeof(label), "%s %s %s %s%s%s", kind_label(c, kl, sizeof(kl)), sz,
-			 place_name(run, c), pb_lat_wait_words[c->wait], c->uring ? " " : "",
-			 c->uring ? io_name(c) : "");
-		pb_stab_text_row(&st, label, c->stab, c->stab_why);
+		pb_stab_text_row(&st, row_label(run, c, label, sizeof(label)), c->stab, c->stab_why);
 	}
 	pb_stab_text_end(&st);
 	if (p->precision > 0)
