@@ -953,16 +953,30 @@ static int per_unit(struct pb_cmp_result *r, size_t first, const char *part,
 	return rc;
 }
 
+/* The side counters: a noisy run's context switches, CPU time, migrations,
+ * page faults and hardware counts are shown, never a regression unless
+ * --metrics names them. */
+static const struct dir_rule side_rules[] = {
+	{ "ctxsw", CONTAINS, PB_CMP_LOWER },
+	{ "context_switches", CONTAINS, PB_CMP_LOWER },
+	{ "migrations", CONTAINS, PB_CMP_LOWER },
+	{ "cpu_", PREFIX, PB_CMP_LOWER },
+	{ "page_faults", PREFIX, PB_CMP_LOWER },
+	{ "cycles", PREFIX, PB_CMP_LOWER },
+	{ "instructions", PREFIX, PB_CMP_LOWER },
+	{ "cache_misses", PREFIX, PB_CMP_LOWER },
+};
+
 bool pb_cmp_gates(const char *metric, const char *patterns)
 {
 	char pat[256];
 
-	if (!patterns)
-		return !strstr(metric, "ctxsw") && !strstr(metric, "context_switches") &&
-		       strncmp(metric, "cpu_", 4) != 0 && !strstr(metric, "migrations") &&
-		       strncmp(metric, "page_faults", 11) != 0 && strncmp(metric, "cycles", 6) != 0 &&
-		       strncmp(metric, "instructions", 12) != 0 &&
-		       strncmp(metric, "cache_misses", 12) != 0;
+	if (!patterns) {
+		for (size_t i = 0; i < sizeof(side_rules) / sizeof(side_rules[0]); i++)
+			if (rule_matches(&side_rules[i], metric))
+				return false;
+		return true;
+	}
 	for (const char *p = patterns; *p; p += *p == ',') {
 		size_t n = strcspn(p, ",");
 
