@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "counters.h"
 
 const char *const pb_ctr_names[] = {
@@ -113,11 +114,6 @@ void pb_ctrs_start(struct pb_ctrs *c)
 	getrusage(RUSAGE_THREAD, &c->ru0);
 }
 
-static double tv_ns(const struct timeval *a, const struct timeval *b)
-{
-	return ((double)(b->tv_sec - a->tv_sec) * 1e6 + (double)(b->tv_usec - a->tv_usec)) * 1e3;
-}
-
 void pb_ctrs_stop(struct pb_ctrs *c, struct pb_ctr_values *out)
 {
 	struct rusage ru;
@@ -145,8 +141,10 @@ void pb_ctrs_stop(struct pb_ctrs *c, struct pb_ctr_values *out)
 						 c->ru0.ru_majflt);
 		out->have[PB_CTR_FAULTS] = true;
 	}
-	out->v[PB_CTR_USER_NS] = tv_ns(&c->ru0.ru_utime, &ru.ru_utime);
-	out->v[PB_CTR_SYS_NS] = tv_ns(&c->ru0.ru_stime, &ru.ru_stime);
+	out->v[PB_CTR_USER_NS] = (double)(pb_timeval_ns(&ru.ru_utime) -
+					  pb_timeval_ns(&c->ru0.ru_utime));
+	out->v[PB_CTR_SYS_NS] = (double)(pb_timeval_ns(&ru.ru_stime) -
+					 pb_timeval_ns(&c->ru0.ru_stime));
 	out->have[PB_CTR_USER_NS] = out->have[PB_CTR_SYS_NS] = true;
 }
 

@@ -165,10 +165,8 @@ static void ctr_stop(struct counters *c, struct pb_lat_party *p)
 	getrusage(RUSAGE_THREAD, &ru);
 	p->vol_ctxsw = ru.ru_nvcsw - c->ru0.ru_nvcsw;
 	p->invol_ctxsw = ru.ru_nivcsw - c->ru0.ru_nivcsw;
-	p->user_ns = ((int64_t)(ru.ru_utime.tv_sec - c->ru0.ru_utime.tv_sec) * 1000000 +
-		      (ru.ru_utime.tv_usec - c->ru0.ru_utime.tv_usec)) * 1000;
-	p->sys_ns = ((int64_t)(ru.ru_stime.tv_sec - c->ru0.ru_stime.tv_sec) * 1000000 +
-		     (ru.ru_stime.tv_usec - c->ru0.ru_stime.tv_usec)) * 1000;
+	p->user_ns = pb_timeval_ns(&ru.ru_utime) - pb_timeval_ns(&c->ru0.ru_utime);
+	p->sys_ns = pb_timeval_ns(&ru.ru_stime) - pb_timeval_ns(&c->ru0.ru_stime);
 	p->faults = (ru.ru_minflt - c->ru0.ru_minflt) + (ru.ru_majflt - c->ru0.ru_majflt);
 	if (c->src == PB_LAT_SRC_PERF) {
 		p->ctxsw = delta(c->cs0, perf_value(c->cs_fd));

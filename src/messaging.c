@@ -575,10 +575,8 @@ static void add_ru(struct pb_messaging_result *res, const struct rusage *ru)
 {
 	res->voluntary_ctxsw += (uint64_t)ru->ru_nvcsw;
 	res->involuntary_ctxsw += (uint64_t)ru->ru_nivcsw;
-	res->cpu_user_ns += (uint64_t)ru->ru_utime.tv_sec * 1000000000ULL +
-			    (uint64_t)ru->ru_utime.tv_usec * 1000ULL;
-	res->cpu_sys_ns += (uint64_t)ru->ru_stime.tv_sec * 1000000000ULL +
-			   (uint64_t)ru->ru_stime.tv_usec * 1000ULL;
+	res->cpu_user_ns += (uint64_t)pb_timeval_ns(&ru->ru_utime);
+	res->cpu_sys_ns += (uint64_t)pb_timeval_ns(&ru->ru_stime);
 	res->page_faults += (uint64_t)(ru->ru_minflt + ru->ru_majflt);
 }
 
