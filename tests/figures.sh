@@ -90,7 +90,9 @@ figures() {
 			near("$p.summary.rtt_max_ns", $s->{rtt_max_ns}, $mx);
 			near("$p.summary.rtt_mean_ns", $s->{rtt_mean_ns}, $sum / $n);
 			for my $k (qw(round_trips_per_s voluntary_ctxsw_per_round_trip
-				involuntary_ctxsw_per_round_trip migrations_per_round_trip)) {
+				involuntary_ctxsw_per_round_trip migrations_per_round_trip
+				cpu_user_ns_per_round_trip cpu_sys_ns_per_round_trip
+				page_faults_per_round_trip)) {
 				my @v = grep { defined } map { $_->{$k} } @reps;
 				near("$p.summary.$k", $s->{$k}, @v ? median(@v) : undef);
 			}
@@ -131,7 +133,7 @@ figures() {
 			near("$p.summary.messages", $s->{messages}, $msgs);
 			near("$p.summary.bytes", $s->{bytes}, $msgs * $r->{size_bytes});
 			for my $k (qw(elapsed_ns cpu_user_ns cpu_sys_ns voluntary_ctxsw involuntary_ctxsw
-				rate_messages_per_s rate_bytes_per_s)) {
+				page_faults rate_messages_per_s rate_bytes_per_s)) {
 				stats("$p.summary.$k", $s->{$k}, map { $_->{$k} } @reps);
 			}
 		}
