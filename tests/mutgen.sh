@@ -114,5 +114,27 @@ done <"$equiv"
 [ -z "$stale" ]
 ok $? "every equivalent.tab entry names a generated point and gives a reason"
 [ -z "$stale" ] || diag "stale or unexplained:$stale"
+
+# sample.sh's default FILES: every pattern names files (a moved file left
+# `make mutation-sample` without FILES refusing to start), and every file
+# map.tab maps is still there.
+defaults=$(sed -n '/files="src\//,/"$/p' "$top/tests/mutation/sample.sh" | sed 's/.*files="//; s/"$//')
+missing=
+for pat in $defaults; do
+	# shellcheck disable=SC2086 # a shell pattern, expanded
+	set -- $(cd "$top" && echo $pat)
+	[ -f "$top/$1" ] || missing="$missing $pat"
+done
+[ -n "$defaults" ] && [ -z "$missing" ]
+ok $? "sample.sh's default FILES each name a file ($(echo $defaults | wc -w) patterns)"
+[ -z "$missing" ] || diag "no file for:$missing"
+missing=
+while IFS='	' read -r f tests; do
+	case $f in ''|'#'*) continue ;; esac
+	[ -f "$top/$f" ] || missing="$missing $f"
+done <"$top/tests/mutation/map.tab"
+[ -z "$missing" ]
+ok $? "every file tests/mutation/map.tab maps exists"
+[ -z "$missing" ] || diag "gone:$missing"
 rm -f f.c points err
 done_testing

@@ -51,7 +51,7 @@ case $workers in ''|*[!0-9]*|0) echo "$me: MUTATION_WORKERS: not a count: '$work
 case $seed in *[!0-9]*) echo "$me: SEED: not a number: '$seed'" >&2; exit 2 ;; esac
 [ -z "$points_in" ] || [ -r "$points_in" ] || { echo "$me: POINTS: $points_in: cannot read it" >&2; exit 2; }
 [ -z "$points_in" ] || points_in=$(cd "$(dirname "$points_in")" && pwd)/$(basename "$points_in")
-[ -n "$files" ] || files="src/checks_*.c src/conformance.c src/tsprobe.c src/cmd_*.c src/compare.c
+[ -n "$files" ] || files="src/checks/*.c src/tsprobe.c src/cmd_*.c src/compare.c
 	src/stats.c src/engine.c src/zerocopy.c src/latency.c src/histogram.c src/sysinfo.c src/units.c"
 if [ -z "$seed" ]; then
 	seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
