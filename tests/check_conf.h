@@ -133,17 +133,26 @@ static inline bool pb_test_reference_machine(void)
  * A loop test's detail against its snapshot: tests/conf_details.tab holds,
  * for each loop test NAME and index I, the detail the check gives on the
  * reference machine, as a pattern (pb_test_matches: '#' where a number
- * depends on the process's descriptors or on a race).  Elsewhere nothing is
+ * depends on the process's descriptors or on a race; UNAME-R for the running
+ * kernel's release, which differs between machines).  Elsewhere nothing is
  * asserted.  With PB_DETAILS_RECORD=FILE the detail is appended to FILE
  * instead (tests/mkdetails.sh makes the table from such records; HACKING).
  */
-static inline void pb_test_detail_is(const char *name, int i, const char *detail)
+static inline void pb_test_detail_is(const char *name, int i, const char *raw)
 {
 	const char *rec = getenv("PB_DETAILS_RECORD"), *dir = getenv("TESTS_SRCDIR");
-	char path[4096], line[2048], key[128];
+	char path[4096], line[2048], key[128], detail[2048];
 	bool found = false;
+	struct utsname u;
+	const char *at;
 	FILE *f;
 
+	/* The running kernel's release (a check may name it: "backported?")
+	 * differs from machine to machine; the snapshot says UNAME-R. */
+	snprintf(detail, sizeof(detail), "%s", raw);
+	if (uname(&u) == 0 && u.release[0] && (at = strstr(raw, u.release)))
+		snprintf(detail, sizeof(detail), "%.*sUNAME-R%s", (int)(at - raw), raw,
+			 at + strlen(u.release));
 	if (rec && *rec) {
 		f = fopen(rec, "a");
 		ck_assert_msg(f != NULL, "%s: %s", rec, strerror(errno));
