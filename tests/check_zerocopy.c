@@ -13,6 +13,7 @@
 #undef _FORTIFY_SOURCE /* this file defines read() and write() itself */
 #include <config.h>
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <malloc.h>
@@ -266,6 +267,19 @@ static uint64_t verified(enum pb_verify v, uint64_t loops)
 				      (unsigned long long)(want)); \
 	} while (0)
 
+/* The descriptors this process has open. */
+static int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
 START_TEST(zc_counts)
 {
 	const struct row *w = &rows[_i];
@@ -273,16 +287,23 @@ START_TEST(zc_counts)
 	struct pb_engine_result res;
 	const char *what;
 	struct pb_zc z;
-	int p[2], r;
+	int p[2], r, fds = open_fds(), saved0 = dup(0);
 
+	ck_assert_int_ge(saved0, 0);
 	ck_assert_int_eq(pb_zc_open(&z, w->mode, w->verify, S, &what), 0);
 	ck_assert_int_eq(pipe2(p, O_NONBLOCK | O_CLOEXEC), 0);
 	ck_assert_int_eq(fcntl(p[1], F_SETPIPE_SZ, PS), (int)PS);
 	f_call = w->call, f_how = w->how, f_at = w->at;
 	memset(calls, 0, sizeof(calls));
+	/* Descriptor 0 free (a run with standard input closed): tee's second
+	 * pipe gets it, and must close it like any other. */
+	close(0);
 	armed = true;
 	r = pb_zc_run(&z, p[0], p[1], S, w->loops, limit, &res);
 	armed = false;
+	ck_assert_msg(fcntl(0, F_GETFD) == -1, "%s: descriptor 0 left open by the run", w->what);
+	ck_assert_int_eq(dup2(saved0, 0), 0);
+	close(saved0);
 	ck_assert_msg(r == w->ret, "%s: returned %d (%s), want %d", w->what, r, strerror(-r),
 		      w->ret);
 	if (w->how != H_NONE)
@@ -324,6 +345,8 @@ START_TEST(zc_counts)
 		ck_assert_str_eq(res.failed_call ? res.failed_call : "(none)", w->failed_call);
 	close(p[0]), close(p[1]);
 	pb_zc_close(&z);
+	ck_assert_msg(open_fds() == fds, "%s: %d descriptors open after the run, %d before", w->what,
+		      open_fds(), fds);
 }
 END_TEST
 
