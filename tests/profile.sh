@@ -307,6 +307,24 @@ else
 	skip 6 "seccomp refusal: tests/nouring cannot install its filter here"
 fi
 
+# CPU-wide events refused, a task's own allowed (perf_event_paranoid 1 and
+# up without CAP_PERFMON): latency samples each party's threads instead;
+# messaging, which needs the workers' CPUs, says why it has no profile.
+if "$NOURING" -c true 2>/dev/null && [ "$avail" = true ]; then
+	"$NOURING" -c "$P" latency --profile --kind anon,fifo --loops 3000 --repeat 2 --warmup 0 \
+		--format json -o "$J" 2>/dev/null
+	is "$?|$("$JSONQ" "$J" .profile.available .profile.scope | tr '\n' ' ')" "0|true threads " \
+		"no CPU-wide events: latency samples each party's threads, exit 0"
+	is "$(check_rows "$J")" "rows 2" "... each row's samples add up, shares sum to 1, ns per round trip"
+	"$NOURING" -c "$P" messaging --profile --groups 1 --loops 20 --repeat 1 --warmup 0 \
+		--format json -o "$J" 2>/dev/null
+	is "$?|$("$JSONQ" "$J" .profile.available)" "0|false" "no CPU-wide events: messaging without a profile, exit 0"
+	"$JSONQ" "$J" .profile.reason | grep -q "each CPU"
+	ok $? "... saying it needs events on each CPU ($("$JSONQ" "$J" .profile.reason))"
+else
+	skip 4 "CPU-wide refusal: no kernel profile here, or tests/nouring cannot install its filter"
+fi
+
 # unprivileged with perf_event_paranoid 2: user-space samples only, said
 pz=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null)
 chmod 777 "$TEST_TMP" "$TMPDIR"
