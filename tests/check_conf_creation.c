@@ -449,6 +449,15 @@ static ssize_t read_empty_eio(int fd, void *buf, size_t n)
 	return r;
 }
 
+/* A read of an empty nonblocking pipe claims all it was asked for, moving
+ * nothing: the detail says how many bytes the check asked for. */
+static ssize_t read_empty_claims_all(int fd, void *buf, size_t n)
+{
+	ssize_t r = read(fd, buf, n);
+
+	return r < 0 && errno == EAGAIN ? (ssize_t)n : r;
+}
+
 /* Both ends on the same descriptor. */
 static int pipe2_same_fd(int fd[2], int flags)
 {
@@ -591,6 +600,8 @@ static const struct pb_test_later later[] = {
 	{ "CRE-06", { .pipe2 = pipe2_enfile }, "= -1/ENFILE, not EMFILE" },
 	{ "CRE-06", { .pipe2 = pipe2_clobber_second }, "pipe2 failed but wrote pipefd {-7,99}" },
 	{ "CRE-06", { .pipe2 = pipe2_needs_three }, "pipe2 with two free fds = -1/EMFILE" },
+	/* the check reads one byte into a one-byte buffer, not more */
+	{ "CRE-04", { .read = read_empty_claims_all }, "read of the empty pipe gave 1, not" },
 };
 #define NLATER (sizeof(later) / sizeof(later[0]))
 

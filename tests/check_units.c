@@ -235,6 +235,22 @@ START_TEST(did_you_mean)
 	ck_assert_uint_eq(pb_edit_distance("conformanc", "conformance"), 1);
 	ck_assert_uint_eq(pb_edit_distance("thorughput", "throughput"), 1);  /* a swap */
 	ck_assert_uint_eq(pb_edit_distance("FIFO", "fifo"), 0);
+	{
+		/* its table holds words of up to 62 letters: a longer one on
+		 * either side, or both, is no guess (SIZE_MAX) */
+		char w62[63], w63[64], w70[71];
+
+		memset(w62, 'a', 62), w62[62] = '\0';
+		memset(w63, 'a', 63), w63[63] = '\0';
+		memset(w70, 'a', 70), w70[70] = '\0';
+		ck_assert_uint_eq(pb_edit_distance(w62, "a"), 61);
+		ck_assert_uint_eq(pb_edit_distance("a", w62), 61);
+		ck_assert_uint_eq(pb_edit_distance(w63, "a"), SIZE_MAX);
+		ck_assert_uint_eq(pb_edit_distance("a", w63), SIZE_MAX);
+		ck_assert_uint_eq(pb_edit_distance(w70, "report"), SIZE_MAX);
+		ck_assert_uint_eq(pb_edit_distance("report", w70), SIZE_MAX);
+		ck_assert_uint_eq(pb_edit_distance(w70, w63), SIZE_MAX);
+	}
 	ck_assert_str_eq(pb_did_you_mean("conformanc", cmds, n), "conformance");
 	ck_assert_str_eq(pb_did_you_mean("thorughput", cmds, n), "throughput");
 	ck_assert_str_eq(pb_did_you_mean("mesaging", cmds, n), "messaging");
