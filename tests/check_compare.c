@@ -694,6 +694,14 @@ START_TEST(run_failed_reasons)
 		{ DOC("report", "{}", "\"parts\":{\"throughput\":null},"
 		      "\"errors\":[\"exit status 2 without a JSON document\"],\"exit_status\":3"), true,
 		  "the run failed (exit status 3: exit status 2 without a JSON document)" },
+		/* no errors member at all; an error that is not a string is
+		 * counted, the first string one quoted */
+		{ DOC("throughput", "{}", "\"results\":[],\"exit_status\":3"), true,
+		  "the run failed (exit status 3)" },
+		{ DOC("throughput", "{}", "\"results\":[],\"errors\":[7,\"x\"],\"exit_status\":0"),
+		  true, "the run reported 2 errors (exit status 0: x (and 1 more))" },
+		{ DOC("throughput", "{}", "\"results\":[],\"errors\":[7],\"exit_status\":3"), true,
+		  "the run failed (exit status 3)" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
