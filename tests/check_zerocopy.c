@@ -350,6 +350,32 @@ START_TEST(zc_counts)
 }
 END_TEST
 
+/* pb_zc_run refuses each thing it cannot do, each on its own: the rw mode
+ * (no zero-copy call), a size of 0, a size past the one it was opened for;
+ * that size itself runs. */
+START_TEST(zc_refuses)
+{
+	struct pb_engine_result res;
+	const char *what;
+	struct pb_zc z;
+	int p[2];
+
+	ck_assert_int_eq(pipe2(p, O_NONBLOCK | O_CLOEXEC), 0);
+	ck_assert_int_eq(fcntl(p[1], F_SETPIPE_SZ, PS), (int)PS);
+	ck_assert_int_eq(pb_zc_open(&z, PB_MODE_RW, V_ALL, S, &what), 0);
+	ck_assert_int_eq(pb_zc_run(&z, p[0], p[1], S, 1, pb_engine_fill_limit(PS, S), &res), -EINVAL);
+	pb_zc_close(&z);
+	ck_assert_int_eq(pb_zc_open(&z, VM, V_ALL, S, &what), 0);
+	ck_assert_int_eq(pb_zc_run(&z, p[0], p[1], 0, 1, pb_engine_fill_limit(PS, S), &res), -EINVAL);
+	ck_assert_int_eq(pb_zc_run(&z, p[0], p[1], S + 1, 1, pb_engine_fill_limit(PS, S + 1), &res),
+			 -EINVAL);
+	ck_assert_int_eq(pb_zc_run(&z, p[0], p[1], S, 1, pb_engine_fill_limit(PS, S), &res), 0);
+	ck_assert_uint_eq(res.loops_done, 1);
+	pb_zc_close(&z);
+	close(p[0]), close(p[1]);
+}
+END_TEST
+
 /* While set, pwrite(2) moves at most this many bytes a call, as a write to
  * a file may (a signal, a filesystem's own limit). */
 static size_t pwrite_cap;
@@ -585,5 +611,5 @@ END_TEST
 PB_CHECK_SUITE_MAIN("zerocopy",
 	PB_TCASE_LOOP("counts", 30, zc_counts, sizeof(rows) / sizeof(rows[0])),
 	PB_TCASE_LOOP("phase_times", 30, zc_phase_times, sizeof(clock_rows) / sizeof(clock_rows[0])),
-	PB_TCASE("memfd", zc_splice_memfd, zc_pattern),
+	PB_TCASE("memfd", zc_splice_memfd, zc_pattern, zc_refuses),
 	PB_TCASE_LOOP("open", 30, zc_open_fails, sizeof(open_rows) / sizeof(open_rows[0])))
