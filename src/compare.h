@@ -246,6 +246,7 @@ struct pb_cmp_opts {
 int pb_cmp_compare(struct json_object *base, struct json_object *new_doc,
 		   const struct pb_cmp_opts *opts, struct pb_cmp_result *out);
 
+/* Frees what R holds and leaves it empty: freeing it again does nothing. */
 void pb_cmp_result_free(struct pb_cmp_result *r);
 
 /*

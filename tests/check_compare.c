@@ -1033,6 +1033,10 @@ START_TEST(metric_without_memory_is_an_error)
 	ck_assert_ptr_nonnull(find_metric(&result, "kind=anon mode=rw size_bytes=4096",
 					  "rate_bytes_per_s"));
 	pb_cmp_result_free(&result);
+	/* freed, the result is empty, and freeing it again does nothing */
+	ck_assert_ptr_null(result.m);
+	ck_assert_uint_eq(result.nm, 0);
+	pb_cmp_result_free(&result);
 	for (int differ = 0; differ < 2; differ++) {  /* and with parameters that differ */
 		o.differ = differ ? "loops" : NULL;
 		stats_malloc_fails = true;
