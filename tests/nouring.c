@@ -43,23 +43,17 @@ int main(int argc, char **argv)
 		 * every task on a CPU */
 		const unsigned pid_lo = offsetof(struct seccomp_data, args[1]) +
 					(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? 0 : 4);
-		struct sock_filter plain[] = {
+		struct sock_filter f[] = {
 			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 1),
-			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (err & SECCOMP_RET_DATA)),
-			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		}, wide[] = {
-			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 3),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 4),
+			/* without -c the pid test is jumped over */
+			BPF_JUMP(BPF_JMP | BPF_JA, cpu_wide ? 0 : 2, 0, 0),
 			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, pid_lo),
 			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0xffffffffu, 0, 1),
 			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (err & SECCOMP_RET_DATA)),
 			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		};
-		struct sock_fprog prog = { .len = sizeof(plain) / sizeof(plain[0]), .filter = plain };
-
-		if (cpu_wide)
-			prog = (struct sock_fprog){ .len = sizeof(wide) / sizeof(wide[0]), .filter = wide };
+		struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
 
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
 		    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog)) {
