@@ -367,21 +367,15 @@ static int copy_work(void *arg_, unsigned i, void *out_)
 	return r;
 }
 
-/* Copies' counters: the sum, -1 where any is unknown. */
-static int64_t add_ctr(int64_t a, int64_t b)
-{
-	return a < 0 || b < 0 ? -1 : a + b;
-}
-
 static void add_party(struct pb_lat_party *sum, const struct pb_lat_party *p)
 {
-	sum->vol_ctxsw = add_ctr(sum->vol_ctxsw, p->vol_ctxsw);
-	sum->invol_ctxsw = add_ctr(sum->invol_ctxsw, p->invol_ctxsw);
-	sum->ctxsw = add_ctr(sum->ctxsw, p->ctxsw);
-	sum->migrations = add_ctr(sum->migrations, p->migrations);
-	sum->user_ns = add_ctr(sum->user_ns, p->user_ns);
-	sum->sys_ns = add_ctr(sum->sys_ns, p->sys_ns);
-	sum->faults = add_ctr(sum->faults, p->faults);
+	sum->vol_ctxsw = pb_lat_add_ctr(sum->vol_ctxsw, p->vol_ctxsw);
+	sum->invol_ctxsw = pb_lat_add_ctr(sum->invol_ctxsw, p->invol_ctxsw);
+	sum->ctxsw = pb_lat_add_ctr(sum->ctxsw, p->ctxsw);
+	sum->migrations = pb_lat_add_ctr(sum->migrations, p->migrations);
+	sum->user_ns = pb_lat_add_ctr(sum->user_ns, p->user_ns);
+	sum->sys_ns = pb_lat_add_ctr(sum->sys_ns, p->sys_ns);
+	sum->faults = pb_lat_add_ctr(sum->faults, p->faults);
 	CPU_OR(&sum->seen, &sum->seen, &p->seen);
 }
 
@@ -833,10 +827,8 @@ static void judge(struct lat_run *run)
 			if (v)
 				v[r] = f_p50(rp);
 			mc.ops += (long long)rp->round_trips;
-			if (rp->a.migrations < 0 || rp->b.migrations < 0 || mc.migrations < 0)
-				mc.migrations = -1;
-			else
-				mc.migrations += rp->a.migrations + rp->b.migrations;
+			mc.migrations = pb_lat_add_ctr(mc.migrations,
+						       pb_lat_add_ctr(rp->a.migrations, rp->b.migrations));
 		}
 		c->stab = pb_stab_judge(v && !pb_stats_compute(v, c->nreps, &st) ? &st : NULL,
 					&c->merged, &mc, c->stab_why, sizeof(c->stab_why));

@@ -181,15 +181,15 @@ static void ctr_stop(struct counters *c, struct pb_lat_party *p)
 		close(c->mig_fd);
 }
 
-/*
- * Move N bytes through FD, with U through io_uring (NULL: read and write;
- * "block" then lets io_uring wait for the pipe).  Returns N, 0 for EOF before the first byte of a
- * read, -EPIPE for EOF inside a message, -ETIMEDOUT when the watchdog fired,
- * or -errno.  With YIELD a spinning party gives up the CPU on EAGAIN: when
- * both parties share one CPU the other cannot run, and so cannot answer,
- * until the spinner's time slice ends.
- */
-static ssize_t xfer(struct pb_uring *u, int fd, char *buf, size_t n, bool rd, enum pb_lat_wait w,
+int64_t pb_lat_add_ctr(int64_t a, int64_t b)
+{
+	return a < 0 || b < 0 ? -1 : a + b;
+}
+
+/* latency.h; "block" through io_uring lets io_uring wait for the pipe.
+ * YIELD: when both parties share one CPU the other cannot run, and so
+ * cannot answer, until the spinner's time slice ends. */
+ssize_t pb_lat_xfer(struct pb_uring *u, int fd, char *buf, size_t n, bool rd, enum pb_lat_wait w,
 		    bool yield)
 {
 	size_t done = 0;
@@ -216,8 +216,6 @@ static ssize_t xfer(struct pb_uring *u, int fd, char *buf, size_t n, bool rd, en
 		else
 			k = rd ? pb_uring_read(u, fd, buf + done, n - done)
 			       : pb_uring_write(u, fd, buf + done, n - done);
-		if (k < 0 && errno == ETIMEDOUT)
-			return -ETIMEDOUT;
 		if (k > 0) {
 			done += (size_t)k;
 			continue;
@@ -299,12 +297,12 @@ static void *party_b_main(void *arg)
 	ctr_start(&c, b->o->source);
 	__atomic_store_n(&b->sh->ready, 1, __ATOMIC_RELEASE);
 	for (;; i++) {
-		ssize_t k = xfer(u, b->rfd, b->buf, b->o->size, true, b->o->wait, b->o->spin_yield);
+		ssize_t k = pb_lat_xfer(u, b->rfd, b->buf, b->o->size, true, b->o->wait, b->o->spin_yield);
 
 		if (k == 0)
 			break;          /* A closed its end: the run is over */
 		if (k > 0)
-			k = xfer(u, b->wfd, b->buf, b->o->size, false, b->o->wait,
+			k = pb_lat_xfer(u, b->wfd, b->buf, b->o->size, false, b->o->wait,
 				 b->o->spin_yield);
 		if (k < 0) {
 			r = (int)k;
@@ -348,11 +346,11 @@ static int party_a(const struct pb_lat_opts *o, struct pb_uring *u, int wfd, int
 	if (o->duration_ns)
 		end = t0 + o->duration_ns;
 	for (uint64_t i = 0; !o->loops || i < o->loops; i++) {
-		ssize_t k = xfer(u, wfd, buf, o->size, false, o->wait, o->spin_yield);
+		ssize_t k = pb_lat_xfer(u, wfd, buf, o->size, false, o->wait, o->spin_yield);
 		uint64_t t, d;
 
 		if (k > 0)
-			k = xfer(u, rfd, buf, o->size, true, o->wait, o->spin_yield);
+			k = pb_lat_xfer(u, rfd, buf, o->size, true, o->wait, o->spin_yield);
 		if (k <= 0) {
 			rc = k == 0 ? -ECONNRESET : (int)k;
 			break;

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "endpoint.h"
 #include "histogram.h"
@@ -90,5 +91,20 @@ int pb_lat_counters_probe(enum pb_lat_counters want, enum pb_lat_source *src, ch
  * party that failed or died; "-ETIMEDOUT" when the watchdog fired).
  */
 int pb_lat_run(const struct pb_lat_opts *o, struct pb_lat_result *r, char *err, size_t len);
+
+/* Two counts added, -1 (not counted) when either is: a party's counters
+ * and the sums over copies and repetitions. */
+int64_t pb_lat_add_ctr(int64_t a, int64_t b);
+
+struct pb_uring;
+/*
+ * Move N bytes through FD, with U through io_uring (NULL: read and write).
+ * Returns N, 0 for EOF before the first byte of a read, -EPIPE for EOF
+ * inside a message, -ETIMEDOUT when the watchdog fired, or -errno; a
+ * stale errno never turns a transfer that moved bytes into an error.
+ * With YIELD a spinner gives up the CPU on EAGAIN.
+ */
+ssize_t pb_lat_xfer(struct pb_uring *u, int fd, char *buf, size_t n, bool rd,
+		    enum pb_lat_wait w, bool yield);
 
 #endif

@@ -848,6 +848,57 @@ START_TEST(histogram_without_memory)
 }
 END_TEST
 
+/* Counts added where both are known, -1 (not counted) where either is,
+ * on either side: a pinned row's migrations must not be B's -1 added to
+ * A's count. */
+START_TEST(counters_add_or_are_unknown)
+{
+	ck_assert_int_eq(pb_lat_add_ctr(3, 4), 7);
+	ck_assert_int_eq(pb_lat_add_ctr(0, 0), 0);
+	ck_assert_int_eq(pb_lat_add_ctr(2, -1), -1);
+	ck_assert_int_eq(pb_lat_add_ctr(-1, 2), -1);
+	ck_assert_int_eq(pb_lat_add_ctr(-1, -1), -1);
+	ck_assert_int_eq(pb_lat_add_ctr(pb_lat_add_ctr(0, 2), pb_lat_add_ctr(1, -1)), -1);
+}
+END_TEST
+
+/*
+ * A transfer that moved its bytes returns them, whatever errno held
+ * before (read and write leave it as it was on success): a stale
+ * ETIMEDOUT or EAGAIN is not the watchdog.  EOF before a message is 0,
+ * inside one -EPIPE; a write to a pipe without a reader -EPIPE.
+ */
+START_TEST(xfer_ignores_a_stale_errno)
+{
+	static const enum pb_lat_wait waits[] = { PB_LAT_BLOCK, PB_LAT_POLL, PB_LAT_SPIN };
+	int fd[2];
+	char buf[4] = "abc";
+
+	for (size_t i = 0; i < sizeof(waits) / sizeof(waits[0]); i++) {
+		ck_assert_int_eq(pipe(fd), 0);
+		errno = ETIMEDOUT;
+		ck_assert_int_eq(pb_lat_xfer(NULL, fd[1], buf, 3, false, waits[i], false), 3);
+		errno = ETIMEDOUT;
+		ck_assert_int_eq(pb_lat_xfer(NULL, fd[0], buf, 2, true, waits[i], false), 2);
+		errno = EAGAIN;
+		ck_assert_int_eq(pb_lat_xfer(NULL, fd[0], buf, 1, true, waits[i], false), 1);
+		ck_assert_int_eq(write(fd[1], "x", 1), 1);
+		close(fd[1]);
+		errno = ETIMEDOUT;
+		ck_assert_int_eq(pb_lat_xfer(NULL, fd[0], buf, 2, true, waits[i], false), -EPIPE);
+		errno = ETIMEDOUT;
+		ck_assert_int_eq(pb_lat_xfer(NULL, fd[0], buf, 2, true, waits[i], false), 0);
+		close(fd[0]);
+	}
+	ck_assert_int_eq(pipe(fd), 0);
+	close(fd[0]);
+	signal(SIGPIPE, SIG_IGN);
+	ck_assert_int_eq(pb_lat_xfer(NULL, fd[1], buf, 1, false, PB_LAT_BLOCK, false), -EPIPE);
+	signal(SIGPIPE, SIG_DFL);
+	close(fd[1]);
+}
+END_TEST
+
 static Suite *latency_suite(void)
 {
 	Suite *s = suite_create("latency");
@@ -869,7 +920,9 @@ static Suite *latency_suite(void)
 							migrations_are_the_rise_or_unknown,
 							party_exits_and_errors,
 							pinned_run_restores_affinity,
-							figures_under_a_scripted_clock)));
+							figures_under_a_scripted_clock,
+							counters_add_or_are_unknown,
+							xfer_ignores_a_stale_errno)));
 	tcase_add_checked_fixture(t, tree_setup, tree_teardown);
 	suite_add_tcase(s, t);
 	return s;
