@@ -542,7 +542,8 @@ static void refine(struct lat_run *run, uint64_t start)
 			c->precision = p50_precision(c);
 			if (!(c->precision <= p->precision))
 				all = false;
-			worst = isnan(c->precision) || c->precision > worst ? c->precision : worst;
+			if (pb_stats_precision_worse(c->precision, worst))
+				worst = c->precision;
 		}
 		run->precision_reached = all;
 		if (all || pb_precision_spent(start, p->precision_budget_ns, 0))
@@ -600,8 +601,7 @@ static void precision_text(const struct lat_run *run, FILE *fp)
 			continue;
 		most = c->nreps > most ? c->nreps : most;
 		/* too few repetitions for an interval (NAN) is the worst */
-		if (!worst || (!isnan(worst->precision) &&
-			       (isnan(c->precision) || c->precision > worst->precision)))
+		if (!worst || pb_stats_precision_worse(c->precision, worst->precision))
 			worst = c;
 	}
 	if (!worst)

@@ -286,6 +286,11 @@ int pb_stats_median_ci(const double *v, size_t n, double *lo, double *hi)
 	return 0;
 }
 
+bool pb_stats_precision_worse(double cand, double worst)
+{
+	return !isnan(worst) && (isnan(cand) || cand > worst);
+}
+
 double pb_stats_median_precision(const double *v, size_t n)
 {
 	double *s, med, r = NAN;

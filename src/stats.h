@@ -40,6 +40,11 @@ int pb_stats_median_ci(const double *v, size_t n, double *lo, double *hi);
  * there are too few values, no memory, or the median is not positive. */
 double pb_stats_median_precision(const double *v, size_t n);
 
+/* Whether precision CAND is worse than WORST, for the row a --precision
+ * line names: NAN (too few repetitions for an interval) is worse than any
+ * number; of two equal, the one seen first stays the worst. */
+bool pb_stats_precision_worse(double cand, double worst);
+
 /* Exact Mann-Whitney p-values up to this many pairs (NA * NB), without ties. */
 #define PB_RANK_EXACT_MAX 400
 #define PB_RANK_ALPHA 0.05

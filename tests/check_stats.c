@@ -271,8 +271,26 @@ START_TEST(median_interval)
 }
 END_TEST
 
+/* The row a --precision line names: NAN is the worst, a larger figure
+ * worse, and of equals the first seen stays. */
+START_TEST(precision_worse)
+{
+	ck_assert(pb_stats_precision_worse(NAN, 1));
+	ck_assert(pb_stats_precision_worse(NAN, 0));
+	ck_assert(!pb_stats_precision_worse(1, NAN));
+	ck_assert(!pb_stats_precision_worse(NAN, NAN));
+	ck_assert(pb_stats_precision_worse(2, 1));
+	ck_assert(pb_stats_precision_worse(1.0000001, 1));
+	ck_assert(!pb_stats_precision_worse(1, 1));
+	ck_assert(!pb_stats_precision_worse(0, 0));
+	ck_assert(!pb_stats_precision_worse(1, 2));
+	ck_assert(pb_stats_precision_worse(0.5, 0));
+}
+END_TEST
+
 PB_CHECK_SUITE_MAIN("stats",
 	PB_TCASE("describe", odd_and_even_medians, dispersion, single_and_empty, zero_mean_or_median,
 		 input_untouched),
 	PB_TCASE("welch", welch_known_value, welch_undefined, welch_near_significance, welch_extremes),
-	PB_TCASE("rank", mann_whitney_exact, mann_whitney_ties, median_interval))
+	PB_TCASE("rank", mann_whitney_exact, mann_whitney_ties, median_interval,
+		 precision_worse))
