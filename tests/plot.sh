@@ -20,7 +20,7 @@ mkdir "$W"
 
 # The points with gnuplot installed: without it, the rendering points are
 # skipped by number (PLAN less the points run before them and the last).
-PLAN=166
+PLAN=168
 
 GP=$(command -v gnuplot 2>/dev/null)
 # Fake gnuplots: one that fails, one that hangs, one that hands the script
@@ -251,6 +251,15 @@ run env PATH="$W/bin-shut:$PATH" timeout 60 "$P" plot -t 10s --title "$(printf '
 	-o "$W/shut.svg" "$W/sweep.json"
 is "$rc" 0 "gnuplot closes its input early, then writes 300 KB: exit 0"
 is "$(wc -c <"$W/shut.svg" 2>/dev/null | tr -d ' ')" 300000 "and the whole image is written"
+# gnuplot closes its output first and says why it failed after it has read
+# the script: its words are still read (both outputs are drained to their
+# ends, not only the image's).
+mkdir "$W/bin-late"
+printf '#!/bin/sh\nexec 1>&-\ncat >/dev/null\necho "line 9: late" >&2\nexit 1\n' >"$W/bin-late/gnuplot"
+chmod +x "$W/bin-late/gnuplot"
+run env PATH="$W/bin-late:$PATH" timeout 60 "$P" plot -t 5s -o "$W/late.svg" "$W/sweep.json"
+is "$rc:$(nlines "$err")" "3:1" "gnuplot closes its output, then fails: exit 3, one line"
+echo "$err" | grep -q "gnuplot failed with status 1: line 9: late"; ok $? "... with gnuplot's words ($err)"
 # Interrupted: the child goes with it.
 env PATH="$W/bin-hang:$PATH" "$P" plot -o "$W/i.svg" "$W/sweep.json" 2>/dev/null &
 bg=$!
