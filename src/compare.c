@@ -1170,7 +1170,8 @@ static int compare_entry(struct pb_cmp_result *r, const char *part, const struct
 	if (!rc && nmissing) {
 		char why[300];
 
-		if (!*compared && cr && !nc)
+		/* NEW's repetitions empty: no metric could be compared */
+		if (cr && !nc)
 			snprintf(why, sizeof(why), "no repetitions in NEW");
 		else
 			snprintf(why, sizeof(why), "not measured in NEW: %s", missing);

@@ -728,6 +728,30 @@ START_TEST(helper_capacity_and_fill)
 	pb_check_close_pair(ctx.sys, fd);
 	ck_assert_int_eq(pb_check_fill_but_96(&ctx, -1, page - 1, page), -1);
 	ck_assert_int_eq(ctx.verdict, PB_SKIP);
+	/* each bound of the guard on its own, at its value and one past it:
+	 * a page of 96 bytes or less, or over the 64 KiB buffer, is skipped */
+	{
+		static const struct { long cap, page; bool skip; } g[] = {
+			{ 3880, 96, true }, { 3880, 97, false },
+			{ 4096, 4096, false }, { 4095, 4096, true },
+			{ 131072, 65537, true }, { 65536, 65536, false },
+		};
+
+		for (size_t i = 0; i < sizeof(g) / sizeof(g[0]); i++) {
+			long slots = g[i].cap / g[i].page;
+
+			ctx = helper_ctx(NULL, PB_KIND_ANON);
+			ck_assert(pb_check_make_pipe(&ctx, fd, O_NONBLOCK));
+			ck_assert_int_ge(fcntl(fd[1], F_SETPIPE_SZ, 65536), 65536);
+			q = pb_check_fill_but_96(&ctx, fd[1], g[i].cap, g[i].page);
+			ck_assert_msg(g[i].skip ? q == -1 && ctx.verdict == PB_SKIP :
+				      q == slots * g[i].page - 96 && ctx.verdict == PB_PASS,
+				      "cap %ld page %ld: %ld, verdict %d", g[i].cap, g[i].page, q,
+				      (int)ctx.verdict);
+			pb_check_close_pair(ctx.sys, fd);
+		}
+		ctx = helper_ctx(NULL, PB_KIND_ANON);
+	}
 
 	q = pb_check_full_pipe(&ctx, fd, 0);
 	ck_assert_int_gt(q, 0);

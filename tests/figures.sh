@@ -218,6 +218,11 @@ is "$n" 3 "... three results to recompute"
 is "$(figures "$D/t4.json")" "" "throughput --kind fifo,anon: the ratio is to the first kind given (fifo)"
 "$P" throughput --mode rw,vmsplice,splice --kind anon --size 64K --loops 100 --repeat 2 -q --format json --output "$D/t5.json"
 is "$(figures "$D/t5.json")" "" "throughput --mode rw,vmsplice,splice: every figure recomputes, cost_ratio_to_rw too"
+"$P" throughput --mode vmsplice,splice --kind anon,fifo --size 64K --loops 100 --repeat 2 --dir "$D" -q \
+	--format json --output "$D/t0.json"
+is "$(figures "$D/t0.json")" "" "throughput --mode vmsplice,splice: no rw measured, so no cost_ratio_to_rw (null)"
+is "$("$JSONQ" "$D/t0.json" .results[1].mode .results[1].cost_ratio_to_rw | tr '\n' ' ')" "vmsplice null " \
+	"... the second row is vmsplice's fifo row, its ratio to rw null"
 
 "$P" latency --kind anon --loops 1500 --repeat 3 -q --format json --output "$D/l1.json" 2>/dev/null
 is "$(figures "$D/l1.json")" "" "latency: percentiles from the histograms, rates, the summary over 3 repetitions"
