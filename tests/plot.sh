@@ -20,7 +20,7 @@ mkdir "$W"
 
 # The points with gnuplot installed: without it, the rendering points are
 # skipped by number (PLAN less the points run before them and the last).
-PLAN=168
+PLAN=169
 
 GP=$(command -v gnuplot 2>/dev/null)
 # Fake gnuplots: one that fails, one that hangs, one that hands the script
@@ -251,6 +251,16 @@ run env PATH="$W/bin-shut:$PATH" timeout 60 "$P" plot -t 10s --title "$(printf '
 	-o "$W/shut.svg" "$W/sweep.json"
 is "$rc" 0 "gnuplot closes its input early, then writes 300 KB: exit 0"
 is "$(wc -c <"$W/shut.svg" 2>/dev/null | tr -d ' ')" 300000 "and the whole image is written"
+# The image goes to a reader that waits 4 s before it reads: once gnuplot
+# has ended its watchdog is disarmed, so writing the image out takes as long
+# as the reader makes it (the watchdog's alarm would end the run with exit 3).
+mkdir "$W/bin-big"
+printf '#!/bin/sh\ncat >/dev/null\nhead -c 300000 /dev/zero | tr "\\0" x\n' >"$W/bin-big/gnuplot"
+chmod +x "$W/bin-big/gnuplot"
+( env PATH="$W/bin-big:$PATH" timeout 60 "$P" plot -t 10s "$W/sweep.json" 2>"$W/slow.err"
+  echo $? >"$W/slow.rc" ) | ( sleep 4; cat >"$W/slow.svg" )
+is "$(cat "$W/slow.rc"):$(wc -c <"$W/slow.svg" | tr -d ' ')" "0:300000" \
+	"a reader that waits 4 s for the image: exit 0, all of it written ($(cat "$W/slow.err"))"
 # gnuplot closes its output first and says why it failed after it has read
 # the script: its words are still read (both outputs are drained to their
 # ends, not only the image's).
