@@ -899,6 +899,59 @@ START_TEST(xfer_ignores_a_stale_errno)
 }
 END_TEST
 
+/* What pb_lat_run merges into the row's profile from party B. */
+static uint64_t merged_b_samples;
+static int merges;
+void __real_pb_prof_merge(struct pb_prof_ips *sum, const struct pb_prof_ips *a);
+void __wrap_pb_prof_merge(struct pb_prof_ips *sum, const struct pb_prof_ips *a);
+
+void __wrap_pb_prof_merge(struct pb_prof_ips *sum, const struct pb_prof_ips *a)
+{
+	merges++;
+	merged_b_samples += a->samples;
+	__real_pb_prof_merge(sum, a);
+}
+
+/*
+ * --profile where CPU-wide events are refused: each party samples its own
+ * thread, and B's samples reach the row (merged once, more than none over
+ * 20000 round trips), B a process or a thread.
+ */
+START_TEST(party_b_samples_itself)
+{
+	struct pb_prof probe = { 0 };
+
+	if (pb_prof_open(&probe, 1000000, NULL, 0) != 0) {
+		fprintf(stderr, "# party_b_samples_itself: skipped: no per-task perf sampler here\n");
+		return;
+	}
+	pb_prof_close(&probe);
+	for (int threads = 0; threads < 2; threads++) {
+		struct pb_lat_opts o = { .kind = PB_KIND_ANON, .size = 1, .wait = PB_LAT_BLOCK,
+					 .cpu_a = -1, .cpu_b = -1, .loops = 20000,
+					 .source = PB_LAT_SRC_PROC, .threads = threads,
+					 .prof_period_ns = 100000 };
+		struct pb_lat_result r;
+		char err[256];
+
+		memset(&r, 0, sizeof(r));
+		ck_assert_int_eq(pb_hist_init(&r.hist), 0);
+		r.prof = calloc(1, sizeof(*r.prof));
+		ck_assert_ptr_nonnull(r.prof);
+		merges = 0;
+		merged_b_samples = 0;
+		ck_assert_msg(pb_lat_run(&o, &r, err, sizeof(err)) == 0, "%s", err);
+		ck_assert_int_eq(merges, 1);
+		ck_assert_msg(merged_b_samples > 0, "B (a %s) sampled nothing; the row has %llu",
+			      threads ? "thread" : "process", (unsigned long long)r.prof->samples);
+		ck_assert_uint_gt(r.prof->samples, merged_b_samples);
+		pb_hist_free(&r.hist);
+		free(r.iv);
+		free(r.prof);
+	}
+}
+END_TEST
+
 static Suite *latency_suite(void)
 {
 	Suite *s = suite_create("latency");
@@ -922,7 +975,8 @@ static Suite *latency_suite(void)
 							pinned_run_restores_affinity,
 							figures_under_a_scripted_clock,
 							counters_add_or_are_unknown,
-							xfer_ignores_a_stale_errno)));
+							xfer_ignores_a_stale_errno,
+							party_b_samples_itself)));
 	tcase_add_checked_fixture(t, tree_setup, tree_teardown);
 	suite_add_tcase(s, t);
 	return s;
