@@ -507,7 +507,12 @@ static void start_profile(struct ms_run *run)
 		return;
 	}
 	run->prof_ips = calloc(1, sizeof(*run->prof_ips));
-	if (!run->prof_ips || sched_getaffinity(0, sizeof(cpus), &cpus) ||
+	if (!run->prof_ips) {
+		run->prof.ok = false;
+		snprintf(run->prof.why, sizeof(run->prof.why), "no memory for its samples");
+		return;
+	}
+	if (sched_getaffinity(0, sizeof(cpus), &cpus) ||
 	    pb_prof_open_cpus(&run->sampler, run->prof.period_ns, &cpus, run->prof.why,
 			      sizeof(run->prof.why)))
 		run->prof.ok = false;

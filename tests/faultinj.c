@@ -10,6 +10,9 @@
  *                   (the harness's own resource), alone or with PB_FAULT
  *   PB_FAULT_HARNESS=memstream   open_memstream() fails with ENOMEM (the
  *                   in-memory buffer a document is built in)
+ *   PB_FAULT_CALLOC_BYTES=N   calloc() of exactly N bytes in all fails with
+ *                   ENOMEM (a command's one large table); the others work.
+ *                   Not under AddressSanitizer, whose calloc comes first.
  *   PB_FAULT_PIPE_ENFILE=N   the process's Nth pipe (counting pipe, pipe2
  *                   and the raw system call from 1) fails with ENFILE, the
  *                   system's file table full for a moment; the others work
@@ -598,6 +601,22 @@ static int do_open(int (*call)(const char *, int, ...), const char *path, int fl
 static mode_t open_mode(int flags, va_list ap)
 {
 	return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? (mode_t)va_arg(ap, int) : 0;
+}
+
+/* PB_FAULT_CALLOC_BYTES=N: that one size is refused.  glibc's own calloc
+ * underneath (dlsym itself may call calloc), the variable read each time
+ * (no allocation, and calloc may come before init). */
+extern void *__libc_calloc(size_t n, size_t size);
+
+void *calloc(size_t n, size_t size)
+{
+	const char *e = getenv("PB_FAULT_CALLOC_BYTES");
+
+	if (e && *e && n && size <= (size_t)-1 / n && n * size == strtoull(e, NULL, 10)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return __libc_calloc(n, size);
 }
 
 /* PB_FAULT_HARNESS=memstream: no in-memory stream. */

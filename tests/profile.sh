@@ -345,6 +345,26 @@ else
 	skip 4 "CPU-wide refusal: no kernel profile here, or tests/nouring cannot install its filter"
 fi
 
+# messaging's table of samples cannot be allocated: no profile, saying
+# why, and the run goes on (exit 0).  98352 is sizeof(struct pb_prof_ips)
+# where long is 64 bits (five counters, a count, 4096 entries of 24 bytes).
+if [ "$avail" = true ] && fault_layer && [ "$(getconf LONG_BIT 2>/dev/null)" = 64 ] &&
+   ! ldd "$P" 2>/dev/null | grep -q libasan; then
+	"$P" messaging --profile --groups 1 --loops 20 --repeat 1 --warmup 0 --format json \
+		-o "$J" 2>/dev/null
+	if [ "$("$JSONQ" "$J" .profile.available)" = true ]; then
+		faulty "" env PB_FAULT_CALLOC_BYTES=98352 "$P" messaging --profile --groups 1 \
+			--loops 20 --repeat 1 --warmup 0 --format json -o "$J" 2>/dev/null
+		is "$?|$("$JSONQ" "$J" .profile.available .profile.reason | tr '\n' ' ')" \
+			"0|false no memory for its samples " \
+			"messaging --profile without memory for its samples: no profile, said why, exit 0"
+	else
+		skip 1 "messaging has no profile here (no events on each CPU)"
+	fi
+else
+	skip 1 "no profile, no fault layer, not LP64, or a sanitizer build (its calloc comes first)"
+fi
+
 # unprivileged with perf_event_paranoid 2: user-space samples only, said
 pz=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null)
 chmod 777 "$TEST_TMP" "$TMPDIR"
