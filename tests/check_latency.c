@@ -35,6 +35,7 @@
 #include "latency.h"
 #include "output.h"
 #include "topology.h"
+#include "uring.h"
 
 /* A deterministic generator (xorshift64*), so a failure can be replayed. */
 static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
@@ -952,6 +953,67 @@ START_TEST(party_b_samples_itself)
 }
 END_TEST
 
+/* Rings opened and writes through them, by party A (the calling thread)
+ * and by B (a thread here). */
+static int ring_opens[2], ring_writes[2];
+int __real_pb_uring_open(struct pb_uring **u, const char **what);
+int __wrap_pb_uring_open(struct pb_uring **u, const char **what);
+ssize_t __real_pb_uring_write_wait(struct pb_uring *u, int fd, const void *buf, size_t n);
+ssize_t __wrap_pb_uring_write_wait(struct pb_uring *u, int fd, const void *buf, size_t n);
+
+static int party_index(void)
+{
+	return syscall(SYS_gettid) == getpid() ? 0 : 1;
+}
+
+int __wrap_pb_uring_open(struct pb_uring **u, const char **what)
+{
+	int r = __real_pb_uring_open(u, what);
+
+	if (r == 0)
+		__atomic_add_fetch(&ring_opens[party_index()], 1, __ATOMIC_RELAXED);
+	return r;
+}
+
+ssize_t __wrap_pb_uring_write_wait(struct pb_uring *u, int fd, const void *buf, size_t n)
+{
+	__atomic_add_fetch(&ring_writes[party_index()], 1, __ATOMIC_RELAXED);
+	return __real_pb_uring_write_wait(u, fd, buf, n);
+}
+
+/* --io uring: each party opens its own ring and moves its messages
+ * through it, A as well as B (20 round trips: 20 writes each). */
+START_TEST(both_parties_use_their_rings)
+{
+	struct pb_lat_opts o = { .kind = PB_KIND_ANON, .size = 1, .wait = PB_LAT_BLOCK,
+				 .cpu_a = -1, .cpu_b = -1, .loops = 20, .threads = true,
+				 .uring = true, .source = PB_LAT_SRC_PROC };
+	struct pb_lat_result r;
+	struct pb_uring *u;
+	const char *what;
+	char err[256];
+
+	if (__real_pb_uring_open(&u, &what) != 0) {
+		fprintf(stderr, "# both_parties_use_their_rings: skipped: no io_uring here\n");
+		return;
+	}
+	pb_uring_close(u);
+	memset(&r, 0, sizeof(r));
+	ck_assert_int_eq(pb_hist_init(&r.hist), 0);
+	memset(ring_opens, 0, sizeof(ring_opens));
+	memset(ring_writes, 0, sizeof(ring_writes));
+	ck_assert_msg(pb_lat_run(&o, &r, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_str_eq(err, "");
+	ck_assert_int_eq(r.round_trips, 20);
+	ck_assert_int_eq(ring_opens[0], 1);
+	ck_assert_int_eq(ring_opens[1], 1);
+	ck_assert_int_eq(ring_writes[0], 20);
+	ck_assert_int_eq(ring_writes[1], 20);
+	pb_hist_free(&r.hist);
+	free(r.iv);
+}
+END_TEST
+
 static Suite *latency_suite(void)
 {
 	Suite *s = suite_create("latency");
@@ -976,7 +1038,8 @@ static Suite *latency_suite(void)
 							figures_under_a_scripted_clock,
 							counters_add_or_are_unknown,
 							xfer_ignores_a_stale_errno,
-							party_b_samples_itself)));
+							party_b_samples_itself,
+							both_parties_use_their_rings)));
 	tcase_add_checked_fixture(t, tree_setup, tree_teardown);
 	suite_add_tcase(s, t);
 	return s;
