@@ -36,6 +36,7 @@
 #include "msg.h"
 #include "lava.h"
 #include "output.h"
+#include "stats.h"
 #include "sysinfo.h"
 #include "units.h"
 #include "uring.h"
@@ -753,7 +754,7 @@ static void precision_reach(const struct report *rep, struct reach *rc)
 				rc->reached++;
 				continue;
 			}
-			if (!rc->where || (!isnan(rc->worst) && (isnan(got) || got > rc->worst))) {
+			if (!rc->where || pb_stats_precision_worse(got, rc->worst)) {
 				rc->worst = got;
 				rc->where = parts[i].name;
 			}

@@ -13,10 +13,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/select.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -304,6 +306,75 @@ START_TEST(resource_limit_is_error)
 }
 END_TEST
 
+/* pipe2 whose ends lie past FD_SETSIZE (dup'd there; the flags travel
+ * with the open file), which select() cannot take. */
+static int pipe2_past_fd_setsize(int fd[2], int flags)
+{
+	int t[2];
+
+	if (pipe2(t, flags) != 0)
+		return -1;
+	fd[0] = fcntl(t[0], F_DUPFD_CLOEXEC, FD_SETSIZE + 8);
+	fd[1] = fcntl(t[1], F_DUPFD_CLOEXEC, FD_SETSIZE + 8);
+	close(t[0]);
+	close(t[1]);
+	if (fd[0] < 0 || fd[1] < 0) {
+		if (fd[0] >= 0)
+			close(fd[0]);
+		if (fd[1] >= 0)
+			close(fd[1]);
+		errno = EMFILE;
+		return -1;
+	}
+	return 0;
+}
+
+/* open() whose descriptor lies past FD_SETSIZE. */
+static int open_past_fd_setsize(const char *path, int flags, mode_t mode)
+{
+	int t = open(path, flags, mode), fd;
+
+	if (t < 0)
+		return -1;
+	fd = fcntl(t, F_DUPFD_CLOEXEC, FD_SETSIZE + 8);
+	close(t);
+	if (fd < 0)
+		errno = EMFILE;
+	return fd;
+}
+
+/* A descriptor select() cannot take is the harness's limit: PL-05 and
+ * PL-04 say ERROR, naming FD_SETSIZE, never FAIL, and PL-04 goes no
+ * further (no note on a select it could not make). */
+START_TEST(select_past_fd_setsize_is_error)
+{
+	struct pb_sysops s = pb_sysops_real;
+	struct pb_check_result r;
+	struct rlimit rl, old;
+
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &old), 0);
+	if (old.rlim_max != RLIM_INFINITY && old.rlim_max < FD_SETSIZE + 64) {
+		fprintf(stderr, "# select_past_fd_setsize_is_error: skipped: hard limit %ju\n",
+			(uintmax_t)old.rlim_max);
+		return;
+	}
+	rl = old;
+	rl.rlim_cur = FD_SETSIZE + 64;
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	s.pipe2 = pipe2_past_fd_setsize;
+	r = pb_test_run("PL-05", &s, PB_KIND_ANON, 0);
+	ck_assert_msg(r.verdict == PB_ERROR, "PL-05: verdict %d: %s", (int)r.verdict, r.detail);
+	ck_assert_msg(strstr(r.detail, "beyond FD_SETSIZE") != NULL, "PL-05: %s", r.detail);
+	s = pb_sysops_real;
+	s.open = open_past_fd_setsize;
+	r = pb_test_run("PL-04", &s, PB_KIND_ANON, 0);
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &old), 0);
+	ck_assert_msg(r.verdict == PB_ERROR, "PL-04: verdict %d: %s", (int)r.verdict, r.detail);
+	ck_assert_msg(strstr(r.detail, "beyond FD_SETSIZE") != NULL &&
+		      strstr(r.detail, "select nuance") == NULL, "PL-04: %s", r.detail);
+}
+END_TEST
+
 /* ---- one condition at a time, the Nth call faked (pb_test_step) ---- */
 
 /* ---- PL: poll and select answers one step at a time ---- */
@@ -470,7 +541,7 @@ END_TEST
 PB_CHECK_SUITE_MAIN("conf_poll",
 	PB_TCASE_LOOP("broken", 10, broken_kernel_fails, NBROKEN),
 	PB_TCASE_LOOP("setup_faults", 10, setup_fault_fails, NSETUP_FAULTS,
-		      resource_limit_is_error),
+		      resource_limit_is_error, select_past_fd_setsize_is_error),
 	PB_TCASE_LOOP("one_condition", 30, one_condition, NSTEPS),
 	PB_TCASE_LOOP("real_kernel", 120, says_what_the_kernel_did, 2 * NNOTES),
 	PB_TCASE_TIMED("here", 10, pl_here))
