@@ -307,22 +307,24 @@ static void sig04(struct pb_check_ctx *ctx)
 			      "the reader was still open and had read nothing", 2 * cap, cap,
 			      pb_check_kind_word(ctx),
 			      pb_check_res(rep->first, rep->first_errno, rb, sizeof(rb)));
-	else if (avail < cap && !slept && state == 'D')
-		pb_check_fail(ctx, "the writer queued only %d of %d bytes within 2 s and then "
-			      "sat in an uninterruptible wait (state D) inside write(%d), never "
-			      "an interruptible sleep", avail, cap, 2 * cap);
-	else if (avail < cap && !slept && cpu_ms >= 0 && cpu_ms * SIG04_BUSY_SHARE >= watched_ms)
-		pb_check_fail(ctx, "the writer used %ld ms of CPU in %ld ms inside write(%d) but "
-			      "queued only %d of %d bytes and was never seen asleep: a blocking "
-			      "write must fill the pipe, then wait", cpu_ms, watched_ms, 2 * cap,
-			      avail, cap);
-	else if (avail < cap && !slept)
-		pb_check_setup(ctx, PB_RES_HARNESS, 0, "the writer queued only %d of %d bytes "
-			       "within 2 s, was never seen blocked and used %s ms of CPU (state "
-			       "%c) in %ld ms: the machine gave it no time (overloaded?)", avail, cap,
-			       cpu_ms < 0 ? "an unknown number of" :
-			       (snprintf(rb, sizeof(rb), "%ld", cpu_ms), rb), state, watched_ms);
-	else if (rep->first == -1)
+	else if (avail < cap && !slept) {
+		/* the pipe not full and the writer never asleep: its state says why */
+		if (state == 'D')
+			pb_check_fail(ctx, "the writer queued only %d of %d bytes within 2 s and "
+				      "then sat in an uninterruptible wait (state D) inside "
+				      "write(%d), never an interruptible sleep", avail, cap, 2 * cap);
+		else if (cpu_ms >= 0 && cpu_ms * SIG04_BUSY_SHARE >= watched_ms)
+			pb_check_fail(ctx, "the writer used %ld ms of CPU in %ld ms inside write(%d) "
+				      "but queued only %d of %d bytes and was never seen asleep: a "
+				      "blocking write must fill the pipe, then wait", cpu_ms,
+				      watched_ms, 2 * cap, avail, cap);
+		else
+			pb_check_setup(ctx, PB_RES_HARNESS, 0, "the writer queued only %d of %d "
+				       "bytes within 2 s, was never seen blocked and used %s ms of "
+				       "CPU (state %c) in %ld ms: the machine gave it no time "
+				       "(overloaded?)", avail, cap, cpu_ms < 0 ? "an unknown number of" :
+				       (snprintf(rb, sizeof(rb), "%ld", cpu_ms), rb), state, watched_ms);
+	} else if (rep->first == -1)
 		pb_check_fail(ctx, "write returned -1/%s after %d bytes were accepted",
 			      pb_checkproc_errname(rep->first_errno), avail);
 	else if (rep->first != cap)
