@@ -1294,7 +1294,9 @@ END_TEST
 /*
  * LX-03 reads three /proc/sys/fs files: any one of them unreadable (absent,
  * or not a number) skips it, the others as they are here; a soft limit of 0
- * (none) skips it too.  A /proc of this test's own holds the files.
+ * (none) skips it too, as do a pipe-max-size below two pages and limits
+ * that need more than 4096 pipes.  A /proc of this test's own holds the
+ * files.
  */
 static const struct {
 	const char *soft, *hard, *maxsz, *says;  /* NULL: the file is absent */
@@ -1304,6 +1306,14 @@ static const struct {
 	{ "16384\n", "0\n", NULL, "cannot read /proc/sys/fs/pipe-* values" },
 	{ "x\n", "0\n", "1048576\n", "cannot read /proc/sys/fs/pipe-* values" },
 	{ "0\n", "0\n", "1048576\n", "pipe-user-pages-soft is 0 (no soft limit)" },
+	/* below two pages a pipe (the bound, whatever the page size) */
+	{ "16384\n", "0\n", "4096\n", "pipe-max-size 4096 is below 2 pages" },
+	/* more pipes than the bound: 65536 / 16 + 1 without a hard limit;
+	 * 1024 + 1 + (22524 - 16384) / 2 + 2 with one; + 2 with a hard limit
+	 * below the soft one */
+	{ "65536\n", "0\n", "1048576\n", "limits need 4097 pipes; too expensive (bound 4096)" },
+	{ "16384\n", "22524\n", "1048576\n", "limits need 4097 pipes; too expensive (bound 4096)" },
+	{ "65520\n", "100\n", "1048576\n", "limits need 4098 pipes; too expensive (bound 4096)" },
 };
 
 START_TEST(lx03_limits_unreadable)
