@@ -198,6 +198,27 @@ case $? in
 3) grep -q 'perf_event_open' "$T/err"; ok $? "--counters perf refused: exit 3 saying why" ;;
 *) ok 1 "--counters perf exits 0 or 3" ;;
 esac
+# Refused by a seccomp filter: the line names perf_event_paranoid where it
+# can be read, and says only the refusal where it cannot (/proc/sys/kernel
+# hidden under a tmpfs in a mount namespace of its own).
+NOURING=${TESTS_BUILDDIR:-tests}/nouring
+if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null 2>&1 && "$NOURING" -p true 2>/dev/null &&
+   [ -r /proc/sys/kernel/perf_event_paranoid ]; then
+	"$NOURING" -p "$PB" latency -n 50 -r 1 -w 0 --counters perf -q >/dev/null 2>"$T/err"
+	is "--counters perf refused by seccomp: exit 3" "$?" 3
+	is "... the line names perf_event_paranoid" "$(cat "$T/err")" \
+		"pipebench latency: --counters perf: perf_event_open: $(perl -e '$! = 1; print "$!"'); perf_event_paranoid $(cat /proc/sys/kernel/perf_event_paranoid)"
+	unshare -m sh -c 'mount -t tmpfs none /proc/sys/kernel && exec "$@"' sh \
+		"$NOURING" -p "$PB" latency -n 50 -r 1 -w 0 --counters perf -q >/dev/null 2>"$T/err"
+	is "... without perf_event_paranoid to read: exit 3" "$?" 3
+	is "... the line says the refusal alone" "$(cat "$T/err")" \
+		"pipebench latency: --counters perf: perf_event_open: $(perl -e '$! = 1; print "$!"')"
+else
+	for d in "refused by seccomp: exit 3" "names perf_event_paranoid" "without it: exit 3" \
+		 "the refusal alone"; do
+		skip "--counters perf $d" "needs root, unshare, tests/nouring's filter and perf_event_paranoid"
+	done
+fi
 
 # --- CSV: one row per repetition
 "$PB" latency -n 50 -r 3 -w 0 -f csv >"$T/csv" 2>/dev/null
