@@ -15,6 +15,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdint.h>
@@ -23,6 +24,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -364,6 +366,31 @@ START_TEST(verdict_per_situation)
 	struct pb_sysops s = broken_ops(verdicts[_i].bug);
 
 	pb_test_verdict_is(&verdicts[_i], &s, _i, "creation.verdict_per_situation");
+}
+END_TEST
+
+/* CRE-03 whose exec probe cannot be forked (a fresh uid of this test's own
+ * with RLIMIT_NPROC 2: the test and the check) is a harness error naming
+ * the fork, not a skip nor a verdict on the pipe. */
+START_TEST(cre03_probe_cannot_fork)
+{
+	const struct pb_check *c = pb_test_find_check("CRE-03");
+	struct pb_run_opts o = { .kind = PB_KIND_ANON, .timeout_s = 20 };
+	struct rlimit rl = { 2, 2 };
+	uid_t uid = (uid_t)(1700000000u + (unsigned)getpid());
+	struct pb_check_result r;
+
+	ck_assert_ptr_nonnull(c);
+	if (setgroups(0, NULL) != 0 || setgid((gid_t)uid) != 0 || setuid(uid) != 0) {
+		fprintf(stderr, "# cre03_probe_cannot_fork: not run (cannot become uid %u: %s)\n",
+			(unsigned)uid, strerror(errno));
+		return;
+	}
+	ck_assert_int_eq(setrlimit(RLIMIT_NPROC, &rl), 0);
+	ck_assert_int_eq(pb_conformance_run_one(c, &o, &r), 0);
+	ck_assert_msg(r.verdict == PB_ERROR &&
+		      strstr(r.detail, "fork for the exec probe: EAGAIN") != NULL,
+		      "CRE-03: %s: %s", pb_verdict_names[r.verdict], r.detail);
 }
 END_TEST
 
@@ -966,7 +993,7 @@ int main(int argc, char **argv)
 		PB_TCASE_LOOP("later_conditions", 30, later_condition_fails, NLATER),
 		PB_TCASE_LOOP("counted_conditions", 90, counted_condition, NCOUNTED),
 		PB_TCASE_LOOP("real_kernel", 120, says_what_the_kernel_did, 2 * NNOTES),
-		PB_TCASE("exec_probe", probe_dies, cloexec_lost_after_exec),
+		PB_TCASE("exec_probe", probe_dies, cloexec_lost_after_exec, cre03_probe_cannot_fork),
 		PB_TCASE_TIMED("descriptors", 30, cre02_hole_at_fd_0, cre07_without_a_count),
 		NULL }));
 }

@@ -176,9 +176,11 @@ out:
 
 /*
  * Run the fd probe (/proc/self/exe --conformance-fd-probe FD0 FD1) and return
- * its exit status: bit i set when fd i survived exec; -1 if it did not run.
+ * its exit status: bit i set when fd i survived exec; -1 if it gave no
+ * answer (killed, past 3 s); -2 when it could not be forked (said in CTX:
+ * the harness's resource).
  */
-static int exec_probe(int fd0, int fd1)
+static int exec_probe(struct pb_check_ctx *ctx, int fd0, int fd1)
 {
 	char a0[16], a1[16];
 	int status;
@@ -187,8 +189,11 @@ static int exec_probe(int fd0, int fd1)
 	snprintf(a0, sizeof(a0), "%d", fd0);
 	snprintf(a1, sizeof(a1), "%d", fd1);
 	pid = pb_checkproc_fork();
-	if (pid < 0)
-		return -1;
+	if (pid < 0) {
+		pb_check_setup(ctx, PB_RES_HARNESS, errno, "fork for the exec probe: %s",
+			       EN(errno));
+		return -2;
+	}
 	if (pid == 0) {
 		execl("/proc/self/exe", "pipebench", PB_CHECKPROC_PROBE_ARG, a0, a1, (char *)NULL);
 		_exit(127);
@@ -248,8 +253,12 @@ static void cre03(struct pb_check_ctx *ctx)
 			goto out;
 		}
 	}
-	ctl_got = exec_probe(ctl[0], ctl[1]);
-	got = exec_probe(fd[0], fd[1]);
+	ctl_got = exec_probe(ctx, ctl[0], ctl[1]);
+	if (ctl_got == -2)
+		goto out;
+	got = exec_probe(ctx, fd[0], fd[1]);
+	if (got == -2)
+		goto out;
 	if (ctl_got != 3) {
 		pb_check_skip(ctx, "FD_CLOEXEC set on both ends; the exec probe is unusable "
 			      "(control descriptors: %d)", ctl_got);
