@@ -75,6 +75,13 @@ figures() {
 				}
 				my $n = 0; $n += $_->[2] for @{$x->{histogram} || []};
 				near("$q.round_trips (the histogram'"'"'s count)", $n, $x->{round_trips}) if $x->{histogram};
+				# the non-empty buckets (the man page), each past the one before
+				my $prev = -1;
+				for my $b (@{$x->{histogram} || []}) {
+					push @bad, "$q.histogram: bucket [@$b] is empty" if $b->[2] <= 0;
+					push @bad, "$q.histogram: bucket [@$b] not past $prev" if $b->[0] <= $prev || $b->[1] < $b->[0];
+					$prev = $b->[1];
+				}
 			}
 			for my $x (@reps) {
 				near("$p.repetitions[].round_trips_per_s", $x->{round_trips_per_s},

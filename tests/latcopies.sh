@@ -71,6 +71,9 @@ is "$?|$("$JSONQ" "$J" .results[1].repetitions[0].round_trips .results[1].mode |
 grep -Eq '^anon x2 +1 B copies block ' "$TEST_TMP/out"; ok $? "text: the kind column says x2, the placement copies"
 grep -Eq '^  anon 1 B block: x1 [0-9]+; x2 [0-9]+ \([0-9]+ a copy, [0-9]+%\)$' "$TEST_TMP/out"
 ok $? "text: the scaling line, a copy's share and the efficiency"
+grep -q "^scaling     round trips/s of every copy over the slowest copy's time; a copy's share; against linear scaling from 1 copy\$" \
+	"$TEST_TMP/out"
+ok $? "text: the scaling heading names the smallest count (1 copy)"
 "$P" latency --copies 2 --loops 100 --repeat 1 --warmup 0 --format lava >"$TEST_TMP/lava" 2>/dev/null
 grep -q 'TEST_CASE_ID=anon-x2-1B-copies-block-rate RESULT=pass' "$TEST_TMP/lava"
 ok $? "lava: the rate of anon-x2-1B-copies-block"
