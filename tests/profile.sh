@@ -323,8 +323,11 @@ if "$NOURING" -p true 2>/dev/null; then
 	"$NOURING" -p "$P" timestamps --profile --format json -o "$J" 2>/dev/null
 	is "$?|$("$JSONQ" "$J" .timestamp_cost.fifo)" "0|null" "seccomp: timestamps without a cost, exit 0"
 	"$JSONQ" "$J" .timestamp_cost.reason | grep -q "seccomp"; ok $? "... saying why"
+	"$NOURING" -p "$P" report -Q --parts timestamps --profile >"$TEST_TMP/rep.txt" 2>/dev/null
+	grep -Eq '^ +timestamp updates: not profiled: perf_event_open .*seccomp' "$TEST_TMP/rep.txt"
+	ok $? "seccomp: report --profile says the timestamps part's cost was not profiled, and why"
 else
-	skip 6 "seccomp refusal: tests/nouring cannot install its filter here"
+	skip 7 "seccomp refusal: tests/nouring cannot install its filter here"
 fi
 
 # CPU-wide events refused, a task's own allowed (perf_event_paranoid 1 and
