@@ -792,6 +792,23 @@ START_TEST(coverage_lost_results)
 	want_lost(r, "kind=fifo", "not measured in NEW: tw_ns");
 	want_lost(r, "kind=socketpair", "absent in NEW");
 	want_lost(r, "kind=vmsplice", NULL);
+
+	/* repetitions on one side only: lost only where BASE had some and NEW
+	 * none; BASE without them (or with none) loses nothing */
+	a = parse(DOC("throughput", "{}",
+		"\"results\":["
+		"{\"kind\":\"anon\",\"repetitions\":[{\"tt_ns\":100},{\"tt_ns\":101}]},"
+		"{\"kind\":\"fifo\",\"tt_ns\":100},"
+		"{\"kind\":\"socketpair\",\"repetitions\":[]}]"));
+	b = parse(DOC("throughput", "{}",
+		"\"results\":["
+		"{\"kind\":\"anon\",\"tt_ns\":100},"
+		"{\"kind\":\"fifo\",\"repetitions\":[{\"tt_ns\":100},{\"tt_ns\":101}]},"
+		"{\"kind\":\"socketpair\",\"tt_ns\":100}]"));
+	r = compared(a, b, NULL, "nlost=1");
+	want_lost(r, "kind=anon", "no repetitions in NEW");
+	want_lost(r, "kind=fifo", NULL);
+	want_lost(r, "kind=socketpair", NULL);
 }
 END_TEST
 
