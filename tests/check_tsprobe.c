@@ -806,6 +806,57 @@ START_TEST(no_tmpfs_reason)
 }
 END_TEST
 
+/* tee(2) refused with this errno while set (linked with -Wl,--wrap=tee). */
+static int tee_errno;
+ssize_t __real_tee(int in, int out, size_t len, unsigned int flags);
+ssize_t __wrap_tee(int in, int out, size_t len, unsigned int flags);
+
+ssize_t __wrap_tee(int in, int out, size_t len, unsigned int flags)
+{
+	if (tee_errno) {
+		errno = tee_errno;
+		return -1;
+	}
+	return __real_tee(in, out, len, flags);
+}
+
+/* A call the kernel refuses as not there (ENOSYS), not for this file
+ * (EINVAL) or not supported (EOPNOTSUPP) makes its operations unsupported,
+ * each with its errno, and the probe goes on; any other failure (EIO) stops
+ * it, naming the operation. */
+START_TEST(refused_call_is_unsupported)
+{
+	static const int refusals[] = { ENOSYS, EINVAL, EOPNOTSUPP };
+	const unsigned tee_ops = (1u << PB_TS_TEE_IN) | (1u << PB_TS_TEE_OUT);
+	struct pb_ts_opts o = { .repeat = 1, .ops = tee_ops | (1u << PB_TS_WRITE) };
+	char err[256];
+
+	for (size_t i = 0; i < sizeof(refusals) / sizeof(refusals[0]); i++) {
+		struct pb_ts_target t = { .kind = PB_KIND_ANON };
+
+		err[0] = '\0';
+		tee_errno = refusals[i];
+		ck_assert_msg(pb_ts_probe(&t, 1, &o, err, sizeof(err)) == 0, "%s: %s",
+			      strerror(refusals[i]), err);
+		tee_errno = 0;
+		ck_assert(t.ops[PB_TS_WRITE].supported);
+		ck_assert(!t.ops[PB_TS_TEE_IN].supported && !t.ops[PB_TS_TEE_OUT].supported);
+		ck_assert_int_eq(t.ops[PB_TS_TEE_IN].err, -refusals[i]);
+		ck_assert_int_eq(t.ops[PB_TS_TEE_OUT].err, -refusals[i]);
+		pb_ts_target_free(&t);
+	}
+	{
+		struct pb_ts_target t = { .kind = PB_KIND_ANON };
+
+		tee_errno = EIO;
+		ck_assert_int_eq(pb_ts_probe(&t, 1, &o, err, sizeof(err)), -EIO);
+		tee_errno = 0;
+		ck_assert_msg(strstr(err, "tee") != NULL, "%s", err);
+		pb_ts_target_free(&t);
+	}
+}
+END_TEST
+
 /* A FIFO target needs a directory: without one the probe stops before any
  * FIFO is made, naming mkfifo and EINVAL (a caller's error, not the kernel's
  * refusal of a flag), and leaves no descriptor open. */
@@ -958,5 +1009,6 @@ PB_CHECK_SUITE_MAIN("tsprobe",
 		 fs_quirk_words, magic_names, attribution, attribution_each_bit, nap_lengths,
 		 fifo_ref_json_members, fifo_reference_without_a_shared_page),
 	PB_TCASE("live", with_tmpfs, private_mount_child_dies_with_its_parent,
-		 live_fifo_probe, fifo_on_fd_zero, fifo_without_a_dir, fifo_open_fails, mount_describe_members),
+		 live_fifo_probe, fifo_on_fd_zero, fifo_without_a_dir, fifo_open_fails, mount_describe_members,
+		 refused_call_is_unsupported),
 	PB_TCASE_LOOP("no tmpfs", 0, no_tmpfs_reason, 3))
