@@ -723,9 +723,10 @@ static double efficiency(const struct tp_run *run, const struct tp_cell *c)
 	const struct tp_cell *r = scale_ref(run, c);
 	double a, b;
 
-	if (!c->copies || !c->nreps || !r->nreps || c->skip || r->skip)
+	if (!c->copies || !c->nreps || c->skip)
 		return NAN;
 	a = rate(c->bytes, c->tt.median) / c->copies;
+	/* a reference not measured (skipped, no repetition) has no rate: 0 */
 	b = rate(r->bytes, r->tt.median) / r->copies;
 	return b > 0 ? a / b : NAN;
 }
