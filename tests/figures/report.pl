@@ -58,6 +58,29 @@ for my $p (grep { $parts->{$_} && $parts->{$_}{command} eq "throughput" } @ran) 
 	for my $r (@{$parts->{$p}{results}}) { my @tt = sort { $a <=> $b } map { $_->{tt_ns} } @{$r->{repetitions} || []};
 		next unless @tt; my $k = @tt; my $med = $k % 2 ? $tt[$k / 2] : ($tt[$k / 2 - 1] + $tt[$k / 2]) / 2;
 		near("parts.$p $r->{mode}/$r->{size_bytes} rate_bytes_per_s", $r->{summary}{rate_bytes_per_s}, $r->{summary}{bytes} * 1e9 / $med); } }
+# summary.stability: the parts' rows with a stability verdict, those not
+# stable, the first three named ("part: verdict: reason", "; " between)
+# and "; N more" past them; fit to compare when there are rows, all stable.
+{
+	my ($rows, $unstable, @named) = (0, 0);
+	for my $p (@ran) { my $doc = $parts->{$p};
+		next unless $doc && ref $doc->{results} eq "ARRAY";
+		for my $r (@{$doc->{results}}) {
+			next unless defined $r->{stability} && !ref $r->{stability};
+			$rows++;
+			next if $r->{stability} eq "stable";
+			$unstable++;
+			push @named, "$p: $r->{stability}: " . ($r->{stability_reason} // "");
+		} }
+	my $fs = $d->{summary}{stability};
+	same("summary.stability.rows", $fs->{rows}, $rows);
+	same("summary.stability.not_stable", $fs->{not_stable}, $unstable);
+	same("summary.stability.fit_to_compare", $fs->{fit_to_compare},
+		$rows ? ($unstable ? JSON::PP::false : JSON::PP::true) : undef);
+	my $why = join("; ", @named[0 .. ($#named < 2 ? $#named : 2)]);
+	$why .= "; " . (@named - 3) . " more" if @named > 3;
+	same("summary.stability.reason", $fs->{reason}, $unstable ? $why : undef);
+}
 print "$_\n" for @bad;
 print "no figure checked\n" unless $n;
 print STDERR "checked $n\n" if $ENV{FIGS_N};
