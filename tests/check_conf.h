@@ -17,6 +17,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <limits.h>
 #include <sched.h>
 #include <signal.h>
@@ -26,6 +27,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <sys/syscall.h>
@@ -195,6 +197,23 @@ static inline const struct pb_check *pb_test_find_check(const char *id)
 			if (strcmp(c->id, id) == 0)
 				return c;
 	return NULL;
+}
+
+/* Become UID, a fresh user with no process of its own yet, limited to
+ * NPROC processes (RLIMIT_NPROC), so that a check's fork past them fails
+ * with EAGAIN.  False, said on stderr as NAME "not run", where this
+ * process cannot change its user. */
+static inline bool pb_test_fresh_uid(const char *name, uid_t uid, rlim_t nproc)
+{
+	struct rlimit rl = { nproc, nproc };
+
+	if (setgroups(0, NULL) != 0 || setgid((gid_t)uid) != 0 || setuid(uid) != 0) {
+		fprintf(stderr, "# %s: not run (cannot become uid %u: %s)\n", name,
+			(unsigned)uid, strerror(errno));
+		return false;
+	}
+	ck_assert_int_eq(setrlimit(RLIMIT_NPROC, &rl), 0);
+	return true;
 }
 
 /* close() that kills the process on descriptor 0: open in every test

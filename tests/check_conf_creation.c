@@ -15,7 +15,6 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdint.h>
@@ -24,7 +23,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -376,17 +374,12 @@ START_TEST(cre03_probe_cannot_fork)
 {
 	const struct pb_check *c = pb_test_find_check("CRE-03");
 	struct pb_run_opts o = { .kind = PB_KIND_ANON, .timeout_s = 20 };
-	struct rlimit rl = { 2, 2 };
-	uid_t uid = (uid_t)(1700000000u + (unsigned)getpid());
 	struct pb_check_result r;
 
 	ck_assert_ptr_nonnull(c);
-	if (setgroups(0, NULL) != 0 || setgid((gid_t)uid) != 0 || setuid(uid) != 0) {
-		fprintf(stderr, "# cre03_probe_cannot_fork: not run (cannot become uid %u: %s)\n",
-			(unsigned)uid, strerror(errno));
+	if (!pb_test_fresh_uid("cre03_probe_cannot_fork",
+			       (uid_t)(1700000000u + (unsigned)getpid()), 2))
 		return;
-	}
-	ck_assert_int_eq(setrlimit(RLIMIT_NPROC, &rl), 0);
 	ck_assert_int_eq(pb_conformance_run_one(c, &o, &r), 0);
 	ck_assert_msg(r.verdict == PB_ERROR &&
 		      strstr(r.detail, "fork for the exec probe: EAGAIN") != NULL,

@@ -13,14 +13,12 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/resource.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -418,7 +416,6 @@ START_TEST(rd07_fork_fails)
 {
 	const struct pb_check *c = pb_test_find_check("RD-07");
 	struct pb_run_opts o = { .kind = PB_KIND_ANON, .timeout_s = 20 };
-	struct rlimit rl = { 4, 4 };
 	uid_t uid = (uid_t)(1600000000u + (unsigned)getpid());
 	struct pb_check_result r;
 
@@ -429,14 +426,11 @@ START_TEST(rd07_fork_fails)
 		fprintf(stderr, "# rd07_fork_fails: not run (%s: %s)\n", dir, strerror(errno));
 		return;
 	}
-	if (setgroups(0, NULL) != 0 || setgid((gid_t)uid) != 0 || setuid(uid) != 0) {
-		fprintf(stderr, "# rd07_fork_fails: not run (cannot become uid %u: %s)\n",
-			(unsigned)uid, strerror(errno));
+	if (!pb_test_fresh_uid("rd07_fork_fails", uid, 4)) {
 		rmdir(dir);
 		return;
 	}
 	ck_assert_int_eq(setenv("TMPDIR", dir, 1), 0);
-	ck_assert_int_eq(setrlimit(RLIMIT_NPROC, &rl), 0);
 	ck_assert_int_eq(pb_conformance_run_one(c, &o, &r), 0);
 	ck_assert_msg(rmdir(dir) == 0, "%s: %s (left behind)", dir, strerror(errno));
 	ck_assert_msg(r.verdict == PB_ERROR && strstr(r.detail, "fork: EAGAIN"), "RD-07: %s: %s",

@@ -550,27 +550,37 @@ static void on_chld(int sig, siginfo_t *si, void *uc)
 	chld_count++;
 }
 
-/* One repetition of 10 round trips of 1 byte on an anonymous pipe, party B
- * a process, counters from getrusage and /proc; SIGCHLD recorded. */
-static int lat_run_once(int cpu_a, int cpu_b, struct pb_lat_result *r, char *err, size_t len)
+/* One repetition with O (PROF: the row's samples, or NULL), its histogram
+ * and intervals freed after; SIGCHLD recorded. */
+static int lat_run_with(const struct pb_lat_opts *o, struct pb_prof_ips *prof,
+			struct pb_lat_result *r, char *err, size_t len)
 {
-	struct pb_lat_opts o = { .kind = PB_KIND_ANON, .size = 1, .wait = PB_LAT_BLOCK,
-				 .cpu_a = cpu_a, .cpu_b = cpu_b, .loops = 10,
-				 .source = PB_LAT_SRC_PROC };
 	struct sigaction sa = { .sa_sigaction = on_chld, .sa_flags = SA_SIGINFO | SA_RESTART },
 			 old;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
+	r->prof = prof;
 	ck_assert_int_eq(pb_hist_init(&r->hist), 0);
 	chld_count = 0;
 	ck_assert_int_eq(sigaction(SIGCHLD, &sa, &old), 0);
 	script_pid = getpid();
-	rc = pb_lat_run(&o, r, err, len);
+	rc = pb_lat_run(o, r, err, len);
 	sigaction(SIGCHLD, &old, NULL);
 	pb_hist_free(&r->hist);
 	free(r->iv);
 	return rc;
+}
+
+/* One repetition of 10 round trips of 1 byte on an anonymous pipe, party B
+ * a process, counters from getrusage and /proc. */
+static int lat_run_once(int cpu_a, int cpu_b, struct pb_lat_result *r, char *err, size_t len)
+{
+	struct pb_lat_opts o = { .kind = PB_KIND_ANON, .size = 1, .wait = PB_LAT_BLOCK,
+				 .cpu_a = cpu_a, .cpu_b = cpu_b, .loops = 10,
+				 .source = PB_LAT_SRC_PROC };
+
+	return lat_run_with(&o, NULL, r, err, len);
 }
 
 /*
@@ -932,23 +942,19 @@ START_TEST(party_b_samples_itself)
 					 .cpu_a = -1, .cpu_b = -1, .loops = 20000,
 					 .source = PB_LAT_SRC_PROC, .threads = threads,
 					 .prof_period_ns = 100000 };
+		struct pb_prof_ips *prof = calloc(1, sizeof(*prof));
 		struct pb_lat_result r;
 		char err[256];
 
-		memset(&r, 0, sizeof(r));
-		ck_assert_int_eq(pb_hist_init(&r.hist), 0);
-		r.prof = calloc(1, sizeof(*r.prof));
-		ck_assert_ptr_nonnull(r.prof);
+		ck_assert_ptr_nonnull(prof);
 		merges = 0;
 		merged_b_samples = 0;
-		ck_assert_msg(pb_lat_run(&o, &r, err, sizeof(err)) == 0, "%s", err);
+		ck_assert_msg(lat_run_with(&o, prof, &r, err, sizeof(err)) == 0, "%s", err);
 		ck_assert_int_eq(merges, 1);
 		ck_assert_msg(merged_b_samples > 0, "B (a %s) sampled nothing; the row has %llu",
-			      threads ? "thread" : "process", (unsigned long long)r.prof->samples);
-		ck_assert_uint_gt(r.prof->samples, merged_b_samples);
-		pb_hist_free(&r.hist);
-		free(r.iv);
-		free(r.prof);
+			      threads ? "thread" : "process", (unsigned long long)prof->samples);
+		ck_assert_uint_gt(prof->samples, merged_b_samples);
+		free(prof);
 	}
 }
 END_TEST
@@ -998,19 +1004,15 @@ START_TEST(both_parties_use_their_rings)
 		return;
 	}
 	pb_uring_close(u);
-	memset(&r, 0, sizeof(r));
-	ck_assert_int_eq(pb_hist_init(&r.hist), 0);
 	memset(ring_opens, 0, sizeof(ring_opens));
 	memset(ring_writes, 0, sizeof(ring_writes));
-	ck_assert_msg(pb_lat_run(&o, &r, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(lat_run_with(&o, NULL, &r, err, sizeof(err)) == 0, "%s", err);
 	ck_assert_str_eq(err, "");
 	ck_assert_int_eq(r.round_trips, 20);
 	ck_assert_int_eq(ring_opens[0], 1);
 	ck_assert_int_eq(ring_opens[1], 1);
 	ck_assert_int_eq(ring_writes[0], 20);
 	ck_assert_int_eq(ring_writes[1], 20);
-	pb_hist_free(&r.hist);
-	free(r.iv);
 }
 END_TEST
 
