@@ -12,11 +12,17 @@
 # SRCDIR is copied to OUTDIR/tree (and OUTDIR/tree.2 ... for
 # MUTATION_WORKERS > 1: each worker takes every W-th point in its own copy),
 # configured and built once; the unmutated tree runs `make check` once
-# (tests that fail there kill no mutant).  Each point is then applied, built
-# (a build failure: stillborn), run against the tests tests/mutation/map.tab
-# names for its file, one at a time, stopping at the first that fails, and
-# when those pass against the whole of `make check` (killed or survived; a
-# run past MUTATION_TIMEOUT seconds is killed by timeout), and reverted.  A
+# (tests that fail there kill no mutant), and a coverage build of it once
+# (tests/mutation/cover.sh: which tests run which line).  Each point is
+# then applied, built (a build failure: stillborn), run against the tests
+# tests/mutation/map.tab names for its file, one at a time, stopping at the
+# first that fails, and when those pass against the other tests that run
+# the mutated line, with the guests' tests (MUTATION_ALWAYS, default
+# tests/oldkernel.sh tests/lava.sh: what runs in a guest leaves no counts
+# here), at once -- or the whole of `make check` when the coverage build
+# made no code for the line or MUTATION_SELECT=all (killed or survived; a
+# run past MUTATION_TIMEOUT seconds is killed by timeout), and reverted.
+# A test that does not run the mutated line cannot see the mutant.  A
 # kill counts only when the killing test, run again alone, fails again (a
 # test that passes then was flaky: it is named in the report and the mutant
 # goes on to the next tests).  A point that tests/mutation/equivalent.tab
@@ -43,11 +49,14 @@ check_jobs=${MUTATION_CHECK_JOBS:-$((jobs * 2))}
 workers=${MUTATION_WORKERS:-1}
 map_timeout=${MUTATION_TIMEOUT:-300}
 check_timeout=${MUTATION_CHECK_TIMEOUT:-1800}
+select=${MUTATION_SELECT:-cover}
+always=${MUTATION_ALWAYS-tests/oldkernel.sh tests/lava.sh}
 gen=$src/tests/mutation/gen.pl
 equiv=$src/tests/mutation/equivalent.tab
 command -v perl >/dev/null || { echo "$me: perl is needed" >&2; exit 2; }
 case $want in ''|*[!0-9]*) echo "$me: N: not a count: '$want'" >&2; exit 2 ;; esac
 case $workers in ''|*[!0-9]*|0) echo "$me: MUTATION_WORKERS: not a count: '$workers'" >&2; exit 2 ;; esac
+case $select in cover|all) ;; *) echo "$me: MUTATION_SELECT: cover or all, not '$select'" >&2; exit 2 ;; esac
 case $seed in *[!0-9]*) echo "$me: SEED: not a number: '$seed'" >&2; exit 2 ;; esac
 [ -z "$points_in" ] || [ -r "$points_in" ] || { echo "$me: POINTS: $points_in: cannot read it" >&2; exit 2; }
 [ -z "$points_in" ] || points_in=$(cd "$(dirname "$points_in")" && pwd)/$(basename "$points_in")
@@ -188,7 +197,7 @@ else
 		# A configured out-of-tree build is relocatable only by building again:
 		# each worker's copy is configured and built on its own.
 		rm -rf "$tree.$w" && mkdir -p "$tree.$w" &&
-			(tar --exclude=./b -cf - . | (cd "$tree.$w" && tar -xf -)) &&
+			(tar --exclude=./b --exclude=./cov -cf - . | (cd "$tree.$w" && tar -xf -)) &&
 			(cd "$tree.$w" && mkdir -p b && cd b && ../configure >/dev/null &&
 				make -j"$jobs" >/dev/null 2>&1 && make -j"$jobs" check TESTS= >/dev/null 2>&1) ||
 			{ echo "$me: worker $w's copy does not build" >&2; exit 2; }
@@ -206,6 +215,26 @@ else
 	fi
 	t_base=$(($(date +%s) - t0))
 fi
+# The tests that run each line (tests/mutation/cover.sh): a survivor of its
+# file's tests then runs those, not the whole suite.
+if [ "$select" = cover ] && [ ! -s "$out/cover.map" ]; then
+	echo "$me: which tests run which lines (a coverage build's make check)" >&2
+	t0=$(date +%s)
+	MUTATION_CHECK_JOBS=$check_jobs MUTATION_CHECK_TIMEOUT=$check_timeout \
+		sh "$src/tests/mutation/cover.sh" "$tree" "$out" || exit 2
+	rm -rf "$tree/cov"
+	t_base=$((t_base + $(date +%s) - t0))
+fi
+
+# chosen FILE LINE: the tests that run LINE of FILE, on one line ("all":
+# the coverage build made no code for it, a process that lost its test's
+# environment ran it, or MUTATION_SELECT=all; nothing: no test runs it)
+chosen() {
+	[ "$select" = cover ] || { echo all; return; }
+	awk -F'\t' -v f="$1" -v n="$2" '$1 == f && $2 == n { print "x" $3; found = 1; exit }
+		END { if (!found) print "all" }' "$out/cover.map" |
+		sed 's/^x//; s/.*\*.*/all/'
+}
 
 # run_tests LOG TIMEOUT [TESTS]: the tests that fail here but not in the
 # unmutated tree, one a line ("timeout" past TIMEOUT, "make" when make failed
@@ -218,7 +247,9 @@ run_tests() {
 	wtmp=$PWD/tmp
 	rm -rf "$wtmp" && mkdir "$wtmp" || exit 2
 	if [ $# -gt 0 ]; then
-		(cd b && TMPDIR=$wtmp caged timeout -k 10 "$limit" make -j"$jobs" check \
+		tj=$jobs
+		[ $# -eq 1 ] || tj=$check_jobs
+		(cd b && TMPDIR=$wtmp caged timeout -k 10 "$limit" make -j"$tj" check \
 			TESTS="$*" >"$log" 2>&1)
 	else
 		# the whole suite: its tests mostly wait, so more of them at once
@@ -328,12 +359,29 @@ work() {
 					[ -z "$f" ] || k=$(confirm "$out/logs/$tag.log" "$map_timeout" $f)
 					[ -z "$k" ] || break
 				done
+				ran=
 				if [ -z "$k" ]; then
-					f=$(run_tests "$out/logs/$tag.log" "$check_timeout")
+					sel=$(chosen "$file" "$(printf '%s\n' "$point" | cut -f3)")
+					if [ "$sel" = all ]; then
+						f=$(run_tests "$out/logs/$tag.log" "$check_timeout")
+					else
+						# the tests that run the line and the guests'
+						# (whose counts stay in the guest), less those run
+						rest=
+						for t in $sel $always; do
+							case " $tests $rest " in *" $t "*) ;; *) rest="$rest $t" ;; esac
+						done
+						n_run=$(echo $sel | wc -w)
+						if [ "$n_run" -eq 0 ]; then ran=" (no test runs the line)"
+						else ran=" ($n_run tests run the line)"; fi
+						f=
+						[ -z "$rest" ] || f=$(run_tests "$out/logs/$tag.log" "$check_timeout" $rest)
+					fi
 					[ -z "$f" ] || k=$(confirm "$out/logs/$tag.log" "$check_timeout" $f)
 				fi
 				if [ -z "$k" ]; then
 					result=survived
+					[ -z "$ran" ] || by="-$ran"
 				else
 					result=killed by=$k
 					rm -f "$out/logs/$tag.log"
