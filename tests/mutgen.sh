@@ -136,5 +136,23 @@ done <"$top/tests/mutation/map.tab"
 [ -z "$missing" ]
 ok $? "every file tests/mutation/map.tab maps exists"
 [ -z "$missing" ] || diag "gone:$missing"
-rm -f f.c points err
+
+# The coverage run's driver (tests/mutation/covdriver.sh): each test's
+# counts go to a directory named for the test (/ as +, never %, which
+# libgcov reads as a pid), writable by the other users tests run as.
+drv=$top/tests/mutation/covdriver.sh
+got=$(COVER_DIR=/cov sh "$drv" sh -c 'echo "$GCOV_PREFIX $(umask)"' driver \
+	--test-name tests/check_x --log-file l -- t)
+is "$got" "/cov/tests+check_x 0000" "covdriver.sh: GCOV_PREFIX names the test, umask 000"
+got=$(COVER_DIR=/cov sh "$drv" sh -c 'echo "$GCOV_PREFIX"' driver --test-name=tests/a.sh -- t)
+is "$got" "/cov/tests+a.sh" "covdriver.sh: --test-name=NAME too"
+
+# sample.sh refuses a MUTATION_SELECT it does not know, in one line, exit 2,
+# before it copies or builds anything.
+MUTATION_SELECT=some sh "$top/tests/mutation/sample.sh" "$top" "$TEST_TMP/sample" 1 1 >out 2>err
+is "$?" 2 "MUTATION_SELECT=some: exit 2"
+is "$(cat err)" "mutation-sample: MUTATION_SELECT: cover or all, not 'some'" "... and says why in one line"
+[ ! -e "$TEST_TMP/sample" ]
+ok $? "... leaving nothing behind"
+rm -f f.c points err out
 done_testing
