@@ -35,7 +35,7 @@ ${CC:-gcc} -O0 -c "$here/gcovexit.c" -o gcovexit.o || exit 2
 	make -j"$jobs" check TESTS= >>"$out/cover-build.log" 2>&1 ||
 	{ echo "$me: the coverage build failed ($out/cover-build.log)" >&2; exit 2; }
 find . -name '*.gcda' -delete
-rm -rf tmp && mkdir tmp || exit 2
+rm -rf tmp && mkdir -m 1777 tmp || exit 2
 COVER_DIR=$out/gcda TMPDIR=$PWD/tmp timeout -k 10 "$limit" make -j"$jobs" check \
 	LOG_DRIVER="env AM_TAP_AWK=awk sh $here/covdriver.sh sh $PWD/../build-aux/tap-driver.sh" \
 	>"$out/cover-check.log" 2>&1

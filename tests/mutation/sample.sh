@@ -204,7 +204,7 @@ else
 		w=$((w + 1))
 	done
 	echo "$me: the unmutated tree's make check (its failures kill no mutant)" >&2
-	rm -rf "$tree/tmp" && mkdir "$tree/tmp" || exit 2
+	rm -rf "$tree/tmp" && mkdir -m 1777 "$tree/tmp" || exit 2
 	(cd b && TMPDIR=$tree/tmp timeout -k 10 "$check_timeout" make -j"$jobs" check \
 		>"$out/logs/baseline.log" 2>&1)
 	reap "$tree"
@@ -245,7 +245,7 @@ run_tests() {
 	# a TMPDIR of the run's own, emptied after it: what a mutant leaves
 	# behind (its FIFOs, temporary directories) stays out of /tmp
 	wtmp=$PWD/tmp
-	rm -rf "$wtmp" && mkdir "$wtmp" || exit 2
+	rm -rf "$wtmp" && mkdir -m 1777 "$wtmp" || exit 2
 	if [ $# -gt 0 ]; then
 		tj=$jobs
 		[ $# -eq 1 ] || tj=$check_jobs
