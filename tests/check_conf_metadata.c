@@ -662,6 +662,62 @@ static void *mmap_eacces(void *addr, size_t len, int prot, int flags, int fd, of
 	return MAP_FAILED;
 }
 
+/* MD-02 on a kernel whose pipes act as a one-byte regular file: each call
+ * "works" only with the arguments the check passes (offset 0 from where it
+ * is, one byte, a page at offset 0), and a wrong one shows in the detail. */
+static off_t lseek_file(int fd, off_t off, int whence)
+{
+	if (!is_pipe_fd(fd))
+		return lseek(fd, off, whence);
+	return whence == SEEK_CUR && off >= 0 ? off : fail_with(EINVAL);
+}
+
+static off_t lseek_w_file(int fd, off_t off, int whence)
+{
+	return is_write_end(fd) ? lseek_file(fd, off, whence) : lseek(fd, off, whence);
+}
+
+static ssize_t pread_file(int fd, void *buf, size_t n, off_t off)
+{
+	if (!is_pipe_fd(fd))
+		return pread(fd, buf, n, off);
+	if (off < 0)
+		return fail_with(EINVAL);
+	return off >= 1 || n == 0 ? 0 : (memcpy(buf, "a", 1), 1);
+}
+
+static ssize_t pwrite_file(int fd, const void *buf, size_t n, off_t off)
+{
+	if (!is_pipe_fd(fd))
+		return pwrite(fd, buf, n, off);
+	return off < 0 ? fail_with(EINVAL) : (ssize_t)(n + (size_t)off);
+}
+
+static int fadvise_file(int fd, off_t off, off_t len, int advice)
+{
+	if (!is_pipe_fd(fd))
+		return posix_fadvise(fd, off, len, advice);
+	return off < 0 || len < 0 ? EINVAL : off + len;
+}
+
+static int ftruncate_file(int fd, off_t len)
+{
+	if (!is_pipe_fd(fd))
+		return ftruncate(fd, len);
+	return len < 0 ? (int)fail_with(EINVAL) : (int)len;
+}
+
+static void *mmap_file(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	if (!is_pipe_fd(fd))
+		return mmap(addr, len, prot, flags, fd, off);
+	if (off != 0 || len != (size_t)sysconf(_SC_PAGESIZE) || prot != PROT_READ) {
+		errno = EINVAL;
+		return MAP_FAILED;
+	}
+	return mmap(addr, len, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+}
+
 /* ---- MD-06: /proc/self/fd ---- */
 
 static ssize_t readlink_second_fails(const char *path, char *buf, size_t n)
@@ -785,6 +841,19 @@ static const struct pb_test_step steps[] = {
 	{ "MD-02", A, { .mmap = mmap_ok },
 	  FAILS "mmap of the read end succeeded, expected ENODEV" },
 	{ "MD-02", A, { .mmap = mmap_eacces }, FAILS "mmap: EACCES, expected ENODEV" },
+	/* ... and with the arguments the check gives each call */
+	{ "MD-02", A, { .lseek = lseek_file }, FAILS
+	  "lseek(read end) returned 0, expected -1/ESPIPE" },
+	{ "MD-02", A, { .lseek = lseek_w_file }, FAILS
+	  "lseek(write end) returned 0, expected -1/ESPIPE" },
+	{ "MD-02", A, { .pread = pread_file }, FAILS "pread returned 1, expected -1/ESPIPE" },
+	{ "MD-02", A, { .pwrite = pwrite_file }, FAILS "pwrite returned 1, expected -1/ESPIPE" },
+	{ "MD-02", A, { .posix_fadvise = fadvise_file }, FAILS
+	  "posix_fadvise returned 0 (success), expected ESPIPE" },
+	{ "MD-02", A, { .ftruncate = ftruncate_file }, FAILS
+	  "ftruncate returned 0, expected -1/EINVAL" },
+	{ "MD-02", A, { .mmap = mmap_file },
+	  FAILS "mmap of the read end succeeded, expected ENODEV" },
 	{ "MD-02", A, {}, FAILS "after the failed calls the first byte is not 'a'",
 	  RD(1, 1, 0, "b") },
 	{ "MD-02", A, {}, FAILS "after the failed calls the first byte is not 'a'",
