@@ -82,8 +82,14 @@ if "$P" throughput --kind anon --size 4096 --loops 2000 --repeat 5 --format json
 	# between runs (other tests, CPU hogs beside them) can do; the git
 	# bisect below judges with --threshold 300
 	slow=$(awk -v t="$tt" -v w="$wc" 'BEGIN { printf "%d", 10 * t / w + 1 }')
-	PB_DELAY_NS=$slow LD_PRELOAD=$DW "$P" bisect --good "$D/real.json" --duration 30s -q >"$D/out" 2>"$D/err"
+	PB_DELAY_NS=$slow LD_PRELOAD=$DW "$P" bisect --good "$D/real.json" --duration 30s >"$D/out" 2>"$D/err"
 	is "$?" 1 "run: a kernel with slower pipe writes is bad"
+	# one line a run on stderr; the first run that decides is the last
+	# (the budget left is not spent on more)
+	grep '^bisect: run [0-9]*: ' "$D/err" >"$D/runs"
+	first=$(grep -n -v '^bisect: run [0-9]*: cannot decide' "$D/runs" | head -n 1 | cut -d: -f1)
+	is "${first:-none}:$(grep -c . "$D/runs")" "$(grep -c . "$D/runs"):$(grep -c . "$D/runs")" \
+		"... and stops at the run that decided it ($(tail -n 1 "$D/runs" | cut -c1-40))"
 	# a hopelessly noisy good document (its repetitions a hundredth and a
 	# hundred times what they were) and no budget for a second run
 	perl -pe 'BEGIN { $i = 0 } s/("ns_per_syscall": )([0-9.e+]+)/$1 . ($i++ % 2 ? $2 * 100 : $2 \/ 100)/ge' \
