@@ -900,6 +900,12 @@ static const struct pb_test_step steps[] = {
 	{ "LX-10", A, { .write = write_two_for_one }, FAILS "returned a byte as well" },
 	{ "LX-10", A, {}, FAILS "of 4 returned -1",
 	  RD(1, -1, EIO) },
+	/* LX-02's FIFO probe whose writes fail (the 3rd and 4th writes of the
+	 * check): packet mode could not be tried, neither on nor off */
+	{ "LX-02", A, {}, SAYS(PB_INFO) "F_SETFL O_DIRECT packet mode could not be set",
+	  WR(3, -1, EIO) },
+	{ "LX-02", A, {}, SAYS(PB_INFO) "F_SETFL O_DIRECT packet mode could not be set",
+	  WR(4, -1, EIO) },
 };
 #undef A
 #undef F
