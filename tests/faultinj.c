@@ -13,6 +13,10 @@
  *   PB_FAULT_CALLOC_BYTES=N   calloc() of exactly N bytes in all fails with
  *                   ENOMEM (a command's one large table); the others work.
  *                   Not under AddressSanitizer, whose calloc comes first.
+ *   PB_FAULT_FDS_AT_EXIT=1   at exit() of the process the program started
+ *                   as (not its children), each descriptor open then that
+ *                   was not open when it started is named on standard
+ *                   error, "faultinj: descriptor N open at exit: LINK"
  *   PB_FAULT_PIPE_ENFILE=N   the process's Nth pipe (counting pipe, pipe2
  *                   and the raw system call from 1) fails with ENFILE, the
  *                   system's file table full for a moment; the others work
@@ -171,6 +175,47 @@ static void *next(const char *name)
 
 #define RESOLVE(f) (real_##f = (__typeof__(real_##f))next(#f))
 
+/* PB_FAULT_FDS_AT_EXIT: the descriptors open at the start, and whose. */
+#define FDS_SEEN 4096
+static bool fds_at_exit;
+static pid_t fds_pid;
+static unsigned char fds_open_at_start[FDS_SEEN / 8];
+
+static void fds_note_start(void)
+{
+	const char *want = getenv("PB_FAULT_FDS_AT_EXIT");
+
+	if (!want || strcmp(want, "1") != 0)
+		return;
+	fds_at_exit = true;
+	fds_pid = getpid();
+	for (int fd = 0; fd < FDS_SEEN; fd++)
+		if (fcntl(fd, F_GETFD) >= 0)
+			fds_open_at_start[fd / 8] |= (unsigned char)(1u << (fd % 8));
+}
+
+__attribute__((destructor)) static void fds_check_exit(void)
+{
+	char path[64], link[256], num[16];
+	ssize_t n;
+
+	if (!fds_at_exit || getpid() != fds_pid)
+		return;
+	for (int fd = 3; fd < FDS_SEEN; fd++) {
+		if (fds_open_at_start[fd / 8] & (1u << (fd % 8)) || fcntl(fd, F_GETFD) < 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		n = readlink(path, link, sizeof(link) - 1);
+		link[n > 0 ? n : 0] = '\0';
+		snprintf(num, sizeof(num), "%d", fd);
+		say("faultinj: descriptor ");
+		say(num);
+		say(" open at exit: ");
+		say(link);
+		say("\n");
+	}
+}
+
 __attribute__((constructor)) static void init(void)
 {
 	const char *want;
@@ -181,6 +226,7 @@ __attribute__((constructor)) static void init(void)
 	RESOLVE(fstat), RESOLVE(fstat64), RESOLVE(lseek), RESOLVE(lseek64);
 	RESOLVE(fcntl), RESOLVE(ioctl), RESOLVE(poll), RESOLVE(select);
 	RESOLVE(pipe), RESOLVE(pipe2), RESOLVE(syscall);
+	fds_note_start();
 	want = getenv("PB_FAULT_HARNESS");
 	if (want && *want) {
 		if (strcmp(want, "devnull-emfile") == 0) {
