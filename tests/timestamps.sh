@@ -43,6 +43,10 @@ check "JSON: --expect fifo=frozen,anon=$anon: both expectations, each judged; ex
 		.expectations[1].expected .expectations[1].observed .expectations[1].holds \
 		.summary.expectations_hold | tr "\n" " ")" = \
 		"2 anon $anon $anon true fifo frozen updated false false " ]'
+# ... and params.expect says what was asked, each kind ("anon" first)
+check "JSON: params.expect has each kind's expectation" \
+	eval '[ "$("$JQ" "$work/out" .params.expect.anon .params.expect.fifo | tr "\n" " ")" = \
+		"$anon frozen " ]'
 
 run 0 timestamps --dir "$work/d" --format json --repeat 2
 # The FIFO verdict of the pipe code: TMPDIR's filesystem may hide updates
