@@ -644,6 +644,35 @@ static int open_high(const char *path, int flags, mode_t mode)
 	return hi;
 }
 
+/* CRE-01 reads its 6 bytes back in as many reads as the kernel takes (POSIX
+ * allows short reads), each asking for no more than is left of them: this
+ * kernel hands them out 3 at a time and refuses (EFAULT, as for a buffer
+ * too small) a read asking past the 6, which would run over a buffer sized
+ * for them. */
+static ssize_t read_in_threes(int fd, void *buf, size_t n)
+{
+	static size_t given;
+
+	if (given >= 6 || !is_read_end(fd))
+		return read(fd, buf, n);
+	if (n > 6 - given)
+		return fail_with(EFAULT);
+	ssize_t r = read(fd, buf, n > 3 ? 3 : n);
+	if (r > 0)
+		given += (size_t)r;
+	return r;
+}
+
+START_TEST(cre01_short_reads)
+{
+	struct pb_sysops s = pb_test_sysops(&(const struct pb_sysops){ .read = read_in_threes });
+	struct pb_check_result r;
+
+	pb_test_run_check(pb_test_find_check("CRE-01"), &s, PB_KIND_ANON, 10, &r);
+	pb_test_assert_verdict(r, PB_PASS);
+}
+END_TEST
+
 /* CRE-02 with descriptor 0 free: the hole it punches is at 0, the lowest of
  * all, and a lawful pipe() there passes (the lowest free are counted from 0,
  * not from 1), and its note says the read end is on the lower one. */
@@ -987,6 +1016,7 @@ int main(int argc, char **argv)
 		PB_TCASE_LOOP("counted_conditions", 90, counted_condition, NCOUNTED),
 		PB_TCASE_LOOP("real_kernel", 120, says_what_the_kernel_did, 2 * NNOTES),
 		PB_TCASE("exec_probe", probe_dies, cloexec_lost_after_exec, cre03_probe_cannot_fork),
+		PB_TCASE("short_reads", cre01_short_reads),
 		PB_TCASE_TIMED("descriptors", 30, cre02_hole_at_fd_0, cre07_without_a_count),
 		NULL }));
 }
