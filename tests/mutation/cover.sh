@@ -72,6 +72,26 @@ done | perl -e '
 		$code{$src}{$n} = 1;
 		$ran{$src}{$n}{$t} = 1 if $c !~ /^(#####|=====)$/;
 	}
+	# A line with no code of its own that continues a statement (the
+	# lines above it, back to one with code, end in none of ; { } and
+	# are no directive) runs when that line does: an argument or operand
+	# on a call'"'"'s later line.  Anything else (a static table) stays out.
+	for my $f (keys %code) {
+		open(my $in, "<", "../$f") or next;
+		my @line = ("", <$in>);
+		close $in;
+		for my $n (1 .. $#line) {
+			next if $code{$f}{$n};
+			for (my $j = $n - 1; $j >= 1; $j--) {
+				(my $t = $line[$j]) =~ s{//.*|/\*.*?\*/}{}g;
+				last if $t =~ /[;{}]\s*$/ || $t =~ /^\s*#/ || $t =~ /^\s*$/;
+				next unless $code{$f}{$j};
+				$code{$f}{$n} = 2;
+				$ran{$f}{$n} = { %{$ran{$f}{$j} || {}} };
+				last;
+			}
+		}
+	}
 	for my $f (sort keys %code) {
 		for my $n (sort { $a <=> $b } keys %{$code{$f}}) {
 			print "$f\t$n\t", join(" ", sort keys %{$ran{$f}{$n} || {}}), "\n";
