@@ -97,6 +97,18 @@ if "$P" throughput --kind anon --size 4096 --loops 2000 --repeat 5 --format json
 	"$P" bisect --good "$D/noisy.json" --duration 1ms -q >"$D/out" 2>"$D/err"
 	is "$?" 125 "run: a hopelessly noisy good document, no budget: cannot decide"
 	ok "$(grep -q 'undecided after 1 runs' "$D/out"; echo $?)" "... and says after how many runs"
+	# ... with budget for more runs: each run's repetitions join the ones
+	# before (run k is judged on 5k samples), until the budget is spent
+	"$P" bisect --good "$D/noisy.json" --duration 2s >"$D/out" 2>"$D/err"
+	is "$?" 125 "run: noisy good document, 2 s: cannot decide"
+	sed -n 's/^bisect: run \([0-9]*\): cannot decide: .*(\([0-9]*\) samples against 5)$/\1 \2/p' \
+		"$D/err" >"$D/counts"
+	bad=$(awk '$2 != 5 * $1 { print }' "$D/counts")
+	n=$(grep -c '^bisect: run [0-9]*: cannot decide: ' "$D/err")
+	[ "$n" -ge 2 ] && [ -z "$bad" ] && [ "$(grep -c . "$D/counts")" = "$n" ] &&
+		[ "$(sed -n 's/^bisect: run \([0-9]*\):.*/\1/p' "$D/err" | tr '\n' ' ')" = "$(seq 1 "$n" | tr '\n' ' ')" ] &&
+		grep -q "undecided after $n runs" "$D/out"
+	ok $? "... run after run, each on the samples of all so far ($n runs${bad:+; wrong count: $bad})"
 	ls "$TMPDIR" >"$D/left"
 	is "$(cat "$D/left")" "" "run: nothing left in TMPDIR"
 	# a run that breaks: its FIFO directory is gone
