@@ -373,4 +373,10 @@ is "--precision in 100 ms: exit 0, the text says it was not reached and why" \
 is "--precision-budget without --precision: exit 2, one line" \
 	"$?/$(wc -l <"$T/err" | tr -d ' ')" "2/1"
 
+# One round trip: the CPUs each party ran on are still taken (the first
+# round trip is sampled), a list of this machine's CPU numbers.
+"$PB" latency --kind anon -n 1 -r 1 --warmup 0 --format json -q >"$T/one.json" 2>/dev/null
+is "-n 1: cpus_a and cpus_b name CPUs" "$("$JSONQ" "$T/one.json" .results[0].repetitions[0].cpus_a \
+	.results[0].repetitions[0].cpus_b | grep -c '^[0-9][0-9,-]*$')" 2
+
 tap_late_end
