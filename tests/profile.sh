@@ -197,6 +197,14 @@ if [ "$avail" = true ]; then
 else
 	skip 1 "o_noatime: each side's profile (no profile here)"
 fi
+# ... and its text: A's profile, then B's, each once, each with its samples
+"$P" o_noatime --profile --loops 1000 --repeat 3 2>/dev/null >"$TEST_TMP/on.txt"
+if [ "$avail" = true ]; then
+	is "$(grep --no-group-separator -A1 '^  profile of [AB] ' "$TEST_TMP/on.txt" | sed 's/^    [0-9][0-9]* samples .*/samples/; s/^  profile of \([AB]\) .*/\1/' |
+		tr '\n' ' ')" "A samples B samples " "o_noatime --profile text: A's profile, then B's, each with its samples"
+else
+	is "$(grep -c '^  profile: not taken: ' "$TEST_TMP/on.txt")" 1 "o_noatime --profile text: not taken, and why"
+fi
 "$P" report --quick --profile --parts timestamps,throughput --format json -o "$TEST_TMP/rep.json" \
 	2>/dev/null
 is "$?|$("$JSONQ" "$TEST_TMP/rep.json" .params.profile)" "0|true" "report --profile: exit 0, recorded"
