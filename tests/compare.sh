@@ -357,6 +357,14 @@ fi
 sed 's/"loadavg_1m": [0-9.]*/"loadavg_1m": 99.5/' "$T/r1.json" >"$T/busy.json"
 run --threshold 100000 "$T/r1.json" "$T/busy.json"
 check "a document measured under load gets a note" grep -q 'busy.json was measured with a load average of 99.5' "$T/out"
+# ... but not one whose CPU count or load is unknown (null): nothing to
+# weigh the load against
+sed 's/"cpus_online": [0-9]*/"cpus_online": null/' "$T/busy.json" >"$T/busy-nocpus.json"
+sed 's/"loadavg_1m": [0-9.]*/"loadavg_1m": null/' "$T/busy.json" >"$T/busy-noload.json"
+run --threshold 100000 "$T/r1.json" "$T/busy-nocpus.json" "$T/busy-noload.json"
+check "no load note where the CPU count or the load is null" eval \
+	'grep -q "cpus_online\": null" "$T/busy-nocpus.json" && grep -q "loadavg_1m\": null" "$T/busy-noload.json" &&
+	! grep -q "busy-no[a-z]*\.json was measured with a load average" "$T/out"'
 
 
 # ---- runs that did not complete, and files that match nothing (exit 2)
