@@ -122,8 +122,14 @@ check "nothing left in --dir after errors" empty_dir
 if [ -d /dev/shm ] && [ -w /dev/shm ]; then
 	run 0 timestamps --dir /dev/shm --format json --repeat 1
 	check "--dir /dev/shm: reported as tmpfs" [ "$("$JQ" "$work/out" .fifo_dir.fstype)" = tmpfs ]
+	# the FIFO directory is its own reference: the text names no other
+	# (no "reference" line, neither a FIFO elsewhere nor "none")
+	run 0 timestamps --dir /dev/shm --repeat 1
+	check "--dir /dev/shm: text has no reference line" \
+		eval '! grep -q "^reference " "$work/out" && grep -q "tmpfs" "$work/out"'
 else
 	ok "--dir /dev/shm # SKIP no writable /dev/shm"
+	ok "--dir /dev/shm: text # SKIP no writable /dev/shm"
 fi
 
 # o_noatime: mainline rejects pipe2(O_NOATIME).
