@@ -374,8 +374,12 @@ END_TEST
 static long fc05_max;
 static int fc05_short;
 
+static bool fc05_grant_nobody;
+
 static int fcntl_priv_resize(int fd, int cmd, long arg)
 {
+	if (cmd == F_SETPIPE_SZ && fc05_max > 0 && fc05_grant_nobody && arg == fc05_max + 1)
+		return (int)arg;
 	if (cmd == F_SETPIPE_SZ && fc05_max > 0 && arg == 2 * fc05_max)
 		return (int)(2 * fc05_max - fc05_short);
 	return fcntl(fd, cmd, arg);
@@ -384,7 +388,7 @@ static int fcntl_priv_resize(int fd, int cmd, long arg)
 START_TEST(fc05_privileged_resize)
 {
 	struct pb_sysops sys = pb_sysops_real;
-	struct pb_check_result r[3];
+	struct pb_check_result r[4];
 	char text[96], want[128];
 
 	fc05_max = pb_check_proc_long("/proc/sys/fs/pipe-max-size");
@@ -410,6 +414,10 @@ START_TEST(fc05_privileged_resize)
 	fc05_short = 0;
 	pb_test_proc_self("0000000001000080", PB_TEST_INIT_UID_MAP);
 	r[2] = pb_test_run("FC-05", &sys, PB_KIND_ANON, 0);
+	/* ... where uid 65534 is granted max+1 (the first of its failures) */
+	fc05_grant_nobody = true;
+	r[3] = pb_test_run("FC-05", &sys, PB_KIND_ANON, 0);
+	fc05_grant_nobody = false;
 	ck_assert_int_eq(umount2("/proc", MNT_DETACH), 0);
 	ck_assert_msg(r[0].verdict == PB_PASS && strstr(r[0].detail, "privileged side: pass"),
 		      "2 * max given: %s: %s", pb_verdict_names[r[0].verdict], r[0].detail);
@@ -419,9 +427,13 @@ START_TEST(fc05_privileged_resize)
 		      pb_verdict_names[r[1].verdict], r[1].detail);
 	snprintf(want, sizeof(want), "pipe-max-size %ld; unprivileged side: pass as uid 65534; "
 		 "privileged side: pass", fc05_max);
-	fc05_max = 0;
 	ck_assert_msg(r[2].verdict == PB_PASS && strcmp(r[2].detail, want) == 0,
 		      "with CAP_SETUID too: %s: %s", pb_verdict_names[r[2].verdict], r[2].detail);
+	snprintf(want, sizeof(want), "as uid 65534: F_SETPIPE_SZ(max+1) succeeded without "
+		 "CAP_SYS_RESOURCE (pipe-max-size %ld)", fc05_max);
+	fc05_max = 0;
+	ck_assert_msg(r[3].verdict == PB_FAIL && strcmp(r[3].detail, want) == 0,
+		      "uid 65534 granted max+1: %s: %s", pb_verdict_names[r[3].verdict], r[3].detail);
 }
 END_TEST
 
