@@ -1004,10 +1004,38 @@ START_TEST(nap_lengths)
 }
 END_TEST
 
+/* clock_getres(CLOCK_REALTIME_COARSE) that fails (-Wl,--wrap=clock_getres):
+ * the coarse clock's resolution is taken as a jiffy at HZ=100, 10 ms, the
+ * coarsest a kernel ticks; otherwise it is what the call says. */
+static int getres_errno;
+int __real_clock_getres(clockid_t id, struct timespec *res);
+int __wrap_clock_getres(clockid_t id, struct timespec *res);
+
+int __wrap_clock_getres(clockid_t id, struct timespec *res)
+{
+	if (getres_errno) {
+		errno = getres_errno;
+		return -1;
+	}
+	return __real_clock_getres(id, res);
+}
+
+START_TEST(coarse_resolution)
+{
+	struct timespec r;
+
+	ck_assert_int_eq(clock_getres(CLOCK_REALTIME_COARSE, &r), 0);
+	ck_assert_int_eq(pb_ts_coarse_res_ns(), r.tv_sec * 1000000000L + r.tv_nsec);
+	getres_errno = EINVAL;
+	ck_assert_int_eq(pb_ts_coarse_res_ns(), 10000000L);
+	getres_errno = 0;
+}
+END_TEST
+
 PB_CHECK_SUITE_MAIN("tsprobe",
 	PB_TCASE("judge", judge_each_branch, fold_agreement_and_disagreement, verdicts,
 		 fs_quirk_words, magic_names, attribution, attribution_each_bit, nap_lengths,
-		 fifo_ref_json_members, fifo_reference_without_a_shared_page),
+		 fifo_ref_json_members, fifo_reference_without_a_shared_page, coarse_resolution),
 	PB_TCASE("live", with_tmpfs, private_mount_child_dies_with_its_parent,
 		 live_fifo_probe, fifo_on_fd_zero, fifo_without_a_dir, fifo_open_fails, mount_describe_members,
 		 refused_call_is_unsupported),

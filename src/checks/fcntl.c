@@ -351,7 +351,6 @@ static void fc05(struct pb_check_ctx *ctx)
 		}
 	}
 	if (res) {
-		errno = 0;
 		got = s->fcntl(fd[1], F_SETPIPE_SZ, 2 * max);
 		if (got < 2 * max)
 			pb_check_fail(ctx, "with CAP_SYS_RESOURCE F_SETPIPE_SZ(2*%ld): %d (%s)", max,
