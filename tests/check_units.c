@@ -263,6 +263,24 @@ START_TEST(did_you_mean)
 	ck_assert_str_eq(pb_did_you_mean("mes", cmds, n), "messaging");
 	ck_assert_ptr_null(pb_did_you_mean("th", cmds, n));
 	ck_assert_ptr_null(pb_did_you_mean("co", cmds, n));
+	/* the edits allowed, at each length where the allowance changes: one
+	 * below 4 letters, two below 8, three from 8 (each at the limit and one
+	 * past it, none a prefix of the candidate) */
+	{
+		static const struct { const char *s, *cand; bool near; } rows[] = {
+			{ "abx", "abc", true }, { "axx", "abc", false },
+			{ "abxx", "abcd", true }, { "axxx", "abcd", false },
+			{ "abcdexx", "abcdefg", true }, { "abcdxxx", "abcdefg", false },
+			{ "abcdexxx", "abcdefgh", true }, { "abcdxxxx", "abcdefgh", false },
+		};
+
+		for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+			const char *got = pb_did_you_mean(rows[i].s, &rows[i].cand, 1);
+
+			ck_assert_msg(rows[i].near ? got == rows[i].cand : !got, "%s for %s: %s",
+				      rows[i].s, rows[i].cand, got ? got : "no guess");
+		}
+	}
 	/* It only lifts a far prefix up to the limit: a prefix nearer than the
 	 * limit keeps its distance, so "throughpu" (one edit from throughput,
 	 * two from throughpit) is throughput, whichever comes first. */
