@@ -54,4 +54,11 @@ on_tty "$TEST_TMP/q" throughput --loops 300 --repeat 2 --quiet
 is "$rc" 0 "--quiet on a terminal: exit 0"
 grep -aq 'pipebench throughput: ' "$TEST_TMP/q"; [ $? -ne 0 ]; ok $? "--quiet: no progress line"
 tmp_empty; ok $? "nothing left behind"
+# --precision's rounds, counted from 1, one more each time
+on_tty "$TEST_TMP/prec" throughput --kind anon --size 4K --loops 300 --repeat 3 --warmup 0 \
+	--precision 0.01 --precision-budget 2s
+tr '\r' '\n' <"$TEST_TMP/prec" | sed -n 's/.*, round \([0-9]*\).*/\1/p' | uniq >"$TEST_TMP/rounds"
+n=$(grep -c . "$TEST_TMP/rounds")
+[ "$n" -ge 2 ] && [ "$(tr '\n' ' ' <"$TEST_TMP/rounds")" = "$(seq 1 "$n" | tr '\n' ' ')" ]
+ok $? "--precision: a progress line per round, numbered from 1 ($n rounds)"
 done_testing
