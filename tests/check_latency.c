@@ -484,12 +484,19 @@ static FILE *plain_fopen(const char *path, const char *mode)
 	return f;
 }
 
+/* Party B's process killed (SIGKILL) at its second look at its counters,
+ * after its round trips, when party A waits for it to end. */
+static bool sched_kills_b;
+static int b_sched_reads;
+
 FILE *fopen(const char *path, const char *mode)
 {
 	int64_t v;
 
 	if (!sched_on || strcmp(path, "/proc/thread-self/sched") != 0)
 		return plain_fopen(path, mode);
+	if (sched_kills_b && getpid() != script_pid && ++b_sched_reads == 2)
+		raise(SIGKILL);
 	v = sched_script[getpid() == script_pid ? 0 : 1][sched_reads < 3 ? sched_reads : 2];
 	sched_reads++;
 	if (v == SCHED_MISSING) {
@@ -625,6 +632,24 @@ START_TEST(migrations_are_the_rise_or_unknown)
 		ck_assert_int_eq(r.a.ctxsw, -1);
 		ck_assert_int_eq(r.b.ctxsw, -1);
 	}
+}
+END_TEST
+
+/* Party B's process killed by a signal: the run fails naming the signal
+ * (from B's wait status), not as a party that merely ended early. */
+START_TEST(party_b_killed_by_a_signal)
+{
+	struct pb_lat_result r;
+	char err[256] = "";
+	int rc;
+
+	memset(sched_script, 0, sizeof(sched_script));
+	sched_reads = b_sched_reads = 0;
+	sched_on = sched_kills_b = true;
+	rc = lat_run_once(-1, -1, &r, err, sizeof(err));
+	sched_on = sched_kills_b = false;
+	ck_assert_int_lt(rc, 0);
+	ck_assert_str_eq(err, "party B (process) was killed by signal 9 (SIGKILL)");
 }
 END_TEST
 
@@ -1035,7 +1060,7 @@ static Suite *latency_suite(void)
 							second_fifo_failure_leaves_nothing)));
 	suite_add_tcase(s, pb_test_tcase(PB_TCASE_TIMED("runs", 30,
 							migrations_are_the_rise_or_unknown,
-							party_exits_and_errors,
+							party_exits_and_errors, party_b_killed_by_a_signal,
 							pinned_run_restores_affinity,
 							figures_under_a_scripted_clock,
 							counters_add_or_are_unknown,
