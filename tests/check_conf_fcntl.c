@@ -762,6 +762,18 @@ static ssize_t write_pre_5_14(int fd, const void *buf, size_t n)
 	return r;
 }
 
+/* FC-02: a default capacity of exactly PIPE_BUF, the least POSIX allows. */
+static int fcntl_default_pipe_buf(int fd, int cmd, long arg)
+{
+	return cmd == F_GETPIPE_SZ && is_pipe_fd(fd) ? PIPE_BUF : fcntl(fd, cmd, arg);
+}
+
+/* ... and of 0: a size below it, not a failed call. */
+static int fcntl_default_zero(int fd, int cmd, long arg)
+{
+	return cmd == F_GETPIPE_SZ && is_pipe_fd(fd) ? 0 : fcntl(fd, cmd, arg);
+}
+
 static const struct pb_test_counted counted[] = {
 	/* FC-04 */
 	{ "FC-04", 0, { .fcntl = fcntl_size_after_ebusy }, false, "after EBUSY: size", PB_NEED_ANY },
@@ -814,6 +826,11 @@ static const struct pb_test_counted counted[] = {
 	  "a second write into a non-empty pipe does not signal (pre-5.14 behaviour)", PB_NEED_ANY },
 	{ "FC-06", 0, { 0 }, true, "a second write into a non-empty pipe signals again (5.14+)",
 	  PB_NEED_5_14 },
+	/* FC-02: PIPE_BUF itself is not below PIPE_BUF (an INFO on 16 pages) */
+	{ "FC-02", 0, { .fcntl = fcntl_default_pipe_buf }, true, "default capacity 4096",
+	  PB_NEED_ANY },
+	{ "FC-02", 0, { .fcntl = fcntl_default_zero }, false, "default capacity 0 is below "
+	  "PIPE_BUF (4096)", PB_NEED_ANY },
 };
 #define NCOUNTED (sizeof(counted) / sizeof(counted[0]))
 
