@@ -173,6 +173,29 @@ START_TEST(lx07_broken)
 }
 END_TEST
 
+/* An empty pipe-max-size (a read of 0 bytes) is no value: LX-07 skips,
+ * saying it cannot be read (EIO), and changes nothing. */
+START_TEST(lx07_empty_sysctl)
+{
+	struct pb_sysops s = pb_sysops_real;
+	char dir[4096];
+	struct pb_check_result r;
+	int fd;
+
+	fake_sysctl_make(dir, sizeof(dir));
+	fd = open(fake_sysctl, O_WRONLY | O_TRUNC);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	s.open = open_fake_sysctl;
+	r = pb_test_run("LX-07", &s, PB_KIND_ANON, PB_RUN_ALLOW_GLOBAL);
+	pb_test_assert_verdict(r, PB_SKIP);
+	ck_assert_msg(strstr(r.detail, "cannot read /proc/sys/fs/pipe-max-size: "
+			     "Input/output error") != NULL, "%s", r.detail);
+	unlink(fake_sysctl);
+	pb_tmpdir_remove(dir);
+}
+END_TEST
+
 /* Killed by the watchdog mid-change: the guardian still restores the value. */
 START_TEST(lx07_killed_restores)
 {
@@ -1614,7 +1637,7 @@ END_TEST
 
 PB_CHECK_SUITE_MAIN("conf_linux",
 	PB_TCASE_LOOP("broken", 10, broken_kernel_fails, NBROKEN, lx03_broken, lx07_broken,
-		      lx07_killed_restores),
+		      lx07_empty_sysctl, lx07_killed_restores),
 	PB_TCASE_LOOP("setup_faults", 10, setup_fault_fails, NSETUP_FAULTS,
 		      resource_limit_is_error),
 	PB_TCASE_LOOP("one_condition", 30, one_condition, NSTEPS),
