@@ -194,8 +194,12 @@ case $rc in 0 | 4) ok 0 "o_noatime --profile: exit $rc, as without it" ;; *) ok 
 if [ "$avail" = true ]; then
 	is "$("$JSONQ" "$TEST_TMP/on.json" '.results[0].profile.event' '.results[1].profile.event' | tr '\n' ' ')" \
 		"cpu-clock cpu-clock " "o_noatime: each side has its profile"
+	# its categories' times are per syscall; o_noatime counts no bytes, so
+	# none is per byte
+	grep -q '"ns_per_syscall"' "$TEST_TMP/on.json" && ! grep -q '"ns_per_byte"' "$TEST_TMP/on.json"
+	ok $? "o_noatime: profile times per syscall, none per byte"
 else
-	skip 1 "o_noatime: each side's profile (no profile here)"
+	skip 2 "o_noatime: each side's profile (no profile here)"
 fi
 # ... and its text: A's profile, then B's, each once, each with its samples
 "$P" o_noatime --profile --loops 1000 --repeat 3 2>/dev/null >"$TEST_TMP/on.txt"
