@@ -61,4 +61,10 @@ tr '\r' '\n' <"$TEST_TMP/prec" | sed -n 's/.*, round \([0-9]*\).*/\1/p' | uniq >
 n=$(grep -c . "$TEST_TMP/rounds")
 [ "$n" -ge 2 ] && [ "$(tr '\n' ' ' <"$TEST_TMP/rounds")" = "$(seq 1 "$n" | tr '\n' ' ')" ]
 ok $? "--precision: a progress line per round, numbered from 1 ($n rounds)"
+on_tty "$TEST_TMP/lprec" latency --kind anon -n 200 -r 3 --warmup 0 --precision 0.01 \
+	--precision-budget 2s
+tr '\r' '\n' <"$TEST_TMP/lprec" | sed -n 's/.*, round \([0-9]*\).*/\1/p' | uniq >"$TEST_TMP/rounds"
+n=$(grep -c . "$TEST_TMP/rounds")
+[ "$n" -ge 2 ] && [ "$(tr '\n' ' ' <"$TEST_TMP/rounds")" = "$(seq 1 "$n" | tr '\n' ' ')" ]
+ok $? "latency --precision: a progress line per round, numbered from 1 ($n rounds)"
 done_testing
