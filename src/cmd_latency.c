@@ -680,16 +680,17 @@ static int setup(struct lat_run *run)
 	const struct lat_params *p = run->p;
 	size_t i = 0;
 	cpu_set_t allowed;
-	size_t nc = p->ncopies ? p->ncopies : 1;
+	size_t nc = p->ncopies ? p->ncopies : 1, n_cells;
 
 	if (sched_getaffinity(0, sizeof(allowed), &allowed))
 		CPU_ZERO(&allowed);
 	if (pb_topo_read(SYSFS_CPU, &allowed, &run->topo))
 		run->topo.n = 0;
-	run->ncells = nc * p->nsizes * p->nplaces * p->nwaits * p->nios * p->nkinds;
-	run->cells = calloc(run->ncells, sizeof(*run->cells));
+	n_cells = nc * p->nsizes * p->nplaces * p->nwaits * p->nios * p->nkinds;
+	run->cells = calloc(n_cells, sizeof(*run->cells));
 	if (!run->cells || pb_hist_init(&run->scratch))
 		return -ENOMEM;
+	run->ncells = n_cells;  /* counted only once they exist (teardown) */
 	for (size_t n = 0; n < nc; n++)
 	for (size_t s = 0; s < p->nsizes; s++)
 		for (size_t pl = 0; pl < p->nplaces; pl++)
@@ -739,7 +740,7 @@ static int setup(struct lat_run *run)
 
 static void teardown(struct lat_run *run)
 {
-	for (size_t i = 0; run->cells && i < run->ncells; i++) {
+	for (size_t i = 0; i < run->ncells; i++) {
 		struct lat_cell *c = &run->cells[i];
 
 		for (size_t r = 0; r < c->nreps; r++) {
