@@ -293,4 +293,9 @@ ok $? "report --precision: its text says whether the rows reached it"
 "$PIPEBENCH" report --precision-budget 5s >/dev/null 2>"$TEST_TMP/err"
 is "$?|$(wc -l <"$TEST_TMP/err" | tr -d ' ')" "2|1" "report --precision-budget alone: exit 2, one line"
 tmp_empty; ok $? "nothing left behind"
+# The io_uring line names what each kind did, anonymous pipe then FIFO (or
+# why io_uring is unavailable here)
+"$PIPEBENCH" report --quick --parts timestamps 2>/dev/null | grep '^io_uring ' >"$TEST_TMP/uring"
+grep -Eq '^io_uring +(unavailable: .+|anon: [a-z].*; fifo: [a-z].* \(inline: )' "$TEST_TMP/uring"
+ok $? "text: io_uring's line, anon's words then the FIFO's ($(cut -c1-60 "$TEST_TMP/uring"))"
 done_testing
