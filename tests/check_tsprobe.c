@@ -874,6 +874,36 @@ START_TEST(fifo_without_a_dir)
 }
 END_TEST
 
+/* A --dir so long that the FIFO's path does not fit: ENAMETOOLONG, named,
+ * and nothing made, so nothing unlinked (-Wl,--wrap=unlink counts). */
+static int unlinks;
+int __real_unlink(const char *path);
+int __wrap_unlink(const char *path);
+
+int __wrap_unlink(const char *path)
+{
+	unlinks++;
+	return __real_unlink(path);
+}
+
+START_TEST(fifo_path_too_long)
+{
+	static char dir[PATH_MAX + 16];
+	char err[256] = "";
+	struct pb_ts_target t = { .kind = PB_KIND_FIFO };
+	struct pb_ts_opts o = { .repeat = 1, .ops = PB_TS_OPS_RW, .dir = dir };
+
+	memset(dir, 'd', sizeof(dir) - 1);
+	dir[0] = '/';
+	dir[sizeof(dir) - 1] = '\0';
+	unlinks = 0;
+	ck_assert_int_eq(pb_ts_probe(&t, 1, &o, err, sizeof(err)), -ENAMETOOLONG);
+	pb_ts_target_free(&t);
+	ck_assert_msg(strstr(err, "File name too long") != NULL, "%s", err);
+	ck_assert_int_eq(unlinks, 0);
+}
+END_TEST
+
 /*
  * Each open of a FIFO's ends is its own step: with no descriptor to spare
  * (RLIMIT_NOFILE at the lowest free one, in a child), the read end's open
@@ -1037,6 +1067,7 @@ PB_CHECK_SUITE_MAIN("tsprobe",
 		 fs_quirk_words, magic_names, attribution, attribution_each_bit, nap_lengths,
 		 fifo_ref_json_members, fifo_reference_without_a_shared_page, coarse_resolution),
 	PB_TCASE("live", with_tmpfs, private_mount_child_dies_with_its_parent,
-		 live_fifo_probe, fifo_on_fd_zero, fifo_without_a_dir, fifo_open_fails, mount_describe_members,
+		 live_fifo_probe, fifo_on_fd_zero, fifo_without_a_dir, fifo_path_too_long,
+		 fifo_open_fails, mount_describe_members,
 		 refused_call_is_unsupported),
 	PB_TCASE_LOOP("no tmpfs", 0, no_tmpfs_reason, 3))
