@@ -14,7 +14,9 @@
 # configured and built once; the unmutated tree runs `make check` once
 # (tests that fail there kill no mutant), and a coverage build of it once
 # (tests/mutation/cover.sh: which tests run which line).  Each point is
-# then applied, built (a build failure: stillborn), run against the tests
+# then applied, built (configured --enable-werror, as CI builds: a build
+# failure, a new compiler warning too, is stillborn, a change that cannot
+# land), run against the tests
 # tests/mutation/map.tab names for its file, one at a time, stopping at the
 # first that fails, and when those pass against the other tests that run
 # the mutated line, with the guests' tests (MUTATION_ALWAYS, default
@@ -189,7 +191,7 @@ if [ "$resume" = 1 ]; then
 else
 	echo "$me: building a scratch copy in $tree" >&2
 	t0=$(date +%s)
-	(autoreconf -fi >/dev/null 2>&1 && mkdir -p b && cd b && ../configure >/dev/null &&
+	(autoreconf -fi >/dev/null 2>&1 && mkdir -p b && cd b && ../configure --enable-werror >/dev/null &&
 		make -j"$jobs" >/dev/null 2>&1 && make -j"$jobs" check TESTS= >/dev/null 2>&1) ||
 		{ echo "$me: the unmutated tree does not build" >&2; exit 2; }
 	w=2
@@ -198,7 +200,7 @@ else
 		# each worker's copy is configured and built on its own.
 		rm -rf "$tree.$w" && mkdir -p "$tree.$w" &&
 			(tar --exclude=./b --exclude=./cov -cf - . | (cd "$tree.$w" && tar -xf -)) &&
-			(cd "$tree.$w" && mkdir -p b && cd b && ../configure >/dev/null &&
+			(cd "$tree.$w" && mkdir -p b && cd b && ../configure --enable-werror >/dev/null &&
 				make -j"$jobs" >/dev/null 2>&1 && make -j"$jobs" check TESTS= >/dev/null 2>&1) ||
 			{ echo "$me: worker $w's copy does not build" >&2; exit 2; }
 		w=$((w + 1))
