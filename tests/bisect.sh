@@ -66,14 +66,11 @@ is "$rc" 125 "judge a check the document lacks: cannot decide"
 # ---- --check, running the good document's command again: a check that
 # fails makes conformance exit 1, which is the verdict (bad), not a run
 # that broke (faultinj.so's torn writes, inherited by the run)
-FI=${TESTS_BUILDDIR:-.}/faultinj.so
-case "$(ldd "$P" 2>/dev/null)" in *libasan*) FI= ;; esac
-if [ -r "$FI" ] && "$P" conformance --only CRE-01 --format json -o "$D/cre01.json" 2>/dev/null; then
-	PB_FAULT=torn-write LD_PRELOAD=$FI "$P" bisect --good "$D/cre01.json" --check CRE-01 \
-		>"$D/out" 2>"$D/err"
+if fault_layer && "$P" conformance --only CRE-01 --format json -o "$D/cre01.json" 2>/dev/null; then
+	faulty torn-write "$P" bisect --good "$D/cre01.json" --check CRE-01 >"$D/out" 2>"$D/err"
 	is "$?:$(cut -c1-11 "$D/out")" "1:bad: CRE-01" "run --check: a kernel where the check fails is bad (exit 1)"
 else
-	skip 1 "run --check under faultinj.so (no faultinj.so, a sanitizer build, or CRE-01 does not pass here)"
+	skip 1 "run --check under faultinj.so (no fault layer, or CRE-01 does not pass here)"
 fi
 
 # ---- bad input: exit 2, one line
