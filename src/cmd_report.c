@@ -1002,6 +1002,10 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 
 static int part_status(const struct part_run *pr)
 {
+	/* a part that left no document has no results to report, whatever
+	 * it exited with: the report's own failure */
+	if (pr->ran && !pr->doc && pr->status >= 0)
+		return PB_EXIT_ERROR;
 	return pb_exit_of_part(pr->status);
 }
 

@@ -89,9 +89,36 @@ static void part_hangs(void)
 	}
 }
 
+/* What the part does at its first clock reading, instead of hanging:
+ * write PART_DOC as its document and exit PART_EXIT with nothing on its
+ * standard error; or (part_dies) interrupt the report and die of SIGKILL. */
+static const char *part_doc;
+static int part_exit;
+static bool part_dies;
+
+static void part_acts(void)
+{
+	if (seen->part_pid && seen->part_pid != getpid())
+		return;   /* a later child of the report (its io_uring probe) */
+	seen->part_pid = getpid();
+	if (part_dies) {
+		sigset_t all;
+
+		sigfillset(&all);   /* the report's SIGTERM for it must not come first */
+		sigprocmask(SIG_BLOCK, &all, NULL);
+		kill(report_pid, SIGTERM);
+		raise(SIGKILL);
+	}
+	if (write(STDOUT_FILENO, part_doc, strlen(part_doc)) < 0)
+		_exit(99);
+	_exit(part_exit);
+}
+
 int clock_gettime(clockid_t id, struct timespec *ts)
 {
-	if (clk_on && getpid() != report_pid)
+	if (clk_on && getpid() != report_pid && (part_doc || part_dies))
+		part_acts();
+	else if (clk_on && getpid() != report_pid)
 		part_hangs();
 	if (clk_on && id == CLOCK_MONOTONIC) {
 		clk_now += seen->hung ? 1000000000u : 1u;
@@ -211,6 +238,63 @@ START_TEST(interrupted_part_gets_the_grace_not_its_timeout)
 	d = pb_json_int(doc, "part_runs.timestamps.duration_ns", -1);
 	ck_assert_msg(d >= 10000000000LL && d < 30000000000LL,
 		      "waited %lld ns for the interrupted part: not the 10 s grace", d);
+	json_object_put(doc);
+}
+END_TEST
+
+/*
+ * A part that exits 2 or 3 with a document and nothing on its standard
+ * error: its error is the first of the document's own errors, else its exit
+ * status; one that leaves no document (or not JSON) says so, whatever its
+ * status.  The report exits 3 either way.
+ */
+START_TEST(silent_part_error_from_its_document)
+{
+	static const struct { const char *doc; int exit; const char *error; } rows[] = {
+		{ "{\"errors\":[\"first thing broke\",\"second\"]}", 3, "first thing broke" },
+		{ "{\"errors\":[\"only usage\"]}", 2, "only usage" },
+		{ "{\"errors\":[]}", 3, "exit status 3" },
+		{ "{\"errors\":\"not a list\"}", 3, "exit status 3" },
+		{ "{}", 2, "exit status 2" },
+		{ "", 3, "exit status 3 without a JSON document" },
+		{ "not JSON", 0, "exit status 0 without a JSON document" },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct json_object *doc;
+
+		part_doc = rows[i].doc;
+		part_exit = rows[i].exit;
+		ck_assert_int_eq(hung_report("timestamps", false, &doc), PB_EXIT_ERROR);
+		part_doc = NULL;
+		ck_assert_int_eq(seen->hung, 0);
+		ck_assert_msg(!strcmp(pb_json_str(doc, "part_runs.timestamps.error"), rows[i].error),
+			      "row %zu: error '%s', expected '%s'", i,
+			      pb_json_str(doc, "part_runs.timestamps.error"), rows[i].error);
+		ck_assert_int_eq(pb_json_int(doc, "part_runs.timestamps.exit_status", -1), rows[i].exit);
+		ck_assert(!json_object_get_boolean(pb_json_get(doc, "part_runs.timestamps.interrupted")));
+		json_object_put(doc);
+	}
+}
+END_TEST
+
+/*
+ * Interrupted, and the part dies of a signal of its own (SIGKILL) rather
+ * than exiting through its handler: it is marked interrupted by the
+ * report's signal, not "killed by signal", and the report exits 143.
+ */
+START_TEST(interrupted_part_killed_by_a_signal)
+{
+	struct json_object *doc;
+
+	part_dies = true;
+	ck_assert_int_eq(hung_report("timestamps", false, &doc), 128 + SIGTERM);
+	part_dies = false;
+	ck_assert_int_eq(seen->chld_code, CLD_KILLED);
+	ck_assert_int_eq(seen->chld_status, SIGKILL);
+	ck_assert_str_eq(pb_json_str(doc, "part_runs.timestamps.error"), "interrupted by SIGTERM");
+	ck_assert(json_object_get_boolean(pb_json_get(doc, "part_runs.timestamps.interrupted")));
+	ck_assert_ptr_null(pb_json_get(doc, "part_runs.timestamps.exit_status"));
 	json_object_put(doc);
 }
 END_TEST
@@ -397,6 +481,7 @@ END_TEST
 PB_CHECK_SUITE_MAIN("report",
 	PB_TCASE_LOOP("stop", 30, part_past_its_timeout_gets_sigterm,
 		      sizeof(part_timeouts) / sizeof(part_timeouts[0]),
-		      interrupted_part_gets_the_grace_not_its_timeout),
+		      interrupted_part_gets_the_grace_not_its_timeout,
+		      silent_part_error_from_its_document, interrupted_part_killed_by_a_signal),
 	PB_TCASE_TIMED("ceiling", 60, copy_ceiling_from_its_measure,
 		       zero_copy_line_needs_both_rates, no_rate_no_fraction))
