@@ -699,6 +699,46 @@ START_TEST(cre02_hole_at_fd_0)
 }
 END_TEST
 
+/* CRE-03 with descriptor 0 free after the pipe is made (its ends moved up,
+ * FD_CLOEXEC kept): the first control descriptor is 0, a lawful descriptor,
+ * and the check passes as it does with 0 taken. */
+static int pipe2_above_20(int fd[2], int flags)
+{
+	int p[2];
+
+	if (fcntl(0, F_GETFD) >= 0) {   /* 0 must be free for the control */
+		errno = EMFILE;
+		return -1;
+	}
+	if (pipe2(p, flags))
+		return -1;
+	for (int i = 0; i < 2; i++) {
+		fd[i] = fcntl(p[i], (flags & O_CLOEXEC) ? F_DUPFD_CLOEXEC : F_DUPFD, 20);
+		close(p[i]);
+	}
+	return fd[0] < 0 || fd[1] < 0 ? -1 : 0;
+}
+
+START_TEST(cre03_control_at_fd_0)
+{
+	const struct pb_check *c = pb_test_find_check("CRE-03");
+	struct pb_sysops s = pb_test_sysops(&(struct pb_sysops){ .pipe2 = pipe2_above_20 });
+	struct pb_run_opts o = { .sys = &s, .kind = PB_KIND_ANON, .timeout_s = 10 };
+	struct pb_check_result r;
+	int save = dup(0), rc;
+
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_ge(save, 0);
+	close(0);
+	rc = pb_conformance_run_one(c, &o, &r);
+	ck_assert_int_eq(dup2(save, 0), 0);
+	close(save);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_msg(r.verdict == PB_PASS && strstr(r.detail, "control descriptors stayed open"),
+		      "%s: %s", pb_verdict_names[r.verdict], r.detail);
+}
+END_TEST
+
 /* ---- later conditions, every descriptor from open() counted (pb_test_counted) ---- */
 
 /* ---- CRE-07: the bad pointer and the read-only page, each on its own ---- */
@@ -1017,6 +1057,6 @@ int main(int argc, char **argv)
 		PB_TCASE_LOOP("real_kernel", 120, says_what_the_kernel_did, 2 * NNOTES),
 		PB_TCASE("exec_probe", probe_dies, cloexec_lost_after_exec, cre03_probe_cannot_fork),
 		PB_TCASE("short_reads", cre01_short_reads),
-		PB_TCASE_TIMED("descriptors", 30, cre02_hole_at_fd_0, cre07_without_a_count),
+		PB_TCASE_TIMED("descriptors", 30, cre02_hole_at_fd_0, cre03_control_at_fd_0, cre07_without_a_count),
 		NULL }));
 }
