@@ -149,6 +149,27 @@ is "--loops with --interval exits 0" "$?" 0
 is "--interval: every round trip is in the repetition" "$(q "$T/iv" '.results[0].repetitions[0].round_trips')" 3000
 sum=$(q "$T/iv" '.results[0].repetitions[0].histogram' | tr -d '[] \n' | awk -F, '{ for (i = 3; i <= NF; i += 3) s += $i } END { print s + 0 }')
 is "--interval: the histogram holds every round trip" "$sum" 3000
+# The text's intervals: a line per repetition, in order, each interval's
+# end (s) after the one before and within the run, its p50 at most its p99,
+# both within the row's min and max (us; the histogram's 1% error allowed)
+"$PB" latency -n 3000 --interval 1ms -r 2 -w 0 >"$T/ivt" 2>/dev/null
+is "--interval, text: exits 0" "$?" 0
+is "--interval, text: $(grep -c '^  intervals of' "$T/ivt") interval lines, each judged" "$(awk '
+	/^kind / { for (i = 1; i <= NF; i++) { if ($i == "min") cmin = i; if ($i == "max") cmax = i } }
+	/^anon / && !row { row = 1; lo = $cmin; hi = $cmax }
+	/^  intervals of repetition / {
+		if ($4 != n + 1 ":" && $4 != n + 1) { print "repetition " $4 " after " n; exit }
+		n++; prev = -1; k = 0
+		for (i = 9; i + 1 <= NF; i += 2) {
+			end = $i; sub(/:$/, "", end); split($(i + 1), q, "/"); k++
+			if (end + 0 < prev || end + 0 > 10) print "rep " n " end " end " after " prev
+			if (q[1] + 0 > q[2] + 0) print "rep " n " p50 " q[1] " > p99 " q[2]
+			if (q[1] < lo * 0.99 || q[2] > hi * 1.01) print "rep " n " " q[1] "/" q[2] " outside " lo "-" hi
+			prev = end + 0
+		}
+		if (!k) print "rep " n " has no interval"
+	}
+	END { print n " lines" }' "$T/ivt")" "2 lines"
 "$PB" latency --wait all -s 1,4K -n 50 -r 1 -w 0 -f json -o "$T/w" 2>/dev/null
 is "--wait all with two sizes exits 0" "$?" 0
 is "sizes x waits results" "$(q "$T/w" '.results#')" 6

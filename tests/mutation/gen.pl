@@ -43,6 +43,7 @@
 #   ratio       the operands of a / swapped: a / b to b / a
 use strict;
 use warnings;
+no warnings "portable";   # hex() of 64-bit constants (skipped past 2**52 anyway)
 
 my @RULES = qw(rel eq logic logic-drop const errno neg call-del break-del arith ratio);
 
