@@ -10,6 +10,9 @@
  *                   (the harness's own resource), alone or with PB_FAULT
  *   PB_FAULT_HARNESS=memstream   open_memstream() fails with ENOMEM (the
  *                   in-memory buffer a document is built in)
+ *   PB_FAULT_HARNESS=memstream-close   open_memstream() works, but fclose()
+ *                   of such a stream says EOF/ENOMEM (its last flush found no
+ *                   memory); the stream is closed and its buffer set all the same
  *   PB_FAULT_CALLOC_BYTES=N   calloc() of exactly N bytes in all fails with
  *                   ENOMEM (a command's one large table); the others work.
  *                   Not under AddressSanitizer, whose calloc comes first.
@@ -118,6 +121,10 @@ static enum fault fault;
 static bool harness_devnull;
 /* PB_FAULT_HARNESS=memstream: open_memstream() fails with ENOMEM. */
 static bool harness_memstream;
+/* PB_FAULT_HARNESS=memstream-close: the memory streams opened (up to 16),
+ * whose fclose() says ENOMEM. */
+static bool harness_memstream_close;
+static FILE *memstreams[16];
 /* PB_FAULT_PIPE_ENFILE=N: the Nth pipe fails with ENFILE (0: none). */
 static long pipe_fail_at;
 static long pipes_made;
@@ -233,10 +240,12 @@ __attribute__((constructor)) static void init(void)
 			harness_devnull = true;
 		} else if (strcmp(want, "memstream") == 0) {
 			harness_memstream = true;
+		} else if (strcmp(want, "memstream-close") == 0) {
+			harness_memstream_close = true;
 		} else {
 			say("faultinj: unknown PB_FAULT_HARNESS '");
 			say(want);
-			say("' (devnull-emfile or memstream)\n");
+			say("' (devnull-emfile, memstream or memstream-close)\n");
 			_exit(99);
 		}
 	}
@@ -677,7 +686,36 @@ FILE *open_memstream(char **ptr, size_t *size)
 	}
 	if (!real_open_memstream)
 		real_open_memstream = (FILE *(*)(char **, size_t *))dlsym(RTLD_NEXT, "open_memstream");
-	return real_open_memstream(ptr, size);
+	FILE *fp = real_open_memstream(ptr, size);
+
+	for (size_t i = 0; fp && harness_memstream_close && i < 16; i++)
+		if (!memstreams[i]) {
+			memstreams[i] = fp;
+			break;
+		}
+	return fp;
+}
+
+/* PB_FAULT_HARNESS=memstream-close: closing a memory stream fails. */
+int fclose(FILE *fp)
+{
+	static int (*real_fclose)(FILE *);
+	bool fail = false;
+
+	init();
+	if (!real_fclose)
+		real_fclose = (int (*)(FILE *))dlsym(RTLD_NEXT, "fclose");
+	for (size_t i = 0; fp && harness_memstream_close && i < 16; i++)
+		if (memstreams[i] == fp) {
+			memstreams[i] = NULL;
+			fail = true;
+		}
+	int r = real_fclose(fp);
+
+	if (!fail || r != 0)
+		return r;
+	errno = ENOMEM;
+	return EOF;
 }
 
 /* open() and open64() differ only in the real function they call. */

@@ -113,4 +113,35 @@ EOF_CMDS
 else
 	skip 30 "tests/faultinj.so or timeout(1) missing"
 fi
+
+# The document built, and closing its memory stream fails (the last flush
+# finds no memory): exit 3 (bisect: 125, cannot decide), the error's line
+# (report's part warns first), nothing written, nothing left behind.
+if fault_layer; then
+	while IFS= read -r c; do
+		set -f
+		# shellcheck disable=SC2086 # a command line, word-split on purpose
+		set -- $c
+		set +f
+		PB_FAULT_HARNESS=memstream-close faulty "" "$PIPEBENCH" "$@" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+		rc=$?
+		want=3/1/0
+		case $1 in report) want=3/2/0 ;; bisect) want=125/1/0 ;; esac
+		is "$rc/$(wc -l <"$TEST_TMP/err" | tr -d ' ')/$(wc -c <"$TEST_TMP/out" | tr -d ' ')" "$want" \
+			"$1 whose document's stream fails to close: exit, lines, no output ($want)"
+		tail -n 1 "$TEST_TMP/err" | grep -Eq "^pipebench $1: (output: Cannot allocate memory|out of memory)\$"
+		ok $? "$1 whose document's stream fails to close: the line says so"
+		tmp_empty; ok $? "$1 whose document's stream fails to close: nothing left behind"
+	done <<EOF_CMDS
+$CMDS
+latency --loops 50 --repeat 1 --warmup 0
+grid $A
+plot $A
+plot --format gnuplot $A
+bisect --good $A $A
+throughput --loops 5 --repeat 1 --format kcidb
+EOF_CMDS
+else
+	skip 39 "tests/faultinj.so or timeout(1) missing"
+fi
 done_testing
