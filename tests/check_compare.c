@@ -22,7 +22,7 @@
  * What a test parses and compares belongs to the test case's fixture, which
  * releases it after the test: the documents parsed and the latest result.
  */
-static struct json_object *parsed[16];
+static struct json_object *parsed[32];
 static size_t nparsed;
 static struct pb_cmp_result result;
 static bool result_held;
@@ -1446,6 +1446,93 @@ START_TEST(state_differs)
 }
 END_TEST
 
+/* ------------------------------------------------------------ what moved */
+
+/* One anon result, tt_ns 100 -> 120, with the profile PROF (a JSON member
+ * list, or "" for none). */
+static struct json_object *profiled(bool slow, const char *prof)
+{
+	char doc[2048];
+
+	snprintf(doc, sizeof(doc), DOC("throughput", "{\"loops\":200,\"repeat\":3}",
+		 "\"results\":[{\"kind\":\"anon\",\"size_bytes\":100,\"pipe_size_bytes\":65536,"
+		 " \"repetitions\":[{\"tt_ns\":%d},{\"tt_ns\":%d},{\"tt_ns\":%d}]%s%s%s}]"),
+		 slow ? 120 : 100, slow ? 121 : 101, slow ? 119 : 99, *prof ? ", \"profile\":{" : "",
+		 prof, *prof ? "}" : "");
+	return parse(doc);
+}
+
+/* The tt_ns row's "what moved" words comparing BASE's profile with NEW's. */
+static const char *moved_words(const char *base, const char *new)
+{
+	const struct pb_cmp_result *r = compared(profiled(false, base), profiled(true, new), NULL,
+						 "nm=1 regressions=1");
+
+	return get_metric(r, "kind=anon size_bytes=100 pipe_size_bytes=65536", "tt_ns")->moved;
+}
+
+#define CAT(name, share, op, ns) "\"" name "\":{\"share\":" #share ",\"ns_per_byte\":0.5,\"ns_per_" op "\":" #ns "}"
+
+/*
+ * --profile on both sides: the categories whose time per operation moved
+ * most, at most three, largest first, each with its shares and its ns per
+ * operation; one whose ns per operation did not move at all, or whose share
+ * moved within the sampling error (1.96 standard errors), is left out; when
+ * the two sides count different operations the share's move ranks it (and no
+ * ns is given); nothing without both profiles and samples on both sides.
+ */
+START_TEST(what_moved_words)
+{
+	const char *words;
+
+	words = moved_words("\"samples\":1000,\"categories\":{" CAT("timestamps", 0.10, "syscall", 20) ","
+			    CAT("copy", 0.30, "syscall", 60) "," CAT("locking", 0.20, "syscall", 40) ","
+			    CAT("syscall", 0.20, "syscall", 40) "}",
+			    "\"samples\":1000,\"categories\":{" CAT("timestamps", 0.30, "syscall", 80) ","
+			    CAT("copy", 0.20, "syscall", 60) "," CAT("locking", 0.10, "syscall", 30) ","
+			    CAT("syscall", 0.21, "syscall", 45) "}");
+	ck_assert_pstr_eq(words, "timestamps 10.0% -> 30.0% of samples, +60.0 ns/syscall; "
+			  "locking 20.0% -> 10.0% of samples, -10.0 ns/syscall");
+	/* four moved: the three largest; different operations rank by share */
+	words = moved_words("\"samples\":2000,\"categories\":{" CAT("sched", 0.05, "syscall", 10) ","
+			    CAT("timestamps", 0.10, "syscall", 20) "," CAT("copy", 0.30, "syscall", 60) ","
+			    CAT("locking", 0.20, "syscall", 40) "}",
+			    "\"samples\":2000,\"categories\":{" CAT("sched", 0.15, "message", 10) ","
+			    CAT("timestamps", 0.30, "syscall", 80) "," CAT("copy", 0.20, "syscall", 55) ","
+			    CAT("locking", 0.10, "syscall", 30) "}");
+	ck_assert_pstr_eq(words, "sched 5.0% -> 15.0% of samples; timestamps 10.0% -> 30.0% of "
+			  "samples, +60.0 ns/syscall; locking 20.0% -> 10.0% of samples, -10.0 ns/syscall");
+	/* nothing beyond sampling: 0.20 -> 0.21 of 1000 is within 1.96 SE (0.035) */
+	ck_assert_pstr_eq(moved_words("\"samples\":1000,\"categories\":{" CAT("copy", 0.20, "syscall", 40) "}",
+				      "\"samples\":1000,\"categories\":{" CAT("copy", 0.21, "syscall", 45) "}"),
+			  NULL);
+	/* ... but beyond it with ten times the samples */
+	ck_assert_pstr_eq(moved_words("\"samples\":100000,\"categories\":{" CAT("copy", 0.20, "syscall", 40) "}",
+				      "\"samples\":100000,\"categories\":{" CAT("copy", 0.21, "syscall", 45) "}"),
+			  "copy 20.0% -> 21.0% of samples, +5.0 ns/syscall");
+	/* one side without a profile, or without samples */
+	ck_assert_pstr_eq(moved_words("", "\"samples\":1000,\"categories\":{" CAT("copy", 0.2, "syscall", 40) "}"),
+			  NULL);
+	ck_assert_pstr_eq(moved_words("\"samples\":1000,\"categories\":{" CAT("copy", 0.2, "syscall", 40) "}", ""),
+			  NULL);
+	/* one sample is a profile (its share's error is 0) */
+	ck_assert_pstr_eq(moved_words("\"samples\":1,\"categories\":{" CAT("copy", 1.0, "syscall", 40) "}",
+				      "\"samples\":1000,\"categories\":{" CAT("copy", 0.5, "syscall", 90) "}"),
+			  "copy 100.0% -> 50.0% of samples, +50.0 ns/syscall");
+	ck_assert_pstr_eq(moved_words("\"samples\":1000,\"categories\":{" CAT("copy", 0.5, "syscall", 40) "}",
+				      "\"samples\":1,\"categories\":{" CAT("copy", 1.0, "syscall", 90) "}"),
+			  "copy 50.0% -> 100.0% of samples, +50.0 ns/syscall");
+	/* (no samples: every share 0, and no standard error to judge by) */
+	ck_assert_pstr_eq(moved_words("\"samples\":0,\"categories\":{" CAT("copy", 0.0, "syscall", 0) "}",
+				      "\"samples\":1000,\"categories\":{" CAT("copy", 0.5, "syscall", 90) "}"),
+			  NULL);
+	ck_assert_pstr_eq(moved_words("\"samples\":1000,\"categories\":{" CAT("copy", 0.5, "syscall", 40) "}",
+				      "\"samples\":0,\"categories\":{" CAT("copy", 0.0, "syscall", 0) "}"),
+			  NULL);
+}
+END_TEST
+#undef CAT
+
 START_TEST(loading)
 {
 	struct json_object *doc = (struct json_object *)1;
@@ -1499,6 +1586,7 @@ static Suite *compare_suite(void)
 			 different_work_per_part, latency_documents),
 		PB_TCASE("gating", gating_metrics, unstable_is_inconclusive, state_differs),
 		PB_TCASE("loading", loading),
+		PB_TCASE("profile", what_moved_words),
 		NULL
 	};
 	Suite *s = suite_create("compare");
