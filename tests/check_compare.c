@@ -1063,6 +1063,46 @@ START_TEST(metric_without_memory_is_an_error)
 }
 END_TEST
 
+/* With strdup_fails_for set, strdup() of that exact text fails (linked
+ * with -Wl,--wrap=strdup): one place's copy, the rest go on. */
+static const char *strdup_fails_for;
+char *__real_strdup(const char *s);
+char *__wrap_strdup(const char *s);
+
+char *__wrap_strdup(const char *s)
+{
+	if (strdup_fails_for && s && !strcmp(s, strdup_fails_for)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return __real_strdup(s);
+}
+
+/* A result lost in NEW whose reason or label cannot be copied: the
+ * comparison fails with ENOMEM (not another errno, and not a lost entry
+ * without one). */
+START_TEST(lost_without_memory_is_an_error)
+{
+	struct json_object *a = parse(base_tp), *b = parse(new_tp);
+	struct pb_cmp_result r;
+
+	strdup_fails_for = "absent in NEW";
+	ck_assert_int_eq(cmp(a, b, NULL, &r), -ENOMEM);
+	strdup_fails_for = NULL;
+	ck_assert_int_eq(cmp(a, b, NULL, &r), 0);
+	ck_assert_uint_eq(r.nlost, 1);
+	ck_assert_str_eq(r.lost[0].why, "absent in NEW");
+	/* and its label */
+	char label[128];
+
+	snprintf(label, sizeof(label), "%s", r.lost[0].label);
+	pb_cmp_result_free(&r);
+	strdup_fails_for = label;
+	ck_assert_int_eq(cmp(a, b, NULL, &r), -ENOMEM);
+	strdup_fails_for = NULL;
+}
+END_TEST
+
 /* compare BASE NEW1 NEW2 with a verdict that changed: the grid of verdicts
  * x documents in the text; without memory for it, the rest still printed
  * and the exit status the same. */
@@ -1581,7 +1621,7 @@ static Suite *compare_suite(void)
 			 nothing_in_common,
 			 descriptive_members_identify_nothing, verdict_part_out_of_memory,
 			 absent_without_data_is_not_lost, grid_without_memory_is_left_out,
-			 metric_without_memory_is_an_error, part_without_command),
+			 metric_without_memory_is_an_error, lost_without_memory_is_an_error, part_without_command),
 		PB_TCASE("workloads", extensive_metrics, different_work_compared_per_unit,
 			 different_work_per_part, latency_documents),
 		PB_TCASE("gating", gating_metrics, unstable_is_inconclusive, state_differs),
