@@ -39,6 +39,21 @@ is "json run exits 0" "$?" 0
 # trip of every repetition (3 kinds x (2 + 1) runs x 300 round trips)
 is "default watchdog armed and recorded" "$(q "$T/j" .watchdog_ns)" \
 	"$((10000000000 + 3 * 3 * 300 * 10000000))"
+# ... and an estimate past what 64 bits hold (10^9 round trips x 1000
+# repetitions x 10 ms) is capped at 2^63-1 ns, not wrapped round (a run
+# that ends at once: party B's first read finds end of file)
+if fault_layer; then
+	faulty early-eof "$PB" latency -n 1000000000 -r 1000 -w 0 -f json -o "$T/wd" 2>/dev/null
+	is "a watchdog estimate past 64 bits: capped at 2^63-1 ns" "$?:$(q "$T/wd" .watchdog_ns)" \
+		"3:9223372036854775807"
+	# 700 repetitions: 7 x 10^18 ns and 10 s, under the cap, as estimated
+	faulty early-eof "$PB" latency -n 1000000000 -r 700 -w 0 -f json -o "$T/wd" 2>/dev/null
+	is "a watchdog estimate just under the cap: as estimated" "$?:$(q "$T/wd" .watchdog_ns)" \
+		"3:7000000010000000000"
+else
+	skip "a watchdog estimate past 64 bits" "no fault layer"
+	skip "a watchdog estimate just under the cap" "no fault layer"
+fi
 "$JSONQ" "$T/j" >/dev/null 2>&1; ok $? "json is one valid document"
 is "command" "$(q "$T/j" .command)" latency
 is "three results (anon, fifo, socketpair)" "$(q "$T/j" '.results#')" 3

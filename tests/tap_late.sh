@@ -8,6 +8,7 @@
 #   is WHAT GOT WANT    compare two strings
 #   q FILE PATH         value at PATH in the JSON document FILE
 #   tap_late_end        print the plan; status 0 when nothing failed
+#   fault_layer, faulty FAULT CMD...   tests/faulty.sh
 PB=${PIPEBENCH:?PIPEBENCH must name the binary under test}
 JSONQ=${TESTS_BUILDDIR:-tests}/jsonq
 T=$(mktemp -d "${TMPDIR:-/tmp}/pb-test.XXXXXX") || exit 99
@@ -29,6 +30,7 @@ q() { "$JSONQ" "$1" "$2" 2>/dev/null; }
 is() {
 	if [ "$2" = "$3" ]; then ok 0 "$1"; else ok 1 "$1 (got '$2', want '$3')"; fi
 }
+. "${TESTS_SRCDIR:-$(dirname "$0")}/faulty.sh"
 tap_late_end() {
 	echo "1..$n"
 	[ "$fails" -eq 0 ]
