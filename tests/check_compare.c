@@ -1562,6 +1562,20 @@ START_TEST(what_moved_words)
 	ck_assert_pstr_eq(moved_words("\"samples\":1000,\"categories\":{" CAT("copy", 0.5, "syscall", 40) "}",
 				      "\"samples\":1,\"categories\":{" CAT("copy", 1.0, "syscall", 90) "}"),
 			  "copy 50.0% -> 100.0% of samples, +50.0 ns/syscall");
+	/* a side without a time per operation: ranked by share, no ns given */
+	ck_assert_pstr_eq(moved_words("\"samples\":1000,\"categories\":{\"copy\":{\"share\":0.2}}",
+				      "\"samples\":1000,\"categories\":{" CAT("copy", 0.5, "syscall", 90) "}"),
+			  "copy 20.0% -> 50.0% of samples");
+	ck_assert_pstr_eq(moved_words("\"samples\":1000,\"categories\":{" CAT("copy", 0.5, "syscall", 90) "}",
+				      "\"samples\":1000,\"categories\":{\"copy\":{\"share\":0.2}}"),
+			  "copy 50.0% -> 20.0% of samples");
+	/* no sample count on a side: nothing to judge a share by */
+	ck_assert_pstr_eq(moved_words("\"categories\":{" CAT("copy", 0.2, "syscall", 40) "}",
+				      "\"samples\":1000,\"categories\":{" CAT("copy", 0.5, "syscall", 90) "}"),
+			  NULL);
+	ck_assert_pstr_eq(moved_words("\"samples\":1000,\"categories\":{" CAT("copy", 0.2, "syscall", 40) "}",
+				      "\"categories\":{" CAT("copy", 0.5, "syscall", 90) "}"),
+			  NULL);
 	/* (no samples: every share 0, and no standard error to judge by) */
 	ck_assert_pstr_eq(moved_words("\"samples\":0,\"categories\":{" CAT("copy", 0.0, "syscall", 0) "}",
 				      "\"samples\":1000,\"categories\":{" CAT("copy", 0.5, "syscall", 90) "}"),
@@ -1569,6 +1583,25 @@ START_TEST(what_moved_words)
 	ck_assert_pstr_eq(moved_words("\"samples\":1000,\"categories\":{" CAT("copy", 0.5, "syscall", 40) "}",
 				      "\"samples\":0,\"categories\":{" CAT("copy", 0.0, "syscall", 0) "}"),
 			  NULL);
+
+	/* the first 16 categories are weighed, not a 17th: c16 (the 16th,
+	 * +16 ns) leads, c17 (+17 ns) is not seen */
+	char b[4096] = "\"samples\":1000,\"categories\":{", c[4096];
+	size_t ob = strlen(b), oc;
+
+	snprintf(c, sizeof(c), "%s", b);
+	oc = strlen(c);
+	for (int i = 1; i <= 17; i++) {
+		ob += (size_t)snprintf(b + ob, sizeof(b) - ob, "%s\"c%d\":{\"share\":0.03,"
+				       "\"ns_per_syscall\":10}", i > 1 ? "," : "", i);
+		oc += (size_t)snprintf(c + oc, sizeof(c) - oc, "%s\"c%d\":{\"share\":0.3,"
+				       "\"ns_per_syscall\":%d}", i > 1 ? "," : "", i, 10 + i);
+	}
+	snprintf(b + ob, sizeof(b) - ob, "}");
+	snprintf(c + oc, sizeof(c) - oc, "}");
+	ck_assert_pstr_eq(moved_words(b, c), "c16 3.0% -> 30.0% of samples, +16.0 ns/syscall; "
+			  "c15 3.0% -> 30.0% of samples, +15.0 ns/syscall; c14 3.0% -> 30.0% of "
+			  "samples, +14.0 ns/syscall");
 }
 END_TEST
 #undef CAT
