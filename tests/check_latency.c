@@ -1041,6 +1041,48 @@ START_TEST(both_parties_use_their_rings)
 }
 END_TEST
 
+/*
+ * Unpinned parties that migrate more than once per 100 round trips: the
+ * stability judge says so, counting both parties' migrations (A 0 -> 30,
+ * B 0 -> 30) against every round trip of the row (2000); at one in 100
+ * exactly (A 0 -> 10, B 0 -> 10) it says nothing of migrations.
+ */
+START_TEST(migrations_judge_unpinned_stability)
+{
+	char dir[] = "/tmp/pb-check-lat.XXXXXX", path[64];
+	const char *av[] = { "latency", "-n", "2000", "-r", "1", "-w", "0", "--counters", "rusage",
+			     "-q", "-f", "json", "-o", path, NULL };
+	static const struct { int64_t rise; const char *want; } rows[] = {
+		{ 30, "60 migrations in 2000 operations (one in 33)" },
+		{ 10, NULL },
+	};
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/out", dir);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct json_object *doc;
+		const char *why;
+		char *text;
+
+		memset(sched_script, 0, sizeof(sched_script));
+		sched_script[0][2] = sched_script[1][2] = rows[i].rise;
+		text = latency_output(av, path);
+		doc = json_tokener_parse(text);
+		ck_assert_ptr_nonnull(doc);
+		why = pb_json_str(json_object_array_get_idx(pb_json_get(doc, "results"), 0),
+				  "stability_reason");
+		if (rows[i].want)
+			ck_assert_msg(why && strstr(why, rows[i].want), "row %zu: '%s' lacks '%s'", i,
+				      why ? why : "(none)", rows[i].want);
+		else
+			ck_assert_msg(!why || !strstr(why, "migrations in"), "row %zu: '%s'", i, why);
+		json_object_put(doc);
+		free(text);
+	}
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 static Suite *latency_suite(void)
 {
 	Suite *s = suite_create("latency");
@@ -1063,6 +1105,7 @@ static Suite *latency_suite(void)
 							party_exits_and_errors, party_b_killed_by_a_signal,
 							pinned_run_restores_affinity,
 							figures_under_a_scripted_clock,
+							migrations_judge_unpinned_stability,
 							counters_add_or_are_unknown,
 							xfer_ignores_a_stale_errno,
 							party_b_samples_itself,
