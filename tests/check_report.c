@@ -45,6 +45,7 @@ struct part_seen {
 	volatile int term_at_cont;  /* a SIGTERM was pending at the first of them */
 	volatile int chld_code, chld_status;  /* the report's SIGCHLD for it */
 	volatile pid_t part_pid;    /* the first child that hung: the part */
+	volatile int started;       /* part_docs: the parts that wrote theirs */
 };
 
 static struct part_seen *seen;
@@ -95,9 +96,20 @@ static void part_hangs(void)
 static const char *part_doc;
 static int part_exit;
 static bool part_dies;
+/* Or each part in turn writes the next of PART_DOCS and exits 0. */
+static const char *const *part_docs;
+static int part_ndocs;
 
 static void part_acts(void)
 {
+	if (part_docs) {
+		const char *d;
+
+		if (seen->started >= part_ndocs)
+			return;   /* the report's later children */
+		d = part_docs[seen->started++];
+		_exit(write(STDOUT_FILENO, d, strlen(d)) < 0 ? 99 : 0);
+	}
 	if (seen->part_pid && seen->part_pid != getpid())
 		return;   /* a later child of the report (its io_uring probe) */
 	seen->part_pid = getpid();
@@ -116,7 +128,7 @@ static void part_acts(void)
 
 int clock_gettime(clockid_t id, struct timespec *ts)
 {
-	if (clk_on && getpid() != report_pid && (part_doc || part_dies))
+	if (clk_on && getpid() != report_pid && (part_doc || part_dies || part_docs))
 		part_acts();
 	else if (clk_on && getpid() != report_pid)
 		part_hangs();
@@ -478,10 +490,172 @@ START_TEST(no_rate_no_fraction)
 }
 END_TEST
 
+/* ---- the text, from the parts' documents */
+
+/* report --quick --parts PARTS --precision 5 --format text, each part
+ * writing the next of DOCS; the text in TEXT. */
+static void report_text(const char *parts, const char *const *docs, int ndocs, char *text,
+			size_t len)
+{
+	char dir[] = "/tmp/pb-check-report.XXXXXX", out[64];
+	const char *av[] = { "report", "--quick", "--quiet", "--parts", parts, "--precision", "5",
+			     "--format", "text", "--output", out, NULL };
+	pid_t pid;
+	int st;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(out, sizeof(out), "%s/out.txt", dir);
+	ck_assert_int_eq(setenv("TMPDIR", dir, 1), 0);
+	seen = mmap(NULL, sizeof(*seen), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(seen, MAP_FAILED);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		report_pid = getpid();
+		part_docs = docs;
+		part_ndocs = ndocs;
+		pb_cleanup_install("report");
+		clk_on = true;
+		_exit(pb_cmd_run(&pb_cmd_report, 11, av) & 0xff);
+	}
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "report: wait status %#x", st);
+	ck_assert_int_eq(seen->started, ndocs);
+	read_text(out, text, len);
+	ck_assert_int_eq(unlink(out), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+
+/* TEXT has LINE, whole. */
+static void has_line(const char *text, const char *line)
+{
+	size_t n = strlen(line);
+
+	for (const char *p = text; (p = strstr(p, line)); p += n)
+		if ((p == text || p[-1] == '\n') && p[n] == '\n')
+			return;
+	ck_abort_msg("no line '%s' in:\n%s", line, text);
+}
+
+/*
+ * Every part's lines, the copy ceiling, the --precision line and the
+ * figures' fitness, from documents this test wrote for the parts: each
+ * figure where its heading says, in its unit, rounded as documented.
+ */
+START_TEST(text_from_the_parts_documents)
+{
+	static const char *const all[] = {
+		/* timestamps */
+		"{\"results\":[{\"kind\":\"anon\",\"verdict\":\"frozen\",\"verdict_detail\":\"no update\"},"
+		"{\"kind\":\"fifo\",\"verdict\":\"updated\",\"verdict_detail\":\"write changes mtime\"}],"
+		"\"timestamp_cost\":{\"fifo\":{\"kernel_share\":0.123},\"anon\":{\"kernel_share\":0.063}}}",
+		/* o_noatime */
+		"{\"pipe2_o_noatime\":{\"accepted\":false,\"errno\":\"EINVAL\"},"
+		"\"summary\":{\"tt_ratio_median\":1.234,\"tt_ratio_spread\":0.071}}",
+		/* conformance */
+		"{\"checks\":[{\"id\":\"CRE-01\",\"status\":\"pass\"},{\"id\":\"CRE-02\",\"status\":\"fail\","
+		"\"title\":\"T2\",\"detail\":\"D2\"},{\"id\":\"CRE-03\",\"status\":\"skip\"},{\"id\":\"CRE-04\","
+		"\"status\":\"known-deviation\"},{\"id\":\"CRE-05\",\"status\":\"info\"},{\"id\":\"CRE-06\","
+		"\"status\":\"error\",\"title\":\"T6\",\"detail\":\"D6\"},{\"id\":\"CRE-07\",\"status\":\"pass\"}]}",
+		/* throughput */
+		"{\"results\":[{\"kind\":\"anon\",\"size_bytes\":100,\"stability\":\"stable\","
+		"\"precision\":{\"reached_pct\":3},\"summary\":{\"rate_bytes_per_s\":123400000,"
+		"\"ns_per_syscall\":45.67,\"tt_ns\":{\"spread\":0.031}}},"
+		"{\"kind\":\"fifo\",\"size_bytes\":4096,\"ratio_label\":\"fifo/anon\",\"cost_ratio_to_first\":1.5,"
+		"\"stability\":\"unstable\",\"stability_reason\":\"noisy\",\"precision\":{\"reached_pct\":7.5},"
+		"\"summary\":{\"rate_bytes_per_s\":98765432,\"ns_per_syscall\":41.5,\"tt_ns\":{\"spread\":0.0271}}}]}",
+		/* throughput_64k */
+		"{\"results\":[{\"kind\":\"anon\",\"size_bytes\":65536,\"stability\":\"disturbed\","
+		"\"stability_reason\":\"load\",\"summary\":{\"rate_bytes_per_s\":2000000000,"
+		"\"ns_per_syscall\":30.4,\"tt_ns\":{\"spread\":0.012}}},"
+		"{\"kind\":\"anon\",\"mode\":\"vmsplice\",\"size_bytes\":65536,\"stability\":\"stable\","
+		"\"summary\":{\"rate_bytes_per_s\":3000000000}},"
+		"{\"kind\":\"anon\",\"mode\":\"splice\",\"size_bytes\":65536,\"stability\":\"bimodal\","
+		"\"stability_reason\":\"two modes\",\"summary\":{\"rate_bytes_per_s\":4000000000}}]}",
+		/* messaging */
+		"{\"results\":[{\"stability\":\"unstable\",\"stability_reason\":\"spread\","
+		"\"precision\":{\"reached_pct\":9.3},\"summary\":{\"rate_messages_per_s\":{\"median\":12345.6},"
+		"\"elapsed_ns\":{\"median\":1500000000},\"voluntary_ctxsw\":{\"median\":100},"
+		"\"involuntary_ctxsw\":{\"median\":7}}}]}",
+		/* latency */
+		"{\"results\":[{\"placement\":\"same\",\"asked_cpus\":\"0\",\"stability\":\"unstable\","
+		"\"stability_reason\":\"tail\",\"precision\":{},\"summary\":{\"rtt_p50_ns\":2500,"
+		"\"rtt_p99_ns\":12340}},{\"placement\":\"core\",\"status\":\"skip\",\"reason\":\"one CPU\"}]}",
+	};
+	static const char *const some[] = {
+		/* o_noatime, accepted */
+		"{\"pipe2_o_noatime\":{\"accepted\":true},"
+		"\"summary\":{\"tt_ratio_median\":0.876,\"tt_ratio_spread\":0.023}}",
+		/* throughput_64k alone: labelled throughput; no splice rate, no zero-copy line */
+		"{\"results\":[{\"kind\":\"anon\",\"size_bytes\":65536,\"stability\":\"stable\","
+		"\"precision\":{\"reached_pct\":6.4},\"summary\":{\"rate_bytes_per_s\":1000000000,"
+		"\"ns_per_syscall\":60.1,\"tt_ns\":{\"spread\":0.02}}},"
+		"{\"kind\":\"anon\",\"mode\":\"vmsplice\",\"size_bytes\":65536,\"stability\":\"stable\","
+		"\"precision\":{\"reached_pct\":8.6},\"summary\":{\"rate_bytes_per_s\":3000000000}},"
+		"{\"kind\":\"anon\",\"mode\":\"splice\",\"size_bytes\":65536,\"precision\":{\"reached_pct\":4}}]}",
+	};
+	static const char *const one[] = {
+		"{\"results\":[{\"precision\":{\"reached_pct\":2},\"summary\":{\"rate_messages_per_s\":"
+		"{\"median\":10},\"elapsed_ns\":{\"median\":2000000},\"voluntary_ctxsw\":{\"median\":1},"
+		"\"involuntary_ctxsw\":{\"median\":0}}}]}",
+	};
+	static char text[16384];
+
+	report_text("timestamps,o_noatime,conformance,throughput,throughput_64k,messaging,latency",
+		    all, 7, text, sizeof(text));
+	has_line(text, "timestamps       anonymous pipes: frozen (no update)");
+	has_line(text, "                 FIFOs: updated (write changes mtime)");
+	has_line(text, "                 timestamp updates: 12.3% of kernel time on FIFOs, 6.3% on "
+		 "anonymous pipes (--profile)");
+	has_line(text, "O_NOATIME        pipe2(O_NOATIME) rejected (EINVAL); substitute FIFO/anon TT "
+		 "ratio 1.23x (spread 7.1%)");
+	has_line(text, "conformance      2 passed, 1 failed, 1 skipped, 1 known deviations, 1 info "
+		 "(harness errors)");
+	has_line(text, "                 fail CRE-02: T2: D2");
+	has_line(text, "                 error CRE-06: T6: D6");
+	has_line(text, "throughput       anon    100 B      123.4 MB/s    45.7 ns/syscall  spread  3.1%");
+	has_line(text, "                 fifo    4 KiB       98.8 MB/s    41.5 ns/syscall  spread  2.7%"
+		 "  fifo/anon 1.50x");
+	has_line(text, "                 anon   64 KiB     2000.0 MB/s    30.4 ns/syscall  spread  1.2%");
+	has_line(text, "copy ceiling     memcpy 8.00 GB/s (64 KiB blocks, in cache); a pipe copies "
+		 "twice: ceiling 4.00 GB/s");
+	has_line(text, "                 anonymous pipe at 64 KiB: 2.00 GB/s = 50% of the ceiling");
+	has_line(text, "                 vmsplice+splice at 64 KiB: vmsplice 3.00 GB/s, splice 4.00 "
+		 "GB/s (bytes checked on a sample of loops)");
+	has_line(text, "messaging        12346 messages/s, elapsed 1.500 s, context switches 100 "
+		 "voluntary, 7 involuntary (medians)");
+	has_line(text, "latency          anon same CPUs 0     p50 2.50 us, p99 12.34 us round trip");
+	has_line(text, "                 anon core skip: one CPU");
+	has_line(text, "precision        5% reached by 1 of 4 measured rows in 120 s; latency had too "
+		 "few repetitions for an interval");
+	has_line(text, "figures          NOT fit to compare: 5 of 7 measured rows not stable "
+		 "(throughput: unstable: noisy; throughput_64k: disturbed: load; throughput_64k: "
+		 "bimodal: two modes; 2 more)");
+	ck_assert_msg(!strstr(text, "not measured") && !strstr(text, "vmsplice  ") &&
+		      !strstr(text, "splice   "), "%s", text);
+
+	report_text("o_noatime,throughput_64k", some, 2, text, sizeof(text));
+	has_line(text, "O_NOATIME        pipe2(O_NOATIME) accepted; O_NOATIME/plain TT ratio 0.88x "
+		 "(spread 2.3%)");
+	has_line(text, "throughput       anon   64 KiB     1000.0 MB/s    60.1 ns/syscall  spread  2.0%");
+	has_line(text, "                 anonymous pipe at 64 KiB: 1.00 GB/s = 25% of the ceiling");
+	has_line(text, "precision        5% reached by 1 of 3 measured rows in 120 s; throughput_64k "
+		 "came to 8.6%");
+	has_line(text, "figures          fit to compare: all 2 measured rows stable");
+	ck_assert_msg(!strstr(text, "vmsplice+splice"), "%s", text);
+
+	report_text("messaging", one, 1, text, sizeof(text));
+	has_line(text, "precision        5% reached by all 1 measured rows (95% interval of the "
+		 "median, within 120 s)");
+	ck_assert_msg(!strstr(text, "fit to compare"), "%s", text);
+}
+END_TEST
+
 PB_CHECK_SUITE_MAIN("report",
 	PB_TCASE_LOOP("stop", 30, part_past_its_timeout_gets_sigterm,
 		      sizeof(part_timeouts) / sizeof(part_timeouts[0]),
 		      interrupted_part_gets_the_grace_not_its_timeout,
 		      silent_part_error_from_its_document, interrupted_part_killed_by_a_signal),
 	PB_TCASE_TIMED("ceiling", 60, copy_ceiling_from_its_measure,
-		       zero_copy_line_needs_both_rates, no_rate_no_fraction))
+		       zero_copy_line_needs_both_rates, no_rate_no_fraction),
+	PB_TCASE_TIMED("text", 60, text_from_the_parts_documents))
