@@ -595,6 +595,7 @@ START_TEST(text_from_the_parts_documents)
 		"{\"kind\":\"anon\",\"mode\":\"splice\",\"size_bytes\":65536,\"precision\":{\"reached_pct\":4}}]}",
 	};
 	static const char *const one[] = {
+		"{}",   /* timestamps without results: no line */
 		"{\"results\":[{\"precision\":{\"reached_pct\":2},\"summary\":{\"rate_messages_per_s\":"
 		"{\"median\":10},\"elapsed_ns\":{\"median\":2000000},\"voluntary_ctxsw\":{\"median\":1},"
 		"\"involuntary_ctxsw\":{\"median\":0}}}]}",
@@ -644,7 +645,8 @@ START_TEST(text_from_the_parts_documents)
 	has_line(text, "figures          fit to compare: all 2 measured rows stable");
 	ck_assert_msg(!strstr(text, "vmsplice+splice"), "%s", text);
 
-	report_text("messaging", one, 1, text, sizeof(text));
+	report_text("timestamps,messaging", one, 2, text, sizeof(text));
+	ck_assert_msg(!strstr(text, "\ntimestamps "), "%s", text);
 	has_line(text, "precision        5% reached by all 1 measured rows (95% interval of the "
 		 "median, within 120 s)");
 	ck_assert_msg(!strstr(text, "fit to compare"), "%s", text);
