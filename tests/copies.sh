@@ -71,6 +71,35 @@ is "$(cut -d, -f4 "$TEST_TMP/csv" | sed 1d | tr '\n' ' ')" "1 1 2 2 " "csv: a ro
 grep -q 'TEST_CASE_ID=anon-100B-x2-rate RESULT=pass' "$TEST_TMP/lava"
 ok $? "lava: the rate of anon-100B-x2"
 
+# A copy whose pipe misbehaves: the run stops there, the one line naming
+# the row, the copy and what the kernel did (as without --copies: exit 3)
+if fault_layer; then
+	faulty lost-bytes "$P" throughput --copies 2 --loops 100 --repeat 1 --warmup 0 \
+		>/dev/null 2>"$TEST_TMP/err"
+	is "$?|$(wc -l <"$TEST_TMP/err" | tr -d ' ')" "3|1" "a copy's pipe loses bytes: exit 3, one line"
+	grep -q '^pipebench throughput: anon 100 B x2: copy 1: loop 0: wrote [0-9]* bytes but read [0-9]*: the kernel lost or invented data$' "$TEST_TMP/err"
+	ok $? "... naming the row, the copy and the bytes"
+	faulty write-zero "$P" throughput --copies 2 --kind fifo --loops 100 --repeat 1 --warmup 0 \
+		>/dev/null 2>"$TEST_TMP/err"
+	is "$?|$(wc -l <"$TEST_TMP/err" | tr -d ' ')" "3|1" "a copy's write returns 0: exit 3, one line"
+	grep -q '^pipebench throughput: fifo 100 B x2: copy 1: loop 0: write() returned 0 instead of -1 with EAGAIN' "$TEST_TMP/err"
+	ok $? "... naming the row, the copy and the call"
+	# the harness's own pipes: the copies' shared ones (the 3rd pipe made),
+	# then one copy 1 makes itself (the 5th): exit 3, named
+	PB_FAULT_PIPE_ENFILE=3 faulty "" "$P" throughput --copies 2 --loops 100 --repeat 1 \
+		--warmup 0 >/dev/null 2>"$TEST_TMP/err"
+	is "$?|$(cat "$TEST_TMP/err")" "3|pipebench throughput: anon 100 B x2: pipe2: Too many open files in system" \
+		"the copies' own pipe cannot be made: exit 3, one line naming it"
+	PB_FAULT_PIPE_ENFILE=5 faulty "" "$P" throughput --copies 2 --loops 100 --repeat 1 \
+		--warmup 0 >/dev/null 2>"$TEST_TMP/err"
+	is "$?|$(sed -E 's/copy 1: (pipe2|engine):/copy 1: WHAT:/' "$TEST_TMP/err")" \
+		"3|pipebench throughput: anon 100 B x2: copy 1: WHAT: Too many open files in system" \
+		"copy 1 cannot make its own pipe: exit 3, one line naming the copy and the call"
+	tmp_empty; ok $? "a copy that failed leaves nothing behind"
+else
+	skip 7 "no fault layer"
+fi
+
 for a in "--copies 0" "--copies 2,1" "--copies 1-" "--copies x" "--copies 1-2000" \
 	 "--copies 1,2 --mode splice" "--copies 2 --precision 5" "--copies 2 --writers 2" \
 	 "--copies 2 --format seed"; do
