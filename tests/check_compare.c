@@ -22,7 +22,7 @@
  * What a test parses and compares belongs to the test case's fixture, which
  * releases it after the test: the documents parsed and the latest result.
  */
-static struct json_object *parsed[32];
+static struct json_object *parsed[64];
 static size_t nparsed;
 static struct pb_cmp_result result;
 static bool result_held;
@@ -1570,11 +1570,11 @@ START_TEST(what_moved_words)
 				      "\"samples\":1000,\"categories\":{\"copy\":{\"share\":0.2}}"),
 			  "copy 50.0% -> 20.0% of samples");
 	/* no sample count on a side: nothing to judge a share by */
-	ck_assert_pstr_eq(moved_words("\"categories\":{" CAT("copy", 0.2, "syscall", 40) "}",
+	ck_assert_pstr_eq(moved_words("\"categories\":{" CAT("copy", 0.0, "syscall", 40) "}",
 				      "\"samples\":1000,\"categories\":{" CAT("copy", 0.5, "syscall", 90) "}"),
 			  NULL);
-	ck_assert_pstr_eq(moved_words("\"samples\":1000,\"categories\":{" CAT("copy", 0.2, "syscall", 40) "}",
-				      "\"categories\":{" CAT("copy", 0.5, "syscall", 90) "}"),
+	ck_assert_pstr_eq(moved_words("\"samples\":1000,\"categories\":{" CAT("copy", 0.5, "syscall", 40) "}",
+				      "\"categories\":{" CAT("copy", 0.0, "syscall", 90) "}"),
 			  NULL);
 	/* (no samples: every share 0, and no standard error to judge by) */
 	ck_assert_pstr_eq(moved_words("\"samples\":0,\"categories\":{" CAT("copy", 0.0, "syscall", 0) "}",
@@ -1582,6 +1582,28 @@ START_TEST(what_moved_words)
 			  NULL);
 	ck_assert_pstr_eq(moved_words("\"samples\":1000,\"categories\":{" CAT("copy", 0.5, "syscall", 40) "}",
 				      "\"samples\":0,\"categories\":{" CAT("copy", 0.0, "syscall", 0) "}"),
+			  NULL);
+
+	/* two ranked by share (their operations differ): the larger move first */
+	ck_assert_pstr_eq(moved_words("\"samples\":1000,\"categories\":{" CAT("sched", 0.30, "syscall", 10) ","
+				      CAT("memory", 0.10, "syscall", 10) "}",
+				      "\"samples\":1000,\"categories\":{" CAT("sched", 0.45, "message", 10) ","
+				      CAT("memory", 0.40, "message", 10) "}"),
+			  "memory 10.0% -> 40.0% of samples; sched 30.0% -> 45.0% of samples");
+	/* equal moves keep the documents' order */
+	ck_assert_pstr_eq(moved_words("\"samples\":1000,\"categories\":{" CAT("a", 0.1, "syscall", 10) ","
+				      CAT("b", 0.1, "syscall", 10) "}",
+				      "\"samples\":1000,\"categories\":{" CAT("a", 0.3, "syscall", 30) ","
+				      CAT("b", 0.3, "syscall", 30) "}"),
+			  "a 10.0% -> 30.0% of samples, +20.0 ns/syscall; b 10.0% -> 30.0% of samples, "
+			  "+20.0 ns/syscall");
+	/* a share missing: nothing to weigh; 0.50 -> 0.52 of 1000 is within 1.96
+	 * standard errors (0.044) */
+	ck_assert_pstr_eq(moved_words("\"samples\":1000,\"categories\":{\"copy\":{\"ns_per_byte\":1}}",
+				      "\"samples\":1000,\"categories\":{\"copy\":{\"share\":0.5}}"),
+			  NULL);
+	ck_assert_pstr_eq(moved_words("\"samples\":1000,\"categories\":{" CAT("copy", 0.50, "syscall", 40) "}",
+				      "\"samples\":1000,\"categories\":{" CAT("copy", 0.52, "syscall", 45) "}"),
 			  NULL);
 
 	/* the first 16 categories are weighed, not a 17th: c16 (the 16th,
@@ -1602,6 +1624,25 @@ START_TEST(what_moved_words)
 	ck_assert_pstr_eq(moved_words(b, c), "c16 3.0% -> 30.0% of samples, +16.0 ns/syscall; "
 			  "c15 3.0% -> 30.0% of samples, +15.0 ns/syscall; c14 3.0% -> 30.0% of "
 			  "samples, +14.0 ns/syscall");
+
+	/* words past 511 bytes are cut there, not written past */
+	char name[3][200], want[1024];
+
+	for (int i = 0; i < 3; i++) {
+		memset(name[i], 'a' + i, sizeof(name[i]) - 1);
+		name[i][sizeof(name[i]) - 1] = '\0';
+	}
+	snprintf(b, sizeof(b), "\"samples\":1000,\"categories\":{\"%s\":{\"share\":0.1,"
+		 "\"ns_per_syscall\":10},\"%s\":{\"share\":0.1,\"ns_per_syscall\":10},\"%s\":"
+		 "{\"share\":0.1,\"ns_per_syscall\":10}}", name[0], name[1], name[2]);
+	snprintf(c, sizeof(c), "\"samples\":1000,\"categories\":{\"%s\":{\"share\":0.3,"
+		 "\"ns_per_syscall\":40},\"%s\":{\"share\":0.3,\"ns_per_syscall\":30},\"%s\":"
+		 "{\"share\":0.3,\"ns_per_syscall\":20}}", name[0], name[1], name[2]);
+	snprintf(want, sizeof(want), "%s 10.0%% -> 30.0%% of samples, +30.0 ns/syscall; %s 10.0%% "
+		 "-> 30.0%% of samples, +20.0 ns/syscall; %s", name[0], name[1], name[2]);
+	want[511] = '\0';
+	words = moved_words(b, c);
+	ck_assert_pstr_eq(words, want);
 }
 END_TEST
 #undef CAT
