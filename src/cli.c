@@ -494,8 +494,10 @@ int pb_cli_parse(struct pb_cli *cli, const struct pb_cmd *cmd, int argc,
 	/* popt names the program after argv[0]: make it "pipebench CMD". */
 	snprintf(cli->prog, sizeof(cli->prog), "%s %s", PB_PROG, cmd->name);
 	cli->argv = calloc((size_t)argc + 1, sizeof(*cli->argv));
-	if (!cli->argv)
+	if (!cli->argv) {
+		pb_err(cmd->name, "out of memory");
 		return PB_EXIT_ERROR;
+	}
 	cli->argv[0] = cli->prog;
 	for (int i = 1; i < argc; i++)
 		cli->argv[i] = argv[i];

@@ -1284,10 +1284,10 @@ static int setup(struct tp_run *run)
 	uint64_t maxsize = 0;
 
 	/* rows: each --copies count (outermost), then each size */
-	run->ncells = nrows(p) * ncols(p);
-	run->cells = calloc(run->ncells, sizeof(*run->cells));
+	run->cells = calloc(nrows(p) * ncols(p), sizeof(*run->cells));
 	if (!run->cells)
-		return -ENOMEM;
+		return -ENOMEM;   /* no cells: the document has no rows */
+	run->ncells = nrows(p) * ncols(p);
 	for (size_t row = 0; row < nrows(p); row++) {
 		size_t s = row % p->nsizes;
 

@@ -1178,7 +1178,7 @@ static int compare_entry(struct pb_cmp_result *r, const char *part, const struct
 		rc = add_lost(r, part, be->label, be->ids, why);
 	}
 	/* A workload count that changed means different work, as differing params do. */
-	for (size_t i = first; i < r->nm && !differs; i++)
+	for (size_t i = first; !rc && i < r->nm && !differs; i++)
 		differs = pb_cmp_workload_changed(&r->m[i]);
 	if (!rc && differs)
 		rc = per_unit(r, first, part, be, ce, br, cr, bv, nb, cv, nc, threshold);

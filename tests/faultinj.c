@@ -20,6 +20,17 @@
  *                   as (not its children), each descriptor open then that
  *                   was not open when it started is named on standard
  *                   error, "faultinj: descriptor N open at exit: LINK"
+ *   PB_FAULT_ALLOC_AT=N   the Nth allocation (malloc, calloc, realloc or
+ *                   strdup) that the program's own code makes (its caller is
+ *                   in the executable, not in a library such as libc or
+ *                   json-c) fails with ENOMEM, once; each process counts its
+ *                   own, from the count it was forked with.  Not under
+ *                   AddressSanitizer, whose allocator comes first.
+ *   PB_FAULT_ALLOC_COUNT=1   at exit() of the process the program started as,
+ *                   "faultinj: N allocations" on standard error (N: as
+ *                   PB_FAULT_ALLOC_AT counts them); with PB_FAULT_ALLOC_AT,
+ *                   "faultinj: refused at +ADDR" when it refuses (for
+ *                   addr2line -e PROGRAM ADDR)
  *   PB_FAULT_PIPE_ENFILE=N   the process's Nth pipe (counting pipe, pipe2
  *                   and the raw system call from 1) fails with ENFILE, the
  *                   system's file table full for a moment; the others work
@@ -41,6 +52,7 @@
 #undef _FILE_OFFSET_BITS
 
 #include <dlfcn.h>
+#include <link.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -115,6 +127,7 @@ static const char *const fault_names[F_COUNT] = {
 };
 
 static enum fault fault;
+static void alloc_note_start(void);
 /* PB_FAULT_HARNESS=devnull-emfile: open("/dev/null") fails with EMFILE, a
  * failure of the harness's own resources (not a pipe), so that a run can mix
  * a kernel fault with a harness error (exit-status precedence). */
@@ -234,6 +247,7 @@ __attribute__((constructor)) static void init(void)
 	RESOLVE(fcntl), RESOLVE(ioctl), RESOLVE(poll), RESOLVE(select);
 	RESOLVE(pipe), RESOLVE(pipe2), RESOLVE(syscall);
 	fds_note_start();
+	alloc_note_start();
 	want = getenv("PB_FAULT_HARNESS");
 	if (want && *want) {
 		if (strcmp(want, "devnull-emfile") == 0) {
@@ -658,6 +672,103 @@ static mode_t open_mode(int flags, va_list ap)
 	return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? (mode_t)va_arg(ap, int) : 0;
 }
 
+/* PB_FAULT_ALLOC_AT / PB_FAULT_ALLOC_COUNT: the executable's own code (its
+ * executable segments), the allocations it made, the one to refuse. */
+static uintptr_t exe_lo[4], exe_hi[4], exe_base;
+static long alloc_made, alloc_fail_at;
+static bool alloc_count;
+static pid_t alloc_pid;
+
+static int find_exe(struct dl_phdr_info *info, size_t size, void *data)
+{
+	int k = 0;
+
+	(void)size;
+	(void)data;
+	if (info->dlpi_name && info->dlpi_name[0])
+		return 0;   /* a library: the program comes first, named "" */
+	exe_base = info->dlpi_addr;
+	for (int i = 0; i < info->dlpi_phnum && k < 4; i++)
+		if (info->dlpi_phdr[i].p_type == PT_LOAD && (info->dlpi_phdr[i].p_flags & PF_X)) {
+			exe_lo[k] = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
+			exe_hi[k] = exe_lo[k] + info->dlpi_phdr[i].p_memsz;
+			k++;
+		}
+	return 1;
+}
+
+static void alloc_note_start(void)
+{
+	const char *at = getenv("PB_FAULT_ALLOC_AT"), *count = getenv("PB_FAULT_ALLOC_COUNT");
+
+	alloc_fail_at = at && *at ? strtol(at, NULL, 10) : 0;
+	alloc_count = count && strcmp(count, "1") == 0;
+	alloc_pid = getpid();
+	if (alloc_fail_at > 0 || alloc_count)
+		dl_iterate_phdr(find_exe, NULL);
+}
+
+/* Whether the allocation CALLER (a return address) asks for is the one to
+ * refuse (errno set); counted when the program's own code asks. */
+static bool alloc_refused(const void *caller)
+{
+	bool own = false;
+
+	for (int k = 0; k < 4 && exe_hi[k]; k++)
+		own |= (uintptr_t)caller >= exe_lo[k] && (uintptr_t)caller < exe_hi[k];
+	if (!own || ++alloc_made != alloc_fail_at)
+		return false;
+	if (alloc_count) {   /* where, for addr2line -e PROGRAM */
+		char where[64];
+
+		snprintf(where, sizeof(where), "faultinj: refused at +%#lx\n",
+			 (unsigned long)((uintptr_t)caller - exe_base));
+		say(where);
+	}
+	errno = ENOMEM;
+	return true;
+}
+
+__attribute__((destructor)) static void alloc_say_count(void)
+{
+	char num[24];
+
+	if (!alloc_count || getpid() != alloc_pid)
+		return;
+	snprintf(num, sizeof(num), "%ld", alloc_made);
+	say("faultinj: ");
+	say(num);
+	say(" allocations\n");
+}
+
+extern void *__libc_malloc(size_t n);
+extern void *__libc_realloc(void *p, size_t n);
+
+void *malloc(size_t n)
+{
+	if (alloc_refused(__builtin_return_address(0)))
+		return NULL;
+	return __libc_malloc(n);
+}
+
+void *realloc(void *p, size_t n)
+{
+	if (alloc_refused(__builtin_return_address(0)))
+		return NULL;
+	return __libc_realloc(p, n);
+}
+
+char *strdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d;
+
+	if (alloc_refused(__builtin_return_address(0)))
+		return NULL;
+	d = __libc_malloc(n);
+	return d ? memcpy(d, s, n) : NULL;
+}
+
 /* PB_FAULT_CALLOC_BYTES=N: that one size is refused.  glibc's own calloc
  * underneath (dlsym itself may call calloc), the variable read each time
  * (no allocation, and calloc may come before init). */
@@ -666,6 +777,9 @@ extern void *__libc_calloc(size_t n, size_t size);
 void *calloc(size_t n, size_t size)
 {
 	const char *e = getenv("PB_FAULT_CALLOC_BYTES");
+
+	if (alloc_refused(__builtin_return_address(0)))
+		return NULL;
 
 	if (e && *e && n && size <= (size_t)-1 / n && n * size == strtoull(e, NULL, 10)) {
 		errno = ENOMEM;
