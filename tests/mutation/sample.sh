@@ -16,7 +16,10 @@
 # (tests/mutation/cover.sh: which tests run which line).  Each point is
 # then applied, built (configured --enable-werror, as CI builds: a build
 # failure, a new compiler warning too, is stillborn, a change that cannot
-# land), run against the tests
+# land; and hardened as Debian builds, CFLAGS MUTATION_CFLAGS, default
+# "-g -O2 -D_FORTIFY_SOURCE=3 -fstack-protector-strong": a buffer overrun
+# that CI's AddressSanitizer build would stop aborts here too), run against
+# the tests
 # tests/mutation/map.tab names for its file, one at a time, stopping at the
 # first that fails, and when those pass against the other tests that run
 # the mutated line, with the guests' tests (MUTATION_ALWAYS, default
@@ -46,6 +49,7 @@ want=${3:-20}
 seed=${4:-}
 files=${5:-}
 points_in=${6:-}
+mcflags=${MUTATION_CFLAGS:--g -O2 -D_FORTIFY_SOURCE=3 -fstack-protector-strong}
 jobs=${MUTATION_JOBS:-2}
 check_jobs=${MUTATION_CHECK_JOBS:-$((jobs * 2))}
 workers=${MUTATION_WORKERS:-1}
@@ -191,7 +195,8 @@ if [ "$resume" = 1 ]; then
 else
 	echo "$me: building a scratch copy in $tree" >&2
 	t0=$(date +%s)
-	(autoreconf -fi >/dev/null 2>&1 && mkdir -p b && cd b && ../configure --enable-werror >/dev/null &&
+	(autoreconf -fi >/dev/null 2>&1 && mkdir -p b && cd b &&
+		../configure --enable-werror CFLAGS="$mcflags" >/dev/null &&
 		make -j"$jobs" >/dev/null 2>&1 && make -j"$jobs" check TESTS= >/dev/null 2>&1) ||
 		{ echo "$me: the unmutated tree does not build" >&2; exit 2; }
 	w=2
@@ -200,7 +205,8 @@ else
 		# each worker's copy is configured and built on its own.
 		rm -rf "$tree.$w" && mkdir -p "$tree.$w" &&
 			(tar --exclude=./b --exclude=./cov -cf - . | (cd "$tree.$w" && tar -xf -)) &&
-			(cd "$tree.$w" && mkdir -p b && cd b && ../configure --enable-werror >/dev/null &&
+			(cd "$tree.$w" && mkdir -p b && cd b &&
+				../configure --enable-werror CFLAGS="$mcflags" >/dev/null &&
 				make -j"$jobs" >/dev/null 2>&1 && make -j"$jobs" check TESTS= >/dev/null 2>&1) ||
 			{ echo "$me: worker $w's copy does not build" >&2; exit 2; }
 		w=$((w + 1))
