@@ -86,6 +86,27 @@ ok $? "plot: the scaling chart, chosen by itself"
 grep -q 'set ylabel "round-trip rate' "$TEST_TMP/plot"; ok $? "plot: the round-trip rate against the count"
 grep -q 'title "anon process, linear"' "$TEST_TMP/plot"; ok $? "plot: a dashed line of linear scaling"
 
+# A copy whose party B finds end of file at once, the copies' shared pipe
+# (the 3rd made) and a copy's own (the 4th): exit 3, one line naming the
+# row, the copy and what failed
+if fault_layer; then
+	faulty early-eof "$P" latency --copies 2 -n 50 -r 1 -w 0 >/dev/null 2>"$TEST_TMP/err"
+	is "$?|$(cat "$TEST_TMP/err")" \
+		"3|pipebench latency: anon x2 copies block: copy 1: party B ended early: EPIPE on the A-to-B channel" \
+		"a copy's party B ends early: exit 3, one line naming the copy"
+	PB_FAULT_PIPE_ENFILE=3 faulty "" "$P" latency --copies 2 -n 50 -r 1 -w 0 >/dev/null 2>"$TEST_TMP/err"
+	is "$?|$(cat "$TEST_TMP/err")" \
+		"3|pipebench latency: anon x2 copies block: pipe2: Too many open files in system" \
+		"the copies' own pipe cannot be made: exit 3, one line naming it"
+	PB_FAULT_PIPE_ENFILE=4 faulty "" "$P" latency --copies 2 -n 50 -r 1 -w 0 >/dev/null 2>"$TEST_TMP/err"
+	is "$?|$(cat "$TEST_TMP/err")" \
+		"3|pipebench latency: anon x2 copies block: copy 1: anon: pipe2: Too many open files in system" \
+		"copy 1 cannot make its pair's pipe: exit 3, one line naming the copy"
+	tmp_empty; ok $? "a copy that failed leaves nothing behind"
+else
+	skip 4 "no fault layer"
+fi
+
 for a in "--copies 0" "--copies 2,1" "--copies 2 --placement same" "--copies 2 --cpu 0" \
 	 "--copies 2 --interval 10ms" "--copies 2 --precision 5"; do
 	# shellcheck disable=SC2086
