@@ -1511,6 +1511,10 @@ static const char *moved_words(const char *base, const char *new)
 	return get_metric(r, "kind=anon size_bytes=100 pipe_size_bytes=65536", "tt_ns")->moved;
 }
 
+/* a profile: its sample count, its categories (CAT), the end */
+#define S(n) "\"samples\":" #n ",\"categories\":{"
+#define NOS "\"categories\":{"
+#define E "}"
 #define CAT(name, share, op, ns) "\"" name "\":{\"share\":" #share ",\"ns_per_byte\":0.5,\"ns_per_" op "\":" #ns "}"
 
 /*
@@ -1523,88 +1527,106 @@ static const char *moved_words(const char *base, const char *new)
  */
 START_TEST(what_moved_words)
 {
+	static const struct { const char *base, *new, *want; } rows[] = {
+		{ S(1000)
+		    CAT("timestamps", 0.10, "syscall", 20) ","
+		    CAT("copy", 0.30, "syscall", 60) ","
+		    CAT("locking", 0.20, "syscall", 40) ","
+		    CAT("syscall", 0.20, "syscall", 40) E,
+		  S(1000)
+		    CAT("timestamps", 0.30, "syscall", 80) ","
+		    CAT("copy", 0.20, "syscall", 60) ","
+		    CAT("locking", 0.10, "syscall", 30) ","
+		    CAT("syscall", 0.21, "syscall", 45) E,
+		  "timestamps 10.0% -> 30.0% of samples, +60.0 ns/syscall; "
+		    "locking 20.0% -> 10.0% of samples, -10.0 ns/syscall" },
+		/* four moved: the three largest; different operations rank by share */
+		{ S(2000)
+		    CAT("sched", 0.05, "syscall", 10) ","
+		    CAT("timestamps", 0.10, "syscall", 20) ","
+		    CAT("copy", 0.30, "syscall", 60) ","
+		    CAT("locking", 0.20, "syscall", 40) E,
+		  S(2000)
+		    CAT("sched", 0.15, "message", 10) ","
+		    CAT("timestamps", 0.30, "syscall", 80) ","
+		    CAT("copy", 0.20, "syscall", 55) ","
+		    CAT("locking", 0.10, "syscall", 30) E,
+		  "sched 5.0% -> 15.0% of samples; "
+		    "timestamps 10.0% -> 30.0% of samples, +60.0 ns/syscall; "
+		    "locking 20.0% -> 10.0% of samples, -10.0 ns/syscall" },
+		/* nothing beyond sampling: 0.20 -> 0.21 of 1000 is within 1.96 SE (0.035) */
+		{ S(1000) CAT("copy", 0.20, "syscall", 40) E,
+		  S(1000) CAT("copy", 0.21, "syscall", 45) E,
+		  NULL },
+		/* ... but beyond it with ten times the samples */
+		{ S(100000) CAT("copy", 0.20, "syscall", 40) E,
+		  S(100000) CAT("copy", 0.21, "syscall", 45) E,
+		  "copy 20.0% -> 21.0% of samples, +5.0 ns/syscall" },
+		/* one side without a profile, or without samples */
+		{ "",
+		  S(1000) CAT("copy", 0.2, "syscall", 40) E,
+		  NULL },
+		{ S(1000) CAT("copy", 0.2, "syscall", 40) E,
+		  "",
+		  NULL },
+		/* one sample is a profile (its share's error is 0) */
+		{ S(1) CAT("copy", 1.0, "syscall", 40) E,
+		  S(1000) CAT("copy", 0.5, "syscall", 90) E,
+		  "copy 100.0% -> 50.0% of samples, +50.0 ns/syscall" },
+		{ S(1000) CAT("copy", 0.5, "syscall", 40) E,
+		  S(1) CAT("copy", 1.0, "syscall", 90) E,
+		  "copy 50.0% -> 100.0% of samples, +50.0 ns/syscall" },
+		/* a side without a time per operation: ranked by share, no ns given */
+		{ "\"samples\":1000,\"categories\":{\"copy\":{\"share\":0.2}}",
+		  S(1000) CAT("copy", 0.5, "syscall", 90) E,
+		  "copy 20.0% -> 50.0% of samples" },
+		{ S(1000) CAT("copy", 0.5, "syscall", 90) E,
+		  "\"samples\":1000,\"categories\":{\"copy\":{\"share\":0.2}}",
+		  "copy 50.0% -> 20.0% of samples" },
+		/* no sample count on a side: nothing to judge a share by */
+		{ NOS CAT("copy", 0.0, "syscall", 40) E,
+		  S(1000) CAT("copy", 0.5, "syscall", 90) E,
+		  NULL },
+		{ S(1000) CAT("copy", 0.5, "syscall", 40) E,
+		  NOS CAT("copy", 0.0, "syscall", 90) E,
+		  NULL },
+		/* (no samples: every share 0, and no standard error to judge by) */
+		{ S(0) CAT("copy", 0.0, "syscall", 0) E,
+		  S(1000) CAT("copy", 0.5, "syscall", 90) E,
+		  NULL },
+		{ S(1000) CAT("copy", 0.5, "syscall", 40) E,
+		  S(0) CAT("copy", 0.0, "syscall", 0) E,
+		  NULL },
+		/* two ranked by share (their operations differ): the larger move first */
+		{ S(1000)
+		    CAT("sched", 0.30, "syscall", 10) ","
+		    CAT("memory", 0.10, "syscall", 10) E,
+		  S(1000)
+		    CAT("sched", 0.45, "message", 10) ","
+		    CAT("memory", 0.40, "message", 10) E,
+		  "memory 10.0% -> 40.0% of samples; sched 30.0% -> 45.0% of samples" },
+		/* equal moves keep the documents' order */
+		{ S(1000) CAT("a", 0.1, "syscall", 10) "," CAT("b", 0.1, "syscall", 10) E,
+		  S(1000) CAT("a", 0.3, "syscall", 30) "," CAT("b", 0.3, "syscall", 30) E,
+		  "a 10.0% -> 30.0% of samples, +20.0 ns/syscall; "
+		    "b 10.0% -> 30.0% of samples, +20.0 ns/syscall" },
+		/* a share missing: nothing to weigh; 0.50 -> 0.52 of 1000 is within 1.96
+		 * standard errors (0.044) */
+		{ "\"samples\":1000,\"categories\":{\"copy\":{\"ns_per_byte\":1}}",
+		  "\"samples\":1000,\"categories\":{\"copy\":{\"share\":0.5}}",
+		  NULL },
+		{ S(1000) CAT("copy", 0.50, "syscall", 40) E,
+		  S(1000) CAT("copy", 0.52, "syscall", 45) E,
+		  NULL },
+	};
 	const char *words;
 
-	words = moved_words("\"samples\":1000,\"categories\":{" CAT("timestamps", 0.10, "syscall", 20) ","
-			    CAT("copy", 0.30, "syscall", 60) "," CAT("locking", 0.20, "syscall", 40) ","
-			    CAT("syscall", 0.20, "syscall", 40) "}",
-			    "\"samples\":1000,\"categories\":{" CAT("timestamps", 0.30, "syscall", 80) ","
-			    CAT("copy", 0.20, "syscall", 60) "," CAT("locking", 0.10, "syscall", 30) ","
-			    CAT("syscall", 0.21, "syscall", 45) "}");
-	ck_assert_pstr_eq(words, "timestamps 10.0% -> 30.0% of samples, +60.0 ns/syscall; "
-			  "locking 20.0% -> 10.0% of samples, -10.0 ns/syscall");
-	/* four moved: the three largest; different operations rank by share */
-	words = moved_words("\"samples\":2000,\"categories\":{" CAT("sched", 0.05, "syscall", 10) ","
-			    CAT("timestamps", 0.10, "syscall", 20) "," CAT("copy", 0.30, "syscall", 60) ","
-			    CAT("locking", 0.20, "syscall", 40) "}",
-			    "\"samples\":2000,\"categories\":{" CAT("sched", 0.15, "message", 10) ","
-			    CAT("timestamps", 0.30, "syscall", 80) "," CAT("copy", 0.20, "syscall", 55) ","
-			    CAT("locking", 0.10, "syscall", 30) "}");
-	ck_assert_pstr_eq(words, "sched 5.0% -> 15.0% of samples; timestamps 10.0% -> 30.0% of "
-			  "samples, +60.0 ns/syscall; locking 20.0% -> 10.0% of samples, -10.0 ns/syscall");
-	/* nothing beyond sampling: 0.20 -> 0.21 of 1000 is within 1.96 SE (0.035) */
-	ck_assert_pstr_eq(moved_words("\"samples\":1000,\"categories\":{" CAT("copy", 0.20, "syscall", 40) "}",
-				      "\"samples\":1000,\"categories\":{" CAT("copy", 0.21, "syscall", 45) "}"),
-			  NULL);
-	/* ... but beyond it with ten times the samples */
-	ck_assert_pstr_eq(moved_words("\"samples\":100000,\"categories\":{" CAT("copy", 0.20, "syscall", 40) "}",
-				      "\"samples\":100000,\"categories\":{" CAT("copy", 0.21, "syscall", 45) "}"),
-			  "copy 20.0% -> 21.0% of samples, +5.0 ns/syscall");
-	/* one side without a profile, or without samples */
-	ck_assert_pstr_eq(moved_words("", "\"samples\":1000,\"categories\":{" CAT("copy", 0.2, "syscall", 40) "}"),
-			  NULL);
-	ck_assert_pstr_eq(moved_words("\"samples\":1000,\"categories\":{" CAT("copy", 0.2, "syscall", 40) "}", ""),
-			  NULL);
-	/* one sample is a profile (its share's error is 0) */
-	ck_assert_pstr_eq(moved_words("\"samples\":1,\"categories\":{" CAT("copy", 1.0, "syscall", 40) "}",
-				      "\"samples\":1000,\"categories\":{" CAT("copy", 0.5, "syscall", 90) "}"),
-			  "copy 100.0% -> 50.0% of samples, +50.0 ns/syscall");
-	ck_assert_pstr_eq(moved_words("\"samples\":1000,\"categories\":{" CAT("copy", 0.5, "syscall", 40) "}",
-				      "\"samples\":1,\"categories\":{" CAT("copy", 1.0, "syscall", 90) "}"),
-			  "copy 50.0% -> 100.0% of samples, +50.0 ns/syscall");
-	/* a side without a time per operation: ranked by share, no ns given */
-	ck_assert_pstr_eq(moved_words("\"samples\":1000,\"categories\":{\"copy\":{\"share\":0.2}}",
-				      "\"samples\":1000,\"categories\":{" CAT("copy", 0.5, "syscall", 90) "}"),
-			  "copy 20.0% -> 50.0% of samples");
-	ck_assert_pstr_eq(moved_words("\"samples\":1000,\"categories\":{" CAT("copy", 0.5, "syscall", 90) "}",
-				      "\"samples\":1000,\"categories\":{\"copy\":{\"share\":0.2}}"),
-			  "copy 50.0% -> 20.0% of samples");
-	/* no sample count on a side: nothing to judge a share by */
-	ck_assert_pstr_eq(moved_words("\"categories\":{" CAT("copy", 0.0, "syscall", 40) "}",
-				      "\"samples\":1000,\"categories\":{" CAT("copy", 0.5, "syscall", 90) "}"),
-			  NULL);
-	ck_assert_pstr_eq(moved_words("\"samples\":1000,\"categories\":{" CAT("copy", 0.5, "syscall", 40) "}",
-				      "\"categories\":{" CAT("copy", 0.0, "syscall", 90) "}"),
-			  NULL);
-	/* (no samples: every share 0, and no standard error to judge by) */
-	ck_assert_pstr_eq(moved_words("\"samples\":0,\"categories\":{" CAT("copy", 0.0, "syscall", 0) "}",
-				      "\"samples\":1000,\"categories\":{" CAT("copy", 0.5, "syscall", 90) "}"),
-			  NULL);
-	ck_assert_pstr_eq(moved_words("\"samples\":1000,\"categories\":{" CAT("copy", 0.5, "syscall", 40) "}",
-				      "\"samples\":0,\"categories\":{" CAT("copy", 0.0, "syscall", 0) "}"),
-			  NULL);
-
-	/* two ranked by share (their operations differ): the larger move first */
-	ck_assert_pstr_eq(moved_words("\"samples\":1000,\"categories\":{" CAT("sched", 0.30, "syscall", 10) ","
-				      CAT("memory", 0.10, "syscall", 10) "}",
-				      "\"samples\":1000,\"categories\":{" CAT("sched", 0.45, "message", 10) ","
-				      CAT("memory", 0.40, "message", 10) "}"),
-			  "memory 10.0% -> 40.0% of samples; sched 30.0% -> 45.0% of samples");
-	/* equal moves keep the documents' order */
-	ck_assert_pstr_eq(moved_words("\"samples\":1000,\"categories\":{" CAT("a", 0.1, "syscall", 10) ","
-				      CAT("b", 0.1, "syscall", 10) "}",
-				      "\"samples\":1000,\"categories\":{" CAT("a", 0.3, "syscall", 30) ","
-				      CAT("b", 0.3, "syscall", 30) "}"),
-			  "a 10.0% -> 30.0% of samples, +20.0 ns/syscall; b 10.0% -> 30.0% of samples, "
-			  "+20.0 ns/syscall");
-	/* a share missing: nothing to weigh; 0.50 -> 0.52 of 1000 is within 1.96
-	 * standard errors (0.044) */
-	ck_assert_pstr_eq(moved_words("\"samples\":1000,\"categories\":{\"copy\":{\"ns_per_byte\":1}}",
-				      "\"samples\":1000,\"categories\":{\"copy\":{\"share\":0.5}}"),
-			  NULL);
-	ck_assert_pstr_eq(moved_words("\"samples\":1000,\"categories\":{" CAT("copy", 0.50, "syscall", 40) "}",
-				      "\"samples\":1000,\"categories\":{" CAT("copy", 0.52, "syscall", 45) "}"),
-			  NULL);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		words = moved_words(rows[i].base, rows[i].new);
+		ck_assert_msg(rows[i].want ? words && !strcmp(words, rows[i].want) : !words,
+			      "row %zu: '%s', want '%s'", i, words ? words : "(null)",
+			      rows[i].want ? rows[i].want : "(null)");
+	}
 
 	/* the first 16 categories are weighed, not a 17th: c16 (the 16th,
 	 * +16 ns) leads, c17 (+17 ns) is not seen */
@@ -1646,6 +1668,9 @@ START_TEST(what_moved_words)
 }
 END_TEST
 #undef CAT
+#undef S
+#undef NOS
+#undef E
 
 START_TEST(loading)
 {
