@@ -676,12 +676,11 @@ END_TEST
 /* CRE-02 with descriptor 0 free: the hole it punches is at 0, the lowest of
  * all, and a lawful pipe() there passes (the lowest free are counted from 0,
  * not from 1), and its note says the read end is on the lower one. */
-START_TEST(cre02_hole_at_fd_0)
+/* Check ID run with descriptor 0 closed (and given back after), under S. */
+static struct pb_check_result run_without_fd_0(const char *id, const struct pb_sysops *s)
 {
-	const struct pb_check *c = pb_test_find_check("CRE-02");
-	/* .close = close: descriptor 0 is freed below and becomes the check's */
-	struct pb_sysops s = pb_test_sysops(&(struct pb_sysops){ .open = open_high, .close = close });
-	struct pb_run_opts o = { .sys = &s, .kind = PB_KIND_ANON, .timeout_s = 10 };
+	const struct pb_check *c = pb_test_find_check(id);
+	struct pb_run_opts o = { .sys = s, .kind = PB_KIND_ANON, .timeout_s = 10 };
 	struct pb_check_result r;
 	int save = dup(0), rc;
 
@@ -692,6 +691,15 @@ START_TEST(cre02_hole_at_fd_0)
 	ck_assert_int_eq(dup2(save, 0), 0);
 	close(save);
 	ck_assert_int_eq(rc, 0);
+	return r;
+}
+
+START_TEST(cre02_hole_at_fd_0)
+{
+	/* .close = close: descriptor 0 is freed below and becomes the check's */
+	struct pb_sysops s = pb_test_sysops(&(struct pb_sysops){ .open = open_high, .close = close });
+	struct pb_check_result r = run_without_fd_0("CRE-02", &s);
+
 	/* pipe() gives the read end the lower: 0 */
 	ck_assert_msg(r.verdict == PB_PASS && !strncmp(r.detail, "{0,", 3) &&
 		      strstr(r.detail, "} expected and got; read end on the lower one"), "%s: %s",
@@ -721,19 +729,9 @@ static int pipe2_above_20(int fd[2], int flags)
 
 START_TEST(cre03_control_at_fd_0)
 {
-	const struct pb_check *c = pb_test_find_check("CRE-03");
 	struct pb_sysops s = pb_test_sysops(&(struct pb_sysops){ .pipe2 = pipe2_above_20 });
-	struct pb_run_opts o = { .sys = &s, .kind = PB_KIND_ANON, .timeout_s = 10 };
-	struct pb_check_result r;
-	int save = dup(0), rc;
+	struct pb_check_result r = run_without_fd_0("CRE-03", &s);
 
-	ck_assert_ptr_nonnull(c);
-	ck_assert_int_ge(save, 0);
-	close(0);
-	rc = pb_conformance_run_one(c, &o, &r);
-	ck_assert_int_eq(dup2(save, 0), 0);
-	close(save);
-	ck_assert_int_eq(rc, 0);
 	ck_assert_msg(r.verdict == PB_PASS && strstr(r.detail, "control descriptors stayed open"),
 		      "%s: %s", pb_verdict_names[r.verdict], r.detail);
 }

@@ -159,31 +159,59 @@ static void on_chld(int sig, siginfo_t *si, void *uc)
 
 /* report --quick --parts PART with the part hanging, in a child; its
  * exit status, the document in *DOC. */
+/* A TMPDIR of its own for a report (DIR, a mkdtemp template), its --output
+ * file NAME in it (OUT), and fresh shared memory for what its parts see. */
+static void report_dir(char *dir, char *out, size_t len, const char *name)
+{
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(out, len, "%s/%s", dir, name);
+	ck_assert_int_eq(setenv("TMPDIR", dir, 1), 0);
+	seen = mmap(NULL, sizeof(*seen), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(seen, MAP_FAILED);
+}
+
+/* pb_cmd_run(report, AV) in a child of this process, as main() runs it, on
+ * the scripted clock, after SETUP (in the child); its wait status. */
+static int forked_report(const char **av, void (*setup)(void))
+{
+	int argc = 0, st;
+	pid_t pid;
+
+	while (av[argc])
+		argc++;
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		report_pid = getpid();
+		setup();
+		pb_cleanup_install("report");   /* as main() does */
+		clk_on = true;
+		_exit(pb_cmd_run(&pb_cmd_report, argc, av) & 0xff);
+	}
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	return st;
+}
+
+static bool hung_interrupt;
+
+static void hung_setup(void)
+{
+	struct sigaction sa = { .sa_sigaction = on_chld, .sa_flags = SA_SIGINFO | SA_RESTART };
+
+	sigaction(SIGCHLD, &sa, NULL);
+	interrupt_once_hung = hung_interrupt;
+}
+
 static int hung_report(const char *part, bool interrupt, struct json_object **doc)
 {
 	char dir[] = "/tmp/pb-check-report.XXXXXX", out[64];
 	const char *av[] = { "report", "--quick", "--quiet", "--parts", part,
 			     "--format", "json", "--output", out, NULL };
-	struct sigaction sa = { .sa_sigaction = on_chld, .sa_flags = SA_SIGINFO | SA_RESTART };
-	pid_t pid;
 	int st;
 
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(out, sizeof(out), "%s/out.json", dir);
-	ck_assert_int_eq(setenv("TMPDIR", dir, 1), 0);
-	seen = mmap(NULL, sizeof(*seen), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	ck_assert_ptr_ne(seen, MAP_FAILED);
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		sigaction(SIGCHLD, &sa, NULL);
-		report_pid = getpid();
-		interrupt_once_hung = interrupt;
-		pb_cleanup_install("report");   /* as main() does */
-		clk_on = true;
-		_exit(pb_cmd_run(&pb_cmd_report, 9, av) & 0xff);
-	}
-	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	report_dir(dir, out, sizeof(out), "out.json");
+	hung_interrupt = interrupt;
+	st = forked_report(av, hung_setup);
 	ck_assert_msg(WIFEXITED(st), "report: wait status %#x", st);
 	*doc = json_object_from_file(out);
 	ck_assert_ptr_nonnull(*doc);
@@ -494,31 +522,27 @@ END_TEST
 
 /* report --quick --parts PARTS --precision 5 --format text, each part
  * writing the next of DOCS; the text in TEXT. */
+static const char *const *text_docs;
+static int text_ndocs;
+
+static void text_setup(void)
+{
+	part_docs = text_docs;
+	part_ndocs = text_ndocs;
+}
+
 static void report_text(const char *parts, const char *const *docs, int ndocs, char *text,
 			size_t len)
 {
 	char dir[] = "/tmp/pb-check-report.XXXXXX", out[64];
 	const char *av[] = { "report", "--quick", "--quiet", "--parts", parts, "--precision", "5",
 			     "--format", "text", "--output", out, NULL };
-	pid_t pid;
 	int st;
 
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(out, sizeof(out), "%s/out.txt", dir);
-	ck_assert_int_eq(setenv("TMPDIR", dir, 1), 0);
-	seen = mmap(NULL, sizeof(*seen), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	ck_assert_ptr_ne(seen, MAP_FAILED);
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		report_pid = getpid();
-		part_docs = docs;
-		part_ndocs = ndocs;
-		pb_cleanup_install("report");
-		clk_on = true;
-		_exit(pb_cmd_run(&pb_cmd_report, 11, av) & 0xff);
-	}
-	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	report_dir(dir, out, sizeof(out), "out.txt");
+	text_docs = docs;
+	text_ndocs = ndocs;
+	st = forked_report(av, text_setup);
 	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "report: wait status %#x", st);
 	ck_assert_int_eq(seen->started, ndocs);
 	read_text(out, text, len);
