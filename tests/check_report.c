@@ -96,7 +96,8 @@ static void part_hangs(void)
 static const char *part_doc;
 static int part_exit;
 static bool part_dies;
-/* Or each part in turn writes the next of PART_DOCS and exits 0. */
+/* Or each part in turn writes the next of PART_DOCS and exits 0 (one that
+ * begins with '!' sends the report SIGTERM first). */
 static const char *const *part_docs;
 static int part_ndocs;
 
@@ -108,6 +109,14 @@ static void part_acts(void)
 		if (seen->started >= part_ndocs)
 			return;   /* the report's later children */
 		d = part_docs[seen->started++];
+		if (*d == '!') {   /* the report is interrupted as the part ends */
+			sigset_t all;
+
+			sigfillset(&all);   /* the SIGTERM the report passes on stays out */
+			sigprocmask(SIG_BLOCK, &all, NULL);
+			kill(report_pid, SIGTERM);
+			d++;
+		}
 		_exit(write(STDOUT_FILENO, d, strlen(d)) < 0 ? 99 : 0);
 	}
 	if (seen->part_pid && seen->part_pid != getpid())
@@ -278,6 +287,12 @@ START_TEST(interrupted_part_gets_the_grace_not_its_timeout)
 	d = pb_json_int(doc, "part_runs.timestamps.duration_ns", -1);
 	ck_assert_msg(d >= 10000000000LL && d < 30000000000LL,
 		      "waited %lld ns for the interrupted part: not the 10 s grace", d);
+	json_object_put(doc);
+	/* the parts after it are not run, none marked interrupted as well
+	 * (whatever parts lie between, not selected) */
+	ck_assert_int_eq(hung_report("timestamps,messaging", true, &doc), 128 + SIGTERM);
+	ck_assert_str_eq(pb_json_str(doc, "part_runs.timestamps.error"), "interrupted by SIGTERM");
+	ck_assert_ptr_null(pb_json_get(doc, "part_runs.messaging"));
 	json_object_put(doc);
 }
 END_TEST
@@ -518,6 +533,47 @@ START_TEST(no_rate_no_fraction)
 }
 END_TEST
 
+/*
+ * Interrupted between two parts (SIGTERM as the first one ends, having
+ * finished): the first keeps its results, the next is marked interrupted
+ * "before it started", the rest are not run, and the report exits 143.
+ */
+static const char *const between_docs[] = { "!{\"results\":[]}" };
+
+static void between_setup(void)
+{
+	part_docs = between_docs;
+	part_ndocs = 1;
+}
+
+START_TEST(interrupted_between_parts)
+{
+	char dir[] = "/tmp/pb-check-report.XXXXXX", out[64];
+	const char *av[] = { "report", "--quick", "--quiet", "--parts", "timestamps,o_noatime,messaging",
+			     "--format", "json", "--output", out, NULL };
+	struct json_object *doc;
+	int st;
+
+	report_dir(dir, out, sizeof(out), "out.json");
+	st = forked_report(av, between_setup);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 128 + SIGTERM, "wait status %#x", st);
+	ck_assert_int_eq(seen->started, 1);
+	doc = json_object_from_file(out);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_msg(!pb_json_str(doc, "part_runs.timestamps.error"), "%s",
+		      pb_json_str(doc, "part_runs.timestamps.error"));
+	ck_assert(!json_object_get_boolean(pb_json_get(doc, "part_runs.timestamps.interrupted")));
+	ck_assert_str_eq(pb_json_str(doc, "part_runs.o_noatime.error"),
+			 "interrupted by SIGTERM before it started");
+	ck_assert(json_object_get_boolean(pb_json_get(doc, "part_runs.o_noatime.interrupted")));
+	ck_assert_ptr_null(pb_json_get(doc, "part_runs.messaging"));
+	ck_assert_str_eq(pb_json_str(doc, "summary.interrupted"), "SIGTERM");
+	json_object_put(doc);
+	ck_assert_int_eq(unlink(out), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 /* ---- the text, from the parts' documents */
 
 /* report --quick --parts PARTS --precision 5 --format text, each part
@@ -684,4 +740,4 @@ PB_CHECK_SUITE_MAIN("report",
 		      silent_part_error_from_its_document, interrupted_part_killed_by_a_signal),
 	PB_TCASE_TIMED("ceiling", 60, copy_ceiling_from_its_measure,
 		       zero_copy_line_needs_both_rates, no_rate_no_fraction),
-	PB_TCASE_TIMED("text", 60, text_from_the_parts_documents))
+	PB_TCASE_TIMED("text", 60, text_from_the_parts_documents, interrupted_between_parts))
