@@ -599,6 +599,26 @@ static int pipe2_needs_three(int fd[2], int flags)
 	return r;
 }
 
+/* pipe2 succeeds but gives -1 for one end (the real end closed). */
+static int pipe2_negative_end(int fd[2], int flags, int end)
+{
+	if (syscall(SYS_pipe2, fd, flags) != 0)
+		return -1;
+	close(fd[end]);
+	fd[end] = -1;
+	return 0;
+}
+
+static int pipe2_read_end_negative(int fd[2], int flags)
+{
+	return pipe2_negative_end(fd, flags, 0);
+}
+
+static int pipe2_write_end_negative(int fd[2], int flags)
+{
+	return pipe2_negative_end(fd, flags, 1);
+}
+
 static const struct pb_test_later later[] = {
 	{ "CRE-01", { .pipe2 = pipe2_same_fd }, "pipe returned fds" },
 	{ "CRE-02", { .pipe2 = pipe2_high_write_end }, "(the two lowest free), got" },
@@ -622,6 +642,10 @@ static const struct pb_test_later later[] = {
 	{ "CRE-06", { .pipe2 = pipe2_needs_three }, "pipe2 with two free fds = -1/EMFILE" },
 	/* the check reads one byte into a one-byte buffer, not more */
 	{ "CRE-04", { .read = read_empty_claims_all }, "read of the empty pipe gave 1, not" },
+	/* appended (conf_details.tab numbers the rows): each end's descriptor
+	 * negative on its own */
+	{ "CRE-01", { .pipe2 = pipe2_read_end_negative }, "pipe returned fds -1 and " },
+	{ "CRE-01", { .pipe2 = pipe2_write_end_negative }, " and -1" },
 };
 #define NLATER (sizeof(later) / sizeof(later[0]))
 
