@@ -55,13 +55,39 @@ cdoc "$D/c0.json" pass
 cdoc "$D/c1.json" fail
 cdoc "$D/c2.json" error
 run --good "$D/c0.json" --check CRE-01 "$D/c0.json"
-is "$rc" 0 "judge a check: pass is good"
+is "$rc|$(cat "$D/out")" "0|good: CRE-01: pass" "judge a check: pass is good"
 run --good "$D/c0.json" --check CRE-01 "$D/c1.json"
-is "$rc" 1 "judge a check: fail is bad"
+is "$rc|$(cat "$D/out")" "1|bad: CRE-01: fail: d" "judge a check: fail is bad, with its detail"
 run --good "$D/c0.json" --check CRE-01 "$D/c2.json"
-is "$rc" 125 "judge a check: error cannot decide"
+is "$rc|$(cat "$D/out")" "125|cannot decide: CRE-01: error: d" "judge a check: error cannot decide"
+for st in known-deviation info; do
+	cdoc "$D/c3.json" "$st"
+	run --good "$D/c0.json" --check CRE-01 "$D/c3.json"
+	is "$rc|$(cat "$D/out")" "0|good: CRE-01: pass" "judge a check: $st counts as passing"
+done
+cdoc "$D/c3.json" skip
+run --good "$D/c0.json" --check CRE-01 "$D/c3.json"
+is "$rc|$(cat "$D/out")" "125|cannot decide: CRE-01: skip: d" "judge a check: a skip cannot decide"
+# a check run twice (once per kind): one fail is bad, whichever comes first;
+# both passing is good; an entry without a status is not counted
+twice() {
+	printf '{"tool": "pipebench", "version": "0.1.0", "schema_version": 1, "command": "conformance", "params": {}, "checks": [{"id": "CRE-01", "status": "%s", "detail": "a"}, {"id": "CRE-01"}, {"id": "CRE-01", "status": "%s", "detail": "f"}], "errors": [], "exit_status": 0}\n' "$2" "$3" >"$1"
+}
+twice "$D/c4.json" pass fail
+run --good "$D/c0.json" --check CRE-01 "$D/c4.json"
+is "$rc|$(cat "$D/out")" "1|bad: CRE-01: fail: f" "judge a check run twice: pass then fail is bad"
+twice "$D/c4.json" fail pass
+run --good "$D/c0.json" --check CRE-01 "$D/c4.json"
+is "$rc|$(cat "$D/out")" "1|bad: CRE-01: fail: a" "judge a check run twice: fail then pass is bad"
+twice "$D/c4.json" pass pass
+run --good "$D/c0.json" --check CRE-01 "$D/c4.json"
+is "$rc|$(cat "$D/out")" "0|good: CRE-01: pass" "judge a check run twice: both passing is good"
+twice "$D/c4.json" pass skip
+run --good "$D/c0.json" --check CRE-01 "$D/c4.json"
+is "$rc|$(cat "$D/out")" "125|cannot decide: CRE-01: skip: f" "judge a check run twice: a pass and a skip cannot decide"
 run --good "$D/c0.json" --check CRE-09 "$D/c0.json"
-is "$rc" 125 "judge a check the document lacks: cannot decide"
+is "$rc|$(cat "$D/out")" "125|cannot decide: CRE-09 is not in the document" \
+	"judge a check the document lacks: cannot decide"
 
 # ---- --check, running the good document's command again: a check that
 # fails makes conformance exit 1, which is the verdict (bad), not a run
