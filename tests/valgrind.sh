@@ -15,6 +15,8 @@ VG="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=de
 A="$TEST_TMP/a.json" B="$TEST_TMP/b.json"
 # compare's most NEW files (63): every column label freed, the last too.
 MAXNEW=$(i=0; while [ $i -lt 63 ]; do printf ' %s' "$B"; i=$((i + 1)); done)
+# grid past its most documents (256): refused, its table freed
+MAXGRID=$(i=0; while [ $i -lt 257 ]; do printf ' %s' "$B"; i=$((i + 1)); done)
 # compare of two reports: a metric, a verdict change and results lost, each
 # row naming its part (throughput, conformance; timestamps absent in NEW):
 # every row's part name freed with the row.
@@ -41,6 +43,11 @@ compare $A $B --force --format json
 compare $A$MAXNEW --force
 compare $A /nonexistent.json
 compare $RA $RB
+grid $A $B $RA
+grid $A $B --format json
+grid$MAXGRID
+bisect --good $A $B
+throughput --copies 2 --loops 10 --repeat 1 --warmup 0
 plot $A --format gnuplot
 plot $A $B --label old,new --format gnuplot
 plot $A $B --output $TEST_TMP/ab.svg
