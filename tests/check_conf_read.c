@@ -194,6 +194,12 @@ static ssize_t read_eof_eagain(int fd, void *buf, size_t n)
 	return read_eof_fails(EAGAIN, fd, buf, n);
 }
 
+/* The write of RD-01's 10 bytes fails: the setup write, not a read. */
+static ssize_t write_ten_eio(int fd, const void *buf, size_t n)
+{
+	return n == 10 ? fail_with(EIO) : write(fd, buf, n);
+}
+
 static const struct pb_test_later later[] = {
 	/* RD: the later conditions */
 	{ "RD-01", { .read = read_one_short }, "read(100) with 10 bytes queued = 9" },
@@ -202,6 +208,8 @@ static const struct pb_test_later later[] = {
 	{ "RD-02", { .read = read_second_eof_eio }, "read #3 = -1/EIO (expected 0)" },
 	{ "RD-03", { .read = read_nonblock_blocks }, "nonblocking read blocked" },
 	{ "RD-06", { .read = read_eof_eagain }, "all write descriptors closed: read = -1/EAGAIN" },
+	/* appended (conf_details.tab numbers the rows) */
+	{ "RD-01", { .write = write_ten_eio }, "write of 10 bytes: EIO" },
 };
 #define NLATER (sizeof(later) / sizeof(later[0]))
 

@@ -361,6 +361,11 @@ START_TEST(format_sizes)
 	ck_assert_str_eq(b, "1 MiB");
 	pb_format_size(5000, b, sizeof(b));
 	ck_assert_str_eq(b, "5000 B");
+	/* 0 is a multiple of every unit, and is bytes */
+	pb_format_size(0, b, sizeof(b));
+	ck_assert_str_eq(b, "0 B");
+	pb_format_size_arg(0, b, sizeof(b));
+	ck_assert_str_eq(b, "0");
 }
 END_TEST
 
