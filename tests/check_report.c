@@ -266,6 +266,35 @@ START_TEST(part_past_its_timeout_gets_sigterm)
 END_TEST
 
 /*
+ * With --precision, a measuring part's watchdog is its own timeout plus its
+ * share of the budget (all of it for the one part: 60 s + 20 s); past that
+ * it is stopped, timed out "after 80 s", not 60 or 40.
+ */
+START_TEST(timeout_counts_the_precision_budget)
+{
+	char dir[] = "/tmp/pb-check-report.XXXXXX", out[64];
+	const char *av[] = { "report", "--quick", "--quiet", "--parts", "messaging", "--precision", "5",
+			     "--precision-budget", "20s", "--format", "json", "--output", out, NULL };
+	struct json_object *doc;
+	long long d;
+	int st;
+
+	report_dir(dir, out, sizeof(out), "out.json");
+	hung_interrupt = false;
+	st = forked_report(av, hung_setup);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == PB_EXIT_ERROR, "wait status %#x", st);
+	doc = json_object_from_file(out);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_str_eq(pb_json_str(doc, "part_runs.messaging.error"), "timed out after 80 s");
+	d = pb_json_int(doc, "part_runs.messaging.duration_ns", -1);
+	ck_assert_msg(d >= 80000000000LL && d < 82000000000LL, "stopped after %lld ns", d);
+	json_object_put(doc);
+	ck_assert_int_eq(unlink(out), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+/*
  * Interrupted (SIGTERM) while the part hangs: the report passes the signal
  * on and waits 10 s for the part, not the 30 s of its own timeout, then
  * stops it (SIGTERM, SIGCONT); the part is marked interrupted and the report
@@ -737,7 +766,8 @@ PB_CHECK_SUITE_MAIN("report",
 	PB_TCASE_LOOP("stop", 30, part_past_its_timeout_gets_sigterm,
 		      sizeof(part_timeouts) / sizeof(part_timeouts[0]),
 		      interrupted_part_gets_the_grace_not_its_timeout,
-		      silent_part_error_from_its_document, interrupted_part_killed_by_a_signal),
+		      silent_part_error_from_its_document, interrupted_part_killed_by_a_signal,
+		      timeout_counts_the_precision_budget),
 	PB_TCASE_TIMED("ceiling", 60, copy_ceiling_from_its_measure,
 		       zero_copy_line_needs_both_rates, no_rate_no_fraction),
 	PB_TCASE_TIMED("text", 60, text_from_the_parts_documents, interrupted_between_parts))
