@@ -67,4 +67,15 @@ tr '\r' '\n' <"$TEST_TMP/lprec" | sed -n 's/.*, round \([0-9]*\).*/\1/p' | uniq 
 n=$(grep -c . "$TEST_TMP/rounds")
 [ "$n" -ge 2 ] && [ "$(tr '\n' ' ' <"$TEST_TMP/rounds")" = "$(seq 1 "$n" | tr '\n' ' ')" ]
 ok $? "latency --precision: a progress line per round, numbered from 1 ($n rounds)"
+# --duration's calibration: each probe's loop count on the line, from 1 up,
+# the words singular at 1 (throughput, messaging and o_noatime alike)
+for c in "throughput --kind anon" "messaging --groups 1 --fds 2" "o_noatime"; do
+	# shellcheck disable=SC2086 # a command line, word-split on purpose
+	on_tty "$TEST_TMP/cal" $c --duration 500ms --repeat 2
+	tr '\r' '\n' <"$TEST_TMP/cal" | sed -n 's/.*: calibrating, \([0-9]*\) \(loops*\) .*/\1 \2/p' >"$TEST_TMP/cal.n"
+	first=$(head -n 1 "$TEST_TMP/cal.n")
+	awk 'NR > 1 && $1 + 0 <= prev { bad = 1 } { prev = $1 + 0 } ($1 == 1) != ($2 !~ /s$/) { bad = 1 }
+		END { exit bad || NR < 2 }' "$TEST_TMP/cal.n"
+	ok $? "${c%% *} --duration: a calibrating line per probe, counts rising from '$first'"
+done
 done_testing
