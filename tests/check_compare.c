@@ -870,6 +870,10 @@ START_TEST(nested_parts_count_their_results)
 
 	compared(a, b, NULL, "base_results=2 new_results=0 nlost=1");
 	compared(b, a, NULL, "base_results=0 new_results=2 nlost=0");
+	/* a part named "" (an empty key is still a part): compared, as any */
+	a = parse(DOC("report", "{}", "\"parts\":{\"\":" DOC("throughput", "{}",
+		"\"results\":[{\"kind\":\"anon\",\"repetitions\":[{\"tt_ns\":1},{\"tt_ns\":2}]}]") "}"));
+	compared(a, a, NULL, "base_results=1 new_results=1 nm=1 regressions=0");
 }
 END_TEST
 

@@ -244,8 +244,8 @@ check "JSON: a check's detail says what was seen, its duration is within the wat
 	[ -n "$d" ] && [ "$d" != null ] && [ "$ns" -gt 0 ] && [ "$ns" -lt 5000000000 ]' \
 	sh "$JSONQ" "$T/run.json"
 cp "$T/run.json" "$T/out"
-check "JSON: summary" test "$("$JSONQ" "$T/out" .summary.passed .summary.failed \
-	.summary.total)" = "$(printf '3\n0\n3')"
+check "JSON: summary (not interrupted: interrupted is there, null)" test "$("$JSONQ" "$T/out" \
+	.summary.passed .summary.failed .summary.total .summary.interrupted)" = "$(printf '3\n0\n3\nnull')"
 run 1 --format json --only RD-04 --timeout 20ms
 check "JSON: a failed run still parses, exit_status and timed_out recorded" test \
 	"$("$JSONQ" "$T/out" .exit_status .checks[0].status .checks[0].timed_out)" = \
