@@ -90,12 +90,13 @@ grep -q 'title "anon process, linear"' "$TEST_TMP/plot"; ok $? "plot: a dashed l
 # (the 3rd made) and a copy's own (the 4th): exit 3, one line naming the
 # row, the copy and what failed
 if fault_layer; then
-	# (which copy's B first reads an empty pipe is the scheduler's choice:
-	# 2000 round trips make it certain one does)
+	# (which copy's B first reads an empty pipe, and which party sees it
+	# first -- A's write EPIPE, A's read end of file, or B itself -- is the
+	# scheduler's choice: 2000 round trips make it certain one does)
 	faulty early-eof "$P" latency --copies 2 -n 2000 -r 1 -w 0 >/dev/null 2>"$TEST_TMP/err"
-	is "$?|$(sed 's/: copy [12]: /: copy N: /' "$TEST_TMP/err")" \
-		"3|pipebench latency: anon x2 copies block: copy N: party B ended early: EPIPE on the A-to-B channel" \
-		"a copy's party B ends early: exit 3, one line naming the copy"
+	is "$?|$(wc -l <"$TEST_TMP/err" | tr -d ' ')" "3|1" "a copy's party B ends early: exit 3, one line"
+	grep -q '^pipebench latency: anon x2 copies block: copy [12]: party B ' "$TEST_TMP/err"
+	ok $? "... naming the row, the copy and party B ($(cut -c1-100 "$TEST_TMP/err"))"
 	PB_FAULT_PIPE_ENFILE=3 faulty "" "$P" latency --copies 2 -n 50 -r 1 -w 0 >/dev/null 2>"$TEST_TMP/err"
 	is "$?|$(cat "$TEST_TMP/err")" \
 		"3|pipebench latency: anon x2 copies block: pipe2: Too many open files in system" \
@@ -106,7 +107,7 @@ if fault_layer; then
 		"copy 1 cannot make its pair's pipe: exit 3, one line naming the copy"
 	tmp_empty; ok $? "a copy that failed leaves nothing behind"
 else
-	skip 4 "no fault layer"
+	skip 5 "no fault layer"
 fi
 
 for a in "--copies 0" "--copies 2,1" "--copies 2 --placement same" "--copies 2 --cpu 0" \
