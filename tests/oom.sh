@@ -63,8 +63,6 @@ throughput --copies 2 --loops 5 --repeat 1 --warmup 0
 throughput --mode vmsplice,splice,tee --loops 5 --repeat 1 --format csv
 throughput --loops 50 --repeat 2 --profile
 conformance --only CRE-01,RD-02,FIFO-01,MD-05 --format json
-conformance --only CRE-01,RD-02 --format kcidb
-conformance --only CRE-01,RD-02 --format junit
 timestamps --format tap
 o_noatime --loops 20 --repeat 3 --precision 50 --precision-budget 1s --format json
 messaging --groups 2 --fds 2 --loops 5 --repeat 2 --warmup 0 --format csv
@@ -72,7 +70,6 @@ latency --kind all --loops 50 --repeat 2 --warmup 0 --interval 1ms --format json
 latency --copies 2 --loops 50 --repeat 1 --warmup 0
 report --quick --parts timestamps,messaging --format json
 compare $D/tp.json $D/tp.json
-compare --format json $D/lat.json $D/lat.json
 grid $D/tp.json $D/conf.json $D/lat.json
 plot --format gnuplot $D/lat.json
 bisect --good $D/tp.json $D/tp.json
