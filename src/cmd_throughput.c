@@ -1282,12 +1282,13 @@ static int setup(struct tp_run *run)
 {
 	const struct tp_params *p = run->p;
 	uint64_t maxsize = 0;
+	size_t ncells = nrows(p) * ncols(p);
 
 	/* rows: each --copies count (outermost), then each size */
-	run->cells = calloc(nrows(p) * ncols(p), sizeof(*run->cells));
+	run->cells = calloc(ncells, sizeof(*run->cells));
 	if (!run->cells)
 		return -ENOMEM;   /* no cells: the document has no rows */
-	run->ncells = nrows(p) * ncols(p);
+	run->ncells = ncells;
 	for (size_t row = 0; row < nrows(p); row++) {
 		size_t s = row % p->nsizes;
 

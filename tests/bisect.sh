@@ -70,21 +70,16 @@ run --good "$D/c0.json" --check CRE-01 "$D/c3.json"
 is "$rc|$(cat "$D/out")" "125|cannot decide: CRE-01: skip: d" "judge a check: a skip cannot decide"
 # a check run twice (once per kind): one fail is bad, whichever comes first;
 # both passing is good; an entry without a status is not counted
-twice() {
-	printf '{"tool": "pipebench", "version": "0.1.0", "schema_version": 1, "command": "conformance", "params": {}, "checks": [{"id": "CRE-01", "status": "%s", "detail": "a"}, {"id": "CRE-01"}, {"id": "CRE-01", "status": "%s", "detail": "f"}], "errors": [], "exit_status": 0}\n' "$2" "$3" >"$1"
+# judge_twice FIRST SECOND WANT DESC: CRE-01's statuses FIRST, none, then SECOND
+judge_twice() {
+	printf '{"tool": "pipebench", "version": "0.1.0", "schema_version": 1, "command": "conformance", "params": {}, "checks": [{"id": "CRE-01", "status": "%s", "detail": "a"}, {"id": "CRE-01"}, {"id": "CRE-01", "status": "%s", "detail": "f"}], "errors": [], "exit_status": 0}\n' "$1" "$2" >"$D/c4.json"
+	run --good "$D/c0.json" --check CRE-01 "$D/c4.json"
+	is "$rc|$(cat "$D/out")" "$3" "judge a check run twice: $4"
 }
-twice "$D/c4.json" pass fail
-run --good "$D/c0.json" --check CRE-01 "$D/c4.json"
-is "$rc|$(cat "$D/out")" "1|bad: CRE-01: fail: f" "judge a check run twice: pass then fail is bad"
-twice "$D/c4.json" fail pass
-run --good "$D/c0.json" --check CRE-01 "$D/c4.json"
-is "$rc|$(cat "$D/out")" "1|bad: CRE-01: fail: a" "judge a check run twice: fail then pass is bad"
-twice "$D/c4.json" pass pass
-run --good "$D/c0.json" --check CRE-01 "$D/c4.json"
-is "$rc|$(cat "$D/out")" "0|good: CRE-01: pass" "judge a check run twice: both passing is good"
-twice "$D/c4.json" pass skip
-run --good "$D/c0.json" --check CRE-01 "$D/c4.json"
-is "$rc|$(cat "$D/out")" "125|cannot decide: CRE-01: skip: f" "judge a check run twice: a pass and a skip cannot decide"
+judge_twice pass fail "1|bad: CRE-01: fail: f" "pass then fail is bad"
+judge_twice fail pass "1|bad: CRE-01: fail: a" "fail then pass is bad"
+judge_twice pass pass "0|good: CRE-01: pass" "both passing is good"
+judge_twice pass skip "125|cannot decide: CRE-01: skip: f" "a pass and a skip cannot decide"
 run --good "$D/c0.json" --check CRE-09 "$D/c0.json"
 is "$rc|$(cat "$D/out")" "125|cannot decide: CRE-09 is not in the document" \
 	"judge a check the document lacks: cannot decide"

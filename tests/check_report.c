@@ -168,19 +168,18 @@ static void on_chld(int sig, siginfo_t *si, void *uc)
 
 /* report --quick --parts PART with the part hanging, in a child; its
  * exit status, the document in *DOC. */
-/* A TMPDIR of its own for a report (DIR, a mkdtemp template), its --output
- * file NAME in it (OUT), and fresh shared memory for what its parts see. */
+/* A TMPDIR of its own for a report (DIR, a mkdtemp template), and its
+ * --output file NAME in it (OUT). */
 static void report_dir(char *dir, char *out, size_t len, const char *name)
 {
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(out, len, "%s/%s", dir, name);
 	ck_assert_int_eq(setenv("TMPDIR", dir, 1), 0);
-	seen = mmap(NULL, sizeof(*seen), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	ck_assert_ptr_ne(seen, MAP_FAILED);
 }
 
 /* pb_cmd_run(report, AV) in a child of this process, as main() runs it, on
- * the scripted clock, after SETUP (in the child); its wait status. */
+ * the scripted clock, after SETUP (in the child), with fresh shared memory
+ * for what its parts see; its wait status. */
 static int forked_report(const char **av, void (*setup)(void))
 {
 	int argc = 0, st;
@@ -188,6 +187,8 @@ static int forked_report(const char **av, void (*setup)(void))
 
 	while (av[argc])
 		argc++;
+	seen = mmap(NULL, sizeof(*seen), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(seen, MAP_FAILED);
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
@@ -416,9 +417,7 @@ START_TEST(copy_ceiling_from_its_measure)
 	struct json_object *doc;
 	double pipe;
 
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(out, sizeof(out), "%s/out.json", dir);
-	ck_assert_int_eq(setenv("TMPDIR", dir, 1), 0);
+	report_dir(dir, out, sizeof(out), "out.json");
 	memset(&membw_asked, 0, sizeof(membw_asked));
 	ck_assert_int_eq(pb_cmd_run(&pb_cmd_report, 9, av), PB_EXIT_OK);
 	ck_assert_uint_eq(membw_asked.calls, 1);
@@ -486,9 +485,7 @@ START_TEST(zero_copy_line_needs_both_rates)
 	double v = 0, sp = 0;
 	const char *z;
 
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(out, sizeof(out), "%s/out.txt", dir);
-	ck_assert_int_eq(setenv("TMPDIR", dir, 1), 0);
+	report_dir(dir, out, sizeof(out), "out.txt");
 	for (int refused = 0; refused < 2; refused++) {
 		splice_refused = refused;
 		pb_cmd_run(&pb_cmd_report, 7, av);
@@ -534,9 +531,7 @@ START_TEST(no_rate_no_fraction)
 			     "--format", "json", "--output", out, NULL };
 	struct json_object *doc, *cc, *v;
 
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(out, sizeof(out), "%s/out.json", dir);
-	ck_assert_int_eq(setenv("TMPDIR", dir, 1), 0);
+	report_dir(dir, out, sizeof(out), "out.json");
 	pipe_write_fails = true;
 	pb_cmd_run(&pb_cmd_report, 9, av);
 	pipe_write_fails = false;
