@@ -388,6 +388,20 @@ static ssize_t write_short(int fd, const void *buf, size_t n, size_t which)
 }
 
 static ssize_t write_3_short(int fd, const void *b, size_t n) { return write_short(fd, b, n, 3); }
+
+/* A write of 3 that queues a 4th byte and says 3. */
+static ssize_t write_3_queues_4(int fd, const void *buf, size_t n)
+{
+	char four[4];
+	ssize_t r;
+
+	if (n != 3 || !is_pipe_fd(fd))
+		return write(fd, buf, n);
+	memcpy(four, buf, 3);
+	four[3] = '!';
+	r = write(fd, four, 4);
+	return r == 4 ? 3 : r;
+}
 static ssize_t write_5_short(int fd, const void *b, size_t n) { return write_short(fd, b, n, 5); }
 
 static ssize_t read_kills_reader(int fd, void *buf, size_t n)
@@ -578,6 +592,8 @@ static const struct pb_test_counted counted[] = {
 	/* FIFO-03 whose writer opens without a reader: FAIL, the writer closed */
 	{ "FIFO-03", 0, { .open = open_wronly_nb_succeeds }, false,
 	  "O_WRONLY|O_NONBLOCK succeeded without a reader", PB_NEED_ANY },
+	{ "FIFO-05", 0, { .write = write_3_queues_4 }, false,
+	  "the reader got more than the 3 bytes written", PB_NEED_ANY },
 };
 #define NCOUNTED (sizeof(counted) / sizeof(counted[0]))
 

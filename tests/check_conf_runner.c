@@ -64,6 +64,21 @@ void *calloc(size_t nmemb, size_t size)
 	return real(nmemb, size);
 }
 
+/* When nonzero, sysconf(_SC_PAGESIZE) answers this (a machine with other
+ * pages than this one's). */
+static long fake_page_size;
+
+long sysconf(int name)
+{
+	static long (*real)(int);
+
+	if (fake_page_size && name == _SC_PAGESIZE)
+		return fake_page_size;
+	if (!real)
+		*(void **)&real = dlsym(RTLD_NEXT, "sysconf");
+	return real(name);
+}
+
 /* When set, the next shared anonymous mmap fails with ENOMEM (the page the
  * runner shares with a check's process), once. */
 static bool shared_mmap_fails;
@@ -560,6 +575,58 @@ START_TEST(helper_timed_io)
 }
 END_TEST
 
+/* pb_check_fill writes a page at a time: the machine's page when it is
+ * 1 byte to 64 KiB (its buffer), else 4096; it stops at EAGAIN with the
+ * total, at a 0 write with PB_FILL_ZERO, past 64 MiB with -EOVERFLOW. */
+static size_t fill_sizes[4], fill_calls;
+static long fill_cap;
+static ssize_t fill_write(int fd, const void *buf, size_t n)
+{
+	(void)fd;
+	(void)buf;
+	if (fill_calls < 4)
+		fill_sizes[fill_calls] = n;
+	fill_calls++;
+	if (fill_cap == 0)
+		return 0;
+	if (fill_cap > 0 && (long)(n * fill_calls) > fill_cap) {
+		errno = EAGAIN;
+		return -1;
+	}
+	return (ssize_t)n;
+}
+
+START_TEST(helper_fill_page)
+{
+	static const struct { long page, used; } rows[] = {
+		{ 16384, 16384 }, { 65536, 65536 }, { 65537, 4096 }, { 131072, 4096 },
+		{ 1, 1 }, { -1, 4096 }, { 4096, 4096 },
+	};
+	struct pb_sysops sys = pb_sysops_real;
+
+	sys.write = fill_write;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		fake_page_size = rows[i].page;
+		fill_calls = 0;
+		fill_cap = 3 * rows[i].used;
+		ck_assert_int_eq(pb_check_fill(&sys, 1), 3 * rows[i].used);
+		ck_assert_uint_eq(fill_calls, 4);
+		ck_assert_uint_eq(fill_sizes[0], (size_t)rows[i].used);
+		ck_assert_uint_eq(fill_sizes[3], (size_t)rows[i].used);
+	}
+	fake_page_size = 4096;
+	fill_calls = 0;
+	fill_cap = 0;
+	ck_assert_int_eq(pb_check_fill(&sys, 1), PB_FILL_ZERO);
+	ck_assert_uint_eq(fill_calls, 1);
+	fill_calls = 0;
+	fill_cap = -1;  /* never full: stops past 64 MiB */
+	ck_assert_int_eq(pb_check_fill(&sys, 1), -EOVERFLOW);
+	ck_assert_uint_eq(fill_calls, (64u << 20) / 4096 + 1);
+	fake_page_size = 0;
+}
+END_TEST
+
 START_TEST(helper_timespecs)
 {
 	const struct timespec a = { 5, 10 }, b = { 5, 20 }, c = { 6, 0 }, past = { 1000, 0 };
@@ -986,7 +1053,7 @@ PB_CHECK_SUITE_MAIN("conf_runner",
 		       setup_rule, first_failure_stays, conformance_tables_out_of_memory,
 		       runner_without_its_shared_page),
 	PB_TCASE_TIMED("runner_naps", 10, runner_naps_lengthen),
-	PB_TCASE_TIMED("helpers", 30, helper_close_pair, helper_timed_io, helper_timespecs,
+	PB_TCASE_TIMED("helpers", 30, helper_close_pair, helper_timed_io, helper_fill_page, helper_timespecs,
 		       helper_kernel_at_least, helper_words, helper_io_exact,
 		       helper_anon_pipe, helper_capacity_and_fill, helper_as_nobody,
 		       helper_limit_cap_userns),

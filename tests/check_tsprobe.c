@@ -179,6 +179,9 @@ START_TEST(verdicts)
 	ck_assert_int_eq(verdict_of(&t, STATES(D, U, U), STATES(D, N, N)), PB_TS_V_UPDATED);
 	ck_assert_ptr_nonnull(strstr(t.detail, "read atime undetermined"));
 	ck_assert_int_eq(verdict_of(&t, STATES(N, U, N), STATES(N, N, N)), PB_TS_V_MIXED);
+	/* Only fields nothing expected changed, and none that was expected
+	 * seen at all: mixed, not updated. */
+	ck_assert_int_eq(verdict_of(&t, STATES(U, D, D), STATES(D, N, N)), PB_TS_V_MIXED);
 	ck_assert_int_eq(verdict_of(&t, STATES(N, I, U), STATES(U, N, N)), PB_TS_V_INCONSISTENT);
 	ck_assert_int_eq(verdict_of(&t, STATES(D, D, D), STATES(D, D, D)), PB_TS_V_UNDETERMINED);
 	/* Each way of not observing one side, on its own: undetermined, with

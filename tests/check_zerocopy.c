@@ -38,6 +38,7 @@ enum how {
 	H_SHORT,   /* moves one byte less than asked, says it moved them all */
 	H_UNDER,   /* moves what it says plus one byte: returns one less */
 	H_ZERO,    /* moves nothing, returns 0 */
+	H_ZERO_AGAIN, /* ... and leaves errno EAGAIN from before (not an error) */
 	H_ERR,     /* fails with ENOSYS */
 	H_AGAIN,   /* fails with EAGAIN */
 	H_CORRUPT, /* delivers the bytes with the first one flipped (0x40) */
@@ -70,7 +71,9 @@ static ino_t ino(int fd)
 /* The result of a call that misbehaves as H says (not H_CORRUPT). */
 static ssize_t result(enum how h, ssize_t n)
 {
-	if (h == H_ZERO)
+	if (h == H_ZERO_AGAIN)
+		errno = EAGAIN;
+	if (h == H_ZERO || h == H_ZERO_AGAIN)
 		return 0;
 	if (h == H_ERR || h == H_AGAIN) {
 		errno = h == H_ERR ? ENOSYS : EAGAIN;
@@ -133,7 +136,7 @@ ssize_t write(int fd, const void *buf, size_t len)
 {
 	enum how h = armed ? fault(C_WRITE) : H_NONE;
 
-	if (h == H_ZERO || h == H_ERR || h == H_AGAIN)
+	if (h == H_ZERO || h == H_ZERO_AGAIN || h == H_ERR || h == H_AGAIN)
 		return result(h, 0);
 	return result(h, syscall(SYS_write, fd, buf, asked(h, len)));
 }
@@ -239,6 +242,9 @@ static const struct row rows[] = {
 	  "splice" },
 	{ "tee's write 0", TE, V_ALL, 3, 0, C_WRITE, H_ZERO, L1, -EPROTO, 1, ANY, ANY, ANY,
 	  "write" },
+	/* ... the second put of loop 1, with bytes put before it */
+	{ "tee's write 0, errno EAGAIN", TE, V_ALL, 3, 0, C_WRITE, H_ZERO_AGAIN, L1 + 1, -EPROTO, 1,
+	  ANY, ANY, ANY, "write" },
 	{ "tee fails", TE, V_ALL, 3, 0, C_TEE, H_ERR, 1, -ENOSYS, ANY, ANY, ANY, ANY, "tee" },
 	{ "vmsplice fails", VM, V_ALL, 3, 0, C_VMSPLICE, H_ERR, 2, -ENOSYS, ANY, ANY, ANY, ANY,
 	  "vmsplice" },
@@ -316,6 +322,10 @@ START_TEST(zc_counts)
 	} else if (w->ret == -EIO || w->ret == -EBADMSG || w->ret == -EPROTO) {
 		JUDGE(bad_loop, w->bad_loop);
 	}
+	/* A put that returned 0 ends the loop there: no tee of what it put
+	 * before, whatever errno an earlier call left. */
+	if (w->ret == -EPROTO && w->mode == PB_MODE_TEE)
+		ck_assert_uint_eq(calls[C_TEE], w->bad_loop);
 	if (w->ret == -EIO) {
 		JUDGE(bad_written, w->bad_written);
 		JUDGE(bad_read, w->bad_read);

@@ -293,15 +293,19 @@ static void fifo05(struct pb_check_ctx *ctx)
 		char buf[8];
 		size_t got = 0;
 
-		/* Exit 0: got "abc"; 1: open interrupted; 2: wrong data. */
+		/* Exit 0: got "abc", then EOF; 1: open interrupted; 2: wrong
+		 * data; 3: more than the 3 bytes written. */
 		fd = guarded_open(s, path, O_RDONLY, GUARD_MS, &e);
 		if (fd < 0)
 			_exit(1);
 		pb_check_arm_interrupt(GUARD_MS);
 		while (got < 3 && (n = s->read(fd, buf + got, 3 - got)) > 0)
 			got += (size_t)n;
+		if (got != 3 || memcmp(buf, "abc", 3) != 0)
+			_exit(2);
+		n = s->read(fd, buf, sizeof(buf));  /* the writer has closed, or will */
 		pb_check_disarm();
-		_exit(got == 3 && memcmp(buf, "abc", 3) == 0 ? 0 : 2);
+		_exit(n == 0 ? 0 : 3);
 	}
 	fd = guarded_open(s, path, O_WRONLY, GUARD_MS, &e);
 	if (fd < 0) {
@@ -320,6 +324,9 @@ static void fifo05(struct pb_check_ctx *ctx)
 		pb_check_fail(ctx, "the reader child did not finish");
 	else if (WEXITSTATUS(status) == 1)
 		pb_check_fail(ctx, "the reader's blocking open never completed");
+	else if (WEXITSTATUS(status) == 3)
+		pb_check_fail(ctx, "the reader got more than the 3 bytes written (no EOF after "
+			      "\"abc\" and the writer's close)");
 	else if (WEXITSTATUS(status) != 0)
 		pb_check_fail(ctx, "the reader did not get \"abc\"");
 	else
