@@ -609,7 +609,8 @@ void pb_ts_verdict_compute(struct pb_ts_target *t)
 		{ w, PB_TS_MTIME }, { w, PB_TS_CTIME }, { rd, PB_TS_ATIME },
 	};
 	char wu[32], ru[32];
-	unsigned det = 0, upd = 0, e_det = 0, e_upd = 0, incons = 0;
+	unsigned e_det = 0, e_upd = 0;  /* of the fields expect_upd names */
+	bool det = false, upd = false, incons = false;  /* of any field */
 	size_t off;
 
 	if (!w->probed || !rd->probed || !w->nsamples || !rd->nsamples) {
@@ -625,9 +626,9 @@ void pb_ts_verdict_compute(struct pb_ts_target *t)
 		for (int f = 0; f < PB_TS_FIELD_COUNT; f++) {
 			enum pb_ts_state s = op->field[f].state;
 
-			incons += s == PB_TS_INCONSISTENT;
-			det += s == PB_TS_UPDATED || s == PB_TS_UNCHANGED;
-			upd += s == PB_TS_UPDATED;
+			incons |= s == PB_TS_INCONSISTENT;
+			det |= s == PB_TS_UPDATED || s == PB_TS_UNCHANGED;
+			upd |= s == PB_TS_UPDATED;
 		}
 	}
 	for (size_t i = 0; i < 3; i++) {

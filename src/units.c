@@ -57,7 +57,7 @@ int pb_parse_count(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 			s++;
 		return *s ? -EINVAL : -ERANGE;
 	}
-	if (r < 0 || *s)
+	if (r || *s)  /* r: 0 or -EINVAL here */
 		return -EINVAL;
 	r = check_range(v, min, max);
 	if (r == 0)
@@ -70,30 +70,26 @@ struct suffix {
 	uint64_t mult;
 };
 
-static int lookup_suffix_how(const char *s, const struct suffix *tab, uint64_t *mult,
-			     bool nocase)
+/* Whether S is one of TAB's suffixes (in any case when NOCASE); *MULT its
+ * multiple. */
+static bool find_suffix(const char *s, const struct suffix *tab, uint64_t *mult, bool nocase)
 {
 	for (; tab->name; tab++)
 		if ((nocase ? strcasecmp(s, tab->name) : strcmp(s, tab->name)) == 0) {
 			*mult = tab->mult;
-			return 0;
+			return true;
 		}
-	return -EINVAL;
-}
-
-static int lookup_suffix(const char *s, const struct suffix *tab, uint64_t *mult)
-{
-	return lookup_suffix_how(s, tab, mult, false);
+	return false;
 }
 
 int pb_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
 	static const struct suffix tab[] = {
 		{ "", 1 }, { "B", 1 },
-		{ "K", 1ULL << 10 }, { "k", 1ULL << 10 }, { "KB", 1ULL << 10 }, { "KiB", 1ULL << 10 },
+		{ "K", 1ULL << 10 }, { "KB", 1ULL << 10 }, { "KiB", 1ULL << 10 },
 		{ "M", 1ULL << 20 }, { "MB", 1ULL << 20 }, { "MiB", 1ULL << 20 },
 		{ "G", 1ULL << 30 }, { "GB", 1ULL << 30 }, { "GiB", 1ULL << 30 },
-		{ NULL, 0 },
+		{ NULL },
 	};
 	uint64_t v, mult;
 	int r;
@@ -106,10 +102,10 @@ int pb_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	if (r == -ERANGE) {
 		while (isdigit((unsigned char)*s))
 			s++;
-		return lookup_suffix_how(s, tab, &mult, true) ? -EINVAL : -ERANGE;
+		return find_suffix(s, tab, &mult, true) ? -ERANGE : -EINVAL;
 	}
 	/* Sizes only have binary multiples, so 4k, 4K, 4KiB and 4kb agree. */
-	if (lookup_suffix_how(s, tab, &mult, true))
+	if (!find_suffix(s, tab, &mult, true))
 		return -EINVAL;
 	if (v > UINT64_MAX / mult)
 		return -ERANGE;
@@ -125,7 +121,7 @@ int pb_parse_double(const char *s, double min, double max, double *out)
 	char *end;
 	double v;
 
-	if (!s || !*s || isspace((unsigned char)*s))
+	if (!s || isspace((unsigned char)*s))
 		return -EINVAL;
 	errno = 0;
 	v = strtod(s, &end);
@@ -144,7 +140,7 @@ int pb_parse_duration(const char *s, uint64_t min_ns, uint64_t max_ns,
 		{ "", 1000000000ULL }, { "s", 1000000000ULL },
 		{ "ns", 1ULL }, { "us", 1000ULL }, { "ms", 1000000ULL },
 		{ "m", 60000000000ULL }, { "h", 3600000000000ULL },
-		{ NULL, 0 },
+		{ NULL },
 	};
 	const char *p = s;
 	uint64_t mult;
@@ -157,7 +153,7 @@ int pb_parse_duration(const char *s, uint64_t min_ns, uint64_t max_ns,
 	while (isdigit((unsigned char)*p) || *p == '.')
 		p++;
 	len = (size_t)(p - s);
-	if (len >= sizeof(num) || lookup_suffix(p, tab, &mult))
+	if (len >= sizeof(num) || !find_suffix(p, tab, &mult, false))
 		return -EINVAL;
 	memcpy(num, s, len);
 	num[len] = '\0';
@@ -215,22 +211,24 @@ int pb_parse_size_list(const char *s, uint64_t min, uint64_t max,
 	return 0;
 }
 
-/* Synonyms any vocabulary accepts when it has the word: alias, word. */
-static const char *const synonyms[][2] = {
-	{ "pipe", "anon" },   /* messaging's word for an anonymous pipe */
-};
-
-int pb_match_word(const char *const *words, const char *s, size_t len)
+/* The index of the word of WORDS that is the LEN bytes at S, in any case. */
+static int find_word(const char *const *words, const char *s, size_t len)
 {
 	for (int i = 0; words[i]; i++)
 		if (strlen(words[i]) == len && strncasecmp(words[i], s, len) == 0)
 			return i;
-	for (size_t k = 0; k < sizeof(synonyms) / sizeof(synonyms[0]); k++)
-		if (strlen(synonyms[k][0]) == len && strncasecmp(synonyms[k][0], s, len) == 0)
-			for (int i = 0; words[i]; i++)
-				if (strcmp(words[i], synonyms[k][1]) == 0)
-					return i;
 	return -1;
+}
+
+int pb_match_word(const char *const *words, const char *s, size_t len)
+{
+	int i = find_word(words, s, len);
+
+	/* "pipe", messaging's word for an anonymous pipe, is a synonym any
+	 * vocabulary with "anon" accepts */
+	if (i < 0 && find_word((const char *const[]){ "pipe", NULL }, s, len) == 0)
+		i = find_word(words, "anon", 4);
+	return i;
 }
 
 size_t pb_edit_distance(const char *a, const char *b)
@@ -414,23 +412,28 @@ void pb_format_duration_arg(uint64_t ns, char *buf, size_t len)
 	snprintf(buf, len, "%lluns", (unsigned long long)ns);
 }
 
+/* *OFF moved past the W characters printed into a buffer of LEN bytes:
+ * at most to its last byte (the NUL of a cut text). */
+static void format_advance(size_t *off, size_t len, int w)
+{
+	if (w > 0)
+		*off += (size_t)w;
+	if (*off > len - 1)
+		*off = len - 1;
+}
+
 void pb_format_add(char *buf, size_t len, size_t *off, const char *sep, const char *fmt, ...)
 {
 	va_list ap;
-	int w;
 
 	if (!len || *off >= len - 1)
 		return;
 	if (*off) {
-		w = snprintf(buf + *off, len - *off, "%s", sep);
-		*off += w > 0 ? (size_t)w : 0;
-		if (*off >= len - 1)
+		format_advance(off, len, snprintf(buf + *off, len - *off, "%s", sep));
+		if (*off == len - 1)
 			return;
 	}
 	va_start(ap, fmt);
-	w = vsnprintf(buf + *off, len - *off, fmt, ap);
+	format_advance(off, len, vsnprintf(buf + *off, len - *off, fmt, ap));
 	va_end(ap);
-	*off += w > 0 ? (size_t)w : 0;
-	if (*off > len - 1)
-		*off = len - 1;
 }

@@ -199,6 +199,19 @@ START_TEST(word_lists)
 
 	ck_assert_int_eq(pb_parse_word_list("fifo,anon", words, &m, &off, &len), 0);
 	ck_assert_uint_eq(m, 3);
+	/* each word its own bit, and only the words given */
+	ck_assert_int_eq(pb_parse_word_list("fifo", words, &m, &off, &len), 0);
+	ck_assert_uint_eq(m, 2);
+	ck_assert_int_eq(pb_parse_word_list("socketpair", words, &m, &off, &len), 0);
+	ck_assert_uint_eq(m, 4);
+	/* no list: the bad word is at 0, of length 0 (when asked for) */
+	off = len = 99;
+	ck_assert_int_eq(pb_parse_word_list(NULL, words, &m, &off, &len), -EINVAL);
+	ck_assert_uint_eq(off, 0);
+	ck_assert_uint_eq(len, 0);
+	ck_assert_int_eq(pb_parse_word_list("", words, &m, NULL, NULL), -EINVAL);
+	ck_assert_int_eq(pb_parse_word_list("bad", words, &m, NULL, NULL), -EINVAL);
+	ck_assert_uint_eq(m, 4);
 	ck_assert_int_eq(pb_parse_word_list("anon,pipes", words, &m, &off, &len), -EINVAL);
 	ck_assert_uint_eq(off, 5);
 	ck_assert_uint_eq(len, 5);
@@ -223,6 +236,10 @@ START_TEST(word_match)
 	/* The synonym only where its word exists. */
 	ck_assert_int_eq(pb_match_word(fmts, "pipe", 4), -1);
 	ck_assert_int_eq(pb_match_word(fmts, "JSON", 4), 1);
+	/* a vocabulary's own word before any synonym: "pipe" where it is one */
+	ck_assert_int_eq(pb_match_word((const char *const[]){ "pipe", "anon", NULL }, "pipe", 4), 0);
+	ck_assert_int_eq(pb_match_word((const char *const[]){ "fifo", "anon", NULL }, "Pipe", 4), 1);
+	ck_assert_int_eq(pb_match_word(words, "pipes", 5), -1);
 }
 END_TEST
 
@@ -257,6 +274,14 @@ START_TEST(did_you_mean)
 	ck_assert_str_eq(pb_did_you_mean("conf", cmds, n), "conformance");  /* a prefix */
 	ck_assert_ptr_null(pb_did_you_mean("frobnicate", cmds, n));
 	ck_assert_ptr_null(pb_did_you_mean("x", cmds, n));
+	{
+		/* of two equally near, the first; a guess must be nearer than
+		 * the word is long (one letter is never a misspelling) */
+		static const char *const two[] = { "abc", "abd" }, *const y[] = { "y" };
+
+		ck_assert_ptr_eq(pb_did_you_mean("abx", two, 2), two[0]);
+		ck_assert_ptr_null(pb_did_you_mean("x", y, 1));
+	}
 	/* The prefix rule at its length: three letters are a guess, two are
 	 * not (nothing is within one edit of "th"). */
 	ck_assert_str_eq(pb_did_you_mean("thr", cmds, n), "throughput");
@@ -294,6 +319,146 @@ START_TEST(did_you_mean)
 }
 END_TEST
 
+/* Each condition of the parsers on its own: no string, an empty one,
+ * junk after digits that overflow, the largest size a suffix allows and one
+ * past it, a double that underflows, a duration that does not start with a
+ * digit and one at the edge of what 64 bits of nanoseconds hold, a list
+ * item at its buffer's length. */
+START_TEST(parsers_each_condition)
+{
+	uint64_t v = 42, list[2];
+	double d = 0;
+	size_t n = 7;
+	char item[80];
+
+	ck_assert_int_eq(pb_parse_count(NULL, 0, 10, &v), -EINVAL);
+	ck_assert_int_eq(pb_parse_count("99999999999999999999x", 0, UINT64_MAX, &v), -EINVAL);
+	ck_assert_int_eq(pb_parse_count("x", 0, UINT64_MAX, &v), -EINVAL);
+	ck_assert_uint_eq(v, 42);
+	/* (2^64 - 1) / 2^30 gigabytes fit, one more does not */
+	ck_assert_int_eq(pb_parse_size("17179869183G", 0, UINT64_MAX, &v), 0);
+	ck_assert_uint_eq(v, 17179869183ULL << 30);
+	ck_assert_int_eq(pb_parse_size("17179869184G", 0, UINT64_MAX, &v), -ERANGE);
+	ck_assert_int_eq(pb_parse_size("18014398509481983K", 0, UINT64_MAX, &v), 0);
+	ck_assert_uint_eq(v, 18014398509481983ULL << 10);
+	ck_assert_int_eq(pb_parse_size("18014398509481984K", 0, UINT64_MAX, &v), -ERANGE);
+	/* a double too small for its type is out of range, not zero */
+	ck_assert_int_eq(pb_parse_double("1e-400", 0, 1, &d), -ERANGE);
+	ck_assert_int_eq(pb_parse_double("1.5x", 0, 4, &d), -EINVAL);
+	ck_assert_int_eq(pb_parse_double("1e", 0, 4, &d), -EINVAL);
+	ck_assert_double_eq(d, 0);
+	ck_assert_int_eq(pb_parse_duration(NULL, 0, UINT64_MAX, &v), -EINVAL);
+	ck_assert_int_eq(pb_parse_duration(".5s", 0, UINT64_MAX, &v), -EINVAL);
+	ck_assert_int_eq(pb_parse_duration("s", 0, UINT64_MAX, &v), -EINVAL);
+	ck_assert_int_eq(pb_parse_duration("", 0, UINT64_MAX, &v), -EINVAL);
+	ck_assert_int_eq(pb_parse_duration("5 s", 0, UINT64_MAX, &v), -EINVAL);
+	/* 1.8e19 ns is the most it takes (the cast to 64 bits stays exact
+	 * below 2^64); more is out of range even where the maximum is 2^64 - 1 */
+	ck_assert_int_eq(pb_parse_duration("18000000000000000000ns", 0, UINT64_MAX, &v), 0);
+	ck_assert_uint_eq(v, 18000000000000000000ULL);
+	ck_assert_int_eq(pb_parse_duration("18100000000000000000ns", 0, UINT64_MAX, &v), -ERANGE);
+	ck_assert_int_eq(pb_parse_duration("18446744073709551616ns", 0, UINT64_MAX, &v), -ERANGE);
+	ck_assert_int_eq(pb_parse_duration("5000000000h", 0, UINT64_MAX, &v), -ERANGE);
+	ck_assert_int_eq(pb_parse_size_list(NULL, 1, 10, list, 2, &n), -EINVAL);
+	ck_assert_int_eq(pb_parse_size_list("", 1, 10, list, 2, &n), -EINVAL);
+	ck_assert_uint_eq(n, 7);
+	/* an item of 63 characters is read, one of 64 is not a size */
+	memset(item, '0', sizeof(item));
+	item[62] = '1', item[63] = '\0';
+	ck_assert_int_eq(pb_parse_size_list(item, 1, 10, list, 2, &n), 0);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(list[0], 1);
+	item[62] = '0', item[63] = '1', item[64] = '\0';
+	ck_assert_int_eq(pb_parse_size_list(item, 1, 10, list, 2, &n), -EINVAL);
+	/* the list's count is what it read: two items, two sizes */
+	ck_assert_int_eq(pb_parse_size_list("3,4K", 1, UINT64_MAX, list, 2, &n), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(list[0], 3);
+	ck_assert_uint_eq(list[1], 4096);
+}
+END_TEST
+
+/* The edit distance (an optimal string alignment: insert, delete,
+ * substitute in any case, or swap two neighbours as typed) against a
+ * reference computed outside the program, over pairs that start, end or
+ * swap at either edge, and random ones over a four-letter alphabet. */
+START_TEST(edit_distance_reference)
+{
+	static const struct { const char *a, *b; size_t d; } rows[] = {
+		{ "", "", 0 }, { "abc", "", 3 }, { "", "abc", 3 }, { "ab", "ba", 1 },
+		{ "ba", "ab", 1 }, { "abc", "bac", 1 }, { "abc", "acb", 1 },
+		{ "abcd", "badc", 2 }, { "ca", "abc", 3 }, { "abcd", "abc", 1 },
+		{ "abc", "abcd", 1 }, { "abc", "xbc", 1 }, { "Ab", "bA", 1 },
+		{ "aB", "Ba", 1 }, { "abab", "baba", 2 }, { "a", "b", 1 }, { "xy", "yxz", 2 },
+		{ "kitten", "sitting", 3 }, { "AAb", "aAB", 0 }, { "Bb", "abBA", 2 },
+		{ "A", "a", 0 }, { "baAB", "aaabaB", 3 }, { "aBb", "Abab", 1 },
+		{ "aBBB", "Baa", 3 }, { "A", "AB", 1 }, { "AaAbA", "Ab", 3 }, { "", "Baa", 3 },
+		{ "B", "", 1 }, { "bab", "a", 2 }, { "AaBAB", "aB", 3 }, { "bA", "BB", 1 },
+		{ "BbbBA", "b", 4 }, { "baAAbb", "aabaAb", 3 }, { "", "Aa", 2 },
+		{ "B", "AAB", 2 }, { "bBAaA", "Bb", 3 }, { "AAaaa", "A", 4 },
+		{ "bbb", "BaA", 2 }, { "aBBaBb", "AABb", 2 }, { "", "baaaB", 5 }
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		ck_assert_msg(pb_edit_distance(rows[i].a, rows[i].b) == rows[i].d,
+			      "'%s' to '%s': %zu, want %zu", rows[i].a, rows[i].b,
+			      pb_edit_distance(rows[i].a, rows[i].b), rows[i].d);
+}
+END_TEST
+
+/* pb_format_add: the separator only after something, every byte of a
+ * 16-byte buffer used and none past it, *off at the cut text's NUL (also
+ * when the separator is what is cut), nothing at all into no buffer. */
+START_TEST(format_add)
+{
+	char b[24];
+	size_t off = 0;
+
+	memset(b, '#', sizeof(b));
+	pb_format_add(b, 16, &off, ", ", "%d", 1);
+	ck_assert_str_eq(b, "1");
+	ck_assert_uint_eq(off, 1);
+	pb_format_add(b, 16, &off, ", ", "%s", "two");
+	ck_assert_str_eq(b, "1, two");
+	ck_assert_uint_eq(off, 6);
+	pb_format_add(b, 16, &off, "; ", "%s", "abcdefghij");
+	ck_assert_str_eq(b, "1, two; abcdefg");
+	ck_assert_uint_eq(off, 15);
+	pb_format_add(b, 16, &off, ", ", "%s", "more");
+	ck_assert_str_eq(b, "1, two; abcdefg");
+	ck_assert_uint_eq(off, 15);
+	for (size_t i = 16; i < sizeof(b); i++)
+		ck_assert_int_eq(b[i], '#');
+	/* the separator itself cut: 14 used, ", " leaves "," and the NUL */
+	memset(b, '#', sizeof(b));
+	off = 0;
+	pb_format_add(b, 16, &off, ", ", "%s", "abcdefghijklmn");
+	ck_assert_uint_eq(off, 14);
+	pb_format_add(b, 16, &off, ", ", "%s", "x");
+	ck_assert_str_eq(b, "abcdefghijklmn,");
+	ck_assert_uint_eq(off, 15);
+	ck_assert_int_eq(b[16], '#');
+	/* an empty text adds nothing (but its separator) */
+	off = 0;
+	pb_format_add(b, 16, &off, ", ", "%s", "");
+	ck_assert_uint_eq(off, 0);
+	pb_format_add(b, 16, &off, ", ", "%s", "a");
+	ck_assert_str_eq(b, "a");
+	pb_format_add(b, 16, &off, "+", "%s", "");
+	ck_assert_str_eq(b, "a+");
+	ck_assert_uint_eq(off, 2);
+	/* no room at all */
+	memset(b, '#', sizeof(b));
+	off = 0;
+	pb_format_add(b, 0, &off, ", ", "%s", "x");
+	ck_assert_uint_eq(off, 0);
+	ck_assert_int_eq(b[0], '#');
+	pb_format_add(b, 1, &off, ", ", "%s", "x");
+	ck_assert_uint_eq(off, 0);
+	ck_assert_int_eq(b[0], '#');
+}
+END_TEST
+
 START_TEST(formats_as_typed)
 {
 	char b[32];
@@ -312,6 +477,11 @@ START_TEST(formats_as_typed)
 	ck_assert_str_eq(b, "90s");
 	pb_format_duration_arg(1500, b, sizeof(b));
 	ck_assert_str_eq(b, "1500ns");
+	/* 0 is a multiple of every unit, and is nanoseconds; past G is G */
+	pb_format_duration_arg(0, b, sizeof(b));
+	ck_assert_str_eq(b, "0ns");
+	pb_format_size_arg(1ULL << 40, b, sizeof(b));
+	ck_assert_str_eq(b, "1024G");
 }
 END_TEST
 
@@ -331,6 +501,21 @@ START_TEST(cpu_lists)
 	ck_assert_int_eq(pb_parse_cpu_list("3-1", 8, &s), -EINVAL);
 	ck_assert_int_eq(pb_parse_cpu_list("1-", 8, &s), -EINVAL);
 	ck_assert_int_eq(pb_parse_cpu_list("x", 8, &s), -EINVAL);
+	ck_assert_int_eq(pb_parse_cpu_list("1x", 8, &s), -EINVAL);
+	ck_assert_int_eq(pb_parse_cpu_list("1-2x", 8, &s), -EINVAL);
+	ck_assert_int_eq(pb_parse_cpu_list(NULL, 8, &s), -EINVAL);
+	ck_assert_int_eq(pb_parse_cpu_list("", 8, &s), -EINVAL);
+	/* a buffer too small: cut, terminated, nothing written past it */
+	{
+		char small[16];
+
+		ck_assert_int_eq(pb_parse_cpu_list("0,2,4,6,8,10,12,14", 16, &s), 0);
+		memset(small, '#', sizeof(small));
+		pb_format_cpu_list(&s, small, 8);
+		ck_assert_str_eq(small, "0,2,4,6");
+		for (size_t i = 8; i < sizeof(small); i++)
+			ck_assert_int_eq(small[i], '#');
+	}
 	/* Ranges at the edges of the set: from CPU 0, up to its last CPU, single
 	 * CPUs between ranges, and the empty set. */
 	{
@@ -381,6 +566,9 @@ START_TEST(formats_at_boundaries)
 		{ (1ULL << 20) + 1024, "1025K", "1025 KiB" }, { (1ULL << 30) - (1ULL << 20), "1023M", "1023 MiB" },
 		{ 1ULL << 30, "1G", "1 GiB" }, { (1ULL << 30) + (1ULL << 20), "1025M", "1025 MiB" },
 		{ 3ULL << 30, "3G", "3 GiB" }, { (1ULL << 30) + 1, "1073741825", "1073741825 B" },
+		/* one and a half of a unit is the unit below */
+		{ 3ULL << 29, "1536M", "1536 MiB" }, { 3ULL << 19, "1536K", "1536 KiB" },
+		{ 3ULL << 9, "1536", "1536 B" },
 	};
 	static const struct { uint64_t ns; const char *arg; } durs[] = {
 		{ 1, "1ns" }, { 999, "999ns" }, { 1000, "1us" }, { 1001, "1001ns" },
@@ -415,6 +603,8 @@ END_TEST
 PB_CHECK_SUITE_MAIN("units",
 	PB_TCASE("sizes", size_suffixes, size_suffixes_documented, size_rejects_junk,
 		 size_range_and_overflow, format_sizes),
-	PB_TCASE("numbers", counts, durations, duration_units_and_bounds, doubles),
+	PB_TCASE("numbers", counts, durations, duration_units_and_bounds, doubles,
+		 parsers_each_condition),
 	PB_TCASE("lists", size_lists, word_lists, cpu_lists, word_match, did_you_mean,
-		 formats_as_typed, formats_at_boundaries))
+		 formats_as_typed, formats_at_boundaries, edit_distance_reference,
+		 format_add))

@@ -73,7 +73,8 @@ lava_ok timestamps timestamps --dir "$D"
 grep -Eq '^<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=anon\.write\.mtime RESULT=pass MEASUREMENT=(0|1) UNITS=ratio>$' "$D/l.out"; ok $? "a probe is a stable case, what it saw the measurement"
 is "$(grep -c 'TEST_CASE_ID=\(anon\|fifo\)\.[a-z_]*\.[acm]time ' "$D/l.out")" 48 "a case per kind, operation and time"
 ! grep -Eq 'TEST_CASE_ID=[^ ]*(frozen|updated|mixed|unchanged|accepted|rejected)' "$D/l.out"; ok $? "no observation word in a case name"
-lava_ok o_noatime o_noatime --dir "$D" --loops 50 --repeat 1
+lava_ok o_noatime o_noatime --dir "$D" --loops 50 --repeat 2
+is "$(grep -c '^<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=tt-ratio-stable RESULT=\(pass\|skip\)>$' "$D/l.out")" 1 "one stability case, the B/A ratio's (not A's or B's)"
 grep -Eq '^<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=pipe2_o_noatime RESULT=pass MEASUREMENT=(0|1) UNITS=accepted>$' "$D/l.out"; ok $? "pipe2(O_NOATIME) is one case, accepted or not its measurement"
 grep -Eq '^<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=timestamps\.fifo\.write\.mtime RESULT=(pass MEASUREMENT=(0|1) UNITS=ratio|skip)>$' "$D/l.out"; ok $? "o_noatime's timestamp probes are stable cases"
 ! grep -Eq 'TEST_CASE_ID=[^ ]*(frozen|updated|mixed|unchanged|accepted|rejected)' "$D/l.out"; ok $? "no observation word in an o_noatime case name"

@@ -17,19 +17,30 @@ on_tty() {
 	wall=$(($(date +%s) - t0 + 1))
 }
 
+# worst_eta LINES: the longest ETA of the progress lines in LINES, in seconds.
+worst_eta() {
+	sed -n 's/.*(ETA \([0-9hms]*\)).*/\1/p' "$1" | awk '
+	{ s = 0; v = $0
+	  if (match(v, /[0-9]+h/)) s += 3600 * substr(v, RSTART, RLENGTH - 1)
+	  if (match(v, /[0-9]+m/)) s += 60 * substr(v, RSTART, RLENGTH - 1)
+	  if (match(v, /[0-9]+s/)) s += substr(v, RSTART, RLENGTH - 1)
+	  if (s > w) w = s } END { print w + 0 }'
+}
+
 on_tty "$TEST_TMP/tp" throughput --loops 300 --repeat 3 --warmup 1 --kind anon,fifo
 is "$rc" 0 "throughput on a terminal: exit 0"
 tr '\r' '\n' <"$TEST_TMP/tp" | grep -a 'pipebench throughput: .*repetition' >"$TEST_TMP/lines"
 is "$(grep -c 'repetition [0-9]/3' "$TEST_TMP/lines")" 6 "a progress line for each of the 6 repetitions"
 grep -q '>99h' "$TEST_TMP/lines"; [ $? -ne 0 ]; ok $? "no ETA past 99 hours"
 # Each ETA in seconds: at most ten times the whole run, plus a minute.
-worst=$(sed -n 's/.*(ETA \([0-9hms]*\)).*/\1/p' "$TEST_TMP/lines" | awk '
-	{ s = 0; v = $0
-	  if (match(v, /[0-9]+h/)) s += 3600 * substr(v, RSTART, RLENGTH - 1)
-	  if (match(v, /[0-9]+m/)) s += 60 * substr(v, RSTART, RLENGTH - 1)
-	  if (match(v, /[0-9]+s/)) s += substr(v, RSTART, RLENGTH - 1)
-	  if (s > w) w = s } END { print w + 0 }')
+worst=$(worst_eta "$TEST_TMP/lines")
 [ "$worst" -le $((wall * 10 + 60)) ]; ok $? "every ETA follows the work left (worst ${worst}s, run ${wall}s)"
+# latency's too: its steps are the cells' warmups and repetitions
+on_tty "$TEST_TMP/lat" latency --kind anon,fifo -n 2000 -r 3 --warmup 1
+tr '\r' '\n' <"$TEST_TMP/lat" | grep -a 'pipebench latency: .*repetition [23]/3' >"$TEST_TMP/lines"
+is "$rc/$(grep -c '(ETA [0-9hms]*)$' "$TEST_TMP/lines")" 0/4 "latency on a terminal: exit 0, an ETA on each later step"
+worst=$(worst_eta "$TEST_TMP/lines")
+[ "$worst" -le $((wall * 10 + 60)) ]; ok $? "latency's ETA follows the work left (worst ${worst}s, run ${wall}s)"
 grep -aq "$(printf '\033\\[K')" "$TEST_TMP/tp"; ok $? "the line is cleared (ESC [K)"
 # Every step on its own line, in the order run, naming the cell it measures:
 # kind, mode, the chunk size in its unit (a line whose size was never
