@@ -19,8 +19,14 @@
 #include <ftw.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/perf_event.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -489,12 +495,30 @@ static FILE *plain_fopen(const char *path, const char *mode)
 static bool sched_kills_b;
 static int b_sched_reads;
 
+/* Party B, a thread, waits at its first look until party A has asked the
+ * watchdog (which then says it fired: below). */
+static bool b_waits_for_watchdog, wd_asked;
+
+/* perf_event_paranoid's text for perf_refusal, with sched_on (NULL: no
+ * such file). */
+static const char *paranoid_text;
+
 FILE *fopen(const char *path, const char *mode)
 {
 	int64_t v;
 
+	if (sched_on && !strcmp(path, "/proc/sys/kernel/perf_event_paranoid")) {
+		if (!paranoid_text) {
+			errno = ENOENT;
+			return NULL;
+		}
+		return fmemopen((void *)paranoid_text, strlen(paranoid_text), "r");
+	}
 	if (!sched_on || strcmp(path, "/proc/thread-self/sched") != 0)
 		return plain_fopen(path, mode);
+	if (b_waits_for_watchdog && gettid() != getpid())
+		while (!__atomic_load_n(&wd_asked, __ATOMIC_ACQUIRE))
+			usleep(100);
 	if (sched_kills_b && getpid() != script_pid && ++b_sched_reads == 2)
 		raise(SIGKILL);
 	v = sched_script[getpid() == script_pid ? 0 : 1][sched_reads < 3 ? sched_reads : 2];
@@ -523,6 +547,9 @@ FILE *fopen(const char *path, const char *mode)
  */
 static bool clk_on;
 static uint64_t clk_now, clk_reads;
+/* Or, when set, the steps of this table in turn, its last one repeated. */
+static const uint64_t *clk_table;
+static size_t clk_len;
 
 static uint64_t clk_step(uint64_t k)
 {
@@ -537,7 +564,9 @@ static uint64_t clk_step(uint64_t k)
 int clock_gettime(clockid_t id, struct timespec *ts)
 {
 	if (clk_on && id == CLOCK_MONOTONIC && getpid() == script_pid) {
-		clk_now += clk_step(clk_reads++);
+		clk_now += clk_table ? clk_table[clk_reads < clk_len ? clk_reads : clk_len - 1]
+				     : clk_step(clk_reads);
+		clk_reads++;
 		ts->tv_sec = (time_t)(clk_now / 1000000000u);
 		ts->tv_nsec = (long)(clk_now % 1000000000u);
 		return 0;
@@ -997,9 +1026,20 @@ static int party_index(void)
 	return syscall(SYS_gettid) == getpid() ? 0 : 1;
 }
 
+/* The party whose ring cannot be opened (ENOSYS, io_uring_setup), -1:
+ * none (party() is below: 0 is A, the test's thread, 1 is B). */
+static int ring_fails_party = -1;
+static int party(void);
+
 int __wrap_pb_uring_open(struct pb_uring **u, const char **what)
 {
-	int r = __real_pb_uring_open(u, what);
+	int r;
+
+	if (ring_fails_party >= 0 && party() == ring_fails_party) {
+		*what = "io_uring_setup";
+		return -ENOSYS;
+	}
+	r = __real_pb_uring_open(u, what);
 
 	if (r == 0)
 		__atomic_add_fetch(&ring_opens[party_index()], 1, __ATOMIC_RELAXED);
@@ -1083,6 +1123,1164 @@ START_TEST(migrations_judge_unpinned_stability)
 }
 END_TEST
 
+/* ------------------------------------------------ the engine under faults */
+
+/*
+ * The calls the engine makes, interposed (Makefile.am: -Wl,--wrap=...) so
+ * that the tests below can count them and make one misbehave on request:
+ * read and write (one party's Nth call fails or returns 0, every call
+ * capped at a few bytes), poll, sched_yield, sched_getcpu, getrusage,
+ * perf_event_open (through syscall, a memfd of scripted counter values),
+ * pb_watchdog_fired, pthread_create, pb_cleanup_fork, the shared mmap and
+ * the message buffer's malloc.  Off, each does what the real call does.
+ * The parties: 0 is A (the test's own thread), 1 is B (a thread of this
+ * process, or a forked process, which works on its copy of the script).
+ */
+static int party(void)
+{
+	return getpid() != script_pid || gettid() != getpid() ? 1 : 0;
+}
+
+static bool io_on;
+static int io_calls[2][2];          /* [party][rd]: read and write calls made */
+static size_t io_cap;               /* 0, or the most bytes one call moves */
+static size_t io_asked[16];         /* party A's asks, by call, while capped */
+static struct {
+	int party, rd, at;          /* the party's AT-th read (rd) or write */
+	int errnum;                 /* fails with it; 0: returns 0 (EOF) */
+} io_fault = { -1, 0, 0, 0 };
+static int nonblock_seen = -1;      /* O_NONBLOCK of party A's first read's fd */
+
+ssize_t __real_read(int fd, void *buf, size_t n);
+ssize_t __wrap_read(int fd, void *buf, size_t n);
+ssize_t __real_write(int fd, const void *buf, size_t n);
+ssize_t __wrap_write(int fd, const void *buf, size_t n);
+
+/* A counted call of party P: -2 to go on, else what it returns. */
+static ssize_t io_script(bool rd, size_t *n)
+{
+	int p = party(), k = __atomic_add_fetch(&io_calls[p][rd], 1, __ATOMIC_RELAXED);
+
+	if (p == 0 && k <= 16 && io_cap)
+		io_asked[k - 1] = *n;
+	if (io_cap && *n > io_cap)
+		*n = io_cap;
+	if (io_fault.party == p && io_fault.rd == rd && io_fault.at == k) {
+		errno = io_fault.errnum;
+		return io_fault.errnum ? -1 : 0;
+	}
+	return -2;
+}
+
+ssize_t __wrap_read(int fd, void *buf, size_t n)
+{
+	ssize_t k;
+
+	if (!io_on)
+		return __real_read(fd, buf, n);
+	if (party() == 0 && nonblock_seen < 0)
+		nonblock_seen = (fcntl(fd, F_GETFL) & O_NONBLOCK) != 0;
+	k = io_script(true, &n);
+	return k == -2 ? __real_read(fd, buf, n) : k;
+}
+
+ssize_t __wrap_write(int fd, const void *buf, size_t n)
+{
+	ssize_t k;
+
+	if (!io_on)
+		return __real_write(fd, buf, n);
+	k = io_script(false, &n);
+	return k == -2 ? __real_write(fd, buf, n) : k;
+}
+
+/* poll: counted by party; the party's POLL_FAIL_AT-th call fails with
+ * POLL_ERRNO.  sched_yield: counted by party. */
+static int poll_calls[2], poll_fail_at, poll_errno, yields[2];
+int __real_poll(struct pollfd *p, nfds_t n, int timeout);
+int __wrap_poll(struct pollfd *p, nfds_t n, int timeout);
+int __real_sched_yield(void);
+int __wrap_sched_yield(void);
+
+int __wrap_poll(struct pollfd *p, nfds_t n, int timeout)
+{
+	int k;
+
+	if (!io_on)
+		return __real_poll(p, n, timeout);
+	k = __atomic_add_fetch(&poll_calls[party()], 1, __ATOMIC_RELAXED);
+	if (party() == 0 && k == poll_fail_at) {
+		errno = poll_errno;
+		return -1;
+	}
+	return __real_poll(p, n, timeout);
+}
+
+int __wrap_sched_yield(void)
+{
+	if (io_on)
+		__atomic_add_fetch(&yields[party()], 1, __ATOMIC_RELAXED);
+	return __real_sched_yield();
+}
+
+/*
+ * pb_watchdog_fired: WD_AFTER_WRITES > 0: true once party A has made that
+ * many writes (every round trip starts with one); WD_ALWAYS: true, and
+ * WD_ASKED records that A asked (party B waits for that, below).
+ */
+static int wd_after_writes;
+static bool wd_always;
+bool __real_pb_watchdog_fired(void);
+bool __wrap_pb_watchdog_fired(void);
+
+bool __wrap_pb_watchdog_fired(void)
+{
+	if (wd_always) {
+		__atomic_store_n(&wd_asked, true, __ATOMIC_RELEASE);
+		return true;
+	}
+	if (wd_after_writes)
+		return __atomic_load_n(&io_calls[0][0], __ATOMIC_RELAXED) >= wd_after_writes;
+	return __real_pb_watchdog_fired();
+}
+
+/* sched_getcpu: party P's Nth call (from 0) says CPU cpu_script(P, N). */
+static bool cpu_on;
+static int cpu_calls[2];
+int __real_sched_getcpu(void);
+int __wrap_sched_getcpu(void);
+
+static int cpu_script(int p, int n)
+{
+	if (p == 0 && n == 1)
+		return -1;          /* unknown: no CPU to add */
+	return 2 * n + p;
+}
+
+int __wrap_sched_getcpu(void)
+{
+	int p;
+
+	if (!cpu_on)
+		return __real_sched_getcpu();
+	p = party();
+	return cpu_script(p, __atomic_fetch_add(&cpu_calls[p], 1, __ATOMIC_RELAXED));
+}
+
+/* getrusage: party P's first call says ru_script[P][0], the others [1];
+ * a call for anything but the calling thread is counted in RU_NOT_THREAD. */
+static bool ru_on;
+static int ru_calls[2], ru_not_thread;
+static struct rusage ru_script[2][2];
+int __real_getrusage(int who, struct rusage *ru);
+int __wrap_getrusage(int who, struct rusage *ru);
+
+int __wrap_getrusage(int who, struct rusage *ru)
+{
+	int p, k;
+
+	if (!ru_on)
+		return __real_getrusage(who, ru);
+	if (who != RUSAGE_THREAD)
+		ru_not_thread++;
+	p = party();
+	k = __atomic_fetch_add(&ru_calls[p], 1, __ATOMIC_RELAXED);
+	*ru = ru_script[p][k ? 1 : 0];
+	return 0;
+}
+
+/*
+ * perf_event_open, through syscall: a software counter of the calling
+ * task on any CPU, close-on-exec, every other attribute zero, or the call
+ * is counted in PERF_BAD and fails (EINVAL).  PERF_ERRNO: refused with
+ * it.  Else a memfd that reads perf_script[party][config is migrations]
+ * in turn (PERF_SHORT: 4 bytes only), counted in perf_opens[party].
+ */
+enum { PERF_SHORT = -7 };
+static bool perf_on;
+static int perf_errno, perf_bad, perf_opens[2];
+static int64_t perf_script[2][2][2];
+long __real_syscall(long n, ...);
+long __wrap_syscall(long n, ...);
+
+static long fake_perf_open(const struct perf_event_attr *a, long pid, long cpu, long group,
+			   long flags)
+{
+	struct perf_event_attr rest = *a;
+	static const struct perf_event_attr zero;
+	int p = party(), fd;
+
+	rest.type = 0;
+	rest.size = 0;
+	rest.config = 0;
+	if (a->type != PERF_TYPE_SOFTWARE || a->size != sizeof(*a) ||
+	    (a->config != PERF_COUNT_SW_CONTEXT_SWITCHES &&
+	     a->config != PERF_COUNT_SW_CPU_MIGRATIONS) || memcmp(&rest, &zero, sizeof(rest)) ||
+	    (int)pid != 0 || (int)cpu != -1 || (int)group != -1 ||
+	    (unsigned long)flags != PERF_FLAG_FD_CLOEXEC) {
+		__atomic_add_fetch(&perf_bad, 1, __ATOMIC_RELAXED);
+		errno = EINVAL;
+		return -1;
+	}
+	if (perf_errno) {
+		errno = perf_errno;
+		return -1;
+	}
+	fd = memfd_create("pb-fake-perf", MFD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	for (int i = 0; i < 2; i++) {
+		int64_t v = perf_script[p][a->config == PERF_COUNT_SW_CPU_MIGRATIONS][i];
+
+		if (__real_write(fd, &v, v == PERF_SHORT ? 4 : sizeof(v)) < 0)
+			return -1;
+		if (v == PERF_SHORT)
+			break;
+	}
+	lseek(fd, 0, SEEK_SET);
+	__atomic_add_fetch(&perf_opens[p], 1, __ATOMIC_RELAXED);
+	return fd;
+}
+
+long __wrap_syscall(long n, ...)
+{
+	long a[6];
+	va_list ap;
+
+	va_start(ap, n);
+	for (int i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	if (perf_on && n == SYS_perf_event_open)
+		return fake_perf_open((const struct perf_event_attr *)a[0], a[1], a[2], a[3], a[4]);
+	return __real_syscall(n, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+/* The setup calls that fail on request: pthread_create (EAGAIN), the fork
+ * of party B (EAGAIN), the shared mmap (ENOMEM), a malloc of one size. */
+static bool pthread_fails, fork_fails, shared_mmap_fails;
+static size_t malloc_fails_size;
+int __real_pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *), void *arg);
+int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *), void *arg);
+pid_t __real_pb_cleanup_fork(void);
+pid_t __wrap_pb_cleanup_fork(void);
+void *__real_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
+void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
+void *__real_malloc(size_t n);
+void *__wrap_malloc(size_t n);
+static bool realloc_fails;
+void *__real_realloc(void *p, size_t n);
+void *__wrap_realloc(void *p, size_t n);
+
+/* realloc fails (ENOMEM) while REALLOC_FAILS: the intervals' array. */
+void *__wrap_realloc(void *p, size_t n)
+{
+	if (realloc_fails) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return __real_realloc(p, n);
+}
+
+int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *), void *arg)
+{
+	return pthread_fails ? EAGAIN : __real_pthread_create(t, a, fn, arg);
+}
+
+pid_t __wrap_pb_cleanup_fork(void)
+{
+	if (fork_fails) {
+		errno = EAGAIN;
+		return -1;
+	}
+	return __real_pb_cleanup_fork();
+}
+
+void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	if (shared_mmap_fails && (flags & MAP_SHARED) && (flags & MAP_ANONYMOUS)) {
+		errno = ENOMEM;
+		return MAP_FAILED;
+	}
+	return __real_mmap(addr, len, prot, flags, fd, off);
+}
+
+void *__wrap_malloc(size_t n)
+{
+	if (malloc_fails_size && n == malloc_fails_size) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return __real_malloc(n);
+}
+
+/* Every script off and every count zero. */
+static void faults_reset(void)
+{
+	io_on = cpu_on = ru_on = perf_on = wd_always = wd_asked = b_waits_for_watchdog = false;
+	pthread_fails = fork_fails = shared_mmap_fails = false;
+	sched_on = sched_kills_b = clk_on = false;
+	memset(io_calls, 0, sizeof(io_calls));
+	memset(io_asked, 0, sizeof(io_asked));
+	memset(poll_calls, 0, sizeof(poll_calls));
+	memset(yields, 0, sizeof(yields));
+	memset(cpu_calls, 0, sizeof(cpu_calls));
+	memset(ru_calls, 0, sizeof(ru_calls));
+	memset(perf_opens, 0, sizeof(perf_opens));
+	script_pid = getpid();
+	io_fault.party = -1;
+	io_cap = 0;
+	nonblock_seen = -1;
+	poll_fail_at = poll_errno = 0;
+	wd_after_writes = 0;
+	ru_not_thread = perf_errno = perf_bad = 0;
+	malloc_fails_size = 0;
+	realloc_fails = false;
+	ring_fails_party = -1;
+	memset(ring_opens, 0, sizeof(ring_opens));
+	merges = 0;
+	merged_b_samples = 0;
+}
+
+/* The options of a plain run: N round trips of SIZE bytes on an
+ * anonymous pipe, B a process (or a thread), counters from /proc. */
+static struct pb_lat_opts plain_opts(uint64_t n, uint64_t size, bool threads)
+{
+	return (struct pb_lat_opts){ .kind = PB_KIND_ANON, .size = size, .wait = PB_LAT_BLOCK,
+				     .cpu_a = -1, .cpu_b = -1, .loops = n, .threads = threads,
+				     .source = PB_LAT_SRC_PROC };
+}
+
+/* One repetition into R, whose histogram the caller made and frees (with
+ * lat_done), as it does R's intervals; SIGCHLD recorded; no descriptor
+ * left behind, whatever the outcome. */
+static int lat_go(const struct pb_lat_opts *o, struct pb_lat_result *r, char *err, size_t len)
+{
+	struct sigaction sa = { .sa_sigaction = on_chld, .sa_flags = SA_SIGINFO | SA_RESTART },
+			 old;
+	int rc, fds = pb_check_count_fds();
+
+	ck_assert_int_ge(fds, 0);
+	chld_count = 0;
+	ck_assert_int_eq(sigaction(SIGCHLD, &sa, &old), 0);
+	script_pid = getpid();
+	rc = pb_lat_run(o, r, err, len);
+	sigaction(SIGCHLD, &old, NULL);
+	ck_assert_int_eq(pb_check_count_fds(), fds);
+	return rc;
+}
+
+static void lat_init(struct pb_lat_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	ck_assert_int_eq(pb_hist_init(&r->hist), 0);
+}
+
+static void lat_done(struct pb_lat_result *r)
+{
+	pb_hist_free(&r->hist);
+	free(r->iv);
+	r->iv = NULL;
+}
+
+/* A run of O that must fail with RC and the words WANT, after ROUND_TRIPS
+ * round trips (each one in the histogram, none more). */
+static void want_failure(const struct pb_lat_opts *o, int rc, const char *want,
+			 uint64_t round_trips)
+{
+	struct pb_lat_result r;
+	char err[256] = "";
+	int got;
+
+	lat_init(&r);
+	got = lat_go(o, &r, err, sizeof(err));
+	io_on = false;
+	ck_assert_msg(got == rc, "rc %d (%s), want %d", got, err, rc);
+	ck_assert_str_eq(err, want);
+	ck_assert_uint_eq(r.round_trips, round_trips);
+	ck_assert_uint_eq(r.hist.count, round_trips);
+	lat_done(&r);
+}
+
+/*
+ * Party A's own transfer fails: the run stops there with that error and
+ * A's words, the round trips before it counted (a write that fails on the
+ * 5th round trip: 4), B (a process) ending cleanly on the end of file.  A's
+ * read finding the end of file is B ending early on the B-to-A channel; a
+ * write's EPIPE, on the A-to-B channel; the end of file inside a message
+ * (4 bytes, one a call) is EPIPE too.
+ */
+START_TEST(party_a_transfer_fails)
+{
+	struct pb_lat_opts o = plain_opts(10, 1, false);
+
+	faults_reset();
+	io_on = true;
+	io_fault.party = 0;
+	io_fault.rd = 0;
+	io_fault.at = 5;
+	io_fault.errnum = ENOSPC;
+	want_failure(&o, -ENOSPC, "party A: No space left on device", 4);
+	ck_assert_int_eq(chld_count, 1);
+	ck_assert_int_eq(chld_code, CLD_EXITED);
+	ck_assert_int_eq(chld_status, 0);
+
+	faults_reset();
+	io_on = true;
+	io_fault = (typeof(io_fault)){ 0, 1, 3, 0 };
+	want_failure(&o, -ECONNRESET, "party B ended early: end of file on the B-to-A channel", 2);
+
+	faults_reset();
+	io_on = true;
+	io_fault = (typeof(io_fault)){ 0, 0, 2, EPIPE };
+	want_failure(&o, -EPIPE, "party B ended early: EPIPE on the A-to-B channel", 1);
+
+	faults_reset();
+	o.size = 4;
+	io_on = true;
+	io_cap = 1;
+	io_fault = (typeof(io_fault)){ 0, 1, 6, 0 };   /* the 2nd message's 2nd byte */
+	want_failure(&o, -EPIPE, "party B ended early: EPIPE on the A-to-B channel", 1);
+	faults_reset();
+}
+END_TEST
+
+/*
+ * Party B's transfer fails: its words reach ERR (a read's end of file
+ * inside a message said so, any other error by its strerror), B's process
+ * exits 1, and the run fails (A then finds the end of file or EPIPE,
+ * whichever comes first), the round trips before it counted.
+ */
+START_TEST(party_b_transfer_fails)
+{
+	static const struct {
+		bool threads;
+		int rd, at, errnum;
+		size_t size;
+		uint64_t done;
+		const char *want;
+	} rows[] = {
+		{ false, 1, 3, EIO, 1, 2, "party B: read/write: Input/output error" },
+		{ false, 0, 2, ENOSPC, 1, 1, "party B: read/write: No space left on device" },
+		{ false, 1, 6, 0, 4, 1, "party B: read: end of file inside a message" },
+		{ true, 1, 3, EIO, 1, 2, "party B: read/write: Input/output error" },
+		{ true, 1, 6, 0, 4, 1, "party B: read: end of file inside a message" },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct pb_lat_opts o = plain_opts(10, rows[i].size, rows[i].threads);
+		struct pb_lat_result r;
+		char err[256] = "";
+		int rc;
+
+		faults_reset();
+		io_on = true;
+		io_cap = rows[i].size > 1 ? 1 : 0;
+		io_fault = (typeof(io_fault)){ 1, rows[i].rd, rows[i].at, rows[i].errnum };
+		lat_init(&r);
+		rc = lat_go(&o, &r, err, sizeof(err));
+		faults_reset();
+		ck_assert_msg(rc == -ECONNRESET || rc == -EPIPE, "row %zu: rc %d", i, rc);
+		ck_assert_msg(!strcmp(err, rows[i].want), "row %zu: '%s'", i, err);
+		ck_assert_uint_eq(r.round_trips, rows[i].done);
+		if (!rows[i].threads) {
+			ck_assert_int_eq(chld_count, 1);
+			ck_assert_int_eq(chld_code, CLD_EXITED);
+			ck_assert_int_eq(chld_status, 1);
+		}
+		lat_done(&r);
+	}
+}
+END_TEST
+
+/*
+ * pb_lat_xfer counts the bytes each call returned, not those it asked for:
+ * calls that move two bytes at most ask for what is left (5, 3, 1) at the
+ * place it is left, and a read takes no byte of the next message.  A write
+ * that moves nothing is -EIO (not 0, not a stale errno); an error is its
+ * errno.
+ */
+START_TEST(xfer_counts_bytes_returned)
+{
+	int fd[2];
+	char buf[8] = "", msg[] = "abcde";
+
+	faults_reset();
+	ck_assert_int_eq(pipe(fd), 0);
+	io_on = true;
+	io_cap = 2;
+	ck_assert_int_eq(pb_lat_xfer(NULL, fd[1], msg, 5, false, PB_LAT_BLOCK, false), 5);
+	ck_assert_int_eq(io_asked[0], 5);
+	ck_assert_int_eq(io_asked[1], 3);
+	ck_assert_int_eq(io_asked[2], 1);
+	ck_assert_int_eq(io_calls[0][0], 3);
+	ck_assert_int_eq(__real_write(fd[1], "fg", 2), 2);
+	ck_assert_int_eq(pb_lat_xfer(NULL, fd[0], buf, 5, true, PB_LAT_BLOCK, false), 5);
+	ck_assert_int_eq(io_asked[0], 5);
+	ck_assert_int_eq(io_asked[1], 3);
+	ck_assert_int_eq(io_asked[2], 1);
+	ck_assert_int_eq(io_calls[0][1], 3);
+	ck_assert_str_eq(buf, "abcde");
+	io_cap = 0;
+	ck_assert_int_eq(__real_read(fd[0], buf, sizeof(buf)), 2);
+	ck_assert_int_eq(memcmp(buf, "fg", 2), 0);
+
+	/* a write of nothing, errno left 0: an I/O error all the same */
+	io_fault = (typeof(io_fault)){ 0, 0, 1, 0 };
+	io_calls[0][0] = 0;
+	ck_assert_int_eq(pb_lat_xfer(NULL, fd[1], msg, 1, false, PB_LAT_BLOCK, false), -EIO);
+	io_fault = (typeof(io_fault)){ 0, 1, 1, EBADF };
+	io_calls[0][1] = 0;
+	ck_assert_int_eq(pb_lat_xfer(NULL, fd[0], buf, 1, true, PB_LAT_BLOCK, false), -EBADF);
+	io_fault = (typeof(io_fault)){ 0, 0, 1, ENOSPC };
+	io_calls[0][0] = 0;
+	ck_assert_int_eq(pb_lat_xfer(NULL, fd[1], msg, 1, false, PB_LAT_SPIN, true), -ENOSPC);
+	ck_assert_int_eq(yields[0], 0);
+	faults_reset();
+	close(fd[0]);
+	close(fd[1]);
+}
+END_TEST
+
+/*
+ * EINTR and EAGAIN are retried, the call made again, until the watchdog
+ * fires (-ETIMEDOUT); a spinner with YIELD gives up the CPU on EAGAIN
+ * only (not on EINTR, not without YIELD).  POLL polls before each read
+ * (never before a write, nor in the other modes): a poll that EINTR
+ * interrupts is made again, another error is the transfer's.
+ */
+START_TEST(xfer_retries_and_waits)
+{
+	static const struct {
+		int errnum;
+		bool yield, wd;
+		ssize_t ret;
+		int reads, yields;
+	} rows[] = {
+		{ EINTR, false, false, 1, 2, 0 },
+		{ EINTR, true, false, 1, 2, 0 },
+		{ EAGAIN, false, false, 1, 2, 0 },
+		{ EAGAIN, true, false, 1, 2, 1 },
+		{ EINTR, true, true, -ETIMEDOUT, 1, 0 },
+		{ EAGAIN, true, true, -ETIMEDOUT, 1, 0 },
+	};
+	static const enum pb_lat_wait waits[] = { PB_LAT_BLOCK, PB_LAT_POLL, PB_LAT_SPIN };
+	int fd[2];
+	char buf[4], zz[] = "zz";
+
+	ck_assert_int_eq(pipe(fd), 0);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		faults_reset();
+		ck_assert_int_eq(__real_write(fd[1], "y", 1), 1);
+		io_on = true;
+		wd_always = rows[i].wd;
+		io_fault = (typeof(io_fault)){ 0, 1, 1, rows[i].errnum };
+		ck_assert_msg(pb_lat_xfer(NULL, fd[0], buf, 1, true, PB_LAT_SPIN, rows[i].yield) ==
+			      rows[i].ret, "row %zu", i);
+		ck_assert_msg(io_calls[0][1] == rows[i].reads && yields[0] == rows[i].yields,
+			      "row %zu: %d reads, %d yields", i, io_calls[0][1], yields[0]);
+		if (rows[i].wd) {
+			io_on = false;
+			ck_assert_int_eq(__real_read(fd[0], buf, 1), 1);   /* left unread */
+		}
+	}
+	for (size_t i = 0; i < 3; i++) {
+		faults_reset();
+		io_on = true;
+		ck_assert_int_eq(pb_lat_xfer(NULL, fd[1], zz, 2, false, waits[i], false), 2);
+		ck_assert_int_eq(pb_lat_xfer(NULL, fd[0], buf, 1, true, waits[i], false), 1);
+		ck_assert_int_eq(pb_lat_xfer(NULL, fd[0], buf, 1, true, waits[i], false), 1);
+		ck_assert_int_eq(poll_calls[0], waits[i] == PB_LAT_POLL ? 2 : 0);
+	}
+	/* poll interrupted: once more; failing: its errno; interrupted when
+	 * the watchdog fired: timed out, nothing read */
+	faults_reset();
+	ck_assert_int_eq(__real_write(fd[1], "w", 1), 1);
+	io_on = true;
+	poll_fail_at = 1;
+	poll_errno = EINTR;
+	ck_assert_int_eq(pb_lat_xfer(NULL, fd[0], buf, 1, true, PB_LAT_POLL, false), 1);
+	ck_assert_int_eq(poll_calls[0], 2);
+	ck_assert_int_eq(buf[0], 'w');
+	poll_calls[0] = 0;
+	poll_errno = ENOMEM;
+	ck_assert_int_eq(pb_lat_xfer(NULL, fd[0], buf, 1, true, PB_LAT_POLL, false), -ENOMEM);
+	ck_assert_int_eq(__real_write(fd[1], "v", 1), 1);
+	poll_calls[0] = io_calls[0][1] = 0;
+	poll_errno = EINTR;
+	wd_always = true;
+	ck_assert_int_eq(pb_lat_xfer(NULL, fd[0], buf, 1, true, PB_LAT_POLL, false), -ETIMEDOUT);
+	ck_assert_int_eq(io_calls[0][1], 0);
+	faults_reset();
+	ck_assert_int_eq(__real_read(fd[0], buf, 1), 1);
+	ck_assert_int_eq(buf[0], 'v');
+	close(fd[0]);
+	close(fd[1]);
+}
+END_TEST
+
+/*
+ * The wait modes over a whole run (B a thread): spin makes the channels
+ * non-blocking, the others leave them blocking; poll polls before each
+ * read, A's one a round trip and B's one more for the end of file; a
+ * spinner that may yield still completes every round trip.
+ */
+START_TEST(wait_modes_over_a_run)
+{
+	static const enum pb_lat_wait waits[] = { PB_LAT_BLOCK, PB_LAT_POLL, PB_LAT_SPIN };
+
+	for (size_t i = 0; i < 3; i++) {
+		struct pb_lat_opts o = plain_opts(50, 1, true);
+		struct pb_lat_result r;
+		char err[256] = "";
+
+		o.wait = waits[i];
+		o.spin_yield = waits[i] == PB_LAT_SPIN;
+		faults_reset();
+		io_on = true;
+		lat_init(&r);
+		ck_assert_msg(lat_go(&o, &r, err, sizeof(err)) == 0, "%s", err);
+		io_on = false;
+		ck_assert_str_eq(err, "");
+		ck_assert_uint_eq(r.round_trips, 50);
+		ck_assert_int_eq(nonblock_seen, waits[i] == PB_LAT_SPIN);
+		ck_assert_int_eq(poll_calls[0], waits[i] == PB_LAT_POLL ? 50 : 0);
+		ck_assert_int_eq(poll_calls[1], waits[i] == PB_LAT_POLL ? 51 : 0);
+		lat_done(&r);
+	}
+	faults_reset();
+}
+END_TEST
+
+/*
+ * A setup call that fails fails the run with -errno and its name, leaves
+ * no descriptor (lat_go) and gives SIGPIPE back its handler: the shared
+ * mmap, the message buffer (twice SIZE), the interval histogram (only with
+ * --interval: without it the same failing calloc is never made), the
+ * first FIFO, pthread_create for a thread B, the fork for a process B.
+ */
+static void on_pipe(int sig)
+{
+	(void)sig;
+}
+
+START_TEST(setup_failures)
+{
+	struct pb_lat_opts o = plain_opts(10, 777, false);
+	struct sigaction sa = { .sa_handler = on_pipe }, old, now;
+	struct pb_lat_result r;
+	char err[256], gone[64];
+
+	ck_assert_int_eq(sigaction(SIGPIPE, &sa, &old), 0);
+	faults_reset();
+	shared_mmap_fails = true;
+	want_failure(&o, -ENOMEM, "mmap: Cannot allocate memory", 0);
+	faults_reset();
+	malloc_fails_size = 2 * 777;
+	want_failure(&o, -ENOMEM, "out of memory", 0);
+	faults_reset();
+
+	o.interval_ns = 1000000;
+	lat_init(&r);
+	bucket_calloc_fails = true;
+	ck_assert_int_eq(lat_go(&o, &r, err, sizeof(err)), -ENOMEM);
+	bucket_calloc_fails = false;
+	ck_assert_str_eq(err, "out of memory");
+	lat_done(&r);
+	o.interval_ns = 0;
+	lat_init(&r);
+	bucket_calloc_fails = true;
+	ck_assert_int_eq(lat_go(&o, &r, err, sizeof(err)), 0);
+	bucket_calloc_fails = false;
+	ck_assert_uint_eq(r.round_trips, 10);
+	lat_done(&r);
+
+	snprintf(gone, sizeof(gone), "/nonexistent-pb-lat-%d", (int)getpid());
+	o.kind = PB_KIND_FIFO;
+	o.dir[0] = o.dir[1] = gone;
+	want_failure(&o, -ENOENT, "fifo: mkfifo: No such file or directory", 0);
+	o.kind = PB_KIND_ANON;
+
+	o.threads = true;
+	pthread_fails = true;
+	want_failure(&o, -EAGAIN, "pthread_create: Resource temporarily unavailable", 0);
+	faults_reset();
+	o.threads = false;
+	fork_fails = true;
+	want_failure(&o, -EAGAIN, "fork: Resource temporarily unavailable", 0);
+	faults_reset();
+	ck_assert_int_eq(sigaction(SIGPIPE, &old, &now), 0);
+	ck_assert_ptr_eq(now.sa_handler, on_pipe);
+}
+END_TEST
+
+/*
+ * The watchdog fires in A's loop (after 5 round trips: 5 counted), or while
+ * A waits for B to start (B, a thread, not ready until A has asked): the
+ * run is "timed out", -ETIMEDOUT, and B still ends cleanly.
+ */
+START_TEST(watchdog_stops_the_run)
+{
+	struct pb_lat_opts o = plain_opts(100, 1, false);
+
+	faults_reset();
+	io_on = true;
+	wd_after_writes = 5;
+	want_failure(&o, -ETIMEDOUT, "timed out", 5);
+	ck_assert_int_eq(chld_status, 0);
+
+	faults_reset();
+	o.threads = true;
+	sched_on = wd_always = b_waits_for_watchdog = true;
+	want_failure(&o, -ETIMEDOUT, "timed out", 0);
+	faults_reset();
+}
+END_TEST
+
+/*
+ * Party B's process killed before it is ready: A, waiting for it, reaps it
+ * and fails the run naming the signal, having timed nothing.
+ */
+START_TEST(party_b_killed_before_ready)
+{
+	struct pb_lat_opts o = plain_opts(10, 1, false);
+
+	faults_reset();
+	memset(sched_script, 0, sizeof(sched_script));
+	sched_reads = 0;
+	b_sched_reads = 1;
+	sched_on = sched_kills_b = true;
+	want_failure(&o, -ECONNRESET, "party B (process) was killed by signal 9 (SIGKILL)", 0);
+	faults_reset();
+}
+END_TEST
+
+/*
+ * Each party's counters over its loop, B a process and then a thread:
+ * getrusage of the calling thread only, each figure the rise from the
+ * loop's start to its end (voluntary and involuntary switches, user and
+ * system time in ns, minor plus major faults); with perf, context switches
+ * and migrations the rise of each counter, -1 where a reading is short or
+ * the counter went back; the counters' descriptors closed (lat_go).
+ */
+static struct rusage ru_at(long nv, long niv, long us_user, long us_sys, long minflt, long majflt)
+{
+	struct rusage ru = { 0 };
+
+	ru.ru_nvcsw = nv;
+	ru.ru_nivcsw = niv;
+	ru.ru_utime = (struct timeval){ us_user / 1000000, us_user % 1000000 };
+	ru.ru_stime = (struct timeval){ us_sys / 1000000, us_sys % 1000000 };
+	ru.ru_minflt = minflt;
+	ru.ru_majflt = majflt;
+	return ru;
+}
+
+START_TEST(party_counters_are_each_rise)
+{
+	for (int threads = 0; threads < 2; threads++) {
+		struct pb_lat_opts o = plain_opts(10, 1, threads);
+		struct pb_lat_result r;
+		char err[256] = "";
+
+		faults_reset();
+		o.source = PB_LAT_SRC_PERF;
+		ru_on = perf_on = true;
+		ru_script[0][0] = ru_at(10, 20, 1999999, 500000, 100, 3);
+		ru_script[0][1] = ru_at(15, 27, 2500001, 700000, 150, 5);
+		ru_script[1][0] = ru_at(40, 1, 10, 20, 7, 0);
+		ru_script[1][1] = ru_at(49, 4, 30, 70, 8, 1);
+		/* [party][context switches, migrations][start, end] */
+		memcpy(perf_script, (int64_t[2][2][2]){ { { 100, 140 }, { 7, 9 } },
+							{ { 50, 50 }, { 9, 8 } } },
+		       sizeof(perf_script));
+		lat_init(&r);
+		ck_assert_msg(lat_go(&o, &r, err, sizeof(err)) == 0, "%s", err);
+		ru_on = perf_on = false;
+		ck_assert_int_eq(ru_not_thread, 0);
+		ck_assert_int_eq(perf_bad, 0);
+		if (threads) {
+			ck_assert_int_eq(ru_calls[0], 2);
+			ck_assert_int_eq(ru_calls[1], 2);
+			ck_assert_int_eq(perf_opens[0], 2);
+			ck_assert_int_eq(perf_opens[1], 2);
+		}
+		ck_assert_int_eq(r.a.vol_ctxsw, 5);
+		ck_assert_int_eq(r.a.invol_ctxsw, 7);
+		ck_assert_int_eq(r.a.user_ns, 500002000);
+		ck_assert_int_eq(r.a.sys_ns, 200000000);
+		ck_assert_int_eq(r.a.faults, 52);
+		ck_assert_int_eq(r.a.ctxsw, 40);
+		ck_assert_int_eq(r.a.migrations, 2);
+		ck_assert_int_eq(r.b.vol_ctxsw, 9);
+		ck_assert_int_eq(r.b.invol_ctxsw, 3);
+		ck_assert_int_eq(r.b.user_ns, 20000);
+		ck_assert_int_eq(r.b.sys_ns, 50000);
+		ck_assert_int_eq(r.b.faults, 2);
+		ck_assert_int_eq(r.b.ctxsw, 0);
+		ck_assert_int_eq(r.b.migrations, -1);   /* went back */
+		lat_done(&r);
+	}
+	/* a short reading at either end: unknown */
+	for (int end = 0; end < 2; end++) {
+		struct pb_lat_opts o = plain_opts(10, 1, true);
+		struct pb_lat_result r;
+		char err[256] = "";
+
+		faults_reset();
+		o.source = PB_LAT_SRC_PERF;
+		perf_on = true;
+		memcpy(perf_script, (int64_t[2][2][2]){ { { 1, 2 }, { 3, 4 } },
+							{ { 5, 6 }, { 7, 8 } } },
+		       sizeof(perf_script));
+		perf_script[0][end][end] = PERF_SHORT;
+		lat_init(&r);
+		ck_assert_msg(lat_go(&o, &r, err, sizeof(err)) == 0, "%s", err);
+		perf_on = false;
+		ck_assert_int_eq(perf_bad, 0);
+		ck_assert_int_eq(r.a.ctxsw, end ? 1 : -1);
+		ck_assert_int_eq(r.a.migrations, end ? -1 : 1);
+		ck_assert_int_eq(r.b.ctxsw, 1);
+		ck_assert_int_eq(r.b.migrations, 1);
+		lat_done(&r);
+	}
+}
+END_TEST
+
+/*
+ * The CPUs each party ran on, sampled on its first round trip and then
+ * every 256th: 511 round trips are two samples, 513 three (one more or
+ * fewer between samples shows).  A's second sample is unknown (-1: no CPU
+ * added); B's samples are its own.
+ */
+START_TEST(cpus_sampled_every_256th)
+{
+	static const struct { uint64_t n; int a, b; } rows[] = {
+		{ 511, 1, 2 }, { 513, 2, 3 }, { 1, 1, 1 },
+	};
+
+	for (int threads = 0; threads < 2; threads++)
+		for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+			struct pb_lat_opts o = plain_opts(rows[i].n, 1, threads);
+			struct pb_lat_result r;
+			char err[256] = "";
+
+			faults_reset();
+			cpu_on = true;
+			lat_init(&r);
+			ck_assert_msg(lat_go(&o, &r, err, sizeof(err)) == 0, "%s", err);
+			faults_reset();
+			ck_assert_msg(CPU_COUNT(&r.a.seen) == rows[i].a &&
+				      CPU_COUNT(&r.b.seen) == rows[i].b,
+				      "%llu round trips: A %d CPUs, B %d",
+				      (unsigned long long)rows[i].n, CPU_COUNT(&r.a.seen),
+				      CPU_COUNT(&r.b.seen));
+			/* sample k: A on CPU 2k (k = 1: unknown), B on 2k + 1 */
+			for (int k = 0; k < rows[i].b; k++) {
+				ck_assert(CPU_ISSET(2 * k + 1, &r.b.seen));
+				ck_assert(k == 1 || CPU_ISSET(2 * k, &r.a.seen));
+			}
+			lat_done(&r);
+		}
+}
+END_TEST
+
+/*
+ * Where the counters come from.  AUTO takes /proc/thread-self/sched's
+ * migrations when the file has them and then never opens a perf counter;
+ * without them it opens one (closed again: no descriptor left) and takes
+ * perf, or, refused, says why next to "no migrations".  PERF opens one
+ * even with the file, and when refused fails with the refusal's errno and
+ * its reason (perf_event_paranoid's value where the file can be read).
+ * RUSAGE never opens one and names no refusal.
+ */
+
+START_TEST(counter_sources)
+{
+	static const char perf_why[] = "perf_event_open software counters (context switches, "
+		"migrations; per-task counters add a cost to every context switch) and getrusage "
+		"(voluntary, involuntary)";
+	static const char sched_why[] = "getrusage (voluntary, involuntary) and "
+		"/proc/thread-self/sched (migrations)";
+	static const char none_why[] = "getrusage (voluntary, involuntary) and no migrations (no "
+		"se.nr_migrations in /proc/thread-self/sched)";
+	char denied[128], want[400];
+	static const struct {
+		enum pb_lat_counters want;
+		int64_t sched;
+		int perf_errno;
+		int rc, src, opens;
+		const char *why;     /* NULL: below */
+	} rows[] = {
+		{ PB_LAT_CTR_AUTO, 4, 0, 0, PB_LAT_SRC_PROC, 0, sched_why },
+		{ PB_LAT_CTR_AUTO, SCHED_MISSING, 0, 0, PB_LAT_SRC_PERF, 1, perf_why },
+		{ PB_LAT_CTR_AUTO, SCHED_NO_LINE, 0, 0, PB_LAT_SRC_PERF, 1, perf_why },
+		{ PB_LAT_CTR_AUTO, SCHED_MISSING, EACCES, 0, PB_LAT_SRC_PROC, 0, NULL },
+		{ PB_LAT_CTR_PERF, 4, 0, 0, PB_LAT_SRC_PERF, 1, perf_why },
+		{ PB_LAT_CTR_PERF, 4, EACCES, -EACCES, -1, 0, NULL },
+		{ PB_LAT_CTR_RUSAGE, SCHED_MISSING, 0, 0, PB_LAT_SRC_PROC, 0, none_why },
+		{ PB_LAT_CTR_RUSAGE, 4, 0, 0, PB_LAT_SRC_PROC, 0, sched_why },
+	};
+	int fds = pb_check_count_fds();
+
+	snprintf(denied, sizeof(denied), "perf_event_open: %s; perf_event_paranoid 3",
+		 strerror(EACCES));
+	for (int para = 0; para < 2; para++)
+		for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+			enum pb_lat_source src = (enum pb_lat_source)-1;
+			char why[400] = "";
+			int rc;
+
+			faults_reset();
+			paranoid_text = para ? NULL : "3\n";
+			if (para)
+				snprintf(denied, sizeof(denied), "perf_event_open: %s",
+					 strerror(EACCES));
+			sched_script[0][0] = rows[i].sched;
+			sched_reads = 0;
+			script_pid = getpid();
+			sched_on = perf_on = true;
+			perf_errno = rows[i].perf_errno;
+			rc = pb_lat_counters_probe(rows[i].want, &src, why, sizeof(why));
+			sched_on = perf_on = false;
+			paranoid_text = NULL;
+			ck_assert_msg(rc == rows[i].rc, "row %zu: %d", i, rc);
+			ck_assert_msg((int)src == rows[i].src, "row %zu: source %d", i, (int)src);
+			ck_assert_int_eq(perf_bad, 0);
+			ck_assert_msg(perf_opens[0] == rows[i].opens, "row %zu: %d opened", i,
+				      perf_opens[0]);
+			if (rows[i].why)
+				snprintf(want, sizeof(want), "%s", rows[i].why);
+			else if (rows[i].want == PB_LAT_CTR_PERF)
+				snprintf(want, sizeof(want), "--counters perf: %s", denied);
+			else
+				snprintf(want, sizeof(want), "%s (%s)", none_why, denied);
+			ck_assert_msg(!strcmp(why, want), "row %zu: '%s', want '%s'", i, why, want);
+			ck_assert_int_eq(pb_check_count_fds(), fds);
+		}
+}
+END_TEST
+
+/*
+ * --interval under a scripted clock (one reading a round trip, one more
+ * after each interval's bookkeeping; 100 ns of clock cost off each round
+ * trip).  The first interval's 100 round trips, all different, end exactly
+ * on its boundary (595 us): its p50 and p99 are theirs (nearest rank: the
+ * 50th and 99th of them).  Then a stall of two intervals and more: one
+ * interval of one round trip, and the next boundary two intervals on.  Ten
+ * round trips reach it exactly; the last two are the partial interval,
+ * merged with the others into the run's histogram (113 round trips), the
+ * elapsed time up to the last reading.
+ */
+
+START_TEST(intervals_under_a_scripted_clock)
+{
+	enum { IV = 595000, STALL = 2 * IV + 1000, N1 = 100 };
+	struct pb_lat_opts o = plain_opts(113, 1, true);
+	uint64_t steps[1 + N1 + 1 + 1 + 1 + 10 + 1 + 2], *s = steps;
+	struct pb_hist want, one;
+	struct pb_lat_result r;
+	char err[256] = "";
+
+	o.interval_ns = IV;
+	o.clock_cost_ns = 100;
+	ck_assert_int_eq(pb_hist_init(&want), 0);
+	ck_assert_int_eq(pb_hist_init(&one), 0);
+	*s++ = 7;                                  /* t0 */
+	for (int j = 0; j < N1; j++) {             /* 1000 .. 10900 ns, shuffled */
+		*s++ = 1000 + 100 * (uint64_t)((j * 37) % N1);
+		pb_hist_record(&one, s[-1] - 100);
+	}
+	/* each percentile its own value: one rank more or less shows */
+	ck_assert_uint_lt(pb_hist_percentile(&one, 49), pb_hist_percentile(&one, 50));
+	ck_assert_uint_lt(pb_hist_percentile(&one, 50), pb_hist_percentile(&one, 51));
+	ck_assert_uint_lt(pb_hist_percentile(&one, 98), pb_hist_percentile(&one, 99));
+	ck_assert_uint_lt(pb_hist_percentile(&one, 99), pb_hist_percentile(&one, 100));
+	*s++ = 500;                                /* bookkeeping: not a round trip */
+	*s++ = STALL;
+	*s++ = 500;
+	for (int j = 0; j < 10; j++)               /* 593000 ns to the next boundary */
+		*s++ = 59300;
+	*s++ = 500;
+	*s++ = 1000;
+	*s++ = 1000;
+	ck_assert_uint_eq(s - steps, sizeof(steps) / sizeof(steps[0]));
+
+	faults_reset();
+	clk_table = steps;
+	clk_len = sizeof(steps) / sizeof(steps[0]);
+	clk_reads = clk_now = 0;
+	clk_on = true;
+	lat_init(&r);
+	ck_assert_msg(lat_go(&o, &r, err, sizeof(err)) == 0, "%s", err);
+	clk_on = false;
+	clk_table = NULL;
+	ck_assert_uint_eq(r.round_trips, 113);
+	ck_assert_uint_eq(r.elapsed_ns, 4 * IV + 500 + 2000);
+	ck_assert_uint_eq(r.niv, 3);
+	ck_assert_uint_eq(r.iv[0].end_ns, IV);
+	ck_assert_uint_eq(r.iv[0].round_trips, N1);
+	ck_assert_uint_eq(r.iv[0].p50_ns, pb_hist_percentile(&one, 50));
+	ck_assert_uint_eq(r.iv[0].p99_ns, pb_hist_percentile(&one, 99));
+	ck_assert_uint_eq(r.iv[1].end_ns, IV + 500 + STALL);
+	ck_assert_uint_eq(r.iv[1].round_trips, 1);
+	pb_hist_merge(&want, &one);
+	pb_hist_reset(&one);
+	pb_hist_record(&one, STALL - 100);
+	ck_assert_uint_eq(r.iv[1].p50_ns, pb_hist_percentile(&one, 50));
+	ck_assert_uint_eq(r.iv[1].p99_ns, pb_hist_percentile(&one, 99));
+	ck_assert_uint_eq(r.iv[2].end_ns, 4 * IV);
+	ck_assert_uint_eq(r.iv[2].round_trips, 10);
+	pb_hist_merge(&want, &one);
+	pb_hist_reset(&one);
+	for (int j = 0; j < 10; j++)
+		pb_hist_record(&one, 59200);
+	ck_assert_uint_eq(r.iv[2].p50_ns, pb_hist_percentile(&one, 50));
+	ck_assert_uint_eq(r.iv[2].p99_ns, pb_hist_percentile(&one, 99));
+	pb_hist_merge(&want, &one);
+	pb_hist_record(&want, 900);
+	pb_hist_record(&want, 900);
+	ck_assert_uint_eq(r.hist.count, want.count);
+	ck_assert_uint_eq(r.hist.min, want.min);
+	ck_assert_uint_eq(r.hist.max, want.max);
+	ck_assert_int_eq(memcmp(r.hist.counts, want.counts, PB_HIST_BUCKETS * sizeof(*want.counts)),
+			 0);
+	lat_done(&r);
+	pb_hist_free(&want);
+	pb_hist_free(&one);
+
+	/* No memory for the first interval's entry: the run stops there, out
+	 * of memory, its round trips still counted. */
+	faults_reset();
+	clk_table = steps;
+	clk_reads = clk_now = 0;
+	clk_on = realloc_fails = true;
+	lat_init(&r);
+	ck_assert_int_eq(lat_go(&o, &r, err, sizeof(err)), -ENOMEM);
+	clk_on = realloc_fails = false;
+	clk_table = NULL;
+	ck_assert_str_eq(err, "party A: Cannot allocate memory");
+	ck_assert_uint_eq(r.niv, 0);
+	ck_assert_uint_eq(r.round_trips, N1);
+	lat_done(&r);
+}
+END_TEST
+
+/*
+ * A run of a duration under the scripted clock (1 us a round trip): it
+ * ends with the round trip that reaches it (10 us: 10 round trips), or
+ * sooner at its number of round trips.
+ */
+START_TEST(duration_ends_the_run)
+{
+	static const struct { uint64_t loops, duration, want; } rows[] = {
+		{ 0, 10000, 10 }, { 0, 9999, 10 }, { 0, 10001, 11 }, { 4, 10000, 4 },
+	};
+	static const uint64_t one_us[] = { 3, 1000 };
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct pb_lat_opts o = plain_opts(rows[i].loops, 1, true);
+		struct pb_lat_result r;
+		char err[256] = "";
+
+		o.duration_ns = rows[i].duration;
+		faults_reset();
+		clk_table = one_us;
+		clk_len = 2;
+		clk_reads = clk_now = 0;
+		clk_on = true;
+		lat_init(&r);
+		ck_assert_msg(lat_go(&o, &r, err, sizeof(err)) == 0, "%s", err);
+		clk_on = false;
+		clk_table = NULL;
+		ck_assert_msg(r.round_trips == rows[i].want, "row %zu: %llu round trips", i,
+			      (unsigned long long)r.round_trips);
+		ck_assert_uint_eq(r.elapsed_ns, 1000 * rows[i].want);
+		ck_assert_uint_eq(r.hist.min, 1000);
+		ck_assert_uint_eq(r.hist.max, 1000);
+		lat_done(&r);
+	}
+}
+END_TEST
+
+/*
+ * B's profile samples reach the row's only when the run succeeded (a
+ * failed run's samples are not the row's), and whether or not anything was
+ * sampled; a run without a profile merges nothing.
+ */
+START_TEST(profile_merged_only_on_success)
+{
+	struct pb_lat_opts o = plain_opts(10, 1, false);
+	struct pb_prof_ips *prof = calloc(1, sizeof(*prof));
+	struct pb_lat_result r;
+	char err[256] = "";
+
+	ck_assert_ptr_nonnull(prof);
+	faults_reset();
+	lat_init(&r);
+	r.prof = prof;
+	ck_assert_msg(lat_go(&o, &r, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(merges, 1);
+	lat_done(&r);
+
+	faults_reset();
+	io_on = true;
+	io_fault = (typeof(io_fault)){ 0, 0, 3, ENOSPC };
+	lat_init(&r);
+	r.prof = prof;
+	ck_assert_int_eq(lat_go(&o, &r, err, sizeof(err)), -ENOSPC);
+	faults_reset();
+	ck_assert_int_eq(merges, 0);
+	lat_done(&r);
+
+	lat_init(&r);
+	ck_assert_msg(lat_go(&o, &r, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(merges, 0);
+	lat_done(&r);
+	free(prof);
+}
+END_TEST
+
+/*
+ * --io uring where one party cannot open its ring: the run fails with that
+ * party's words and the call's error; B's failure (B a thread) leaves A
+ * with nobody to time (-ECONNRESET), A's (B a process) is A's own error,
+ * no round trip timed either way.  A opens its ring only while the run is
+ * still good.
+ */
+START_TEST(ring_open_failures)
+{
+	struct pb_lat_opts o = plain_opts(10, 1, true);
+	struct pb_uring *u;
+	const char *what;
+
+	if (__real_pb_uring_open(&u, &what) != 0) {
+		fprintf(stderr, "# ring_open_failures: skipped: no io_uring here\n");
+		return;
+	}
+	pb_uring_close(u);
+	o.uring = true;
+	faults_reset();
+	ring_fails_party = 1;
+	want_failure(&o, -ECONNRESET, "party B: io_uring_setup: Function not implemented", 0);
+	ck_assert_int_eq(ring_opens[0], 1);
+	o.threads = false;
+	faults_reset();
+	ring_fails_party = 0;
+	want_failure(&o, -ENOSYS, "party A: io_uring_setup: Function not implemented", 0);
+	ck_assert_int_eq(chld_code, CLD_EXITED);
+	ck_assert_int_eq(chld_status, 0);
+	/* A run that has already failed (timed out waiting for B) opens no
+	 * ring for A: its failure is the timeout, not the ring's */
+	o.threads = true;
+	faults_reset();
+	ring_fails_party = 0;
+	sched_on = wd_always = b_waits_for_watchdog = true;
+	want_failure(&o, -ETIMEDOUT, "timed out", 0);
+	faults_reset();
+}
+END_TEST
+
 static Suite *latency_suite(void)
 {
 	Suite *s = suite_create("latency");
@@ -1110,6 +2308,22 @@ static Suite *latency_suite(void)
 							xfer_ignores_a_stale_errno,
 							party_b_samples_itself,
 							both_parties_use_their_rings)));
+	suite_add_tcase(s, pb_test_tcase(PB_TCASE_TIMED("faults", 30,
+							party_a_transfer_fails,
+							party_b_transfer_fails,
+							xfer_counts_bytes_returned,
+							xfer_retries_and_waits,
+							wait_modes_over_a_run,
+							setup_failures,
+							watchdog_stops_the_run,
+							party_b_killed_before_ready,
+							party_counters_are_each_rise,
+							cpus_sampled_every_256th,
+							counter_sources,
+							intervals_under_a_scripted_clock,
+							duration_ends_the_run,
+							profile_merged_only_on_success,
+							ring_open_failures)));
 	tcase_add_checked_fixture(t, tree_setup, tree_teardown);
 	suite_add_tcase(s, t);
 	return s;
