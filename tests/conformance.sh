@@ -224,6 +224,10 @@ efbfbd efbfbd U+FFFD kept
 efbfbe 3f3f3f U+FFFE, not an XML character
 efbfbf 3f3f3f U+FFFF, not an XML character
 61c2 613f a 2-byte sequence cut short at the end
+612062 612062 a space, the first character kept as it is
+611f62 613f62 U+001F, a control character
+610962 610962 a tab, a control character XML allows
+617f62 617f62 U+007F, the last 1-byte
 ROWS
 
 # ---- JSON
