@@ -1676,6 +1676,69 @@ END_TEST
 #undef NOS
 #undef E
 
+/* With realloc_fails_at N, the library's Nth realloc from then on fails
+ * (linked with -Wl,--wrap=realloc). */
+static int realloc_fails_at, reallocs_seen;
+void *__real_realloc(void *p, size_t size);
+void *__wrap_realloc(void *p, size_t size);
+
+void *__wrap_realloc(void *p, size_t size)
+{
+	if (realloc_fails_at && ++reallocs_seen == realloc_fails_at) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return __real_realloc(p, size);
+}
+
+/* pb_cmp_read_file: every byte of a file of any size, around the sizes where
+ * its buffer grows (64 KiB, doubling, growing while 4 KiB or less is
+ * free), NUL-terminated; an empty file; a directory and a missing file by
+ * their errno; a buffer that cannot grow, ENOMEM and nothing kept. */
+START_TEST(read_file_sizes)
+{
+	static const size_t sizes[] = { 0, 1, 61439, 61440, 61441, 65535, 65536, 65537,
+					126975, 126976, 200000 };
+	const char *tmp = getenv("TMPDIR");
+	char path[4096];
+	int fd;
+	unsigned char *want = malloc(200000);
+	char *buf;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/pb-check-compare-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_ptr_nonnull(want);
+	for (size_t i = 0; i < 200000; i++)
+		want[i] = (unsigned char)(1 + (i * 7 + i / 251) % 255);
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		ck_assert_int_eq(ftruncate(fd, 0), 0);
+		ck_assert_int_eq(pwrite(fd, want, sizes[k], 0), (ssize_t)sizes[k]);
+		buf = NULL;
+		len = 12345;
+		ck_assert_int_eq(pb_cmp_read_file(path, &buf, &len), 0);
+		ck_assert_msg(len == sizes[k], "a %zu-byte file read as %zu", sizes[k], len);
+		ck_assert_msg(memcmp(buf, want, len) == 0, "a %zu-byte file read wrong", sizes[k]);
+		ck_assert_int_eq(buf[len], '\0');
+		free(buf);
+	}
+	/* the 200000-byte file needs 64 KiB, 128 KiB, 256 KiB: the second
+	 * growth refused */
+	reallocs_seen = 0;
+	realloc_fails_at = 2;
+	buf = (char *)1;
+	ck_assert_int_eq(pb_cmp_read_file(path, &buf, &len), -ENOMEM);
+	ck_assert_ptr_eq(buf, (char *)1);
+	realloc_fails_at = 0;
+	close(fd);
+	unlink(path);
+	ck_assert_int_eq(pb_cmp_read_file(path, &buf, &len), -ENOENT);
+	ck_assert_int_eq(pb_cmp_read_file("/", &buf, &len), -EISDIR);
+	free(want);
+}
+END_TEST
+
 START_TEST(loading)
 {
 	struct json_object *doc = (struct json_object *)1;
@@ -1728,7 +1791,7 @@ static Suite *compare_suite(void)
 		PB_TCASE("workloads", extensive_metrics, different_work_compared_per_unit,
 			 different_work_per_part, latency_documents),
 		PB_TCASE("gating", gating_metrics, unstable_is_inconclusive, state_differs),
-		PB_TCASE("loading", loading),
+		PB_TCASE("loading", loading, read_file_sizes),
 		PB_TCASE("profile", what_moved_words),
 		NULL
 	};

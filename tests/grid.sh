@@ -90,6 +90,11 @@ ok $? "microseconds in us"
 grep -q '<td class="bad">900 MB/s <small>-10.0%\*</small> bad</td>' "$D/h.html"; ok $? "the page marks the bad cell by class and word"
 grep -q '<td class="worse">800 MB/s <small>-20.0%~</small></td>' "$D/h.html"; ok $? "a worse but noisy cell is only worse"
 grep -q '<td class="firstbad">two</td>' "$D/h.html"; ok $? "and names the first bad column"
+# The trend: x from 2 to 94 evenly over the columns, y from 16 (the row's
+# least) up to 2 (its most) in proportion, one decimal each
+is "$(grep -o 'points="[^"]*"' "$D/h.html" | tr '\n' ' ')" \
+	'points="2.0,2.0 32.7,4.8 63.3,7.6 94.0,16.0" points="2.0,16.0 32.7,16.0 63.3,16.0 94.0,2.0" ' \
+	"each row's trend: its figures placed by column and scaled between its least and its most"
 run "$P" grid "$D/h1.json" "$D/h2.json" --threshold 15 --format markdown
 is "$rc" 0 "10% worse is not bad at --threshold 15"
 
