@@ -132,8 +132,9 @@ static void sparkline(FILE *fp, const struct pb_grid *g, const struct pb_grid_ro
 
 		if (!isfinite(v))
 			continue;
+		/* n >= 2 figures: at least two columns */
 		fprintf(fp, "%s%.1f,%.1f", k++ ? " " : "",
-			g->ncols > 1 ? 2 + (w - 4) * (double)c / (double)(g->ncols - 1) : w / 2,
+			2 + (w - 4) * (double)c / (double)(g->ncols - 1),
 			hi > lo ? h - 2 - (h - 4) * (v - lo) / (hi - lo) : h / 2);
 	}
 	fputs("\"/></svg>", fp);

@@ -245,6 +245,20 @@ END_TEST
 /* write_zero_when_full, write_eio_on_pipes, read_eio_on_pipes, pipe2_einval,
  * pipe2_emfile, mkfifo_eio and open_fifo_eio: tests/check_conf.h. */
 
+/* The first open fails (EIO); a check that went on to open anything more
+ * is killed, which the runner would report instead of the FAIL. */
+static int open_eio_then_none(const char *path, int flags, mode_t mode)
+{
+	static bool failed;  /* the check's own process: false at its start */
+
+	(void)path, (void)flags, (void)mode;
+	if (failed)
+		raise(SIGKILL);
+	failed = true;
+	errno = EIO;
+	return -1;
+}
+
 static int poll_einval(struct pollfd *fds, nfds_t n, int timeout)
 {
 	(void)fds, (void)n, (void)timeout;
@@ -286,6 +300,9 @@ static const struct pb_test_setup_fault setup_faults[] = {
 	{ "PL-03", A, "poll EINVAL", "poll", .sys.poll = poll_einval },
 	{ "PL-04", A, "poll EINVAL", "poll", .sys.poll = poll_einval },
 	{ "PL-05", A, "select EINVAL", "select", .sys.select = select_einval },
+	/* ... and a check that stops there */
+	{ "PL-04", A, "open EIO, nothing after", "open(O_RDONLY|O_NONBLOCK) of a new FIFO: EIO",
+	  .sys.open = open_eio_then_none },
 };
 #define NSETUP_FAULTS ((int)(sizeof(setup_faults) / sizeof(setup_faults[0])))
 
