@@ -5,9 +5,13 @@
 # --format gnuplot script rendered by gnuplot, the terminal from --output's
 # name (PNG, PDF, JPEG; an unknown name refused), --label, axes in words and
 # units, report documents (--part), latency --interval series, bad and mixed
-# inputs (one line, exit 2, nothing written), no gnuplot (exit 4), a gnuplot
-# without the terminal (exit 4), a gnuplot that fails, hangs or is
-# interrupted (exit 3 / 128+n, the child reaped).  Without gnuplot the
+# inputs (one line, exit 2, nothing written; at most 64 documents, --timeout
+# 1ns..24h), no gnuplot (exit 4), a gnuplot without the terminal (exit 4), a
+# gnuplot that fails, is killed, cannot be run, hangs or is interrupted (exit
+# 3 / 128+n, the child reaped, its first line said), which gnuplot of PATH
+# runs, the script fed to gnuplot and its image read back byte for byte
+# (cat as gnuplot), the watchdog disarmed after gnuplot, pipes and memory
+# refused (faultinj.so: exit 3, nothing left open).  Without gnuplot the
 # rendering points, last but one, skip with their numbers.
 . "${TESTS_SRCDIR:-$(dirname "$0")}/tap.sh"
 tap_tmpdir
@@ -20,7 +24,7 @@ mkdir "$W"
 
 # The points with gnuplot installed: without it, the rendering points are
 # skipped by number (PLAN less the points run before them and the last).
-PLAN=169
+PLAN=226
 
 GP=$(command -v gnuplot 2>/dev/null)
 # Fake gnuplots: one that fails, one that hangs, one that hands the script
@@ -215,6 +219,48 @@ bad "--chart cdf with --metric" "--chart cdf" --chart cdf --metric rtt_p99_ns "$
 bad "--chart: no such chart" "--chart" --chart pie "$W/lat.json"
 run "$P" plot
 is "$rc" 2 "no file: usage error"
+is "$(nlines "$err"):$(echo "$err" | grep -c 'missing argument: FILE.json')" "1:1" \
+	"no file: one line, the argument missing"
+bad "an empty --metric" "--metric: empty metric name" --metric '' "$W/tp1.json"
+bad "an empty --part" "--part: empty part name" --part '' "$W/rep.json"
+badname "an extension that is the start of one (.sv)" "no image format is called .sv" x.sv "$W/sweep.json"
+badname "the start of jpg (.jp)" "no image format is called .jp" x.jp "$W/sweep.json"
+badname "an extension that starts with one (.svgz)" "no image format is called .svgz" x.svgz \
+	"$W/sweep.json"
+# At most 64 documents in one chart: 64 plot, 65 are refused.
+ndocs() { # N ARGS...: plot ARGS and tp1.json N times, to $W/bad.gp
+	_k=$1; shift
+	while [ "$_k" -gt 0 ]; do set -- "$@" "$W/tp1.json"; _k=$((_k - 1)); done
+	run "$P" plot -o "$W/bad.gp" "$@"
+}
+ndocs 64 -f gnuplot
+is "$rc:$err:$(head -1 "$W/bad.gp")" "0::# pipebench plot: bars chart of 64 throughput documents" \
+	"64 documents: exit 0, one chart of all of them"
+rm -f "$W/bad.gp"
+ndocs 65 -f gnuplot
+is "$rc:$(nlines "$err"):$(echo "$err" | grep -c 'at most 64 documents in one chart')" "2:1:1" \
+	"65 documents: exit 2, one line (at most 64)"
+[ ! -e "$W/bad.gp" ]; ok $? "65 documents: nothing written"
+# --timeout takes 1ns to 24h: 0 and 24h 1s are usage errors (the script
+# runs no gnuplot, so any of them writes it).
+tmo() { "$P" plot -f gnuplot -t "$1" "$W/tp1.json" >/dev/null 2>&1; echo $?; }
+is "$(tmo 0) $(tmo 1ns) $(tmo 24h) $(tmo 86400s) $(tmo 86401s)" "2 0 0 0 2" \
+	"--timeout: 0 refused, 1ns and 24h taken, 86401s refused"
+# A document that cannot be written: exit 3, one line.
+"$P" plot -f gnuplot "$W/tp1.json" >/dev/full 2>"$W/full.err"
+is "$?:$(cat "$W/full.err")" "3:pipebench plot: cannot write standard output: No space left on device" \
+	"standard output full: exit 3, one line"
+
+# The watchdog is disarmed once gnuplot has ended: a reader that waits
+# 5 s, past -t 2s and the watchdog's 2 s grace, still gets the whole
+# 300 KB image and plot exits 0 (an armed watchdog would end it with exit 3
+# at 4 s).  In the background, checked after the points below.
+mkdir "$W/bin-wd"
+printf '#!/bin/sh\ncat >/dev/null\nhead -c 300000 /dev/zero | tr "\\0" x\n' >"$W/bin-wd/gnuplot"
+chmod +x "$W/bin-wd/gnuplot"
+( ( env PATH="$W/bin-wd:$PATH" timeout 60 "$P" plot -t 2s "$W/tp1.json" 2>"$W/wd.err"
+    echo $? >"$W/wd.rc" ) | ( sleep 5; cat >"$W/wd.out" ) ) &
+wd_bg=$!
 
 # ---- fake gnuplots: gnuplot fails: exit 3, its message on one line.
 run env PATH="$W/bin-fail:$PATH" "$P" plot -o "$W/f.svg" "$W/sweep.json"
@@ -225,6 +271,7 @@ echo "$err" | grep -q "gnuplot failed with status 1: line 3: boom"; ok $? "the l
 run env PATH="$W/bin-hang:$PATH" timeout 30 "$P" plot -t 1s -o "$W/h.svg" "$W/sweep.json"
 is "$rc:$(nlines "$err")" "3:1" "a hanging gnuplot: exit 3 after --timeout, one line"
 echo "$err" | grep -q "timed out\|did not finish"; ok $? "the line names the timeout"
+is "$err" "pipebench plot: gnuplot did not finish within 1 s (--timeout)" "... in seconds, as given"
 pid=$(cat "$W/hang.pid" 2>/dev/null)
 [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; ok $? "the hung gnuplot is gone"
 rm -f "$W/hang.pid"
@@ -296,6 +343,15 @@ is "$(term chart)" svg "no extension: svg"
 is "$(term .png)" svg "a dot file, .png: no extension, svg"
 is "$(term chart.)" svg "a name ending in a dot: no extension, svg"
 is "$(term t.img -f png)" png "--format png with a name of its own"
+is "$(term t.png -f png)" png "--format png and a name that says png"
+is "$(term t.jpeg -f jpeg)" jpeg "--format jpeg and a .jpeg name (jpeg's second extension)"
+# .gp (any case) is the script, written without gnuplot
+run env PATH="$W/bin-none" "$P" plot -o "$W/t.GP" "$W/sweep.json"
+is "$rc:$err:$(head -1 "$W/t.GP")" "0::# pipebench plot: sweep chart of 1 throughput document" \
+	".GP: the script, no gnuplot needed"
+run env PATH="$W/bin-none" "$P" plot -f gnuplot -o "$W/t2.gp" "$W/sweep.json"
+cmp -s "$W/t.GP" "$W/t2.gp"; is "$rc:$?" "0:0" "--format gnuplot and a .gp name: the same script"
+rm -f "$W/t.GP" "$W/t2.gp"
 PATH="$W/bin-cat:$PATH" "$P" plot -q -o "$W/t.pdf" "$W/sweep.json"
 grep -Fq 'GPVAL_TERMINALS' "$W/t.pdf" && grep -Fq 'this gnuplot has no pdfcairo terminal' "$W/t.pdf"
 ok $? "the script checks gnuplot has the terminal"
@@ -307,6 +363,138 @@ run env PATH="$W/bin-noterm:$PATH" "$P" plot -o "$W/nt.jpg" "$W/sweep.json"
 is "$rc:$(nlines "$err")" "4:1" "a gnuplot without the terminal: exit 4, one line"
 echo "$err" | grep -q "^pipebench plot: this gnuplot has no jpeg terminal"; ok $? "the line says which"
 [ ! -e "$W/nt.jpg" ]; ok $? "no terminal: nothing written"
+
+# ---- gnuplot's input and output, byte for byte: cat(1) as gnuplot hands
+# back the script it was fed, so its "image" must be exactly what --format
+# gnuplot writes (the svg terminal both ways).  A sweep of 8 kinds x 1024
+# sizes makes a script of over 300 KB, more than the two pipes and cat's
+# buffer hold at once: the script must be written without blocking while
+# the echo is read (a blocking write waits for cat, cat for the reader: no
+# end but --timeout), partial writes go on from where the last one ended,
+# the input is closed once all of it is written (else cat never ends), and
+# both outputs are read to their ends.
+awk 'BEGIN { printf "{\"tool\": \"pipebench\", \"schema_version\": 1, \"command\": \"throughput\", \"results\": ["
+	for (k = 0; k < 8; k++) for (i = 1; i <= 1024; i++)
+		printf "%s{\"kind\": \"k%d\", \"size_bytes\": %d, \"repetitions\": [{\"rate_bytes_per_s\": %d}]}",
+			(k + i > 1 ? ", " : ""), k, i, i * 1000 + k
+	print "]}" }' >"$W/huge.json"
+"$P" plot -f gnuplot -o "$W/big.gp" "$W/huge.json"
+[ "$(wc -c <"$W/big.gp")" -gt 300000 ]; ok $? "8 kinds x 1024 sizes: a script over 300 KB"
+run timeout 60 env PATH="$W/bin-cat:$PATH" "$P" plot -t 30s -o "$W/big.svg" "$W/huge.json"
+is "$rc:$err" "0:" "cat as gnuplot, the 300 KB script: exit 0, nothing on stderr (no -q)"
+cmp -s "$W/big.gp" "$W/big.svg"; ok $? "... the image is the script, byte for byte"
+rm -f "$W/big.gp" "$W/big.svg" "$W/huge.json"
+# Standard output (no --output), without -q, a small script.
+"$P" plot -f gnuplot "$W/tp1.json" >"$W/s.gp"
+timeout 30 env PATH="$W/bin-cat:$PATH" "$P" plot "$W/tp1.json" >"$W/s.out" 2>"$W/s.err"
+is "$?:$(cat "$W/s.err")" "0:" "cat as gnuplot to standard output: exit 0, nothing on stderr"
+cmp -s "$W/s.gp" "$W/s.out"; ok $? "... standard output is the script, byte for byte"
+# A gnuplot silent for 0.3 s (poll's 100 ms ticks pass with nothing to
+# read) well within the default --timeout of 60 s.
+mkdir "$W/bin-slow"
+printf '#!/bin/sh\nsleep 0.3\nexec cat\n' >"$W/bin-slow/gnuplot"
+chmod +x "$W/bin-slow/gnuplot"
+run timeout 30 env PATH="$W/bin-slow:$PATH" "$P" plot -o "$W/slow2.svg" "$W/tp1.json"
+is "$rc:$err" "0:" "a gnuplot silent for 0.3 s, default --timeout: exit 0, nothing on stderr"
+cmp -s "$W/s.gp" "$W/slow2.svg"; ok $? "... and the whole image written"
+# gnuplot's complaint on success is a warning, one line (none with -q).
+mkdir "$W/bin-warn"
+printf '#!/bin/sh\ncat\necho "warning: no font" >&2\necho "second line" >&2\n' >"$W/bin-warn/gnuplot"
+chmod +x "$W/bin-warn/gnuplot"
+run timeout 30 env PATH="$W/bin-warn:$PATH" "$P" plot -o "$W/warn.svg" "$W/tp1.json"
+is "$rc:$err" "0:pipebench plot: warning: gnuplot: warning: no font" \
+	"a gnuplot that succeeds with words on stderr: exit 0, its first line as a warning"
+cmp -s "$W/s.gp" "$W/warn.svg"; ok $? "... and the image written"
+run timeout 30 env PATH="$W/bin-warn:$PATH" "$P" plot -q -o "$W/warn.svg" "$W/tp1.json"
+is "$rc:$err" "0:" "... -q: no warning"
+rm -f "$W/warn.svg" "$W/slow2.svg" "$W/s.out" "$W/s.err"
+
+# ---- which gnuplot: the first regular, executable file called gnuplot in
+# PATH; a directory called gnuplot and a file without x are passed over.
+mkdir "$W/bin-dir" "$W/bin-dir/gnuplot" "$W/bin-noexec"
+printf '#!/bin/sh\ncat\n' >"$W/bin-noexec/gnuplot"
+chmod 644 "$W/bin-noexec/gnuplot"
+run timeout 30 env PATH="$W/bin-none:$W/bin-dir:$W/bin-noexec" "$P" plot -o "$W/pp.svg" "$W/tp1.json"
+is "$rc:$(nlines "$err"):$(echo "$err" | grep -c 'gnuplot is not installed')" "4:1:1" \
+	"PATH with only a directory called gnuplot and a gnuplot without x: not installed, exit 4"
+[ ! -e "$W/pp.svg" ]; ok $? "... nothing written"
+run timeout 30 env PATH="$W/bin-none:$W/bin-dir:$W/bin-noexec:$W/bin-cat:$PATH" "$P" plot \
+	-o "$W/pp.svg" "$W/tp1.json"
+is "$rc:$err" "0:" "... with cat's after them in PATH: that one runs, exit 0"
+cmp -s "$W/s.gp" "$W/pp.svg"; ok $? "... its image is the script"
+# No PATH at all: no gnuplot (exit 4, one line), not a crash.
+run env -i "$P" plot -o "$W/pp.svg" "$W/tp1.json"
+is "$rc:$(nlines "$err")" "4:1" "no PATH in the environment: not installed, exit 4, one line"
+# An empty PATH entry is the current directory, searched in its turn.
+(cd "$W/bin-cat" && timeout 30 env PATH="$W/bin-none::$PATH" "$P" plot -o "$W/pp2.svg" "$W/tp1.json")
+is "$?" 0 "an empty PATH entry: ./gnuplot (cat) runs, exit 0"
+cmp -s "$W/s.gp" "$W/pp2.svg"; ok $? "... not a gnuplot later in PATH: the image is the script"
+rm -f "$W/pp.svg" "$W/pp2.svg"
+
+# ---- how gnuplot ended, in one line each, exit 3, nothing written: a file
+# that cannot be run (empty: exec says ENOEXEC, the child exits 127), a
+# signal, a status with no words, words that come in two writes, and a
+# first line longer than a message holds (cut, still one line).
+mkdir "$W/bin-empty" "$W/bin-sig" "$W/bin-quiet" "$W/bin-two" "$W/bin-long"
+: >"$W/bin-empty/gnuplot"
+printf '#!/bin/sh\ncat >/dev/null\necho "line 5: oops" >&2\nkill -9 $$\n' >"$W/bin-sig/gnuplot"
+printf '#!/bin/sh\ncat >/dev/null\nexit 5\n' >"$W/bin-quiet/gnuplot"
+printf '#!/bin/sh\ncat >/dev/null\nprintf "line 7: " >&2\nsleep 0.2\necho "two parts" >&2\nexit 2\n' \
+	>"$W/bin-two/gnuplot"
+printf '#!/bin/sh\ncat >/dev/null\nhead -c 5000 /dev/zero | tr "\\\\0" y >&2\nexit 1\n' >"$W/bin-long/gnuplot"
+chmod +x "$W/bin-empty/gnuplot" "$W/bin-sig/gnuplot" "$W/bin-quiet/gnuplot" "$W/bin-two/gnuplot" \
+	"$W/bin-long/gnuplot"
+ended() { # BIN WANT DESC: plot with $W/BIN first in PATH; exit 3, stderr WANT, nothing written
+	run timeout 30 env PATH="$W/$1:$PATH" "$P" plot -o "$W/end.svg" "$W/tp1.json"
+	is "$rc:$err" "3:$2" "$3: exit 3, one line"
+	[ ! -e "$W/end.svg" ]; ok $? "$3: nothing written"
+}
+ended bin-empty "pipebench plot: gnuplot failed with status 127: cannot run $W/bin-empty/gnuplot: Exec format error" \
+	"a gnuplot that cannot be run"
+ended bin-sig "pipebench plot: gnuplot was killed by signal 9: line 5: oops" "a gnuplot killed by a signal"
+ended bin-quiet "pipebench plot: gnuplot failed with status 5" "a gnuplot that fails saying nothing"
+ended bin-two "pipebench plot: gnuplot failed with status 2: line 7: two parts" \
+	"a gnuplot whose line comes in two writes"
+run timeout 30 env PATH="$W/bin-long:$PATH" "$P" plot -o "$W/end.svg" "$W/tp1.json"
+is "$rc:$(nlines "$err")" "3:1" "a gnuplot that says 5000 bytes on one line: exit 3, one line"
+echo "$err" | grep -Eqx 'pipebench plot: gnuplot failed with status 1: y{500,}'; ok $? "... the start of it"
+
+# ---- resources: each of the three pipes to gnuplot refused in turn (exit
+# 3, one line, the ones made closed again), a gnuplot that hangs (closed,
+# killed), the script's memory stream not made or not closed; faultinj.so
+# names every descriptor left open at exit (not in a sanitizer build, whose
+# runtime keeps descriptors of its own).
+if fault_layer; then
+	fd_check=1
+	case "$(ldd "$P" 2>/dev/null)" in *libasan*|*libubsan*) fd_check= ;; esac
+	fds() { # FAULT-ENV... -- ARGS: plot ARGS under faultinj; "rc:stderr lines"
+		while [ "$1" != -- ]; do export "${1?}"; shift; done; shift
+		PB_FAULT_FDS_AT_EXIT=$fd_check faulty "" "$P" plot "$@" 2>"$W/fi.err"
+		echo "$?:$(tr '\n' '|' <"$W/fi.err")"
+	}
+	for k in 1 2 3; do
+		is "$(PATH="$W/bin-cat:$PATH" fds PB_FAULT_PIPE_ENFILE=$k -- -o "$W/fi.svg" "$W/tp1.json")" \
+			"3:pipebench plot: cannot make pipes for gnuplot: Too many open files in system|" \
+			"pipe $k of 3 refused (ENFILE): exit 3, one line, nothing left open"
+	done
+	[ ! -e "$W/fi.svg" ]; ok $? "... nothing written"
+	is "$(PATH="$W/bin-hang:$PATH" fds -- -t 200ms -o "$W/fi.svg" "$W/tp1.json")" \
+		"3:pipebench plot: gnuplot did not finish within 0.2 s (--timeout)|" \
+		"a hanging gnuplot, -t 200ms: exit 3, one line, nothing left open"
+	rm -f "$W/hang.pid"
+	is "$(fds PB_FAULT_HARNESS=memstream -- -f gnuplot -o "$W/fi.gp" "$W/tp1.json")" \
+		"3:pipebench plot: out of memory|" "no memory stream for the script: exit 3, one line"
+	is "$(fds PB_FAULT_HARNESS=memstream-close -- -f gnuplot -o "$W/fi.gp" "$W/tp1.json")" \
+		"3:pipebench plot: out of memory|" "the script's stream fails to close: exit 3, one line"
+	[ ! -e "$W/fi.gp" ]; ok $? "... nothing written"
+else
+	skip 7 "tests/faultinj.so or timeout(1) missing"
+fi
+
+wait "$wd_bg"
+is "$(cat "$W/wd.rc"):$(wc -c <"$W/wd.out" | tr -d ' '):$(cat "$W/wd.err")" "0:300000:" \
+	"a reader 5 s late, -t 2s: the watchdog was disarmed with gnuplot gone, exit 0, all written"
+rm -f "$W/wd.rc" "$W/wd.out" "$W/wd.err"
 
 # ---- rendering
 if [ -z "$GP" ]; then
