@@ -438,6 +438,17 @@ START_TEST(format_add)
 	ck_assert_str_eq(b, "abcdefghijklmn,");
 	ck_assert_uint_eq(off, 15);
 	ck_assert_int_eq(b[16], '#');
+	/* ... and an empty text after the cut separator leaves it there */
+	off = 0;
+	pb_format_add(b, 16, &off, ", ", "%s", "abcdefghijklmn");
+	pb_format_add(b, 16, &off, ", ", "%s", "");
+	ck_assert_uint_eq(off, 15);
+	/* a separator that leaves one byte: the text's first character */
+	off = 0;
+	pb_format_add(b, 16, &off, ", ", "%s", "abcdefghijkl");
+	pb_format_add(b, 16, &off, ", ", "%s", "xyz");
+	ck_assert_str_eq(b, "abcdefghijkl, x");
+	ck_assert_uint_eq(off, 15);
 	/* an empty text adds nothing (but its separator) */
 	off = 0;
 	pb_format_add(b, 16, &off, ", ", "%s", "");
