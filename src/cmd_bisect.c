@@ -101,12 +101,14 @@ static enum bs_verdict judge_metric(struct json_object *base, struct json_object
 			snprintf(why, len, "%s of %s: %+.1f%%, worse beyond %g%% (p %.3g, %s; %zu "
 				 "samples against %zu)", metric, m->label, m->change_pct, threshold,
 				 m->p, m->by_rank ? "Mann-Whitney" : "Welch", m->cur.n, m->base.n);
-		} else if (isfinite(worst) && worst < threshold) {
-			good++;
-			snprintf(why, len, "%s of %s: %+.1f%%, at worst %+.1f%% (Hodges-Lehmann 95%%) "
-				 "within %g%% (%zu samples against %zu)", metric, m->label,
-				 m->change_pct, worst, threshold, m->cur.n, m->base.n);
-		} else {
+		} else if (isfinite(worst) && worst <= threshold) {
+			/* a good row says why only while every row so far is good */
+			if (++good == rows)
+				snprintf(why, len, "%s of %s: %+.1f%%, at worst %+.1f%% (Hodges-"
+					 "Lehmann 95%%) within %g%% (%zu samples against %zu)", metric,
+					 m->label, m->change_pct, worst, threshold, m->cur.n,
+					 m->base.n);
+		} else if (good == rows - 1) {  /* the first row undecided says why */
 			snprintf(why, len, "%s of %s: %+.1f%%, %s (%zu samples against %zu)", metric,
 				 m->label, m->change_pct, isfinite(worst) ?
 				 "its interval reaches past the threshold" : "too few samples for an "
@@ -158,7 +160,9 @@ static enum bs_verdict judge_check(struct json_object *cur, const char *id, char
 /* ---- running BASE's command again */
 
 /* BASE's command line without its output options, then "--format json
- * --output FILE" (and "--only ID" for a check); NULL-terminated in ARGV. */
+ * --output FILE" (and "--only ID" for a check, which replaces BASE's --only
+ * and --skip, -O and -S); NULL-terminated in ARGV.  FILE is stored, not
+ * read: it may be filled in later. */
 static int rebuild_argv(struct json_object *base, const char *file, const char *check,
 			const char **argv, size_t max)
 {
@@ -175,7 +179,8 @@ static int rebuild_argv(struct json_object *base, const char *file, const char *
 		const char *s = json_object_get_string(json_object_array_get_idx(a, i));
 		bool valued = !strcmp(s, "--format") || !strcmp(s, "-f") || !strcmp(s, "--output") ||
 			      !strcmp(s, "-o") || (check && (!strcmp(s, "--only") ||
-							     !strcmp(s, "--skip")));
+							     !strcmp(s, "--skip") ||
+							     !strcmp(s, "-O") || !strcmp(s, "-S")));
 
 		if (valued) {
 			i++;
@@ -184,7 +189,8 @@ static int rebuild_argv(struct json_object *base, const char *file, const char *
 		if (!strncmp(s, "--format=", 9) || !strncmp(s, "--output=", 9) ||
 		    (check && (!strncmp(s, "--only=", 7) || !strncmp(s, "--skip=", 7))) ||
 		    !strcmp(s, "-q") || !strcmp(s, "--quiet") ||
-		    (s[0] == '-' && (s[1] == 'f' || s[1] == 'o') && s[2]))
+		    (s[0] == '-' && (s[1] == 'f' || s[1] == 'o' ||
+				     (check && (s[1] == 'O' || s[1] == 'S'))) && s[2]))
 			continue;
 		argv[n++] = s;
 	}
@@ -298,7 +304,7 @@ static int exec_params(struct pb_cli *cli, void *params)
 	const struct bs_params *p = params;
 	struct json_object *base = NULL, *cur = NULL, *acc = NULL;
 	const char *argv[160], *metric = p->metric, *cmd;
-	char err[512], why[768] = "", dir[4096], file[4200];
+	char err[512], why[768] = "", dir[4096], file[4200] = "";
 	enum bs_verdict v = BS_UNDECIDED;
 	uint64_t start = pb_clock_ns();
 	int runs = 0, rc;
@@ -335,6 +341,13 @@ static int exec_params(struct pb_cli *cli, void *params)
 		json_object_put(base);
 		return finish(cli, v, why);
 	}
+	/* a BASE without a command line is bad input, as one without a
+	 * default metric is: exit 2, before anything is made */
+	if (rebuild_argv(base, file, p->check, argv, sizeof(argv) / sizeof(argv[0]))) {
+		pb_err(NAME, "%s: no command line in run.pipebench.argv", p->good);
+		json_object_put(base);
+		return PB_EXIT_USAGE;
+	}
 	if (pb_tmpdir_make(NULL, dir, sizeof(dir))) {
 		pb_err(NAME, "cannot make a directory in %s: %s", pb_tmpdir_base(), strerror(errno));
 		json_object_put(base);
@@ -342,11 +355,6 @@ static int exec_params(struct pb_cli *cli, void *params)
 	}
 	snprintf(file, sizeof(file), "%s/new.json", dir);
 	pb_cleanup_add_path(file, 0);
-	if (rebuild_argv(base, file, p->check, argv, sizeof(argv) / sizeof(argv[0]))) {
-		pb_err(NAME, "%s: no command line in run.pipebench.argv", p->good);
-		v = BS_BROKEN;
-		goto out_usage;
-	}
 	/* run after run until decided, or the budget is spent */
 	while (v == BS_UNDECIDED && !pb_cleanup_interrupted() &&
 	       (!runs || pb_clock_ns() - start < p->duration_ns)) {
@@ -381,7 +389,6 @@ static int exec_params(struct pb_cli *cli, void *params)
 		snprintf(why + off, sizeof(why) - off, "; undecided after %d runs in %.1f s "
 			 "(--duration)", runs, (double)(pb_clock_ns() - start) / 1e9);
 	}
-out_usage:
 	json_object_put(acc);
 	json_object_put(base);
 	unlink(file);
