@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -140,9 +141,25 @@ static void child(const struct pb_check *c, const struct pb_run_opts *o, const c
 	reset_child_state();
 	/* Its own process group, so helpers it forks can be killed with it. */
 	setpgid(0, 0);
+	const char *audit = getenv("PB_CHECK_FD_AUDIT");
+	int fds = audit && !strcmp(audit, "1") ? pb_check_count_fds() : -1;
+
 	if (chdir(dir) != 0)
 		_exit(120);
 	c->run(&ctx);
+	/* The test suite's audit (HACKING): a check that did not fail leaves no
+	 * descriptor open (after a FAIL it may be the kernel's own leak, which
+	 * CRE-07 to CRE-10 look for). */
+	if (fds >= 0 && ctx.verdict != PB_FAIL && pb_check_count_fds() > fds) {
+		char said[300];
+
+		memcpy(said, ctx.detail, sizeof(said) - 1);
+		said[sizeof(said) - 1] = '\0';
+		ctx.verdict = PB_ERROR;
+		snprintf(ctx.detail, sizeof(ctx.detail), "harness: the check left %d "
+			 "descriptor(s) open (PB_CHECK_FD_AUDIT); it said: %s",
+			 pb_check_count_fds() - fds, said);
+	}
 	page->r.verdict = ctx.verdict;
 	memcpy(page->r.detail, ctx.detail, sizeof(page->r.detail));
 	page->r.detail[sizeof(page->r.detail) - 1] = '\0';
