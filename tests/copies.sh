@@ -31,6 +31,13 @@ got=$(perl -MJSON::PP -e '
 			print "$id: ", scalar(@rt), " copy rates\n" unless @rt == $r->{copies};
 			# every copy moved the same bytes: bytes = copies x one copy
 			print "$id: bytes $e->{bytes}\n" if $e->{bytes} % $r->{copies};
+			# and made the same calls: each count a multiple of the copies,
+			# summed (not taken away), syscalls their sum
+			print "$id: calls $e->{write_calls}/$e->{read_calls}/$e->{syscalls}\n"
+				unless $e->{write_calls} > 0 && $e->{read_calls} > 0 &&
+				       $e->{write_calls} % $r->{copies} == 0 &&
+				       $e->{read_calls} % $r->{copies} == 0 &&
+				       $e->{syscalls} == $e->{write_calls} + $e->{read_calls};
 			# the slowest copy sets TT: its rate is the lowest, and rate = bytes / TT
 			my $per = $e->{bytes} / $r->{copies}; my ($min) = sort { $a <=> $b } @rt;
 			my $slow = $per * 1e9 / $e->{tt_ns};
