@@ -1763,8 +1763,28 @@ START_TEST(loading)
 	ck_assert_int_eq(load_text("{\"tool\":\"iperf3\",\"schema_version\":1,\"command\":\"x\"}",
 				   err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "not a pipebench"));
+	ck_assert_str_eq(err, "not a pipebench result document (no \"tool\": \"pipebench\")");
+	/* each member the document needs, missing or of the wrong type, named */
+	err[0] = '\0';
 	ck_assert_int_eq(load_text("{\"tool\":\"pipebench\",\"schema_version\":1}", err,
 				   sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "not a pipebench result document (no \"command\")");
+	err[0] = '\0';
+	ck_assert_int_eq(load_text("{\"tool\":\"pipebench\",\"schema_version\":1,\"command\":7}",
+				   err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "not a pipebench result document (no \"command\")");
+	err[0] = '\0';
+	ck_assert_int_eq(load_text("{\"tool\":\"pipebench\",\"command\":\"throughput\"}", err,
+				   sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "not a pipebench result document (no \"schema_version\")");
+	err[0] = '\0';
+	ck_assert_int_eq(load_text("{\"tool\":\"pipebench\",\"schema_version\":\"1\","
+				   "\"command\":\"throughput\"}", err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "not a pipebench result document (no \"schema_version\")");
+	err[0] = '\0';
+	ck_assert_int_eq(load_text("{\"tool\":7,\"schema_version\":1,\"command\":\"x\"}", err,
+				   sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "not a pipebench result document (no \"tool\": \"pipebench\")");
 	ck_assert_int_eq(load_text("{\"tool\":\"pipebench\",\"schema_version\":99,"
 				   "\"command\":\"throughput\"}", err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "schema_version 99"));
