@@ -145,7 +145,8 @@ if [ "${MUTATION_RESUME:-}" = 1 ]; then
 	fi
 fi
 if [ "$resume" = 0 ]; then
-	rm -rf "$tree" "$tree".[0-9]* "$out/logs" "$out"/results.*
+	# An earlier run's coverage map too: its lines are another source's.
+	rm -rf "$tree" "$tree".[0-9]* "$out/logs" "$out"/results.* "$out/cover.map" "$out/gcda"
 	mkdir -p "$tree" "$out/logs" || exit 2
 
 	# The source tree without git's metadata, build trees or earlier runs.
