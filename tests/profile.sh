@@ -62,7 +62,7 @@ check_rows() {
 		print "rows $n\n"' <"$1"
 }
 
-"$P" throughput --profile --kind anon,fifo --loops 20000 --repeat 2 --warmup 0 --format json \
+"$P" throughput --profile --kind anon,fifo --loops 3000 --repeat 2 --warmup 0 --format json \
 	-o "$J" 2>"$TEST_TMP/err"
 is "$?" 0 "throughput --profile, anon and fifo: exit 0"
 avail=$("$JSONQ" "$J" .profile.available)
@@ -114,7 +114,7 @@ else
 	skip 1 "the profile against timestamps: symbols $ksyms, anon $anon, fifo $fifo"
 fi
 
-"$P" throughput --profile --loops 20000 --repeat 1 --warmup 0 >"$TEST_TMP/out" 2>/dev/null
+"$P" throughput --profile --loops 2000 --repeat 1 --warmup 0 >"$TEST_TMP/out" 2>/dev/null
 if [ "$avail" = true ]; then
 	grep -q '^profile     perf cpu-clock samples every 1 ms' "$TEST_TMP/out"; ok $? "text: how it sampled"
 	grep -Eq '^    [0-9]+ samples \([0-9]+% kernel; each share within [0-9.]+ points, 95%\):.* user space [0-9.]+%' "$TEST_TMP/out"
@@ -226,7 +226,7 @@ fi
 # compare names what moved: the same row made slower on one side, where
 # only the timestamp category grew
 if [ "$avail" = true ] && [ "$ksyms" = true ]; then
-	"$P" throughput --profile --kind anon --loops 5000 --repeat 5 --warmup 0 --format json \
+	"$P" throughput --profile --kind anon --loops 1000 --repeat 5 --warmup 0 --format json \
 		-o "$TEST_TMP/two.json" 2>/dev/null
 	perl -MJSON::PP -e '
 		local $/; my $d = decode_json(<STDIN>); my ($a) = @{ $d->{results} };
