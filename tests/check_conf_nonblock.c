@@ -617,6 +617,34 @@ START_TEST(counted_condition)
 }
 END_TEST
 
+/* NB-04 whose dup lands on descriptor 0 (lawful: 0 is free when a process
+ * closed it): the check closes it as it closes any other.  The fake keeps
+ * the test's own descriptor 0 on another number for the rest of the check
+ * (one more descriptor, which the dup's close balances), so that with the
+ * descriptor audit (PB_CHECK_FD_AUDIT) a dup at 0 left open is an ERROR. */
+static int dup_lands_on_0(int fd)
+{
+	if (dup(0) < 0 || close(0) != 0)
+		return -1;
+	return dup(fd);
+}
+
+static int close_any(int fd)
+{
+	return close(fd);
+}
+
+START_TEST(nb04_dup_on_0_closed)
+{
+	struct pb_sysops s = pb_test_sysops(&(const struct pb_sysops){
+		.dup = dup_lands_on_0, .close = close_any });
+	struct pb_check_result r = pb_test_run("NB-04", &s, PB_KIND_ANON, 0);
+
+	ck_assert_msg(r.verdict == PB_PASS, "NB-04 with its dup on descriptor 0: %s: %s",
+		      pb_verdict_names[r.verdict], r.detail);
+}
+END_TEST
+
 /* ---- on the real kernel, word for word (pb_test_note) ---- */
 
 static const struct pb_test_note notes[] = {
@@ -652,4 +680,4 @@ PB_CHECK_SUITE_MAIN("conf_nonblock",
 	PB_TCASE_LOOP("counted_conditions", 90, counted_condition, NCOUNTED),
 	PB_TCASE_LOOP("real_kernel", 120, says_what_the_kernel_did, 2 * NNOTES),
 	PB_TCASE_TIMED("figures", 30, nb05_figures, nb03_note, small_capacity_skips),
-	PB_TCASE("fill", fill_bound_is_64_mib))
+	PB_TCASE("fill", fill_bound_is_64_mib, nb04_dup_on_0_closed))
