@@ -45,6 +45,12 @@ expect() {
 faulty lost-bytes throughput --loops 20 --warmup 0 --repeat 1 --size 4096
 expect "throughput under lost-bytes" 3 \
 	'anon: loop 0: wrote [0-9]+ bytes but read [0-9]+: the kernel lost or invented data$'
+# ... with --precision: no row has a repetition, so no precision line (how
+# close a row came) is written for one
+faulty lost-bytes throughput --loops 20 --warmup 0 --repeat 2 --size 4096 --kind anon,fifo \
+	--precision 5
+is "$rc|$(printf '%s\n' "$out" | grep -c '^precision')" "3|0" \
+	"throughput --precision under lost-bytes: exit 3, no precision line for a row never measured"
 # A write that returns 0 is neither progress nor "full".
 faulty write-zero throughput --loops 20 --warmup 0 --repeat 1 --size 4096
 expect "throughput under write-zero" 3 \
