@@ -3,8 +3,11 @@
 
 #include <check.h>
 #include <errno.h>
+#include <malloc.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check_main.h"
 #include "stats.h"
@@ -288,9 +291,451 @@ START_TEST(precision_worse)
 }
 END_TEST
 
+/* ---- the library's allocations, seen and failed here (linked with
+ * -Wl,--wrap=malloc -Wl,--wrap=calloc) */
+
+/* A malloc or calloc of exactly this many bytes fails while nonzero. */
+static size_t fail_bytes;
+/* The largest calloc asked for since it was last cleared. */
+static size_t calloc_largest;
+/* While set, each malloc gets TAIL_N more doubles after what was asked,
+ * each tail_value: a read past the end sees that value, not chance. */
+static bool tail_on;
+static double tail_value;
+#define TAIL_N 4
+
+void *__real_malloc(size_t size);
+void *__wrap_malloc(size_t size);
+void *__real_calloc(size_t n, size_t size);
+void *__wrap_calloc(size_t n, size_t size);
+
+void *__wrap_malloc(size_t size)
+{
+	double *tail;
+	char *p;
+
+	if (fail_bytes && size == fail_bytes) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (!tail_on)
+		return __real_malloc(size);
+	p = __real_malloc(size + TAIL_N * sizeof(double));
+	if (p) {
+		tail = (double *)(void *)(p + size);
+		for (int i = 0; i < TAIL_N; i++)
+			memcpy(tail + i, &tail_value, sizeof(tail_value));
+	}
+	return p;
+}
+
+void *__wrap_calloc(size_t n, size_t size)
+{
+	if (n * size > calloc_largest)
+		calloc_largest = n * size;
+	if (fail_bytes && n * size == fail_bytes) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return __real_calloc(n, size);
+}
+
+/* Bytes the heap has handed out (small chunks and mmapped ones).  A block
+ * bigger than the thread cache's largest (1032 bytes) goes back to the
+ * heap's free lists when freed, so a call that frees what it allocated of
+ * that size leaves this as it was. */
+static size_t heap_in_use(void)
+{
+	struct mallinfo2 mi = mallinfo2();
+
+	return mi.uordblks + mi.hblkhd;
+}
+
+/* An odd count's median is the middle value: 5 values, the 3rd. */
+START_TEST(odd_median_of_five)
+{
+	const double v[] = { 9, 1, 7, 3, 5 };
+	struct pb_stats s;
+
+	ck_assert_int_eq(pb_stats_compute(v, 5, &s), 0);
+	ck_assert_double_eq(s.median, 5);
+	ck_assert_double_eq(s.spread, 8.0 / 5);
+}
+END_TEST
+
+/* Deviations are taken from the mean: 1e8, 1e8 + 1, 1e8 + 1 have the
+ * variance 1/3 (squares summed as s^2 - mean^2 lose it to rounding; the
+ * mean, 1e8 + 2/3, is not a double). */
+START_TEST(stddev_of_large_values)
+{
+	const double v[] = { 1e8, 1e8 + 1, 1e8 + 1 };
+	struct pb_stats s;
+
+	ck_assert_int_eq(pb_stats_compute(v, 3, &s), 0);
+	ck_assert_double_eq_tol(s.stddev, sqrt(1.0 / 3), 1e-6);
+}
+END_TEST
+
+/* Every call gives back what it allocated: blocks over the thread cache's
+ * size (n = 200 values, 70 against 70, 15 against 15 for the exact
+ * distribution's table and counts). */
+START_TEST(no_leaks)
+{
+	double v[200], lo, hi;
+	struct pb_stats s;
+	struct pb_rank_test t;
+	size_t before;
+
+	for (int i = 0; i < 200; i++)
+		v[i] = (i * 37) % 200 + 1;
+	/* a first round, for whatever the C library keeps once */
+	ck_assert_int_eq(pb_stats_compute(v, 200, &s), 0);
+	ck_assert_int_eq(pb_stats_mann_whitney(v, 15, v + 15, 15, &t), 0);
+
+	before = heap_in_use();
+	ck_assert_int_eq(pb_stats_compute(v, 200, &s), 0);
+	ck_assert_uint_eq(heap_in_use(), before);
+	ck_assert_int_eq(pb_stats_median_ci(v, 200, &lo, &hi), 0);
+	ck_assert_uint_eq(heap_in_use(), before);
+	ck_assert(!isnan(pb_stats_median_precision(v, 200)));
+	ck_assert_uint_eq(heap_in_use(), before);
+	ck_assert_int_eq(pb_stats_mann_whitney(v, 15, v + 15, 15, &t), 0);
+	ck_assert(t.exact);
+	ck_assert_uint_eq(heap_in_use(), before);
+	ck_assert_int_eq(pb_stats_mann_whitney(v, 70, v + 70, 70, &t), 0);
+	ck_assert(!t.exact);
+	ck_assert_uint_eq(heap_in_use(), before);
+}
+END_TEST
+
+/* Without memory: -ENOMEM, and what was had is given back. */
+START_TEST(without_memory)
+{
+	double v[200], lo = 0, hi = 0;
+	struct pb_stats s;
+	struct pb_rank_test t;
+	size_t before;
+
+	for (int i = 0; i < 200; i++)
+		v[i] = (i * 37) % 200 + 1;
+	ck_assert_int_eq(pb_stats_mann_whitney(v, 15, v + 15, 15, &t), 0);
+	before = heap_in_use();
+	/* the sorted copy */
+	fail_bytes = 200 * sizeof(double);
+	ck_assert_int_eq(pb_stats_compute(v, 200, &s), -ENOMEM);
+	ck_assert_int_eq(pb_stats_median_ci(v, 200, &lo, &hi), -ENOMEM);
+	ck_assert(isnan(pb_stats_median_precision(v, 200)));
+	/* all 200 values, for the ties (the differences, 10000, are had) */
+	ck_assert_int_eq(pb_stats_mann_whitney(v, 100, v + 100, 100, &t), -ENOMEM);
+	ck_assert_uint_eq(heap_in_use(), before);
+	/* the 10000 differences (the 200 values are had) */
+	fail_bytes = 10000 * sizeof(double);
+	ck_assert_int_eq(pb_stats_mann_whitney(v, 100, v + 100, 100, &t), -ENOMEM);
+	ck_assert_uint_eq(heap_in_use(), before);
+	/* the exact distribution's table, (15 + 1)^2 layers of 226 counts,
+	 * then its counts of U (the 225 differences are had) */
+	fail_bytes = 16 * 16 * 226 * sizeof(double);
+	ck_assert_int_eq(pb_stats_mann_whitney(v, 15, v + 15, 15, &t), -ENOMEM);
+	ck_assert_uint_eq(heap_in_use(), before);
+	fail_bytes = 226 * sizeof(double);
+	ck_assert_int_eq(pb_stats_mann_whitney(v, 15, v + 15, 15, &t), -ENOMEM);
+	ck_assert_uint_eq(heap_in_use(), before);
+	fail_bytes = 0;
+	ck_assert_int_eq(pb_stats_mann_whitney(v, 15, v + 15, 15, &t), 0);
+	ck_assert(t.exact);
+}
+END_TEST
+
+/* U's exact distribution takes one table of (NA + 1)(NB + 1) layers of
+ * NA NB + 1 counts, no more: 4 against 5, 30 layers of 21. */
+START_TEST(exact_table_size)
+{
+	const double a[] = { 1, 3, 5, 7 }, b[] = { 2, 4, 6, 8, 10 };
+	struct pb_rank_test t;
+
+	calloc_largest = 0;
+	ck_assert_int_eq(pb_stats_mann_whitney(a, 4, b, 5, &t), 0);
+	ck_assert(t.exact);
+	ck_assert_uint_eq(calloc_largest, 5 * 6 * 21 * sizeof(double));
+}
+END_TEST
+
+/* The tie count reads no value past the end: with copies of the largest
+ * value after every buffer, 3 against 3 without ties stays exact (p 2/20). */
+START_TEST(ties_read_no_further)
+{
+	const double a[] = { 1, 2, 3 }, b[] = { 4, 5, 6 };
+	struct pb_rank_test t;
+	int rc;
+
+	tail_value = 6;
+	tail_on = true;
+	rc = pb_stats_mann_whitney(a, 3, b, 3, &t);
+	tail_on = false;
+	ck_assert_int_eq(rc, 0);
+	ck_assert(t.exact);
+	ck_assert_msg(fabs(t.p - 2.0 / 20) < 1e-12, "p %g", t.p);
+}
+END_TEST
+
+/* A NaN among the values ties with nothing, and the count of ties ends:
+ * U counts only the pairs that compare, b > a: 2. */
+START_TEST(nan_value_ends)
+{
+	const double a[] = { 1, NAN }, b[] = { 2, 3 };
+	struct pb_rank_test t;
+
+	ck_assert_int_eq(pb_stats_mann_whitney(a, 2, b, 2, &t), 0);
+	ck_assert(t.u == 2);
+}
+END_TEST
+
+/* ---- the exact test, against a brute-force count of every arrangement */
+
+/* How many ways NB of the ranks 1..N (N = NA + NB) have each rank sum,
+ * as U = sum - NB (NB + 1) / 2: counts[0..NA NB], subsets counted one
+ * rank at a time (a knapsack), not by the library's recurrence. */
+#define BF_N 40
+static void bf_counts(int na, int nb, double *counts)
+{
+	static double w[BF_N + 1][BF_N * (BF_N + 1) / 2 + 1];
+	int n = na + nb, top = n * (n + 1) / 2;
+
+	memset(w, 0, sizeof(w));
+	w[0][0] = 1;
+	for (int r = 1; r <= n; r++)
+		for (int k = r < nb ? r : nb; k >= 1; k--)
+			for (int s = top; s >= r; s--)
+				w[k][s] += w[k - 1][s - r];
+	for (int u = 0; u <= na * nb; u++)
+		counts[u] = w[nb][u + nb * (nb + 1) / 2];
+}
+
+static int cmp_dbl(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* NA values against NB, all pairwise differences distinct, B moved by
+ * OFFSET: U, the two-sided p from the counts, the interval's rank K (the
+ * largest with 40 P(U < K) <= 1), the median difference and the K-th
+ * smallest and largest differences. */
+static void exact_case(int na, int nb, double offset)
+{
+	double a[BF_N], b[BF_N], counts[BF_N * BF_N + 1], d[BF_N * BF_N];
+	double total = 0, le = 0, ge = 0, u = 0, p, want_lo = NAN, want_hi = NAN, shift;
+	int nd = na * nb, k = 0;
+	struct pb_rank_test t;
+
+	for (int i = 0; i < na; i++)
+		a[i] = fmod((i + 1) * 0.7548776662466927, 1.0) * 100;
+	for (int j = 0; j < nb; j++)
+		b[j] = fmod((j + 1) * 0.5698402909980532, 1.0) * 100 + offset;
+	for (int i = 0; i < na; i++)
+		for (int j = 0; j < nb; j++) {
+			u += b[j] > a[i];
+			d[i * nb + j] = b[j] - a[i];
+		}
+	qsort(d, (size_t)nd, sizeof(d[0]), cmp_dbl);
+	bf_counts(na, nb, counts);
+	for (int v = 0; v <= nd; v++) {
+		total += counts[v];
+		le += v <= u ? counts[v] : 0;
+		ge += v >= u ? counts[v] : 0;
+	}
+	p = fmin(1, 2 * fmin(le, ge) / total);
+	for (double below = 0; 40 * (below + counts[k]) <= total; k++)
+		below += counts[k];
+	if (k >= 1) {
+		want_lo = d[k - 1];
+		want_hi = d[nd - k];
+	}
+	shift = nd % 2 ? d[nd / 2] : (d[nd / 2 - 1] + d[nd / 2]) / 2;
+
+	ck_assert_int_eq(pb_stats_mann_whitney(a, (size_t)na, b, (size_t)nb, &t), 0);
+	ck_assert_msg(t.exact, "%d x %d", na, nb);
+	ck_assert_msg(t.u == u, "%d x %d: U %g, want %g", na, nb, t.u, u);
+	ck_assert_msg(fabs(t.p - p) < 1e-12, "%d x %d +%g: p %.17g, want %.17g", na, nb,
+		      offset, t.p, p);
+	ck_assert_msg(t.k == (size_t)k, "%d x %d: K %zu, want %d", na, nb, t.k, k);
+	ck_assert_msg(t.shift == shift, "%d x %d +%g: shift %.17g, want %.17g", na, nb,
+		      offset, t.shift, shift);
+	ck_assert_msg(k ? t.lo == want_lo && t.hi == want_hi : isnan(t.lo) && isnan(t.hi),
+		      "%d x %d +%g: [%g, %g], want [%g, %g]", na, nb, offset, t.lo, t.hi,
+		      want_lo, want_hi);
+}
+
+/* Every size up to 7 against 7, both ways round, apart, overlapping and
+ * interleaved; 2 x 8, 3 x 5 and 4 x 4 (K 1: the interval is the least and
+ * greatest difference); 1 x 39 (P(U < 1) is 1/40, exactly alpha/2: K 1). */
+START_TEST(exact_against_brute_force)
+{
+	static const double offsets[] = { -120, -30, 0, 10, 45, 120 };
+
+	for (int na = 1; na <= 7; na++)
+		for (int nb = 1; nb <= 7; nb++)
+			for (size_t o = 0; o < sizeof(offsets) / sizeof(offsets[0]); o++)
+				exact_case(na, nb, offsets[o]);
+	exact_case(2, 8, 120);
+	exact_case(3, 5, -120);
+	exact_case(4, 4, 120);
+	exact_case(1, 39, 120);
+	exact_case(1, 39, 0);
+}
+END_TEST
+
+/* U at the middle of its distribution: twice the smaller tail is 8/6, p
+ * is 1 (2 against 2, U 2). */
+START_TEST(exact_p_at_most_one)
+{
+	const double a[] = { 1, 4 }, b[] = { 2, 3 };
+	struct pb_rank_test t;
+
+	ck_assert_int_eq(pb_stats_mann_whitney(a, 2, b, 2, &t), 0);
+	ck_assert(t.exact && t.u == 2);
+	ck_assert(t.p == 1);
+	ck_assert(t.shift == 0);
+}
+END_TEST
+
+/* The normal approximation on small samples with ties.
+ * {1, 1} against {2}: n 3, 2 pairs, one tie of 2 (correction 6): variance
+ * 2 (4 - 6/6) / 12 = 1/2, U 2, z (1 - 1/2) / sqrt(1/2), p erfc(1/2); K
+ * floor(1 - 1.96 sqrt(1/2)) = -1, none.
+ * {1, 1} against {1, 1, 1, 3}: n 6, 8 pairs, a tie of 5 (120): variance
+ * 8 (7 - 120/30) / 12 = 2, U 3 + 2 = 5, z 1/2 / sqrt 2, p erfc(1/4); K
+ * floor(4 - 1.96 sqrt 2) = 1: the least and greatest difference, 0 and 2.
+ * Every value the same: variance 0, p 1, no interval. */
+START_TEST(normal_small_samples)
+{
+	const double one[] = { 1, 1 }, two[] = { 2 }, b[] = { 1, 1, 1, 3 };
+	struct pb_rank_test t;
+
+	ck_assert_int_eq(pb_stats_mann_whitney(one, 2, two, 1, &t), 0);
+	ck_assert(!t.exact && t.u == 2);
+	ck_assert_msg(fabs(t.p - erfc(0.5)) < 1e-12, "p %.17g", t.p);
+	ck_assert_uint_eq(t.k, 0);
+	ck_assert(isnan(t.lo) && isnan(t.hi));
+	ck_assert(t.shift == 1);
+
+	ck_assert_int_eq(pb_stats_mann_whitney(one, 2, b, 4, &t), 0);
+	ck_assert(!t.exact && t.u == 5);
+	ck_assert_msg(fabs(t.p - erfc(0.25)) < 1e-12, "p %.17g", t.p);
+	ck_assert_uint_eq(t.k, 1);
+	ck_assert(t.lo == 0 && t.hi == 2);
+	ck_assert(t.shift == 0);
+
+	ck_assert_int_eq(pb_stats_mann_whitney(one, 2, one, 2, &t), 0);
+	ck_assert(!t.exact && t.p == 1);
+	ck_assert_uint_eq(t.k, 0);
+	ck_assert(isnan(t.lo) && isnan(t.hi));
+}
+END_TEST
+
+/* The median's precision takes the farther end of its interval: 20
+ * values, the 5th and 16th of them around the median 10.5. */
+START_TEST(precision_farther_end)
+{
+	double low[20], high[20], small[20], centred[9];
+
+	for (int i = 0; i < 20; i++) {
+		low[i] = i < 5 ? -100 + 10 * i : i + 1;     /* 5th -60, 6th 6 */
+		high[i] = i < 15 ? i + 1 : 100 + 10 * (i - 15); /* 15th 15, 16th 100 */
+		small[i] = (i + 1) / 64.0;                  /* median 10.5 / 64 */
+	}
+	ck_assert_double_eq_tol(pb_stats_median_precision(low, 20), 70.5 / 10.5 * 100, 1e-9);
+	ck_assert_double_eq_tol(pb_stats_median_precision(high, 20), 89.5 / 10.5 * 100, 1e-9);
+	/* a median under 1 is as good as any other positive one */
+	ck_assert_double_eq_tol(pb_stats_median_precision(small, 20), 5.5 / 10.5 * 100, 1e-9);
+	/* a median of 0 has no relative precision */
+	for (int i = 0; i < 9; i++)
+		centred[i] = i - 4;
+	ck_assert(isnan(pb_stats_median_precision(centred, 9)));
+}
+END_TEST
+
+/* ---- Welch's p against Student's t in closed form */
+
+/* Two-sided p of Student's t with 1, 2 or 6 degrees of freedom, in forms
+ * without cancellation where p is small. */
+static double student_p(int df, double t)
+{
+	double s, u, w;
+
+	t = fabs(t);
+	switch (df) {
+	case 1:
+		return 2 / M_PI * atan(1 / t);
+	case 2:
+		s = sqrt(t * t + 2);
+		return 2 / (s * (s + t));
+	default: /* 6 */
+		u = t / sqrt(t * t + 6);
+		w = 6 / (t * t + 6);
+		return 1 - u * (1 + w / 2 + 3 * w * w / 8);
+	}
+}
+
+/* Samples given as statistics: two of 2 with the same stddev 1 give df 2
+ * and t = the difference; one of 2 against one without variance df 1 and
+ * t = the difference / sqrt(1/2).  Each p to within TOL of it (relative):
+ * from a t of 1e-4 (p near 1, where I_x(a, b) is summed as
+ * 1 - I_{1-x}(b, a)) to 1e6 (p 1e-12, summed directly), and the points
+ * near the switch between the two where the fraction converges slowest. */
+START_TEST(welch_closed_forms)
+{
+	static const struct {
+		int df;
+		double t, tol;
+	} c[] = {
+		{ 2, 1e-4, 1e-13 }, { 2, 0.01, 1e-13 }, { 2, 0.6607, 1e-14 }, { 2, 1, 1e-14 },
+		{ 2, 4.4668, 4e-15 }, { 2, 9.5499, 4e-15 }, { 2, 1e3, 1e-13 }, { 2, 1e6, 1e-12 },
+		{ 1, 1e-4, 1e-11 }, { 1, 1.2303, 3e-14 }, { 1, 2.138, 1e-14 },
+		{ 1, 12.8825, 4e-15 }, { 1, 48.9779, 4e-15 }, { 1, 1e6, 1e-12 },
+	};
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct pb_stats a = { .n = 2, .stddev = 1 }, b = { .n = 2, .stddev = 1 };
+		double t, df, p, want;
+
+		b.mean = c[i].t;
+		if (c[i].df == 1) {
+			b.stddev = 0;
+			b.mean = c[i].t * sqrt(0.5);
+		}
+		p = pb_stats_welch(&a, &b, &t, &df);
+		ck_assert_double_eq(df, c[i].df);
+		want = student_p(c[i].df, t);
+		ck_assert_msg(fabs(p - want) <= c[i].tol * want, "df %d t %.17g: p %.17g, want %.17g",
+			      c[i].df, t, p, want);
+	}
+}
+END_TEST
+
+/* At the switch itself: df 6 and t 1.5 put x = 6 / 8.25 = 8/11 exactly on
+ * (a + 1) / (a + b + 2) = 4 / 5.5, where the complement is the one that
+ * converges (p 0.18). */
+START_TEST(welch_at_the_switch)
+{
+	struct pb_stats a = { .n = 4, .stddev = 1 }, b = { .n = 4, .stddev = 1 };
+	double t, df, p;
+
+	b.mean = 1.5 * sqrt(0.5);
+	p = pb_stats_welch(&a, &b, &t, &df);
+	ck_assert(df == 6 && t == 1.5);
+	ck_assert_msg(fabs(p - student_p(6, t)) < 2e-14 * p, "p %.17g, want %.17g", p,
+		      student_p(6, t));
+}
+END_TEST
+
 PB_CHECK_SUITE_MAIN("stats",
 	PB_TCASE("describe", odd_and_even_medians, dispersion, single_and_empty, zero_mean_or_median,
-		 input_untouched),
-	PB_TCASE("welch", welch_known_value, welch_undefined, welch_near_significance, welch_extremes),
+		 input_untouched, odd_median_of_five, stddev_of_large_values),
+	PB_TCASE("welch", welch_known_value, welch_undefined, welch_near_significance, welch_extremes,
+		 welch_closed_forms, welch_at_the_switch),
 	PB_TCASE("rank", mann_whitney_exact, mann_whitney_ties, median_interval,
-		 precision_worse))
+		 precision_worse, exact_against_brute_force, exact_p_at_most_one,
+		 normal_small_samples, precision_farther_end, nan_value_ends),
+	PB_TCASE("memory", no_leaks, without_memory, exact_table_size, ties_read_no_further))
