@@ -12,8 +12,9 @@
 # TEST (a Check program, tests/check_stats: its objects, SWEEP_LDFLAGS,
 # SWEEP_LIBS), which runs in BUILDDIR for at most SWEEP_TIMEOUT seconds
 # (default 20).  A point is killed (the program failed), survived,
-# stillborn (it does not compile) or same (the mutant's object code is the
-# unmutated file's: nothing can tell them apart).  JOBS copies (default 2)
+# stillborn (it does not compile), same (the mutant's object code is the
+# unmutated file's: nothing can tell them apart) or equivalent (listed in
+# tests/mutation/equivalent.tab: not run).  JOBS copies (default 2)
 # take every JOBS-th point.  Seconds for a file, not the hours of
 # make mutation-sample, and an upper bound on its survivors: the shell tests
 # and the other programs never run.  Results: OUTDIR/results (tag, result,
@@ -26,6 +27,7 @@ src=$(cd "${1:?$usage}" && pwd) || exit 2
 bld=$(cd "${2:?$usage}" && pwd) || exit 2
 file=${3:?$usage} test=${4:?$usage} out=${5:?$usage} jobs=${6:-2} lines=${7:-}
 gen=$src/tests/mutation/gen.pl
+equiv=$src/tests/mutation/equivalent.tab
 lib=$bld/src/.libs/libpipebench.a
 cc=${SWEEP_CC:-cc}
 tmo=${SWEEP_TIMEOUT:-20}
@@ -75,10 +77,15 @@ echo "$me: $total points of $file${lines:+ (lines $lines)} against $test, $jobs 
 worker() {
 	w=$out/w.$1
 	mkdir "$w" && cp -R "$src/src" "$w/" || exit 2
+	compile "$w" "$w/base.o" || exit 2  # here: the object may hold its path
 	awk -v j="$jobs" -v k="$1" '(NR - 1) % j == k' "$out/points" | while IFS= read -r p; do
+		if grep -q "^${p%%	*}	" "$equiv"; then
+			printf '%s\t%s\t%s\n' "${p%%	*}" equivalent "$p" >>"$out/results.$1"
+			continue
+		fi
 		(cd "$w" && perl "$gen" --apply "$p") >/dev/null 2>&1 || { echo "$me: cannot apply: $p" >&2; exit 2; }
 		if ! compile "$w" "$w/m.o" || ! link "$w/m.o" "$w/m.exe"; then r=stillborn
-		elif cmp -s "$w/m.o" "$out/base.o"; then r=same
+		elif cmp -s "$w/m.o" "$w/base.o"; then r=same
 		elif run "$w/m.exe"; then r=survived
 		else r=killed
 		fi
@@ -101,8 +108,8 @@ awk -F'\t' -v f="$file" -v t="$test" -v n="$total" '
 	{ c[$2]++ }
 	END {
 		k = c["killed"] + 0; s = c["survived"] + 0
-		printf "%s: %d of %d points run: %d killed, %d survived, %d stillborn, %d same object code",
-			f, NR, n, k, s, c["stillborn"] + 0, c["same"] + 0
+		printf "%s: %d of %d points: %d killed, %d survived, %d stillborn, %d same object code, %d listed equivalent",
+			f, NR, n, k, s, c["stillborn"] + 0, c["same"] + 0, c["equivalent"] + 0
 		if (k + s) printf "; %.1f%% killed by %s alone", 100 * k / (k + s), t
 		printf "\n"
 	}' "$out/results"
