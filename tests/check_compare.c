@@ -4,6 +4,8 @@
 #include <check.h>
 #include <errno.h>
 #include <json-c/json.h>
+#include <limits.h>
+#include <malloc.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -11,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "check_main.h"
@@ -702,6 +705,15 @@ START_TEST(run_failed_reasons)
 		  true, "the run reported 2 errors (exit status 0: x (and 1 more))" },
 		{ DOC("throughput", "{}", "\"results\":[],\"errors\":[7],\"exit_status\":3"), true,
 		  "the run failed (exit status 3)" },
+		/* no exit status: 0; errors without a string among them; 128 is a failure */
+		{ DOC("throughput", "{}", "\"results\":[],\"errors\":[\"x\"]"), true,
+		  "the run reported 1 error (exit status 0: x)" },
+		{ DOC("throughput", "{}", "\"results\":[],\"errors\":[7,8],\"exit_status\":3"), true,
+		  "the run failed (exit status 3)" },
+		{ DOC("throughput", "{}", "\"errors\":[],\"exit_status\":128"), true,
+		  "the run failed (exit status 128)" },
+		{ DOC("throughput", "{}", "\"errors\":[],\"exit_status\":129"), true,
+		  "the run was interrupted (exit status 129)" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -897,7 +909,7 @@ END_TEST
 START_TEST(descriptive_members_identify_nothing)
 {
 	static const char *const keys[] = { "note", "verdict_detail", "mode_description",
-					     "size_label", "ratio_label" };
+					     "size_label", "ratio_label", "_detail" };
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		char da[512], db[512];
@@ -958,6 +970,18 @@ START_TEST(part_without_command)
 }
 END_TEST
 
+/* With alloc_fails_at N, the library's Nth allocation from then on
+ * (malloc, calloc, realloc or strdup, counted in allocs_seen) fails: each
+ * way out of memory in turn.  json-c's own allocations are never counted. */
+static unsigned alloc_fails_at, allocs_seen;
+
+static bool alloc_fails(void)
+{
+	return alloc_fails_at && ++allocs_seen == alloc_fails_at;
+}
+
+void *__real_malloc(size_t size);
+
 /* strdup of this text fails with ENOMEM while set (the library is linked
  * statically, so its calls come here). */
 static const char *strdup_fails_for;
@@ -971,7 +995,7 @@ char *strdup(const char *s)
 		errno = ENOMEM;
 		return NULL;
 	}
-	p = malloc(n);
+	p = __real_malloc(n);
 	return p ? memcpy(p, s, n) : NULL;
 }
 
@@ -1005,7 +1029,7 @@ void *__wrap_calloc(size_t n, size_t size);
 
 void *__wrap_calloc(size_t n, size_t size)
 {
-	if (grid_calloc_fails && n == 4096 && size == sizeof(void *)) {
+	if ((grid_calloc_fails && n == 4096 && size == sizeof(void *)) || alloc_fails()) {
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -1016,12 +1040,11 @@ void *__wrap_calloc(size_t n, size_t size)
  * samples sorted by pb_stats_compute, 13 repetitions) fails (linked with
  * -Wl,--wrap=malloc); every other allocation goes on. */
 static bool stats_malloc_fails;
-void *__real_malloc(size_t size);
 void *__wrap_malloc(size_t size);
 
 void *__wrap_malloc(size_t size)
 {
-	if (stats_malloc_fails && size == 13 * sizeof(double)) {
+	if ((stats_malloc_fails && size == 13 * sizeof(double)) || alloc_fails()) {
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -1075,7 +1098,7 @@ char *__wrap_strdup(const char *s);
 
 char *__wrap_strdup(const char *s)
 {
-	if (strdup_fails_for && s && !strcmp(s, strdup_fails_for)) {
+	if ((strdup_fails_for && s && !strcmp(s, strdup_fails_for)) || alloc_fails()) {
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -1622,6 +1645,17 @@ START_TEST(what_moved_words)
 		{ S(1000) CAT("copy", 0.50, "syscall", 40) E,
 		  S(1000) CAT("copy", 0.52, "syscall", 45) E,
 		  NULL },
+		/* a share that did not move, with no sampling error to judge it by */
+		{ S(1000) CAT("copy", 1.0, "syscall", 40) E,
+		  S(1000) CAT("copy", 1.0, "syscall", 90) E,
+		  NULL },
+		/* a member that only looks like a time per operation, or is not a number */
+		{ "\"samples\":1000,\"categories\":{\"copy\":{\"share\":0.2,\"ns_perx\":10}}",
+		  "\"samples\":1000,\"categories\":{\"copy\":{\"share\":0.5,\"ns_perx\":30}}",
+		  "copy 20.0% -> 50.0% of samples" },
+		{ "\"samples\":1000,\"categories\":{\"copy\":{\"share\":0.2,\"ns_per_syscall\":\"x\"}}",
+		  S(1000) CAT("copy", 0.5, "syscall", 90) E,
+		  "copy 20.0% -> 50.0% of samples" },
 	};
 	const char *words;
 
@@ -1651,24 +1685,30 @@ START_TEST(what_moved_words)
 			  "c15 3.0% -> 30.0% of samples, +15.0 ns/syscall; c14 3.0% -> 30.0% of "
 			  "samples, +14.0 ns/syscall");
 
-	/* words past 511 bytes are cut there, not written past */
+	/* words past 511 bytes are cut there, not written past: cut in a
+	 * name, and in a time per operation */
+	static const size_t lens[][3] = { { 199, 199, 199 }, { 190, 190, 2 } };
 	char name[3][200], want[1024];
 
-	for (int i = 0; i < 3; i++) {
-		memset(name[i], 'a' + i, sizeof(name[i]) - 1);
-		name[i][sizeof(name[i]) - 1] = '\0';
+	for (size_t k = 0; k < 2; k++) {
+		for (int i = 0; i < 3; i++) {
+			memset(name[i], 'a' + i, lens[k][i]);
+			name[i][lens[k][i]] = '\0';
+		}
+		snprintf(b, sizeof(b), "\"samples\":1000,\"categories\":{\"%s\":{\"share\":0.1,"
+			 "\"ns_per_syscall\":10},\"%s\":{\"share\":0.1,\"ns_per_syscall\":10},\"%s\":"
+			 "{\"share\":0.1,\"ns_per_syscall\":10}}", name[0], name[1], name[2]);
+		snprintf(c, sizeof(c), "\"samples\":1000,\"categories\":{\"%s\":{\"share\":0.3,"
+			 "\"ns_per_syscall\":40},\"%s\":{\"share\":0.3,\"ns_per_syscall\":30},\"%s\":"
+			 "{\"share\":0.3,\"ns_per_syscall\":20}}", name[0], name[1], name[2]);
+		snprintf(want, sizeof(want), "%s 10.0%% -> 30.0%% of samples, +30.0 ns/syscall; %s "
+			 "10.0%% -> 30.0%% of samples, +20.0 ns/syscall; %s 10.0%% -> 30.0%% of "
+			 "samples, +10.0 ns/syscall", name[0], name[1], name[2]);
+		want[511] = '\0';
+		words = moved_words(b, c);
+		ck_assert_pstr_eq(words, want);
+		release();
 	}
-	snprintf(b, sizeof(b), "\"samples\":1000,\"categories\":{\"%s\":{\"share\":0.1,"
-		 "\"ns_per_syscall\":10},\"%s\":{\"share\":0.1,\"ns_per_syscall\":10},\"%s\":"
-		 "{\"share\":0.1,\"ns_per_syscall\":10}}", name[0], name[1], name[2]);
-	snprintf(c, sizeof(c), "\"samples\":1000,\"categories\":{\"%s\":{\"share\":0.3,"
-		 "\"ns_per_syscall\":40},\"%s\":{\"share\":0.3,\"ns_per_syscall\":30},\"%s\":"
-		 "{\"share\":0.3,\"ns_per_syscall\":20}}", name[0], name[1], name[2]);
-	snprintf(want, sizeof(want), "%s 10.0%% -> 30.0%% of samples, +30.0 ns/syscall; %s 10.0%% "
-		 "-> 30.0%% of samples, +20.0 ns/syscall; %s", name[0], name[1], name[2]);
-	want[511] = '\0';
-	words = moved_words(b, c);
-	ck_assert_pstr_eq(words, want);
 }
 END_TEST
 #undef CAT
@@ -1682,9 +1722,12 @@ static int realloc_fails_at, reallocs_seen;
 void *__real_realloc(void *p, size_t size);
 void *__wrap_realloc(void *p, size_t size);
 
+static size_t realloc_last_size;  /* the size the latest realloc asked for */
+
 void *__wrap_realloc(void *p, size_t size)
 {
-	if (realloc_fails_at && ++reallocs_seen == realloc_fails_at) {
+	realloc_last_size = size;
+	if ((realloc_fails_at && ++reallocs_seen == realloc_fails_at) || alloc_fails()) {
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -1697,8 +1740,12 @@ void *__wrap_realloc(void *p, size_t size)
  * their errno; a buffer that cannot grow, ENOMEM and nothing kept. */
 START_TEST(read_file_sizes)
 {
-	static const size_t sizes[] = { 0, 1, 61439, 61440, 61441, 65535, 65536, 65537,
-					126975, 126976, 200000 };
+	/* each size, and how many times the buffer is had (64 KiB, then doubled) */
+	static const struct { size_t size; int grows; } sizes[] = {
+		{ 0, 1 }, { 1, 1 }, { 61439, 1 }, { 61440, 1 }, { 61441, 2 }, { 65535, 2 },
+		{ 65536, 2 }, { 65537, 2 }, { 126975, 2 }, { 126976, 2 }, { 126977, 3 },
+		{ 200000, 3 },
+	};
 	const char *tmp = getenv("TMPDIR");
 	char path[4096];
 	int fd;
@@ -1713,13 +1760,21 @@ START_TEST(read_file_sizes)
 	for (size_t i = 0; i < 200000; i++)
 		want[i] = (unsigned char)(1 + (i * 7 + i / 251) % 255);
 	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		size_t size = sizes[k].size;
+
 		ck_assert_int_eq(ftruncate(fd, 0), 0);
-		ck_assert_int_eq(pwrite(fd, want, sizes[k], 0), (ssize_t)sizes[k]);
+		ck_assert_int_eq(pwrite(fd, want, size, 0), (ssize_t)size);
 		buf = NULL;
 		len = 12345;
+		reallocs_seen = 0;
+		realloc_fails_at = 1000;  /* counts, fails none */
 		ck_assert_int_eq(pb_cmp_read_file(path, &buf, &len), 0);
-		ck_assert_msg(len == sizes[k], "a %zu-byte file read as %zu", sizes[k], len);
-		ck_assert_msg(memcmp(buf, want, len) == 0, "a %zu-byte file read wrong", sizes[k]);
+		realloc_fails_at = 0;
+		ck_assert_msg(reallocs_seen == sizes[k].grows && realloc_last_size ==
+			      (size_t)65536 << (sizes[k].grows - 1), "a %zu-byte file: %d reallocs, "
+			      "the last %zu bytes", size, reallocs_seen, realloc_last_size);
+		ck_assert_msg(len == size, "a %zu-byte file read as %zu", size, len);
+		ck_assert_msg(memcmp(buf, want, len) == 0, "a %zu-byte file read wrong", size);
 		ck_assert_int_eq(buf[len], '\0');
 		free(buf);
 	}
@@ -1791,6 +1846,633 @@ START_TEST(loading)
 }
 END_TEST
 
+
+/* ------------------------------------------------------------ memory */
+
+/* The least the heap in use grew by in one run of STEP(ARG), of twenty
+ * after ten: a leak grows it every run, by a chunk of 32 bytes at least,
+ * once the ten have used up what glibc's thread cache kept of its size
+ * (a freed chunk it caches, seven a size, counts as in use); glibc moving
+ * chunks between its caches and bins makes a run grow it now and then,
+ * never every run. */
+static long heap_growth(void (*step)(const void *), const void *arg)
+{
+	long least = LONG_MAX;
+
+	for (int i = 0; i < 30; i++) {
+		size_t before = mallinfo2().uordblks;
+		long grew;
+
+		step(arg);
+		grew = (long)(mallinfo2().uordblks - before);
+		if (i >= 10 && grew < least)
+			least = grew;
+	}
+	return least;
+}
+
+/* The report every way out of memory is tried on: results, checks and
+ * parts, per-unit figures, verdicts on both sides and NEW's alone, results
+ * and a part lost. */
+#define OOM_TP(tt, tw, bytes, verdict) DOC("throughput", "{\"loops\":1}", \
+	"\"results\":[{\"kind\":\"anon\",\"size_bytes\":100,\"repetitions\":[" \
+	"{\"tt_ns\":" tt "0,\"tw_ns\":" tw "0,\"bytes\":" bytes "}," \
+	"{\"tt_ns\":" tt "1,\"tw_ns\":" tw "1,\"bytes\":" bytes "}," \
+	"{\"tt_ns\":" tt "2,\"tw_ns\":" tw "2,\"bytes\":" bytes "}]}]," \
+	"\"checks\":[{\"id\":\"P-1\",\"status\":\"" verdict "\"}]")
+static const char oom_base[] = DOC("report", "{}",
+	"\"results\":[{\"kind\":\"anon\",\"size_bytes\":100,\"repetitions\":["
+	"{\"tt_ns\":100,\"tw_ns\":50,\"bytes\":10},{\"tt_ns\":101,\"tw_ns\":51,\"bytes\":10},"
+	"{\"tt_ns\":99,\"tw_ns\":49,\"bytes\":10}]},"
+	"{\"kind\":\"gone\",\"repetitions\":[{\"tt_ns\":1},{\"tt_ns\":2}]}],"
+	"\"checks\":[{\"id\":\"A-1\",\"status\":\"pass\"},{\"id\":\"A-2\",\"status\":\"pass\"}],"
+	"\"parts\":{\"tp\":" OOM_TP("10", "5", "10", "pass") ","
+	"\"gone\":" DOC("throughput", "{}", "\"results\":[{\"kind\":\"x\",\"tt_ns\":5}]") "}");
+static const char oom_new[] = DOC("report", "{}",
+	"\"results\":[{\"kind\":\"anon\",\"size_bytes\":100,\"repetitions\":["
+	"{\"tt_ns\":300,\"tw_ns\":150,\"bytes\":20},{\"tt_ns\":301,\"tw_ns\":151,\"bytes\":20},"
+	"{\"tt_ns\":299,\"tw_ns\":149,\"bytes\":20}]}],"
+	"\"checks\":[{\"id\":\"A-1\",\"status\":\"fail\"},{\"id\":\"N-1\",\"status\":\"error\"}],"
+	"\"parts\":{\"tp\":" OOM_TP("30", "9", "10", "fail") "}}");
+#undef OOM_TP
+
+/* The comparison of the documents of ARG (two) with the Nth allocation
+ * failing (alloc_fails_at): ENOMEM when it failed, else success. */
+static unsigned oom_at;
+
+static void compare_failing(const void *arg)
+{
+	struct json_object *const *d = arg;
+	struct pb_cmp_opts o = { .differ = "tp.loops", .threshold_pct = 5 };
+	struct pb_cmp_result r;
+	int rc;
+
+	allocs_seen = 0;
+	alloc_fails_at = oom_at;
+	rc = pb_cmp_compare(d[0], d[1], &o, &r);
+	alloc_fails_at = 0;
+	ck_assert_msg(rc == (allocs_seen >= oom_at ? -ENOMEM : 0), "allocation %u failing: %d",
+		      oom_at, rc);
+	if (!rc)
+		pb_cmp_result_free(&r);
+}
+
+/* Each allocation of a comparison failing in turn: the comparison fails
+ * with ENOMEM, whatever it had made freed; with none failing it succeeds,
+ * and freeing its result leaves nothing allocated. */
+START_TEST(compare_without_memory)
+{
+	struct json_object *d[2] = { parse(oom_base), parse(oom_new) };
+	struct pb_cmp_opts o = { .differ = "tp.loops", .threshold_pct = 5 };
+
+	ck_assert_int_eq(pb_cmp_compare(d[0], d[1], &o, &result), 0);
+	result_held = true;
+	want_counts(&result, "nv=4 nlost=3 not_comparable=4");
+	for (oom_at = 1; oom_at < 1000; oom_at++) {
+		long grew = heap_growth(compare_failing, d);
+
+		ck_assert_msg(grew <= 0, "allocation %u failing: %ld bytes left a run", oom_at, grew);
+		if (allocs_seen < oom_at)
+			break;
+	}
+	ck_assert_uint_gt(oom_at, 20);
+}
+END_TEST
+
+static char leak_path[64];
+
+static void leak_read(const void *arg)
+{
+	(void)arg;
+	char *buf;
+	size_t len;
+
+	ck_assert_int_eq(pb_cmp_read_file(leak_path, &buf, &len), 0);
+	free(buf);
+}
+
+static void leak_read_nomem(const void *arg)
+{
+	(void)arg;
+	char *buf;
+	size_t len;
+
+	reallocs_seen = 0;
+	realloc_fails_at = 2;  /* the file is past 64 KiB: its second growth */
+	ck_assert_int_eq(pb_cmp_read_file(leak_path, &buf, &len), -ENOMEM);
+	realloc_fails_at = 0;
+}
+
+static void leak_load(const void *arg)
+{
+	(void)arg;
+	struct json_object *doc;
+	char err[128];
+
+	ck_assert_int_eq(pb_cmp_load(leak_path, &doc, err, sizeof(err)), 0);
+	json_object_put(doc);
+}
+
+static void leak_parse_bad(const void *arg)
+{
+	(void)arg;
+	static const char *const bad[] = { "{} {}", "hello", "[1,2]", "{\"tool\":\"x\"}" };
+	struct json_object *doc;
+	char err[128];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_int_eq(pb_cmp_parse(bad[i], strlen(bad[i]), &doc, err, sizeof(err)),
+				 -EINVAL);
+}
+
+static void leak_params(const void *arg)
+{
+	(void)arg;
+	char diff[64];
+
+	ck_assert_uint_eq(pb_cmp_params_diff(parse(work1), parse(work2), diff, sizeof(diff)), 1);
+	release();
+}
+
+static void leak_compare_profiled(const void *arg)
+{
+	(void)arg;
+	static const char prof_b[] = "\"samples\":1000,\"categories\":{\"copy\":{\"share\":0.1,"
+				     "\"ns_per_syscall\":10}}";
+	static const char prof_c[] = "\"samples\":1000,\"categories\":{\"copy\":{\"share\":0.5,"
+				     "\"ns_per_syscall\":50}}";
+	struct pb_cmp_result r;
+
+	ck_assert_int_eq(cmp(profiled(false, prof_b), profiled(true, prof_c), NULL, &r), 0);
+	ck_assert_ptr_nonnull(r.m[0].moved);
+	pb_cmp_result_free(&r);
+	release();
+}
+
+/* Each way in and out of reading, parsing and comparing leaves the heap as
+ * it found it (each run twice, the second measured). */
+START_TEST(nothing_left_allocated)
+{
+	static void (*const steps[])(const void *) = {
+		leak_read, leak_read_nomem, leak_load, leak_parse_bad, leak_params,
+		leak_compare_profiled,
+	};
+	char dir[] = "/tmp/pb-check-cmpleak.XXXXXX";
+	FILE *fp;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(leak_path, sizeof(leak_path), "%s/d.json", dir);
+	fp = fopen(leak_path, "we");
+	ck_assert_ptr_nonnull(fp);
+	fputs(DOC("throughput", "{}", "\"results\":[]"), fp);
+	for (int i = 0; i < 70000; i++)   /* past the first 64 KiB read */
+		fputc(' ', fp);
+	ck_assert_int_eq(fclose(fp), 0);
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		long grew = heap_growth(steps[i], NULL);
+
+		ck_assert_msg(grew <= 0, "step %zu left %ld bytes a run", i, grew);
+	}
+	ck_assert_int_eq(unlink(leak_path), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+/* ------------------------------------------------------------ edges */
+
+/*
+ * TEXT copied into a fresh mapping with a page no access is allowed to on
+ * either side: starting at the first byte after the one before it
+ * (AT_END false), or ending, its NUL included, at the last byte before the
+ * one after it.  A byte read outside the text kills the test.
+ */
+static char *guarded(const char *text, bool at_end, void **map)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), n = strlen(text) + 1;
+	char *p = mmap(NULL, 3 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	ck_assert_ptr_ne(p, MAP_FAILED);
+	ck_assert_uint_lt(n, page);
+	ck_assert_int_eq(mprotect(p, page, PROT_NONE), 0);
+	ck_assert_int_eq(mprotect(p + 2 * page, page, PROT_NONE), 0);
+	*map = p;
+	p = at_end ? p + 2 * page - n : p + page;
+	memcpy(p, text, n);
+	return p;
+}
+
+static void unguard(void *map)
+{
+	ck_assert_int_eq(munmap(map, 3 * (size_t)sysconf(_SC_PAGESIZE)), 0);
+}
+
+/* Names shorter than a suffix, a document that ends at the end of its
+ * memory: nothing is read outside them. */
+START_TEST(reads_stay_inside)
+{
+	static const char *const shorts[] = { "s", "ns", "x", "_s" };
+	struct json_object *doc, *a, *b;
+	char err[128];
+	void *map;
+	char *s;
+
+	for (size_t i = 0; i < sizeof(shorts) / sizeof(shorts[0]); i++) {
+		s = guarded(shorts[i], false, &map);
+		ck_assert_int_eq(pb_cmp_direction(s), PB_CMP_NEUTRAL);
+		ck_assert(!pb_cmp_is_rate(s));
+		unguard(map);
+	}
+	s = guarded(DOC("throughput", "{}", "\"results\":[]") " \n", true, &map);
+	ck_assert_int_eq(pb_cmp_parse(s, strlen(s), &doc, err, sizeof(err)), 0);
+	json_object_put(doc);
+	unguard(map);
+	/* a member named "l", shorter than each descriptive suffix, is
+	 * identity: the rows differ */
+	s = guarded("l", false, &map);
+	a = parse(DOC("throughput", "{}",
+		"\"results\":[{\"kind\":\"anon\",\"repetitions\":[{\"tt_ns\":1},{\"tt_ns\":2}]}]"));
+	b = parse(DOC("throughput", "{}",
+		"\"results\":[{\"kind\":\"anon\",\"repetitions\":[{\"tt_ns\":1},{\"tt_ns\":2}]}]"));
+	json_object_object_add_ex(json_object_array_get_idx(json_object_object_get(a, "results"), 0),
+				  s, json_object_new_string("p"), JSON_C_OBJECT_KEY_IS_CONSTANT);
+	json_object_object_add_ex(json_object_array_get_idx(json_object_object_get(b, "results"), 0),
+				  s, json_object_new_string("q"), JSON_C_OBJECT_KEY_IS_CONSTANT);
+	compared(a, b, NULL, "paired=0 only_base=1 only_new=1");
+	release();
+	unguard(map);
+}
+END_TEST
+
+/* The naming rules at their edges: a suffix that is the whole name, a
+ * prefix that is one letter short, a workload that moved by 1% or more. */
+START_TEST(names_at_the_edges)
+{
+	static const struct { const char *name; enum pb_cmp_dir dir; } dirs[] = {
+		{ "_per_s", PB_CMP_HIGHER }, { "_ns", PB_CMP_LOWER },
+		{ "_per_round_trip", PB_CMP_LOWER }, { "rate_", PB_CMP_HIGHER },
+	};
+	static const struct { double change; bool changed; } work[] = {
+		{ 0.5, false }, { 1, false }, { -1, false }, { 1.5, true }, { -1.5, true },
+		{ 2.5, true }, { INFINITY, false }, { -INFINITY, false }, { NAN, false },
+	};
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		ck_assert_msg(pb_cmp_direction(dirs[i].name) == dirs[i].dir, "%s", dirs[i].name);
+	want_names(pb_cmp_is_extensive, "extensive", "rttx_ns", "rtt_x_ns rtt_ns");
+	want_names(pb_cmp_is_rate, "a rate", "rate_x rate_ a_per_s", "_per_s ratf_x r_per_sx");
+	char bytes[] = "bytes", tt[] = "tt_ns";
+
+	for (size_t i = 0; i < sizeof(work) / sizeof(work[0]); i++) {
+		struct pb_cmp_metric m = { .metric = bytes, .change_pct = work[i].change };
+
+		ck_assert_msg(pb_cmp_workload_changed(&m) == work[i].changed, "%g", work[i].change);
+		m.metric = tt;
+		ck_assert(!pb_cmp_workload_changed(&m));
+	}
+	/* an infinite change is no regression; the threshold is exclusive */
+	ck_assert(!pb_cmp_is_regression(PB_CMP_LOWER, INFINITY, true, 5));
+	ck_assert(!pb_cmp_is_regression(PB_CMP_HIGHER, -INFINITY, true, 5));
+	ck_assert(!pb_cmp_is_regression(PB_CMP_HIGHER, -5, true, 5));
+	ck_assert(pb_cmp_is_regression(PB_CMP_HIGHER, -5.1, true, 5));
+	/* --metrics patterns: plain fnmatch, no flags; an empty one matches nothing */
+	ck_assert(pb_cmp_gates("x/y", "x*"));
+	ck_assert(pb_cmp_gates(".x", "*x"));
+	ck_assert(!pb_cmp_gates("TT_NS", "tt_ns"));
+	ck_assert(pb_cmp_gates("a*", "a\\*"));
+	ck_assert(!pb_cmp_gates("", ","));
+	ck_assert(!pb_cmp_gates("", ""));
+}
+END_TEST
+
+/* Welch's p, the rank test's p and which decides, at the sample counts
+ * where each applies; expected values worked by hand (or, for the rank
+ * test's own p, by pb_stats_mann_whitney). */
+START_TEST(eval_sample_counts)
+{
+	static const struct {
+		double b[6], c[6];
+		size_t nb, nc;
+		double p_welch;   /* -2: only not -1 */
+		bool rank_p, by_rank;
+	} rows[] = {
+		/* one side constant, the other not: Welch with df = 1, t = 3,
+		 * p = 1 - 2 atan(3) / pi */
+		{ { 1, 3 }, { 5, 5 }, 2, 2, 0.204833, true, false },
+		{ { 5, 5 }, { 1, 3 }, 2, 2, 0.204833, true, false },
+		/* both constant, one a single value: no test */
+		{ { 100, 100 }, { 200 }, 2, 1, -1, false, false },
+		{ { 200 }, { 100, 100 }, 1, 2, -1, false, false },
+		{ { 200 }, { 100 }, 1, 1, -1, false, false },
+		{ { 1, 2, 3 }, { 7 }, 3, 1, -1, false, false },
+		{ { 7 }, { 1, 2, 3 }, 1, 3, -1, false, false },
+		/* the rank test decides from five a side */
+		{ { 1, 2, 3, 4 }, { 5, 6, 7, 8, 9 }, 4, 5, -2, true, false },
+		{ { 1, 2, 3, 4, 5 }, { 6, 7, 8, 9 }, 5, 4, -2, true, false },
+		{ { 1, 2, 3, 4, 5 }, { 6, 7, 8, 9, 10 }, 5, 5, -2, true, true },
+	};
+	double many[13] = { 0 };
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct pb_cmp_metric m = { .dir = PB_CMP_LOWER };
+		struct pb_rank_test rt;
+
+		ck_assert_int_eq(pb_cmp_metric_eval(&m, rows[i].b, rows[i].nb, rows[i].c, rows[i].nc,
+						    5), 0);
+		ck_assert_int_eq(pb_stats_mann_whitney(rows[i].b, rows[i].nb, rows[i].c, rows[i].nc,
+						       &rt), 0);
+		if (rows[i].p_welch == -2)
+			ck_assert_msg(m.p_welch >= 0, "row %zu: p %g", i, m.p_welch);
+		else
+			ck_assert_msg(fabs(m.p_welch - rows[i].p_welch) < 1e-5, "row %zu: p %g", i,
+				      m.p_welch);
+		ck_assert_msg(m.p_rank == (rows[i].rank_p ? rt.p : -1) && m.by_rank == rows[i].by_rank,
+			      "row %zu: rank p %g, by rank %d", i, m.p_rank, m.by_rank);
+		ck_assert(m.p == (m.by_rank ? m.p_rank : m.p_welch));
+		ck_assert(m.significant == (m.p >= 0 && m.p < 0.05));
+	}
+	/* BASE's statistics cannot be had: ENOMEM, though NEW's could */
+	stats_malloc_fails = true;
+	ck_assert_int_eq(pb_cmp_metric_eval(&(struct pb_cmp_metric){ 0 }, many, 13, many, 3, 5),
+			 -ENOMEM);
+	stats_malloc_fails = false;
+}
+END_TEST
+
+/* ------------------------------------------------------------ pairs */
+
+#define TP(results) DOC("throughput", "{}", "\"results\":[" results "]")
+#define REP2(m, x, y) "\"repetitions\":[{\"" m "\":" #x "},{\"" m "\":" #y "}]"
+/* a report with one result of its own and the same in part "tp" */
+#define TWO_LEVELS DOC("report", "{}", "\"results\":[{\"kind\":\"anon\",\"repetitions\":[" \
+	"{\"tt_ns\":100,\"bytes\":9},{\"tt_ns\":101,\"bytes\":9}]}],\"parts\":{\"tp\":" \
+	TP("{\"kind\":\"anon\",\"repetitions\":[{\"tt_ns\":100,\"bytes\":9}," \
+	   "{\"tt_ns\":101,\"bytes\":9}]}") "}")
+#define PART_RESULT(extra) DOC("report", "{}", "\"parts\":{\"tp\":" \
+	TP("{\"kind\":\"anon\"," extra REP2("tt_ns", 1, 2) "}") "}")
+#define LOST_PART(runs) DOC("report", "{}", "\"parts\":{\"tp\":null}" runs)
+#define MANY(v) "{\"tt_ns\":" #v "}"
+#define TWENTY MANY(1) "," MANY(2) "," MANY(3) "," MANY(4) "," MANY(5) "," MANY(6) "," \
+	MANY(7) "," MANY(8) "," MANY(9) "," MANY(10) "," MANY(11) "," MANY(12) "," MANY(13) \
+	"," MANY(14) "," MANY(15) "," MANY(16) "," MANY(17) "," MANY(18) "," MANY(19) "," MANY(20)
+#define PER_UNIT(units) TP("{\"kind\":\"anon\",\"repetitions\":[{\"tt_ns\":7," units "}," \
+	"{\"tt_ns\":9," units "}]}")
+#define BESIDE_RATE(t) TP("{\"kind\":\"anon\",\"repetitions\":[" \
+	"{\"tt_ns\":" t "0,\"rate_bytes_per_s\":5},{\"tt_ns\":" t "1,\"rate_bytes_per_s\":5}," \
+	"{\"tt_ns\":" t "2,\"rate_bytes_per_s\":5}]}")
+#define CHECK(rest) DOC("conformance", "{}", "\"checks\":[{\"id\":\"X\"" rest "}]")
+
+/*
+ * Pairs of documents and what comparing them gives: the counts, and where
+ * named, a metric's flags and %change (NAN: not checked) and the first
+ * coverage lost.  DIFFER is both the differing parameters and --ignore;
+ * METRICS --metrics.
+ */
+START_TEST(pairs_compared)
+{
+	static const struct {
+		const char *base, *new, *differ, *metrics, *counts, *metric, *flags;
+		double change;
+		const char *lost;
+	} rows[] = {
+		/* results without repetitions: their directional numbers */
+		{ TP("{\"kind\":\"anon\",\"tt_ns\":100,\"bytes\":5}"),
+		  TP("{\"kind\":\"anon\",\"tt_ns\":110,\"bytes\":5}"), NULL, NULL, "nm=1 matched=1",
+		  "tt_ns", "", 10, NULL },
+		/* repetitions that are not objects, or none: nothing to compare */
+		{ TP("{\"kind\":\"anon\",\"repetitions\":[1,2]}"),
+		  TP("{\"kind\":\"anon\",\"repetitions\":[1,2]}"), NULL, NULL,
+		  "nm=0 paired=1 matched=0", NULL, NULL, NAN, NULL },
+		{ TP("{\"kind\":\"anon\",\"repetitions\":[]}"),
+		  TP("{\"kind\":\"anon\",\"repetitions\":[]}"), NULL, NULL, "nm=0 paired=1 nlost=0",
+		  NULL, NULL, NAN, NULL },
+		/* the metrics are the first repetition's */
+		{ TP("{\"kind\":\"anon\",\"repetitions\":[{\"tt_ns\":1,\"tw_ns\":2},{\"tt_ns\":2}]}"),
+		  TP("{\"kind\":\"anon\",\"repetitions\":[{\"tt_ns\":1,\"tw_ns\":2},{\"tt_ns\":2}]}"),
+		  NULL, NULL, "nm=2", "tw_ns", "", NAN, NULL },
+		/* repetitions on one side only: not matched */
+		{ TP("{\"kind\":\"anon\"," REP2("tt_ns", 1, 2) "}"),
+		  TP("{\"kind\":\"anon\",\"tt_ns\":1}"), NULL, NULL, "matched=0 paired=1 nlost=1",
+		  NULL, NULL, NAN, "no repetitions in NEW" },
+		/* a second result with nothing in common is not matched */
+		{ TP("{\"kind\":\"anon\"," REP2("tt_ns", 1, 2) "},{\"kind\":\"fifo\","
+		     REP2("tt_ns", 1, 2) "}"),
+		  TP("{\"kind\":\"anon\"," REP2("tt_ns", 1, 2) "},{\"kind\":\"fifo\","
+		     REP2("tw_ns", 1, 2) "}"), NULL, NULL, "matched=1 nm=1 nlost=1", NULL, NULL, NAN,
+		  "not measured in NEW: tt_ns" },
+		/* every metric NEW lacks is named */
+		{ TP("{\"kind\":\"anon\",\"repetitions\":[{\"tt_ns\":1,\"tw_ns\":2,\"tr_ns\":3},"
+		     "{\"tt_ns\":1,\"tw_ns\":2,\"tr_ns\":3}]}"),
+		  TP("{\"kind\":\"anon\"," REP2("tt_ns", 1, 2) "}"), NULL, NULL, "nm=1 nlost=1", NULL,
+		  NULL, NAN, "not measured in NEW: tw_ns, tr_ns" },
+		/* a repetition whose value is not a number is not a sample */
+		{ TP("{\"kind\":\"anon\",\"repetitions\":[{\"tt_ns\":100},{\"tt_ns\":100},"
+		     "{\"tt_ns\":\"x\"}]}"),
+		  TP("{\"kind\":\"anon\",\"repetitions\":[{\"tt_ns\":100},{\"tt_ns\":100}]}"), NULL,
+		  NULL, "nm=1", "tt_ns", "!significant", 0, NULL },
+		/* two BASE results alike pair with NEW's one once */
+		{ TP("{\"kind\":\"anon\"," REP2("tt_ns", 1, 2) "},{\"kind\":\"anon\","
+		     REP2("tt_ns", 1, 2) "}"),
+		  TP("{\"kind\":\"anon\"," REP2("tt_ns", 1, 2) "}"), NULL, NULL,
+		  "paired=1 only_base=1", NULL, NULL, NAN, NULL },
+		/* one repetition is a measurement; a number in words is none */
+		{ TP("{\"kind\":\"anon\",\"repetitions\":[{\"tt_ns\":1}]}"), TP(""), NULL, NULL,
+		  "only_base=1 nlost=1", NULL, NULL, NAN, "absent in NEW" },
+		{ TP("{\"kind\":\"anon\",\"tt_ns\":\"n/a\"}"), TP(""), NULL, NULL,
+		  "only_base=1 nlost=0", NULL, NULL, NAN, NULL },
+		/* a fractional member is no identity */
+		{ TP("{\"kind\":\"anon\",\"weight\":1.5," REP2("tt_ns", 1, 2) "}"),
+		  TP("{\"kind\":\"anon\",\"weight\":2.5," REP2("tt_ns", 1, 2) "}"), NULL, NULL,
+		  "paired=1", NULL, NULL, NAN, NULL },
+		/* --ignore of a part's member: exactly that name, anywhere in the list */
+		{ PART_RESULT("\"pipe_size_bytes\":1,"), PART_RESULT("\"pipe_size_bytes\":2,"),
+		  "tp.pipe_size_bytes", NULL, "paired=1", NULL, NULL, NAN, NULL },
+		{ PART_RESULT("\"pipe_size_bytes\":1,"), PART_RESULT("\"pipe_size_bytes\":2,"),
+		  "x,tp.pipe_size_bytes", NULL, "paired=1", NULL, NULL, NAN, NULL },
+		{ PART_RESULT("\"pipe_size_bytes\":1,"), PART_RESULT("\"pipe_size_bytes\":2,"),
+		  "tp.pipe_size_bytesX", NULL, "paired=0", NULL, NULL, NAN, NULL },
+		{ PART_RESULT("\"pipe_size_bytes\":1,"), PART_RESULT("\"pipe_size_bytes\":2,"),
+		  "tp.pipe_size_byteX", NULL, "paired=0", NULL, NULL, NAN, NULL },
+		/* which parameters concern which level */
+		{ TWO_LEVELS, TWO_LEVELS, ".loops", NULL, "not_comparable=0", NULL, NULL, NAN, NULL },
+		{ TWO_LEVELS, TWO_LEVELS, "tp.loops", NULL, "not_comparable=1", NULL, NULL, NAN, NULL },
+		{ TWO_LEVELS, TWO_LEVELS, "tpx.loops", NULL, "not_comparable=0", NULL, NULL, NAN, NULL },
+		{ TWO_LEVELS, TWO_LEVELS, "tX.loops", NULL, "not_comparable=0", NULL, NULL, NAN, NULL },
+		{ TWO_LEVELS, TWO_LEVELS, "a.b,tp.loops", NULL, "not_comparable=1", NULL, NULL, NAN,
+		  NULL },
+		{ TWO_LEVELS, TWO_LEVELS, "loops", NULL, "not_comparable=2", NULL, NULL, NAN, NULL },
+		/* per unit of work: messages first; none to divide by; 1 byte is one;
+		 * a count in words is none */
+		{ PER_UNIT("\"messages\":2,\"bytes\":4"), PER_UNIT("\"messages\":2,\"bytes\":4"),
+		  "loops", NULL, "nm=4", "tt_ns_per_message", "derived", 0, NULL },
+		{ TP("{\"kind\":\"anon\"," REP2("tt_ns", 1, 2) "}"),
+		  TP("{\"kind\":\"anon\"," REP2("tt_ns", 1, 2) "}"), "loops", NULL,
+		  "nm=1 not_comparable=1", "tt_ns", "!comparable", NAN, NULL },
+		{ PER_UNIT("\"bytes\":1"), PER_UNIT("\"bytes\":1"), "loops", NULL, "nm=3",
+		  "tt_ns_per_byte", "derived", 0, NULL },
+		{ PER_UNIT("\"bytes\":\"100\""), PER_UNIT("\"bytes\":\"100\""), "loops", NULL, "nm=1",
+		  NULL, NULL, NAN, NULL },
+		/* a total beside a rate is a detail: shown, never gating, unless --metrics
+		 * names it */
+		{ BESIDE_RATE("10"), BESIDE_RATE("20"), NULL, NULL, "regressions=0", "tt_ns",
+		  "significant side !regression", NAN, NULL },
+		{ BESIDE_RATE("10"), BESIDE_RATE("20"), NULL, "tt_*", "regressions=1", "tt_ns",
+		  "!side regression", NAN, NULL },
+		/* twenty repetitions a side */
+		{ TP("{\"kind\":\"anon\",\"repetitions\":[" TWENTY "]}"),
+		  TP("{\"kind\":\"anon\",\"repetitions\":[" TWENTY "]}"), NULL, NULL, "nm=1",
+		  "tt_ns", "!significant", 0, NULL },
+		/* a part BASE had with no results, gone: nothing lost */
+		{ DOC("report", "{}", "\"parts\":{\"e\":" TP("") "}"), DOC("report", "{}", "\"parts\":{}"),
+		  NULL, NULL, "nlost=0 base_results=0", NULL, NULL, NAN, NULL },
+		/* a part NEW did not measure, in its words */
+		{ PART_RESULT(""), LOST_PART(",\"part_runs\":{\"tp\":{\"exit_status\":3}}"), NULL,
+		  NULL, "nlost=1", NULL, NULL, NAN, "part not measured in NEW" },
+		{ PART_RESULT(""), LOST_PART(""), NULL, NULL, "nlost=1", NULL, NULL, NAN,
+		  "part not measured in NEW" },
+		{ PART_RESULT(""),
+		  LOST_PART(",\"part_runs\":{\"tp\":{\"exit_status\":3,\"error\":\"boom\"}}"), NULL,
+		  NULL, "nlost=1", NULL, NULL, NAN, "part not measured in NEW (exit status 3: boom)" },
+		/* a verdict NEW has no word for, or skipped without saying why */
+		{ CHECK(",\"status\":\"pass\""), CHECK(""), NULL, NULL, "nlost=1", NULL, NULL, NAN,
+		  "no status in NEW" },
+		{ CHECK(",\"status\":\"pass\""), CHECK(",\"status\":\"skip\",\"detail\":\"\""), NULL,
+		  NULL, "nlost=1", NULL, NULL, NAN, "skip in NEW" },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct pb_cmp_result *r;
+		const struct pb_cmp_metric *m = NULL;
+
+		metrics_opt = rows[i].metrics;
+		r = compared(parse(rows[i].base), parse(rows[i].new), rows[i].differ,
+			     rows[i].counts);
+		metrics_opt = NULL;
+		for (size_t j = 0; rows[i].metric && j < r->nm && !m; j++)
+			if (!strcmp(r->m[j].metric, rows[i].metric))
+				m = &r->m[j];
+		ck_assert_msg(!rows[i].metric || m, "row %zu: no %s", i, rows[i].metric);
+		if (m)
+			want_flags(m, rows[i].flags);
+		if (m && !isnan(rows[i].change))
+			ck_assert_msg(fabs(m->change_pct - rows[i].change) < 1e-9, "row %zu: %g%%", i,
+				      m->change_pct);
+		if (rows[i].lost)
+			ck_assert_msg(r->nlost && !strcmp(r->lost[0].why, rows[i].lost),
+				      "row %zu: lost '%s'", i, r->nlost ? r->lost[0].why : "");
+		release();
+	}
+}
+END_TEST
+#undef TP
+#undef REP2
+#undef TWO_LEVELS
+#undef PART_RESULT
+#undef LOST_PART
+#undef MANY
+#undef TWENTY
+#undef PER_UNIT
+#undef BESIDE_RATE
+#undef CHECK
+
+/* ------------------------------------------------------------ documents */
+
+#define PARTS(p) "{\"command\":\"report\",\"schema_version\":1,\"parts\":{" p "}}"
+#define SV "{\"schema_version\":1,\"params\":{\"loops\":1}}"
+#define NOSV "{\"params\":{\"loops\":2}}"
+
+/* Which pairs are compatible, which parameters differ, part by part: a
+ * part on one side only, or not a document, is neither. */
+START_TEST(parts_one_sided)
+{
+	static const struct { const char *a, *b; int compatible; size_t ndiff; } rows[] = {
+		{ PARTS("\"x\":" SV), PARTS("\"x\":" NOSV), -EINVAL, 1 },
+		{ PARTS("\"x\":" NOSV), PARTS("\"x\":" SV), -EINVAL, 1 },
+		{ PARTS("\"x\":" SV), PARTS("\"y\":" SV), 0, 0 },
+		{ PARTS("\"x\":null"), PARTS("\"x\":" SV), 0, 0 },
+		{ "{\"command\":\"report\",\"schema_version\":1}", PARTS("\"x\":" SV), 0, 0 },
+		{ PARTS("\"x\":" SV), "{\"command\":\"report\",\"schema_version\":1}", 0, 0 },
+	};
+	char err[256], diff[64];
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct json_object *a = parse(rows[i].a), *b = parse(rows[i].b);
+
+		ck_assert_msg(pb_cmp_compatible(a, b, err, sizeof(err)) == rows[i].compatible,
+			      "row %zu: %s", i, err);
+		ck_assert_msg(pb_cmp_params_diff(a, b, diff, sizeof(diff)) == rows[i].ndiff,
+			      "row %zu: %s", i, diff);
+	}
+	/* a mode that differs is named even when one side's is the default */
+	ck_assert_uint_eq(pb_cmp_params_diff(parse("{\"params\":{\"mode\":\"rw\"}}"),
+					     parse("{\"params\":{\"mode\":\"splice\"}}"), diff,
+					     sizeof(diff)), 1);
+	ck_assert_str_eq(diff, "mode");
+}
+END_TEST
+#undef PARTS
+#undef SV
+#undef NOSV
+
+/* The differing names cut to the buffer: "..." where they did not fit,
+ * when there is room for it, and never a byte past it. */
+START_TEST(params_diff_cut)
+{
+	static const struct { size_t len; const char *want; } rows[] = {
+		{ 4, "loo" }, { 5, "l..." }, { 6, "lo..." }, { 8, "loop..." }, { 12, "loops,mo..." },
+		{ 15, "loops,mode,fds" }, { 64, "loops,mode,fds" },
+	};
+	struct json_object *a = parse("{\"params\":{\"loops\":1,\"mode\":\"a\"}}");
+	struct json_object *b = parse("{\"params\":{\"loops\":2,\"mode\":\"b\",\"fds\":3}}");
+	struct json_object *c = parse("{\"params\":{\"x\":1,\"y\":1}}");
+	struct json_object *d = parse("{\"params\":{\"x\":2,\"y\":2}}");
+	char buf[80];
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		memset(buf, 'Z', sizeof(buf));
+		ck_assert_uint_eq(pb_cmp_params_diff(a, b, buf, rows[i].len), 3);
+		ck_assert_str_eq(buf, rows[i].want);
+		for (size_t j = rows[i].len; j < sizeof(buf); j++)
+			ck_assert_msg(buf[j] == 'Z', "len %zu: byte %zu written", rows[i].len, j);
+	}
+	/* one-letter names */
+	ck_assert_uint_eq(pb_cmp_params_diff(c, d, buf, sizeof(buf)), 2);
+	ck_assert_str_eq(buf, "x,y");
+}
+END_TEST
+
+/* Run state recorded on one side only, or mitigations that are not an
+ * object: nothing differs. */
+START_TEST(state_one_sided)
+{
+	static const char *const docs[] = {
+		"{\"run\":{\"cpu\":{\"model\":\"X\"}}}",
+		"{\"run\":{}}",
+		"{\"run\":{\"state\":{\"mitigations\":\"x\"}}}",
+		"{\"run\":{\"state\":{\"mitigations\":{\"a\":\"y\"}}}}",
+		"{\"run\":{\"state\":{\"mitigations\":{\"b\":\"z\"}}}}",
+	};
+	char diff[128];
+
+	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++)
+		for (size_t j = 0; j < sizeof(docs) / sizeof(docs[0]); j++)
+			ck_assert_msg(pb_cmp_state_diff(parse(docs[i]), parse(docs[j]), diff,
+							sizeof(diff)) == 0, "%zu %zu: %s", i, j, diff);
+}
+END_TEST
+
+/* Binary data is no document: said so, EINVAL. */
+START_TEST(binary_is_no_document)
+{
+	static const char bin[] = "{}\0{}";
+	struct json_object *doc;
+	char err[128] = "";
+
+	ck_assert_int_eq(pb_cmp_parse(bin, sizeof(bin) - 1, &doc, err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "not a JSON document (binary data)");
+	ck_assert_ptr_null(doc);
+}
+END_TEST
+
 static Suite *compare_suite(void)
 {
 	const struct pb_tcase *const tcases[] = {
@@ -1813,6 +2495,10 @@ static Suite *compare_suite(void)
 		PB_TCASE("gating", gating_metrics, unstable_is_inconclusive, state_differs),
 		PB_TCASE("loading", loading, read_file_sizes),
 		PB_TCASE("profile", what_moved_words),
+		PB_TCASE("edges", reads_stay_inside, names_at_the_edges, eval_sample_counts,
+			 pairs_compared, parts_one_sided, params_diff_cut, state_one_sided,
+			 binary_is_no_document),
+		PB_TCASE("memory", compare_without_memory, nothing_left_allocated),
 		NULL
 	};
 	Suite *s = suite_create("compare");

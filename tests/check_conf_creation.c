@@ -152,6 +152,83 @@ static int close_spare_instead(int fd)
 	return close(fd);
 }
 
+/* ---- the harness's resources failing: ERROR, never FAIL ---- */
+
+/* Every open fails: the process is out of descriptors. */
+static int open_emfile(const char *path, int flags, mode_t mode)
+{
+	(void)path, (void)flags, (void)mode;
+	errno = EMFILE;
+	return -1;
+}
+
+/* A close of no descriptor (negative) kills the check: it closes only what
+ * it holds, on a failure's path too. */
+static int close_negative_dies(int fd)
+{
+	if (fd < 0)
+		kill(getpid(), SIGKILL);
+	return close(fd);
+}
+
+/* The Nth dup in the check's process (counted from 1) fails with EMFILE. */
+static int dup_calls;
+
+static int dup_nth_emfile(int fd, int nth)
+{
+	return ++dup_calls == nth ? ifail_with(EMFILE) : dup(fd);
+}
+
+static int dup_1st_emfile(int fd)
+{
+	return dup_nth_emfile(fd, 1);
+}
+
+static int dup_2nd_emfile(int fd)
+{
+	return dup_nth_emfile(fd, 2);
+}
+
+/* CRE-03: once F_GETFD was asked of the write end, the process may open no
+ * more descriptors (RLIMIT_NOFILE lowered to the lowest free one), so the
+ * control descriptors cannot be opened. */
+static int fcntl_then_no_more_fds(int fd, int cmd, long arg)
+{
+	int r = fcntl(fd, cmd, arg), lowest = 0;
+
+	if (cmd == F_GETFD && is_write_end(fd)) {
+		struct rlimit rl;
+
+		while (fcntl(lowest, F_GETFD) >= 0)
+			lowest++;
+		if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+			rl.rlim_cur = (rlim_t)lowest;
+			setrlimit(RLIMIT_NOFILE, &rl);
+		}
+	}
+	return r;
+}
+
+/* CRE-06: dup gives back the descriptor it was asked to copy: it never
+ * runs out, and no descriptor is added. */
+static int dup_same(int fd)
+{
+	return fd;
+}
+
+/* CRE-05: the read back of a byte written into the pipe2(O_NOATIME) pipe
+ * is changed (na_read below, its last byte flipped). */
+static ssize_t na_read(int fd, void *buf, size_t n);
+
+static ssize_t na_read_flips(int fd, void *buf, size_t n)
+{
+	ssize_t r = na_read(fd, buf, n);
+
+	if (r > 0)
+		((char *)buf)[r - 1] ^= 1;
+	return r;
+}
+
 /* ---- CRE-05: pipe2(O_NOATIME) accepted; timestamps emulated as before 6.15 ---- */
 
 enum na_mode { NA_EFFECTIVE, NA_IGNORED, NA_ATIME_ONLY, NA_ALL_FROZEN, NA_INVERTED };
@@ -256,7 +333,8 @@ enum bug {
 	READ_REVERSED, PIPE2_HIGH, PIPE2_NO_CLOEXEC, PIPE2_NONBLOCK_ONE, PIPE2_LENIENT,
 	PIPE2_LEAKY, PIPE2_EXTRA_FD, OPEN_EXTRA_FD, CLOSE_KEEPS_REF, PIPES_EIO, PIPE2_EMFILE,
 	DUP_EMFILE, NOATIME_EFFECTIVE, NOATIME_IGNORED, NOATIME_ATIME_ONLY, NOATIME_ALL_FROZEN,
-	NOATIME_INVERTED, NOATIME_READ_EIO, NOATIME_WRITE_EIO,
+	NOATIME_INVERTED, NOATIME_READ_EIO, NOATIME_WRITE_EIO, OPEN_EMFILE, DUP_1ST_EMFILE,
+	DUP_2ND_EMFILE, CONTROL_EMFILE, DUP_SAME, NOATIME_READ_FLIPS,
 };
 
 static struct pb_sysops broken_ops(enum bug b)
@@ -276,15 +354,21 @@ static struct pb_sysops broken_ops(enum bug b)
 	case PIPES_EIO: s.pipe2 = pipe2_eio; s.mkfifo = mkfifo_eio; break;
 	case PIPE2_EMFILE: s.pipe2 = pipe2_emfile; break;
 	case DUP_EMFILE: s.dup = dup_emfile; break;
+	case OPEN_EMFILE: s.open = open_emfile; break;
+	case DUP_1ST_EMFILE: s.dup = dup_1st_emfile; s.close = close_negative_dies; break;
+	case DUP_2ND_EMFILE: s.dup = dup_2nd_emfile; s.close = close_negative_dies; break;
+	case CONTROL_EMFILE: s.fcntl = fcntl_then_no_more_fds; break;
+	case DUP_SAME: s.dup = dup_same; break;
 	case NOATIME_EFFECTIVE: case NOATIME_IGNORED: case NOATIME_ATIME_ONLY:
 	case NOATIME_ALL_FROZEN: case NOATIME_INVERTED: case NOATIME_READ_EIO:
-	case NOATIME_WRITE_EIO:
+	case NOATIME_WRITE_EIO: case NOATIME_READ_FLIPS:
 		na_mode = b == NOATIME_IGNORED ? NA_IGNORED : b == NOATIME_ATIME_ONLY ? NA_ATIME_ONLY :
 			  b == NOATIME_INVERTED ? NA_INVERTED :
 			  b == NOATIME_ALL_FROZEN ? NA_ALL_FROZEN : NA_EFFECTIVE;
 		s.pipe2 = na_pipe2;
 		s.write = b == NOATIME_WRITE_EIO ? write_eio_on_pipes : na_write;
-		s.read = b == NOATIME_READ_EIO ? read_eio_on_pipes : na_read;
+		s.read = b == NOATIME_READ_EIO ? read_eio_on_pipes :
+			 b == NOATIME_READ_FLIPS ? na_read_flips : na_read;
 		s.fstat = na_fstat;
 		break;
 	}
@@ -356,6 +440,19 @@ static const struct pb_test_verdict verdicts[] = {
 	  "the pipe2(O_NOATIME) pipe, a read with 1 byte queued of 1 byte = -1/EIO" },
 	{ "CRE-05", NOATIME_WRITE_EIO, PB_KIND_ANON, PB_FAIL,
 	  "the pipe2(O_NOATIME) pipe, a write into the empty pipe of 1 byte = -1/EIO" },
+	/* appended: CRE-02's and CRE-03's own descriptors cannot be had (the
+	 * first dup or the second: the one it holds is closed) */
+	{ "CRE-02", OPEN_EMFILE, PB_KIND_ANON, PB_ERROR, "harness: open /dev/null: EMFILE" },
+	{ "CRE-02", DUP_1ST_EMFILE, PB_KIND_ANON, PB_ERROR, "harness: dup of /dev/null: EMFILE" },
+	{ "CRE-02", DUP_2ND_EMFILE, PB_KIND_ANON, PB_ERROR, "harness: dup of /dev/null: EMFILE" },
+	{ "CRE-03", CONTROL_EMFILE, PB_KIND_ANON, PB_ERROR,
+	  "harness: control descriptor: open /dev/null: EMFILE" },
+	{ "CRE-06", OPEN_EMFILE, PB_KIND_ANON, PB_ERROR, "harness: open /dev/null: EMFILE" },
+	/* dup that never runs out: no descriptor exhaustion to test with */
+	{ "CRE-06", DUP_SAME, PB_KIND_ANON, PB_ERROR,
+	  "could not exhaust descriptors by dup of /dev/null (held 64)" },
+	{ "CRE-05", NOATIME_READ_FLIPS, PB_KIND_ANON, PB_FAIL,
+	  "on the pipe2(O_NOATIME) pipe, the byte read back differs from the one written" },
 };
 #define NVERDICTS (int)(sizeof(verdicts) / sizeof(verdicts[0]))
 
@@ -387,13 +484,16 @@ START_TEST(cre03_probe_cannot_fork)
 }
 END_TEST
 
-/* CRE-03's probe of the pipe dies (the control probe answers): the
- * harness's trouble, ERROR, never a verdict on the kernel's FD_CLOEXEC. */
+/* CRE-03's probe of the pipe dies, or exits with 4, no answer of bits 0
+ * and 1 (the control probe answers): the harness's trouble, ERROR, never a
+ * verdict on the kernel's FD_CLOEXEC.  Loop index: PB_TEST_PROBE_DIES's
+ * value, "kill" or "4". */
 START_TEST(probe_dies)
 {
+	static const char *const how[] = { "kill", "4" };
 	struct pb_check_result r;
 
-	ck_assert_int_eq(setenv("PB_TEST_PROBE_DIES", "1", 1), 0);
+	ck_assert_int_eq(setenv("PB_TEST_PROBE_DIES", how[_i], 1), 0);
 	pb_test_run_check(pb_test_find_check("CRE-03"), NULL, PB_KIND_ANON, 10, &r);
 	unsetenv("PB_TEST_PROBE_DIES");
 	ck_assert_msg(r.verdict == PB_ERROR && strcmp(r.detail, "harness: the exec probe of the "
@@ -411,8 +511,9 @@ static int pipe2_cloexec_lost(int fd[2], int flags)
 {
 	int r = pipe2(fd, flags);
 
-	if (r == 0)
-		fcntl(fd[cloexec_lost_end], F_SETFD, 0);
+	for (int i = 0; r == 0 && i < 2; i++)
+		if (cloexec_lost_end == i || cloexec_lost_end == 2)
+			fcntl(fd[i], F_SETFD, 0);
 	return r;
 }
 
@@ -428,13 +529,14 @@ START_TEST(cloexec_lost_after_exec)
 	static const char *const said[] = {
 		"FD_CLOEXEC set, but after execve the read end is still open",
 		"FD_CLOEXEC set, but after execve the write end is still open",
+		"FD_CLOEXEC set, but after execve both ends are still open",
 	};
 	struct pb_sysops s = pb_sysops_real;
 	struct pb_check_result r;
 
 	s.pipe2 = pipe2_cloexec_lost;
 	s.fcntl = fcntl_says_cloexec;
-	for (cloexec_lost_end = 0; cloexec_lost_end < 2; cloexec_lost_end++) {
+	for (cloexec_lost_end = 0; cloexec_lost_end < 3; cloexec_lost_end++) {
 		pb_test_run_check(pb_test_find_check("CRE-03"), &s, PB_KIND_ANON, 10, &r);
 		ck_assert_msg(r.verdict == PB_FAIL && strcmp(r.detail, said[cloexec_lost_end]) == 0,
 			      "end %d: %s: %s", cloexec_lost_end, pb_verdict_names[r.verdict],
@@ -501,12 +603,19 @@ static int pipe2_high_write_end(int fd[2], int flags)
 	return 0;
 }
 
-/* CRE-01: the write end alone says O_NONBLOCK, FD_CLOEXEC, or O_RDONLY. */
-static int fcntl_write_end_says(int fd, int cmd, long arg, int getcmd, int set, int clear)
+/* CRE-01: one end (ACC: its access mode) alone says O_NONBLOCK, FD_CLOEXEC,
+ * O_RDONLY or O_RDWR: GETCMD's answer with CLEAR cleared and SET set. */
+static int fcntl_end_says(int fd, int cmd, long arg, int acc, int getcmd, int set, int clear)
 {
 	int r = fcntl(fd, cmd, arg);
 
-	return cmd == getcmd && r >= 0 && is_write_end(fd) ? (r & ~clear) | set : r;
+	return cmd == getcmd && r >= 0 && is_pipe_fd(fd) && accmode(fd) == acc ?
+	       (r & ~clear) | set : r;
+}
+
+static int fcntl_write_end_says(int fd, int cmd, long arg, int getcmd, int set, int clear)
+{
+	return fcntl_end_says(fd, cmd, arg, O_WRONLY, getcmd, set, clear);
 }
 
 static int fcntl_write_end_nonblock(int fd, int cmd, long arg)
@@ -524,10 +633,17 @@ static int fcntl_write_end_rdonly(int fd, int cmd, long arg)
 	return fcntl_write_end_says(fd, cmd, arg, F_GETFL, O_RDONLY, O_ACCMODE);
 }
 
-/* CRE-01: F_GETFD fails (EIO) on the write end, F_GETFL still works. */
+/* CRE-01, CRE-03: GETCMD fails (EIO) on one end (ACC: its access mode), the
+ * other command still works. */
+static int fcntl_end_fails(int fd, int cmd, long arg, int acc, int getcmd)
+{
+	return cmd == getcmd && is_pipe_fd(fd) && accmode(fd) == acc ? (int)fail_with(EIO) :
+	       fcntl(fd, cmd, arg);
+}
+
 static int fcntl_write_end_getfd_eio(int fd, int cmd, long arg)
 {
-	return cmd == F_GETFD && is_write_end(fd) ? (int)fail_with(EIO) : fcntl(fd, cmd, arg);
+	return fcntl_end_fails(fd, cmd, arg, O_WRONLY, F_GETFD);
 }
 
 /* CRE-03: FD_CLOEXEC missing on the write end only. */
@@ -562,6 +678,7 @@ static ssize_t read_write_end_gives(int fd, void *buf, size_t n)
 	if (!is_write_end(fd))
 		return read(fd, buf, n);
 	memset(buf, 'x', n);
+	errno = EBADF;  /* stale: the count, not errno, says it succeeded */
 	return (ssize_t)n;
 }
 
@@ -619,6 +736,183 @@ static int pipe2_write_end_negative(int fd[2], int flags)
 	return pipe2_negative_end(fd, flags, 1);
 }
 
+/* pipe2 says it succeeded but writes neither slot: what the check's pipefd
+ * held before shows (no descriptor, and never descriptor 0). */
+static int pipe2_writes_nothing(int fd[2], int flags)
+{
+	(void)fd, (void)flags;
+	return 0;
+}
+
+/* CRE-01: the read end sees end-of-file at once. */
+static ssize_t read_end_eof(int fd, void *buf, size_t n)
+{
+	return is_read_end(fd) ? 0 : read(fd, buf, n);
+}
+
+/* CRE-01: the read end hands out one byte a read (lawful: a short read). */
+static ssize_t read_one_at_a_time(int fd, void *buf, size_t n)
+{
+	return read(fd, buf, is_read_end(fd) && n > 1 ? 1 : n);
+}
+
+/* CRE-01: the read end says O_NONBLOCK, or O_RDWR; F_GETFL fails on the
+ * write end; CRE-03: F_GETFD fails on the read end. */
+static int fcntl_read_end_nonblock(int fd, int cmd, long arg)
+{
+	return fcntl_end_says(fd, cmd, arg, O_RDONLY, F_GETFL, O_NONBLOCK, 0);
+}
+
+static int fcntl_read_end_rdwr(int fd, int cmd, long arg)
+{
+	return fcntl_end_says(fd, cmd, arg, O_RDONLY, F_GETFL, O_RDWR, O_ACCMODE);
+}
+
+static int fcntl_write_end_rdwr(int fd, int cmd, long arg)
+{
+	return fcntl_end_says(fd, cmd, arg, O_WRONLY, F_GETFL, O_RDWR, O_ACCMODE);
+}
+
+static int fcntl_write_end_getfl_eio(int fd, int cmd, long arg)
+{
+	return fcntl_end_fails(fd, cmd, arg, O_WRONLY, F_GETFL);
+}
+
+static int fcntl_read_end_getfd_eio(int fd, int cmd, long arg)
+{
+	return fcntl_end_fails(fd, cmd, arg, O_RDONLY, F_GETFD);
+}
+
+/* CRE-01: a write on the read end takes it all, errno a stale EBADF (a
+ * bidirectional read end, or a broken one); or fails leaving errno as it was. */
+static ssize_t write_read_end_takes(int fd, const void *buf, size_t n)
+{
+	if (!is_read_end(fd))
+		return write(fd, buf, n);
+	errno = EBADF;
+	return (ssize_t)n;
+}
+
+static ssize_t write_read_end_no_errno(int fd, const void *buf, size_t n)
+{
+	return is_read_end(fd) ? -1 : write(fd, buf, n);
+}
+
+/* CRE-02: pipe2 puts each end at the lowest free descriptor (AT_LO1), the
+ * next (AT_LO2) or at 100 or above (AT_HIGH). */
+enum { AT_LO1, AT_LO2, AT_HIGH };
+
+static int pipe2_ends_at(int fd[2], int flags, int r, int w)
+{
+	int p[2], lo[2], at[2] = { r, w };
+
+	if (syscall(SYS_pipe2, p, flags) != 0)
+		return -1;
+	lo[0] = p[0] < p[1] ? p[0] : p[1];
+	lo[1] = p[0] < p[1] ? p[1] : p[0];
+	for (int i = 0; i < 2; i++) {
+		fd[i] = fcntl(p[i], F_DUPFD, 100);
+		close(p[i]);
+	}
+	for (int i = 0; i < 2; i++)
+		if (at[i] != AT_HIGH) {
+			int h = fd[i];
+
+			fd[i] = fcntl(h, F_DUPFD, lo[at[i]]);
+			close(h);
+		}
+	return fd[0] < 0 || fd[1] < 0 ? -1 : 0;
+}
+
+static int pipe2_swapped(int fd[2], int flags)
+{
+	return pipe2_ends_at(fd, flags, AT_LO2, AT_LO1);
+}
+
+static int pipe2_high_read_end(int fd[2], int flags)
+{
+	return pipe2_ends_at(fd, flags, AT_HIGH, AT_LO2);
+}
+
+static int pipe2_high_read_write_lowest(int fd[2], int flags)
+{
+	return pipe2_ends_at(fd, flags, AT_HIGH, AT_LO1);
+}
+
+static int pipe2_read_next_write_high(int fd[2], int flags)
+{
+	return pipe2_ends_at(fd, flags, AT_LO2, AT_HIGH);
+}
+
+/* CRE-02: F_GETFD says every descriptor below LIMIT is open. */
+static int fcntl_open_below(int fd, int cmd, long arg, int limit)
+{
+	return cmd == F_GETFD && fd >= 0 && fd < limit ? 0 : fcntl(fd, cmd, arg);
+}
+
+static int fcntl_open_below_1000000(int fd, int cmd, long arg)
+{
+	return fcntl_open_below(fd, cmd, arg, 1000000);
+}
+
+static int fcntl_open_below_2_20(int fd, int cmd, long arg)
+{
+	return fcntl_open_below(fd, cmd, arg, 1 << 20);
+}
+
+/* CRE-02: F_GETFD of descriptor 0 (open) fails with EIO, not EBADF: not free. */
+static int fcntl_getfd_0_eio(int fd, int cmd, long arg)
+{
+	return cmd == F_GETFD && fd == 0 ? (int)fail_with(EIO) : fcntl(fd, cmd, arg);
+}
+
+/* CRE-02: dup puts its descriptor at 100 or above: the hole the check
+ * punches is up there, and the two lowest free descriptors are neighbours. */
+static int dup_high(int fd)
+{
+	return fcntl(fd, F_DUPFD, 100);
+}
+
+/* CRE-05, CRE-06: a failing pipe2 that says no errno (errno as it was). */
+static int pipe2_fails_no_errno(int fd[2], int flags)
+{
+	int e = errno, r = (int)syscall(SYS_pipe2, fd, flags);
+
+	errno = e;
+	return r;
+}
+
+/* A failed pipe2 writes the read end's slot only. */
+static int pipe2_clobber_first(int fd[2], int flags)
+{
+	int r = (int)syscall(SYS_pipe2, fd, flags);
+
+	if (r != 0) {
+		int e = errno;
+
+		fd[0] = 98;
+		errno = e;
+	}
+	return r;
+}
+
+/* CRE-05: bit 31 silently dropped (the other invalid flags still EINVAL). */
+static int pipe2_ignores_bit_31(int fd[2], int flags)
+{
+	return (int)syscall(SYS_pipe2, fd, flags & ~(int)(1u << 31));
+}
+
+/* CRE-06: out of descriptors, pipe2 "succeeds" with the one free
+ * descriptor (a copy of descriptor 0) for the read end and -1 for the write. */
+static int pipe2_one_free_succeeds(int fd[2], int flags)
+{
+	if (syscall(SYS_pipe2, fd, flags) == 0 || errno != EMFILE)
+		return fd[0] >= 0 ? 0 : -1;
+	fd[0] = dup(0);
+	fd[1] = -1;
+	return 0;
+}
+
 static const struct pb_test_later later[] = {
 	{ "CRE-01", { .pipe2 = pipe2_same_fd }, "pipe returned fds" },
 	{ "CRE-02", { .pipe2 = pipe2_high_write_end }, "(the two lowest free), got" },
@@ -646,6 +940,40 @@ static const struct pb_test_later later[] = {
 	 * negative on its own */
 	{ "CRE-01", { .pipe2 = pipe2_read_end_negative }, "pipe returned fds -1 and " },
 	{ "CRE-01", { .pipe2 = pipe2_write_end_negative }, " and -1" },
+	/* appended: pipe2 succeeds writing no slot, so pipefd's initial values
+	 * show, and are no descriptor (closing none, never descriptor 0) */
+	{ "CRE-01", { .pipe2 = pipe2_writes_nothing }, "pipe returned fds -1 and -1" },
+	{ "CRE-02", { .pipe2 = pipe2_writes_nothing }, "gave {-1,-1}: not two descriptors" },
+	{ "CRE-03", { .pipe2 = pipe2_writes_nothing }, "FD_CLOEXEC not set on fd[0] (F_GETFD = -1)" },
+	{ "CRE-04", { .pipe2 = pipe2_writes_nothing }, "O_NONBLOCK not set on fd[0] (F_GETFL = 0xffffffff)" },
+	/* CRE-01: each step of the data and flags, each end */
+	{ "CRE-01", { .write = write_eio_on_pipes }, "write of 3 bytes into an empty pipe failed: EIO" },
+	{ "CRE-01", { .read = read_flips_last }, "read back 6 bytes \"abcdeg\"" },
+	{ "CRE-01", { .read = read_end_eof }, "read back 0 bytes" },
+	{ "CRE-01", { .fcntl = fcntl_read_end_nonblock }, "O_NONBLOCK set on fd[0]" },
+	{ "CRE-01", { .fcntl = fcntl_write_end_getfl_eio }, "fcntl on fd[1]: EIO" },
+	{ "CRE-01", { .write = write_read_end_takes }, "write on the read end gave 1, not" },
+	{ "CRE-01", { .write = write_read_end_no_errno }, "write on the read end gave -1/" },
+	/* CRE-03: F_GETFD failing is no FD_CLOEXEC */
+	{ "CRE-03", { .fcntl = fcntl_read_end_getfd_eio }, "FD_CLOEXEC not set on fd[0] (F_GETFD = -1)" },
+	/* CRE-02: each end misplaced on its own; what "free" is */
+	{ "CRE-02", { .pipe2 = pipe2_high_read_end }, "(the two lowest free), got {" },
+	{ "CRE-02", { .pipe2 = pipe2_high_read_write_lowest }, "(the two lowest free), got {" },
+	{ "CRE-02", { .pipe2 = pipe2_read_next_write_high }, "(the two lowest free), got {" },
+	{ "CRE-02", { .fcntl = fcntl_open_below_1000000 }, "expected {1000000,1000001}" },
+	{ "CRE-02", { .fcntl = fcntl_open_below_2_20 }, "expected {-1,-1}" },
+	/* CRE-05, CRE-06: the errno a failed pipe2 left (none: the check's 0);
+	 * the read end's slot written; bit 31 on its own; success with one free */
+	{ "CRE-05", { .pipe2 = pipe2_fails_no_errno }, "pipe2(O_APPEND) = -1/0, not EINVAL" },
+	{ "CRE-06", { .pipe2 = pipe2_fails_no_errno }, "pipe2 with one free fd = -1/0, not EMFILE" },
+	{ "CRE-05", { .pipe2 = pipe2_clobber_first }, "pipe2(O_APPEND) failed but wrote pipefd {98,-7}" },
+	{ "CRE-06", { .pipe2 = pipe2_clobber_first }, "pipe2 failed but wrote pipefd {98,-7}" },
+	{ "CRE-05", { .pipe2 = pipe2_ignores_bit_31 }, "pipe2(bit 31) succeeded" },
+	{ "CRE-06", { .pipe2 = pipe2_one_free_succeeds }, "pipe2 with one free fd succeeded: {" },
+	/* CRE-02: no descriptor written where none is seen free: {-1,-1} is
+	 * still no pair of descriptors */
+	{ "CRE-02", { .pipe2 = pipe2_writes_nothing, .fcntl = fcntl_open_below_2_20 },
+	  "gave {-1,-1}: not two descriptors" },
 };
 #define NLATER (sizeof(later) / sizeof(later[0]))
 
@@ -758,6 +1086,112 @@ START_TEST(cre03_control_at_fd_0)
 
 	ck_assert_msg(r.verdict == PB_PASS && strstr(r.detail, "control descriptors stayed open"),
 		      "%s: %s", pb_verdict_names[r.verdict], r.detail);
+}
+END_TEST
+
+/* A pipe2 run with descriptor 0 free that puts the write end there, the read
+ * end above it (a placeholder holds 0 while the pipe is made). */
+static int pipe2_write_end_at_0(int fd[2], int flags)
+{
+	int hold = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	if (hold != 0 || syscall(SYS_pipe2, fd, flags) != 0) {
+		if (hold > 0)
+			close(hold);
+		return ifail_with(EMFILE);  /* 0 must be free: the test's trouble */
+	}
+	if (dup2(fd[1], 0) != 0)
+		return -1;
+	close(fd[1]);
+	fd[1] = 0;
+	return 0;
+}
+
+/* dup: the first at the lowest free descriptor (0), the second fails with
+ * EMFILE; or the first at 100 or above, the second at the lowest (0). */
+static int dup_lowest_then_emfile(int fd)
+{
+	return ++dup_calls == 1 ? dup(fd) : ifail_with(EMFILE);
+}
+
+static int dup_high_then_lowest(int fd)
+{
+	return ++dup_calls == 1 ? fcntl(fd, F_DUPFD, 100) : dup(fd);
+}
+
+/* Descriptor 0 free and made the check's own: a pipe end, or CRE-02's
+ * descriptors (its /dev/null put high, so a dup takes 0).  Descriptor 0 is
+ * lawful: the check must take it as any other, close it when it holds it
+ * (the runner's audit makes a leak an ERROR) and say so word for word. */
+static const struct {
+	const char *id;
+	struct pb_sysops sys;  /* .close = close: 0 is the check's to close */
+	enum pb_verdict v;
+	const char *detail;    /* the whole detail (pb_test_matches) */
+} fd0_rows[] = {
+	{ "CRE-01", { .close = close }, PB_PASS, "fds 0,# distinct; *" },
+	{ "CRE-01", { .pipe2 = pipe2_write_end_at_0, .close = close }, PB_PASS, "fds #,0 distinct; *" },
+	{ "CRE-02", { .open = open_high, .dup = dup_lowest_then_emfile, .close = close }, PB_ERROR,
+	  "harness: dup of /dev/null: EMFILE" },
+	{ "CRE-02", { .open = open_high, .dup = dup_high_then_lowest, .close = close }, PB_PASS,
+	  "{#,#} expected and got; read end on the lower one" },
+};
+#define NFD0_ROWS (int)(sizeof(fd0_rows) / sizeof(fd0_rows[0]))
+
+START_TEST(descriptor_0_is_the_checks)
+{
+	struct pb_sysops s = pb_test_sysops(&fd0_rows[_i].sys);
+	struct pb_check_result r = run_without_fd_0(fd0_rows[_i].id, &s);
+
+	ck_assert_msg(r.verdict == fd0_rows[_i].v && pb_test_matches(fd0_rows[_i].detail, r.detail),
+		      "%s row %d: %s: %s", fd0_rows[_i].id, _i, pb_verdict_names[r.verdict],
+		      r.detail);
+}
+END_TEST
+
+/* CRE-03 where /proc/self/exe is not there (a /proc of this test's own, an
+ * empty tmpfs): no probe can run, the control's included, so the check
+ * skips, saying the control descriptors got no answer (-1), not a status
+ * the failed exec exited with. */
+START_TEST(cre03_without_proc_exe)
+{
+	struct pb_check_result r;
+
+	/* Needs CAP_SYS_ADMIN: a mount namespace of its own (this process only). */
+	if (!pb_test_own_tmpfs("/proc", 0)) {
+		fprintf(stderr, "# CRE-03 without /proc/self/exe: not run (%s)\n", strerror(errno));
+		return;
+	}
+	pb_test_run_check(pb_test_find_check("CRE-03"), NULL, PB_KIND_ANON, 10, &r);
+	ck_assert_int_eq(umount2("/proc", MNT_DETACH), 0);
+	ck_assert_msg(r.verdict == PB_SKIP && strcmp(r.detail, "FD_CLOEXEC set on both ends; the "
+		      "exec probe is unusable (control descriptors: -1)") == 0, "%s: %s",
+		      pb_verdict_names[r.verdict], r.detail);
+}
+END_TEST
+
+/* CRE-06 under a hard RLIMIT_NOFILE of 63 (loop index 0) skips, saying
+ * why; of 64 (index 1), the limit it sets, it runs and passes. */
+START_TEST(cre06_hard_limit)
+{
+	struct rlimit rl;
+	struct pb_check_result r;
+
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	if (rl.rlim_max < 64) {
+		fprintf(stderr, "# CRE-06 hard limit: not run (hard limit %ld)\n", (long)rl.rlim_max);
+		return;
+	}
+	rl.rlim_max = (rlim_t)(63 + _i);
+	rl.rlim_cur = rl.rlim_max;
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	r = pb_test_run("CRE-06", NULL, PB_KIND_ANON, 0);
+	if (_i == 0)
+		ck_assert_msg(r.verdict == PB_SKIP && strcmp(r.detail, "RLIMIT_NOFILE hard limit "
+			      "below 64") == 0, "%s: %s", pb_verdict_names[r.verdict], r.detail);
+	else
+		ck_assert_msg(r.verdict == PB_PASS && strstr(r.detail, "1 free fd: -1/EMFILE"),
+			      "%s: %s", pb_verdict_names[r.verdict], r.detail);
 }
 END_TEST
 
@@ -965,6 +1399,22 @@ static const struct pb_test_counted counted[] = {
 	{ "CRE-10", PB_KIND_FIFO, { .close = close_eio }, false, "close of the FIFO's read end (fd", PB_NEED_ANY },
 	{ "CRE-10", PB_KIND_FIFO, { .close = close_write_end_keeps_ref }, false,
 	  "FIFO's write end (fd", PB_NEED_ANY },
+	/* CRE-01: a bidirectional end (each) is INFO, its wrong-end call not
+	 * judged; the data in one-byte reads is a pass */
+	{ "CRE-01", 0, { .fcntl = fcntl_read_end_rdwr, .write = write_read_end_takes }, true,
+	  "data in order; fd[0] O_RDWR, fd[1] O_WRONLY: an end is bidirectional", PB_NEED_ANY },
+	{ "CRE-01", 0, { .fcntl = fcntl_write_end_rdwr, .read = read_write_end_gives }, true,
+	  "data in order; fd[0] O_RDONLY, fd[1] O_RDWR: an end is bidirectional", PB_NEED_ANY },
+	{ "CRE-01", 0, { .read = read_one_at_a_time }, true, "\"abcdef\" in order", PB_NEED_ANY },
+	/* CRE-02: the ends the other way round; the lowest free ones
+	 * neighbours; an open descriptor F_GETFD fails on is not free; no
+	 * close of a descriptor it does not hold */
+	{ "CRE-02", 0, { .pipe2 = pipe2_swapped }, true,
+	  "} expected and got; read end on the higher one$", PB_NEED_ANY },
+	{ "CRE-02", 0, { .dup = dup_high }, true, "} expected and got; read end on the lower one$",
+	  PB_NEED_ANY },
+	{ "CRE-02", 0, { .fcntl = fcntl_getfd_0_eio }, true, "} expected and got", PB_NEED_ANY },
+	{ "CRE-02", 0, { .close = close_negative_dies }, true, "} expected and got", PB_NEED_ANY },
 };
 #define NCOUNTED (sizeof(counted) / sizeof(counted[0]))
 
@@ -1062,12 +1512,18 @@ int main(int argc, char **argv)
 {
 	/* CRE-03 re-executes /proc/self/exe, which is this test program.  With
 	 * PB_TEST_PROBE_DIES set, the probe of descriptors execve closed (the
-	 * pipe's, not the control ones) dies by SIGKILL (probe_dies). */
+	 * pipe's, not the control ones) dies by SIGKILL, or exits with 4 when
+	 * it is "4" (probe_dies). */
 	int probe;
 
-	if (argc == 4 && strcmp(argv[1], PB_CHECKPROC_PROBE_ARG) == 0 &&
-	    getenv("PB_TEST_PROBE_DIES") && fcntl(atoi(argv[2]), F_GETFD) < 0)
+	const char *dies = getenv("PB_TEST_PROBE_DIES");
+
+	if (argc == 4 && strcmp(argv[1], PB_CHECKPROC_PROBE_ARG) == 0 && dies &&
+	    fcntl(atoi(argv[2]), F_GETFD) < 0) {
+		if (strcmp(dies, "4") == 0)
+			return 4;
 		raise(SIGKILL);
+	}
 	probe = pb_checkproc_probe_main(argc, (const char *const *)argv);
 	if (probe >= 0)
 		return probe;
@@ -1077,7 +1533,11 @@ int main(int argc, char **argv)
 		PB_TCASE_LOOP("later_conditions", 30, later_condition_fails, NLATER),
 		PB_TCASE_LOOP("counted_conditions", 90, counted_condition, NCOUNTED),
 		PB_TCASE_LOOP("real_kernel", 120, says_what_the_kernel_did, 2 * NNOTES),
-		PB_TCASE("exec_probe", probe_dies, cloexec_lost_after_exec, cre03_probe_cannot_fork),
+		PB_TCASE_LOOP("probe_dies", 30, probe_dies, 2),
+		PB_TCASE("exec_probe", cloexec_lost_after_exec, cre03_probe_cannot_fork,
+			 cre03_without_proc_exe),
+		PB_TCASE_LOOP("descriptor_0", 30, descriptor_0_is_the_checks, NFD0_ROWS),
+		PB_TCASE_LOOP("cre06_hard_limit", 30, cre06_hard_limit, 2),
 		PB_TCASE("short_reads", cre01_short_reads),
 		PB_TCASE_TIMED("descriptors", 30, cre02_hole_at_fd_0, cre03_control_at_fd_0, cre07_without_a_count),
 		NULL }));

@@ -159,7 +159,10 @@ static void cre02(struct pb_check_ctx *ctx)
 			       "with two free descriptors", EN(errno));
 		goto out;
 	}
-	if (!((fd[0] == lo1 && fd[1] == lo2) || (fd[0] == lo2 && fd[1] == lo1)))
+	if (fd[0] < 0 || fd[1] < 0)
+		pb_check_fail(ctx, "pipe2(fd, 0) = 0 but gave {%d,%d}: not two descriptors", fd[0],
+			      fd[1]);
+	else if (!((fd[0] == lo1 && fd[1] == lo2) || (fd[0] == lo2 && fd[1] == lo1)))
 		pb_check_fail(ctx, "expected {%d,%d} (the two lowest free), got {%d,%d}", lo1, lo2,
 			      fd[0], fd[1]);
 	else
