@@ -128,6 +128,23 @@ static int fcntl_read_end_less_1(int fd, int cmd, long arg)
 	return fcntl_read_end_off(fd, cmd, arg, -1);
 }
 
+/* FC-01: FIONREAD "succeeds" on a pipe and fills in nothing. */
+static int ioctl_fionread_silent(int fd, unsigned long req, void *arg)
+{
+	return req == FIONREAD && is_pipe_fd(fd) ? 0 : ioctl(fd, req, arg);
+}
+
+static int ioctl_write_end_silent(int fd, unsigned long req, void *arg)
+{
+	return req == FIONREAD && is_write_end(fd) ? 0 : ioctl(fd, req, arg);
+}
+
+/* FC-03: F_SETPIPE_SZ "succeeds" with a size of 0, which is no failure. */
+static int fcntl_set_gives_0(int fd, int cmd, long arg)
+{
+	return cmd == F_SETPIPE_SZ ? (fcntl(fd, cmd, arg) < 0 ? -1 : 0) : fcntl(fd, cmd, arg);
+}
+
 /* ---- a kernel broken the way each row says: FAIL (pb_test_broken) ---- */
 
 static const struct pb_test_broken broken_kernels[] = {
@@ -165,6 +182,15 @@ static const struct pb_test_broken broken_kernels[] = {
 	  .says = "EIO" },
 	{ "FC-04", "FIFO: write EIO", .sys.write = write_eio_on_pipes, .kind = PB_KIND_FIFO,
 	  .says = "EIO" },
+	/* later rows: appended, the snapshot's loop indexes stay */
+	{ "FC-01", "FIONREAD fills nothing", .sys.ioctl = ioctl_fionread_silent,
+	  .says = "FIONREAD on the read end: -1, expected 123" },
+	{ "FC-02", "F_GETPIPE_SZ EIO", .sys.fcntl = fcntl_getpipesz_eio,
+	  .says = "F_GETPIPE_SZ: EIO" },
+	{ "FC-03", "size 0 given", .sys.fcntl = fcntl_set_gives_0,
+	  .says = "F_SETPIPE_SZ(5000) returned 0, expected 8192" },
+	{ "FC-01", "write end fills nothing", .sys.ioctl = ioctl_write_end_silent,
+	  .says = "FIONREAD on the write end: -1, expected 123" },
 };
 #define NBROKEN (int)(sizeof(broken_kernels) / sizeof(broken_kernels[0]))
 
@@ -361,6 +387,81 @@ START_TEST(fc02_reasons)
 		ck_assert_msg(r[i].verdict == (fc[i].why == SIXTEEN ? PB_PASS : PB_INFO) &&
 			      strstr(r[i].detail, want[i]), "FC-02 row %d: %s: %s (want '%s')", i,
 			      pb_verdict_names[r[i].verdict], r[i].detail, want[i]);
+}
+END_TEST
+
+/*
+ * FC-03 on the limits a /proc of the test's own shows it.  It takes the
+ * caller to be over pipe-user-pages-soft (SKIP) when the write end's
+ * F_GETPIPE_SZ (faked, in bytes) is more than 0, below 16 pages and below
+ * a pipe-max-size that is more than 0 (absent: -1), without
+ * CAP_SYS_RESOURCE and CAP_SYS_ADMIN; each bound at its value and one past
+ * it.  Otherwise it runs (PASS) and asks only the sizes up to pipe-max-size
+ * (any, when that is 0 or less, or with CAP_SYS_RESOURCE): 4 pages, 3 pages
+ * rounded up, is asked at a pipe-max-size of 4 pages.
+ */
+static long fake_wcap;
+
+static int fcntl_fake_write_end_capacity(int fd, int cmd, long arg)
+{
+	return cmd == F_GETPIPE_SZ && is_write_end(fd) ? (int)fake_wcap : fcntl(fd, cmd, arg);
+}
+
+START_TEST(fc03_limits)
+{
+	static const struct {
+		long cap;              /* bytes; a negative number: pages */
+		int max_pages;         /* pipe-max-size */
+		const char *max_text;  /* ... or this text; "": no file */
+		const char *capeff;    /* NULL: none */
+		const char *says;      /* SKIP saying it, else PASS saying this */
+		const char *not_says;
+	} fc[] = {
+		{ 0, 256, NULL, NULL, "65537 -> ", NULL },
+		{ 1, 256, NULL, NULL, "over pipe-user-pages-soft", NULL },
+		{ -15, 256, NULL, NULL, "over pipe-user-pages-soft", NULL },
+		{ -16, 256, NULL, NULL, "65537 -> ", NULL },
+		{ -3, 4, NULL, NULL, "over pipe-user-pages-soft", NULL },
+		{ -4, 4, NULL, NULL, "65537 not tried (pipe-max-size), ",
+		  "not tried (pipe-max-size), the other end agrees" },
+		{ -2, 0, "", NULL, "over pipe-user-pages-soft", NULL },
+		{ -2, 0, "0\n", NULL, "over pipe-user-pages-soft", NULL },
+		{ -2, 0, "1\n", NULL, "5000 not tried (pipe-max-size), ", NULL },
+		{ -16, 0, "", NULL, "65537 -> ", NULL },
+		{ -16, 0, "0\n", NULL, "65537 -> ", NULL },
+		{ -16, 4, NULL, "0000000001000000", "65537 -> ", NULL },
+	};
+	enum { NFC = sizeof(fc) / sizeof(fc[0]) };
+	long page = sysconf(_SC_PAGESIZE);
+	struct pb_sysops sys = pb_sysops_real;
+	struct pb_check_result r[NFC];
+	char text[64];
+
+	if (!pb_test_fake_proc()) {
+		fprintf(stderr, "# fc03_limits: not run (%s)\n", strerror(errno));
+		return;
+	}
+	sys.fcntl = fcntl_fake_write_end_capacity;
+	for (int i = 0; i < NFC; i++) {
+		snprintf(text, sizeof(text), "%ld\n", fc[i].max_pages * page);
+		unlink("/proc/sys/fs/pipe-max-size");
+		if (!fc[i].max_text || fc[i].max_text[0])
+			ck_assert(pb_test_write_file("/proc/sys/fs/pipe-max-size",
+						     fc[i].max_text ? fc[i].max_text : text));
+		pb_test_proc_self(fc[i].capeff ? fc[i].capeff : "0000000000000000",
+				  PB_TEST_INIT_UID_MAP);
+		fake_wcap = fc[i].cap < 0 ? -fc[i].cap * page : fc[i].cap;
+		r[i] = pb_test_run("FC-03", &sys, PB_KIND_ANON, 0);
+	}
+	ck_assert_int_eq(umount2("/proc", MNT_DETACH), 0);
+	for (int i = 0; i < NFC; i++) {
+		bool skips = strstr(fc[i].says, "soft") != NULL;
+
+		ck_assert_msg(r[i].verdict == (skips ? PB_SKIP : PB_PASS) &&
+			      strstr(r[i].detail, fc[i].says) &&
+			      (!fc[i].not_says || !strstr(r[i].detail, fc[i].not_says)),
+			      "FC-03 row %d: %s: %s", i, pb_verdict_names[r[i].verdict], r[i].detail);
+	}
 }
 END_TEST
 
@@ -658,6 +759,16 @@ static int fcntl_file_get_einval(int fd, int cmd, long arg)
 	return fcntl_file(fd, cmd, arg, F_GETPIPE_SZ, true);
 }
 
+/* F_SETPIPE_SZ(2 pages) with 3 pages queued succeeds (the kernel's test of
+ * the occupied slots one short); 1 page is still EBUSY. */
+static int fcntl_shrink_one_short(int fd, int cmd, long arg)
+{
+	int r = fcntl(fd, cmd, arg);
+
+	return cmd == F_SETPIPE_SZ && arg == 2 * page_size() && r < 0 && errno == EBUSY ?
+	       (int)arg : r;
+}
+
 /* ---- FC-05: the max+1 errno, the max, the privileged 2*max, a hang ---- */
 
 static long pipe_max(void)
@@ -672,6 +783,12 @@ static int fcntl_max_plus_1_einval(int fd, int cmd, long arg)
 	if (cmd == F_SETPIPE_SZ && arg == pipe_max() + 1 && r < 0 && errno == EPERM)
 		errno = EINVAL;
 	return r;
+}
+
+/* F_SETPIPE_SZ(max+1) "succeeds" with a size of 0. */
+static int fcntl_max_plus_1_gives_0(int fd, int cmd, long arg)
+{
+	return cmd == F_SETPIPE_SZ && arg == pipe_max() + 1 ? 0 : fcntl(fd, cmd, arg);
 }
 
 static int fcntl_max_gives_half(int fd, int cmd, long arg)
@@ -831,6 +948,16 @@ static const struct pb_test_counted counted[] = {
 	  PB_NEED_ANY },
 	{ "FC-02", 0, { .fcntl = fcntl_default_zero }, false, "default capacity 0 is below "
 	  "PIPE_BUF (4096)", PB_NEED_ANY },
+	/* later rows: appended, the snapshot's loop indexes stay */
+	/* FC-04: a kernel that gives what is asked, unrounded: 4 pages is a
+	 * power of two, so lawful here; 2 pages taken with 3 queued */
+	{ "FC-04", 0, { .fcntl = fcntl_unrounded }, true, "EBUSY below the occupied slots (size "
+	  "and data kept), 4 pages then set", PB_NEED_ANY },
+	{ "FC-04", 0, { .fcntl = fcntl_shrink_one_short }, false, "F_SETPIPE_SZ(2 pages) with 3 "
+	  "pages queued: 8192 (success), expected -1/EBUSY", PB_NEED_ANY },
+	/* FC-05: max+1 "granted" as a size of 0 is still granted */
+	{ "FC-05", 0, { .fcntl = fcntl_max_plus_1_gives_0 }, false,
+	  "F_SETPIPE_SZ(max+1) succeeded without CAP_SYS_RESOURCE", PB_NEED_ANY },
 };
 #define NCOUNTED (sizeof(counted) / sizeof(counted[0]))
 
@@ -893,4 +1020,5 @@ PB_CHECK_SUITE_MAIN("conf_fcntl",
 	PB_TCASE_LOOP("counted_conditions", 90, counted_condition, NCOUNTED),
 	PB_TCASE_LOOP("real_kernel", 120, says_what_the_kernel_did, 2 * NNOTES),
 	PB_TCASE_TIMED("sizes", 30, fc03_detail_names_the_sizes),
-	PB_TCASE_TIMED("proc", 30, fc02_reasons, fc05_privileged_resize, fc05_nobody_cannot_be_had))
+	PB_TCASE_TIMED("proc", 30, fc02_reasons, fc05_privileged_resize, fc05_nobody_cannot_be_had,
+		       fc03_limits))

@@ -98,6 +98,46 @@ static int futimens_ignored(int fd, const struct timespec t[2])
 	return 0;
 }
 
+/* MD-04/05: futimens sets one of the two times it is given (the other
+ * UTIME_OMIT): 0 atime only, 1 mtime only. */
+static int futimens_one(int fd, const struct timespec t[2], int which)
+{
+	struct timespec one[2] = { t[0], t[1] };
+
+	one[1 - which].tv_nsec = UTIME_OMIT;
+	return futimens(fd, one);
+}
+
+static int futimens_atime_only(int fd, const struct timespec t[2])
+{
+	return futimens_one(fd, t, 0);
+}
+
+static int futimens_mtime_only(int fd, const struct timespec t[2])
+{
+	return futimens_one(fd, t, 1);
+}
+
+/* MD-05: a FIFO's ctime an hour ahead: the coarse clock never passes it. */
+static int fstat_ctime_ahead(int fd, struct stat *st)
+{
+	int ret = fstat(fd, st);
+
+	if (ret == 0 && is_pipe_fd(fd))
+		st->st_ctim.tv_sec += 3600;
+	return ret;
+}
+
+/* MD-05: a one-byte write into a pipe queues the byte twice (says 1). */
+static ssize_t write_byte_twice(int fd, const void *b, size_t n)
+{
+	ssize_t r = write(fd, b, n);
+
+	if (r == 1 && n == 1 && is_pipe_fd(fd))
+		PB_KEEP_ERRNO(write(fd, b, 1));
+	return r;
+}
+
 /* MD-05: a filesystem like overlayfs, which does not show a FIFO write's new
  * mtime/ctime through fstat: frozen for files not on tmpfs, real on tmpfs. */
 static int fstat_fs_hides_mctime(int fd, struct stat *st)
@@ -292,8 +332,12 @@ END_TEST
  * sets the fake times, write and read move the ones the mode says, fstat
  * reports them.  uname is faked separately: the verdict must not follow it.
  */
-/* TS_NO_MTIME: write moves ctime alone, read atime */
-enum ts_mode { TS_UPDATE, TS_FROZEN, TS_WRITE_ONLY, TS_NO_MTIME };
+/* The times a mode's write (mtime, ctime) and read (atime) move: TS_NO_MTIME:
+ * write moves ctime alone, read atime; TS_x_ONLY: that one time alone */
+enum ts_mode {
+	TS_FROZEN = 0, TS_MTIME_ONLY = 1, TS_CTIME_ONLY = 2, TS_ATIME_ONLY = 4,
+	TS_WRITE_ONLY = 3, TS_NO_MTIME = 6, TS_NO_CTIME = 5, TS_UPDATE = 7
+};
 static enum ts_mode ts_mode_of[2];
 
 static struct {
@@ -355,10 +399,10 @@ static ssize_t ts_write(int fd, const void *b, size_t n)
 	int k = ts_kind(fd);
 	ssize_t ret = write(fd, b, n);
 
-	if (ret > 0 && k >= 0 && ts_mode_of[k] == TS_NO_MTIME)
+	if (ret > 0 && k >= 0 && (ts_mode_of[k] & TS_MTIME_ONLY))
+		ts_fake[k].m = ts_now();
+	if (ret > 0 && k >= 0 && (ts_mode_of[k] & TS_CTIME_ONLY))
 		ts_fake[k].c = ts_now();
-	else if (ret > 0 && k >= 0 && ts_mode_of[k] != TS_FROZEN)
-		ts_fake[k].m = ts_fake[k].c = ts_now();
 	return ret;
 }
 
@@ -367,7 +411,7 @@ static ssize_t ts_read(int fd, void *b, size_t n)
 	int k = ts_kind(fd);
 	ssize_t ret = read(fd, b, n);
 
-	if (ret > 0 && k >= 0 && (ts_mode_of[k] == TS_UPDATE || ts_mode_of[k] == TS_NO_MTIME))
+	if (ret > 0 && k >= 0 && (ts_mode_of[k] & TS_ATIME_ONLY))
 		ts_fake[k].a = ts_now();
 	return ret;
 }
@@ -406,7 +450,8 @@ static const struct md04_signature {
 } md04_signatures[] = {
 	/* The 6.15 signature on a kernel that calls itself 6.1: a backport. */
 	{ "6.1.0-37-amd64", TS_FROZEN, TS_UPDATE, PB_KNOWN_DEVIATION, "backported?", NULL },
-	{ "6.1.0-37-amd64", TS_FROZEN, TS_UPDATE, PB_KNOWN_DEVIATION, "f017b0a4951f", NULL },
+	{ "6.1.0-37-amd64", TS_FROZEN, TS_UPDATE, PB_KNOWN_DEVIATION, "f017b0a4951f",
+	  "(see MD-05)" },
 	{ "6.18.0", TS_FROZEN, TS_UPDATE, PB_KNOWN_DEVIATION, NULL, "backported?" },
 	/* Old behaviour on a kernel that calls itself 6.18 (a revert): POSIX, pass. */
 	{ "6.18.0", TS_UPDATE, TS_UPDATE, PB_PASS, "revert?", NULL },
@@ -424,6 +469,24 @@ static const struct md04_signature {
 	/* FIFOs frozen too: not the 6.15 change either, whatever uname says. */
 	{ "6.18.0", TS_FROZEN, TS_FROZEN, PB_FAIL, "FIFO", NULL },
 	{ "6.1.0", TS_FROZEN, TS_FROZEN, PB_FAIL, NULL, NULL },
+	/* Each time alone missing, or alone moved, is partial: never a pass, and
+	 * a FAIL that names it, never the "nor of a FIFO" one */
+	{ "6.18.0", TS_NO_CTIME, TS_UPDATE, PB_FAIL, "mtime updated, ctime unchanged; read: "
+	  "atime updated", NULL },
+	{ "6.18.0", TS_MTIME_ONLY, TS_UPDATE, PB_FAIL, "partial", NULL },
+	{ "6.18.0", TS_ATIME_ONLY, TS_UPDATE, PB_FAIL, "partial", NULL },
+	/* Anonymous pipes frozen and a FIFO that moves any one time: the 6.15
+	 * change, its FIFO's missing times noted; each alone missing, noted */
+	{ "6.18.0", TS_FROZEN, TS_MTIME_ONLY, PB_KNOWN_DEVIATION, "the FIFO: write: mtime "
+	  "updated, ctime unchanged; read: atime unchanged", NULL },
+	{ "6.18.0", TS_FROZEN, TS_CTIME_ONLY, PB_KNOWN_DEVIATION, "the FIFO: write: mtime "
+	  "unchanged, ctime updated; read: atime unchanged", NULL },
+	{ "6.18.0", TS_FROZEN, TS_ATIME_ONLY, PB_KNOWN_DEVIATION, "the FIFO: write: mtime "
+	  "unchanged, ctime unchanged; read: atime updated", NULL },
+	{ "6.18.0", TS_FROZEN, TS_NO_CTIME, PB_KNOWN_DEVIATION, "ctime unchanged; read: atime "
+	  "updated (see MD-05)", NULL },
+	{ "6.18.0", TS_FROZEN, TS_WRITE_ONLY, PB_KNOWN_DEVIATION, "ctime updated; read: atime "
+	  "unchanged (see MD-05)", NULL },
 };
 #define NMD04_SIGNATURES ((int)(sizeof(md04_signatures) / sizeof(md04_signatures[0])))
 
@@ -475,6 +538,12 @@ static void mode_0644(struct stat *st)
 	st->st_mode = (st->st_mode & ~07777) | 0644;
 }
 
+/* one bit off 0600, the lowest of the permission bits */
+static void mode_0601(struct stat *st)
+{
+	st->st_mode = (st->st_mode & ~07777) | 0601;
+}
+
 static void uid_plus_1(struct stat *st)
 {
 	st->st_uid++;
@@ -505,6 +574,7 @@ FSTAT_EDIT(fstat_r_regular, is_read_end, set_regular)
 FSTAT_EDIT(fstat_w_ino, is_write_end, ino_plus_1)
 FSTAT_EDIT(fstat_w_dev, is_write_end, dev_plus_1)
 FSTAT_EDIT(fstat_r_mode, is_read_end, mode_0644)
+FSTAT_EDIT(fstat_r_mode_0601, is_read_end, mode_0601)
 FSTAT_EDIT(fstat_r_uid, is_read_end, uid_plus_1)
 FSTAT_EDIT(fstat_r_nlink, is_read_end, nlink_2)
 FSTAT_EDIT(fstat_r_size, is_read_end, size_5000)
@@ -543,6 +613,34 @@ static int fstat_ts_shifted(int fd, struct stat *st, int which, long sec, bool f
 			set_ts(st, i, now);
 	else
 		set_ts(st, which, now);
+	return r;
+}
+
+/* While set (in the check's process), CLOCK_REALTIME reads this: the test
+ * executable's clock_gettime comes before libc's for the statically linked
+ * library (as in fake_clock.h); otherwise it is the system call. */
+static bool realtime_pinned;
+static struct timespec realtime_pin;
+
+int clock_gettime(clockid_t id, struct timespec *ts)
+{
+	if (realtime_pinned && id == CLOCK_REALTIME) {
+		*ts = realtime_pin;
+		return 0;
+	}
+	return (int)syscall(SYS_clock_gettime, id, ts);
+}
+
+/* All three times at the coarse clock's now, and the check's CLOCK_REALTIME
+ * after fstat reads exactly that: the window's end is lawful too. */
+static int fstat_ts_at_clock_after(int fd, struct stat *st)
+{
+	int r = fstat_ts_shifted(fd, st, -1, 0, false);
+
+	if (r == 0 && is_pipe_fd(fd)) {
+		realtime_pin = st->st_mtim;
+		realtime_pinned = true;
+	}
 	return r;
 }
 
@@ -671,9 +769,11 @@ static void *mmap_eacces(void *addr, size_t len, int prot, int flags, int fd, of
 	return MAP_FAILED;
 }
 
-/* MD-02 on a kernel whose pipes act as a one-byte regular file: each call
+/* MD-02 on a kernel whose pipes act as a regular file holding the 3 bytes
+ * queued, each end opened as the pipe's is (O_RDONLY, O_WRONLY): each call
  * "works" only with the arguments the check passes (offset 0 from where it
- * is, one byte, a page at offset 0), and a wrong one shows in the detail. */
+ * is, one byte, a page at offset 0) and on the end it asks, and a wrong
+ * argument or end shows in the detail. */
 static off_t lseek_file(int fd, off_t off, int whence)
 {
 	if (!is_pipe_fd(fd))
@@ -690,21 +790,28 @@ static ssize_t pread_file(int fd, void *buf, size_t n, off_t off)
 {
 	if (!is_pipe_fd(fd))
 		return pread(fd, buf, n, off);
+	if (is_write_end(fd))
+		return fail_with(EBADF);
 	if (off < 0)
 		return fail_with(EINVAL);
-	return off >= 1 || n == 0 ? 0 : (memcpy(buf, "a", 1), 1);
+	n = off >= 3 ? 0 : n < (size_t)(3 - off) ? n : (size_t)(3 - off);
+	memcpy(buf, "abc" + off, n);
+	return (ssize_t)n;
 }
 
 static ssize_t pwrite_file(int fd, const void *buf, size_t n, off_t off)
 {
 	if (!is_pipe_fd(fd))
 		return pwrite(fd, buf, n, off);
+	if (is_read_end(fd))
+		return fail_with(EBADF);
 	return off < 0 ? fail_with(EINVAL) : (ssize_t)(n + (size_t)off);
 }
 
+/* (posix_fadvise takes either end of a file: the read end alone is one) */
 static int fadvise_file(int fd, off_t off, off_t len, int advice)
 {
-	if (!is_pipe_fd(fd))
+	if (!is_read_end(fd))
 		return posix_fadvise(fd, off, len, advice);
 	return off < 0 || len < 0 ? EINVAL : off + len;
 }
@@ -713,6 +820,8 @@ static int ftruncate_file(int fd, off_t len)
 {
 	if (!is_pipe_fd(fd))
 		return ftruncate(fd, len);
+	if (is_read_end(fd))  /* POSIX: EBADF or EINVAL, not open for writing */
+		return (int)fail_with(EBADF);
 	return len < 0 ? (int)fail_with(EINVAL) : (int)len;
 }
 
@@ -720,11 +829,35 @@ static void *mmap_file(void *addr, size_t len, int prot, int flags, int fd, off_
 {
 	if (!is_pipe_fd(fd))
 		return mmap(addr, len, prot, flags, fd, off);
+	if (is_write_end(fd)) {
+		errno = EACCES;
+		return MAP_FAILED;
+	}
 	if (off != 0 || len != (size_t)sysconf(_SC_PAGESIZE) || prot != PROT_READ) {
 		errno = EINVAL;
 		return MAP_FAILED;
 	}
 	return mmap(addr, len, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+}
+
+/* munmap counted in memory shared with the check (md02_mmap_unmapped):
+ * [0] calls of the address and length mmap_ok gave, [1] any other */
+static int *unmapped;
+static void *mapped_at;
+
+static void *mmap_ok_recorded(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	void *p = mmap_ok(addr, len, prot, flags, fd, off);
+
+	if (is_pipe_fd(fd))
+		mapped_at = p;
+	return p;
+}
+
+static int munmap_counted(void *addr, size_t len)
+{
+	unmapped[addr == mapped_at && len == (size_t)sysconf(_SC_PAGESIZE) ? 0 : 1]++;
+	return munmap(addr, len);
 }
 
 /* ---- MD-06: /proc/self/fd ---- */
@@ -896,6 +1029,24 @@ static const struct pb_test_step steps[] = {
 	{ "MD-06", A, {}, FAILS "reopened writer: read gave -1 (Resource temporarily "
 	  "unavailable)", RD(3, -1, EAGAIN) },
 	{ "MD-03", A, { .fstat = fstat_atime_early_twice }, FAILS "st_atim " },
+	/* ---- later rows: appended, the snapshot's loop indexes stay ---- */
+	/* MD-01: the lowest permission bit alone is unusual too */
+	{ "MD-01", A, { .fstat = fstat_r_mode_0601 }, SAYS(PB_INFO) "unusual for Linux:; mode 0601," },
+	/* MD-03 judges the read end's times: the write end's fstat failing is no matter */
+	{ "MD-03", A, { .fstat = fstat_w_eio }, PASSES "coarse clock before" },
+	{ "MD-03", A, { .fstat = fstat_ts_at_clock_after }, PASSES "<= a/m/ctime" },
+	/* MD-05's probe: futimens not taking, either time alone; a ctime the
+	 * clock never passes; a byte queued twice (the probe reads one) */
+	{ "MD-05", A, { .futimens = futimens_ignored }, FAILS
+	  "setup: futimens on a FIFO did not set atime and mtime" },
+	{ "MD-05", A, { .futimens = futimens_atime_only }, FAILS
+	  "setup: futimens on a FIFO did not set atime and mtime" },
+	{ "MD-05", A, { .futimens = futimens_mtime_only }, FAILS
+	  "setup: futimens on a FIFO did not set atime and mtime" },
+	{ "MD-05", A, { .fstat = fstat_ctime_ahead }, FAILS
+	  "setup: the ctime futimens left on a FIFO was not reached by CLOCK_REALTIME_COARSE" },
+	{ "MD-05", A, { .write = write_byte_twice }, PASSES
+	  "write updated mtime and ctime, read updated atime", .base = "/dev/shm" },
 };
 #undef A
 #undef F
@@ -1013,6 +1164,26 @@ START_TEST(md03_fstat_fails_closes_both)
 }
 END_TEST
 
+/* MD-02 when mmap of a pipe "succeeds": FAIL, and the page it mapped is
+ * unmapped, once, whole. */
+START_TEST(md02_mmap_unmapped)
+{
+	struct pb_sysops s = pb_sysops_real;
+	struct pb_check_result r;
+
+	unmapped = mmap(NULL, 2 * sizeof(int), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			-1, 0);
+	ck_assert_ptr_ne(unmapped, MAP_FAILED);
+	s.mmap = mmap_ok_recorded;
+	s.munmap = munmap_counted;
+	r = pb_test_run("MD-02", &s, PB_KIND_ANON, 0);
+	pb_test_assert_verdict(r, PB_FAIL);
+	ck_assert_msg(unmapped[0] == 1 && unmapped[1] == 0, "the mapped page unmapped %d times, "
+		      "other munmap calls %d", unmapped[0], unmapped[1]);
+	munmap(unmapped, 2 * sizeof(int));
+}
+END_TEST
+
 /*
  * MD-05 in a directory on a noatime mount: a read's atime cannot be judged
  * there, so the check skips with write's mtime and ctime seen, never fails
@@ -1116,4 +1287,4 @@ PB_CHECK_SUITE_MAIN("conf_metadata",
 	PB_TCASE_LOOP("real_kernel", 120, says_what_the_kernel_did, 2 * NNOTES),
 	PB_TCASE_TIMED("here", 10, md_here, md04_here),
 	PB_TCASE_TIMED("md05_md03", 60, md05_with_tmpfs, md05_on_noatime,
-		       md03_fstat_fails_closes_both))
+		       md03_fstat_fails_closes_both, md02_mmap_unmapped))
