@@ -66,7 +66,9 @@ link() {
 	# shellcheck disable=SC2086 # flag and object lists
 	$cc -o "$2" $objs "$1" "$lib" ${SWEEP_LDFLAGS:-} ${SWEEP_LIBS:-} 2>/dev/null
 }
-run() { (cd "$bld" && timeout -k 5 "$tmo" "$1" >/dev/null 2>&1); }
+# (stdin /dev/null: a test that reads or replaces descriptor 0 must not
+# take the points the worker reads there)
+run() { (cd "$bld" && timeout -k 5 "$tmo" "$1" </dev/null >/dev/null 2>&1); }
 
 mkdir "$out/base" && cp -R "$src/src" "$out/base/" || exit 2
 compile "$out/base" "$out/base.o" || { echo "$me: $file does not compile unmutated" >&2; exit 2; }
