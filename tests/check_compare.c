@@ -1939,7 +1939,7 @@ START_TEST(compare_without_memory)
 }
 END_TEST
 
-static char leak_path[64];
+static char leak_path[4200];
 
 static void leak_read(const void *arg)
 {
@@ -2017,9 +2017,11 @@ START_TEST(nothing_left_allocated)
 		leak_read, leak_read_nomem, leak_load, leak_parse_bad, leak_params,
 		leak_compare_profiled,
 	};
-	char dir[] = "/tmp/pb-check-cmpleak.XXXXXX";
+	const char *tmp = getenv("TMPDIR");
+	char dir[4096];
 	FILE *fp;
 
+	snprintf(dir, sizeof(dir), "%s/pb-check-cmpleak.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(leak_path, sizeof(leak_path), "%s/d.json", dir);
 	fp = fopen(leak_path, "we");

@@ -974,6 +974,9 @@ static const struct pb_test_later later[] = {
 	 * still no pair of descriptors */
 	{ "CRE-02", { .pipe2 = pipe2_writes_nothing, .fcntl = fcntl_open_below_2_20 },
 	  "gave {-1,-1}: not two descriptors" },
+	/* CRE-02: either end negative on its own is no pair either */
+	{ "CRE-02", { .pipe2 = pipe2_read_end_negative }, "but gave {-1," },
+	{ "CRE-02", { .pipe2 = pipe2_write_end_negative }, ",-1}: not two descriptors" },
 };
 #define NLATER (sizeof(later) / sizeof(later[0]))
 
@@ -1135,6 +1138,9 @@ static const struct {
 	  "harness: dup of /dev/null: EMFILE" },
 	{ "CRE-02", { .open = open_high, .dup = dup_high_then_lowest, .close = close }, PB_PASS,
 	  "{#,#} expected and got; read end on the lower one" },
+	/* the write end at 0, the lowest free: a descriptor like any other */
+	{ "CRE-02", { .open = open_high, .pipe2 = pipe2_write_end_at_0, .close = close }, PB_PASS,
+	  "{0,#} expected and got; read end on the higher one" },
 };
 #define NFD0_ROWS (int)(sizeof(fd0_rows) / sizeof(fd0_rows[0]))
 

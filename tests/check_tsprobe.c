@@ -32,6 +32,13 @@
 #include "checks/conformance.h"  /* pb_check_count_fds */
 #include "tsprobe.h"
 
+/* The four states, a letter each, as the tests and tables below write them
+ * (macros, not constants of an enum of their own: they keep their type). */
+#define N PB_TS_UNCHANGED
+#define U PB_TS_UPDATED
+#define D PB_TS_UNDETERMINED
+#define I PB_TS_INCONSISTENT
+
 /* The reasons pb_ts_judge gives for an undetermined field. */
 #define R_CLOCK "the coarse clock did not pass the recorded time within the bound"
 #define R_GRAN "the filesystem keeps 1 s timestamps; a change within the second cannot be seen"
@@ -178,8 +185,6 @@ static enum pb_ts_verdict verdict_of(struct pb_ts_target *t, const enum pb_ts_st
 
 START_TEST(verdicts)
 {
-	const enum pb_ts_state U = PB_TS_UPDATED, N = PB_TS_UNCHANGED, D = PB_TS_UNDETERMINED,
-			       I = PB_TS_INCONSISTENT;
 	struct pb_ts_target t;
 
 	ck_assert_int_eq(verdict_of(&t, STATES(N, N, N), STATES(N, N, N)), PB_TS_V_FROZEN);
@@ -292,7 +297,6 @@ static void count_states(struct pb_ts_target *t)
  * likewise. */
 START_TEST(attribution_each_bit)
 {
-	const enum pb_ts_state U = PB_TS_UPDATED, N = PB_TS_UNCHANGED;
 	static const char *const names[] = { "mtime", "ctime", "atime" };
 	struct pb_ts_target fifo, ref;
 	struct pb_ts_fifo_ref a;
@@ -334,7 +338,6 @@ END_TEST
 /* Attribution: the FIFO directory's result against the FIFO on tmpfs. */
 START_TEST(attribution)
 {
-	const enum pb_ts_state U = PB_TS_UPDATED, N = PB_TS_UNCHANGED;
 	struct pb_ts_target fifo, ref;
 	struct pb_ts_fifo_ref a;
 
@@ -423,7 +426,6 @@ void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off
  * the FIFO's verdict left undetermined as to its cause. */
 START_TEST(fifo_reference_without_a_shared_page)
 {
-	const enum pb_ts_state U = PB_TS_UPDATED, N = PB_TS_UNCHANGED;
 	struct pb_ts_target fifo;
 	struct pb_ts_fifo_ref r;
 
@@ -443,7 +445,6 @@ END_TEST
 
 START_TEST(fifo_ref_json_members)
 {
-	const enum pb_ts_state U = PB_TS_UPDATED, N = PB_TS_UNCHANGED;
 	struct pb_ts_target fifo, ref;
 	struct pb_ts_fifo_ref r;
 	struct json_object *o, *a, *d, *x;
@@ -1477,7 +1478,6 @@ END_TEST
  */
 START_TEST(fifo_reference_cases)
 {
-	const enum pb_ts_state U = PB_TS_UPDATED, N = PB_TS_UNCHANGED;
 	struct pb_ts_target fifo;
 	struct pb_ts_fifo_ref *r = malloc(sizeof(*r)), *want = malloc(sizeof(*want));
 	char dir[4096];
@@ -1841,7 +1841,6 @@ END_TEST
  */
 START_TEST(judge_table)
 {
-	enum { N = PB_TS_UNCHANGED, U = PB_TS_UPDATED, D = PB_TS_UNDETERMINED };
 	enum { A = 1u << PB_TS_ATIME, M = 1u << PB_TS_MTIME, C = 1u << PB_TS_CTIME };
 	static const struct {
 		long nsec, cnsec;       /* before's nanoseconds: atime and mtime, ctime */
@@ -1938,8 +1937,6 @@ END_TEST
  */
 START_TEST(fold_table)
 {
-	enum { N = PB_TS_UNCHANGED, U = PB_TS_UPDATED, D = PB_TS_UNDETERMINED,
-	       I = PB_TS_INCONSISTENT };
 	static const struct {
 		size_t n;
 		int st[4];
@@ -1992,8 +1989,6 @@ END_TEST
  */
 START_TEST(verdict_table)
 {
-	enum { N = PB_TS_UNCHANGED, U = PB_TS_UPDATED, D = PB_TS_UNDETERMINED,
-	       I = PB_TS_INCONSISTENT };
 	static const struct {
 		int w[3], r[3];
 		enum pb_ts_verdict want;
@@ -2066,7 +2061,6 @@ static int64_t jint(struct json_object *o, const char *key)
  */
 START_TEST(target_json_members)
 {
-	const enum pb_ts_state U = PB_TS_UPDATED, N = PB_TS_UNCHANGED, D = PB_TS_UNDETERMINED;
 	struct pb_ts_sample sm[2];
 	struct pb_ts_target t;
 	struct json_object *o, *ops, *x, *fs, *s;
@@ -2219,8 +2213,6 @@ END_TEST
  */
 START_TEST(bits_table)
 {
-	enum { N = PB_TS_UNCHANGED, U = PB_TS_UPDATED, D = PB_TS_UNDETERMINED,
-	       I = PB_TS_INCONSISTENT };
 	static const struct {
 		int w[3], r[3];
 		int change;     /* 0 none, 1 write not probed, 2 read unsupported, 3 no counts */

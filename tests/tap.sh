@@ -75,8 +75,13 @@ nlines() {
 }
 
 # Whether the private TMPDIR is empty (nothing left behind).
+# What is there is named in a diagnostic, so that a failure says what was
+# left (a FIFO, a part's directory, a check's) without a rerun.
 tmp_empty() {
-	[ -z "$(ls -A "$TMPDIR")" ]
+	_tap_left=$(ls -A "$TMPDIR")
+	[ -z "$_tap_left" ] && return 0
+	diag "left in TMPDIR: $(cd "$TMPDIR" && find . -mindepth 1 -maxdepth 3 -printf '%y %p ' 2>/dev/null | head -c 400)"
+	return 1
 }
 
 . "${TESTS_SRCDIR:-$(dirname "$0")}/faulty.sh"
