@@ -144,6 +144,8 @@ while IFS='|' read -r name only watchdog ids pending what; do
 	[ -z "$e" ] || diag "$name: error: $e"
 	point "$([ "$rc" -ne 124 ] && [ "$rc" -ne 137 ]; echo $?)" \
 		"$name: finished before the ${BACKSTOP} s backstop (no hang)"
+	[ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] ||
+		diag "$name: stopped by the backstop; its stderr: $(tail -c 300 "$dir/err"); its document: $(head -c 200 "$dir/doc.json" 2>/dev/null)"
 	point "$([ -z "$(ls -A "$dir/tmp")" ]; echo $?)" "$name: nothing left in TMPDIR"
 	diag "$name: exit $rc; fail: $(fails_of "$dir/doc.json.v")${e:+; error: $e}"
 done <"$T/tab"
