@@ -20,6 +20,14 @@
 # and the other programs never run.  Results: OUTDIR/results (tag, result,
 # the point), OUTDIR/survivors.txt (points, for gen.pl --apply or
 # make mutation-sample POINTS=...), and the counts on stdout.
+#
+# TEST may be a shell test instead (tests/compare.sh): FILE is then linked
+# ahead of the library into pipebench itself (BUILDDIR's src/pipebench-main.o),
+# and the script runs with PIPEBENCH naming that binary and TESTS_SRCDIR,
+# TESTS_BUILDDIR and MANPAGE as make check sets them, for at most
+# SWEEP_TIMEOUT seconds (default 300 there); a point is killed when the
+# script exits non-zero or prints a "not ok" that is not a TODO.  Seconds a
+# point become the script's own time: use LINES for a region.
 set -u
 me=mutation-sweep
 usage="usage: sweep.sh SRCDIR BUILDDIR FILE TEST OUTDIR [JOBS] [LINES]"
@@ -30,7 +38,10 @@ gen=$src/tests/mutation/gen.pl
 equiv=$src/tests/mutation/equivalent.tab
 lib=$bld/src/.libs/libpipebench.a
 cc=${SWEEP_CC:-cc}
-tmo=${SWEEP_TIMEOUT:-20}
+case $test in
+*.sh) shtest=1 tmo=${SWEEP_TIMEOUT:-300} ;;
+*) shtest=0 tmo=${SWEEP_TIMEOUT:-20} ;;
+esac
 [ -f "$src/$file" ] || { echo "$me: FILE: $file: no such file in $src" >&2; exit 2; }
 [ -f "$lib" ] || { echo "$me: no $lib: configure with static libraries (the default)" >&2; exit 2; }
 case $jobs in ''|*[!0-9]*|0) echo "$me: JOBS: $jobs: not a positive number" >&2; exit 2 ;; esac
@@ -44,10 +55,16 @@ if [ -n "$lines" ]; then
 	from=${lines%-*} to=${lines#*-}
 fi
 objs=
-for o in "$bld/$test".o "$bld/$(dirname "$test")/$(basename "$test")"-*.o; do
-	[ -f "$o" ] && objs="$objs $o"
-done
-[ -n "$objs" ] || { echo "$me: TEST: no objects of $test in $bld (make $test first)" >&2; exit 2; }
+if [ "$shtest" = 1 ]; then
+	[ -f "$src/$test" ] || { echo "$me: TEST: $test: no such script in $src" >&2; exit 2; }
+	objs=$bld/src/pipebench-main.o
+	[ -f "$objs" ] || { echo "$me: no $objs (make check TESTS= first)" >&2; exit 2; }
+else
+	for o in "$bld/$test".o "$bld/$(dirname "$test")/$(basename "$test")"-*.o; do
+		[ -f "$o" ] && objs="$objs $o"
+	done
+	[ -n "$objs" ] || { echo "$me: TEST: no objects of $test in $bld (make $test first)" >&2; exit 2; }
+fi
 
 rm -rf "$out" && mkdir -p "$out" || exit 2
 perl "$gen" --list "$src/$file" >/dev/null || exit 2
@@ -68,7 +85,18 @@ link() {
 }
 # (stdin /dev/null: a test that reads or replaces descriptor 0 must not
 # take the points the worker reads there)
-run() { (cd "$bld" && timeout -k 5 "$tmo" "$1" </dev/null >/dev/null 2>&1); }
+# A shell test's binary is named pipebench, in a directory of its own.
+run() {
+	if [ "$shtest" = 1 ]; then
+		mkdir -p "$1.d" && ln -f "$1" "$1.d/pipebench" || return 2
+		(cd "$bld" && PIPEBENCH=$1.d/pipebench TESTS_SRCDIR=$src/tests TESTS_BUILDDIR=$bld/tests \
+			MANPAGE=$src/man/pipebench.1 timeout -k 5 "$tmo" sh "$src/$test" </dev/null \
+			>"$1.tap" 2>&1) || return 1
+		! grep -v '# TODO' "$1.tap" | grep -Eq '^(not ok|Bail out)'
+	else
+		(cd "$bld" && timeout -k 5 "$tmo" "$1" </dev/null >/dev/null 2>&1)
+	fi
+}
 
 mkdir "$out/base" && cp -R "$src/src" "$out/base/" || exit 2
 compile "$out/base" "$out/base.o" || { echo "$me: $file does not compile unmutated" >&2; exit 2; }

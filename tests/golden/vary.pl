@@ -1,0 +1,92 @@
+#!/usr/bin/perl
+# SPDX-License-Identifier: GPL-2.0-or-later
+# vary.pl IN OUT CHANGE...: a variant of the pipebench document IN, written
+# to OUT (canonical JSON), for tests/golden.sh.  Each CHANGE, in order:
+#   scale=MEMBER:FACTOR[:ROW]  every repetition's MEMBER times FACTOR (of
+#                              results[ROW] only, when given)
+#   reps=N                     the first N repetitions of every result kept
+#   droprow=I                  results[I] removed
+#   set=PATH:VALUE             PATH (a.b.c) set to VALUE (a number, true,
+#                              false, null or a string)
+#   spread=MEMBER:PCT          every result's repetitions of MEMBER made
+#                              their mean times 1 - PCT/100, 1, 1 + PCT/100,
+#                              1 - PCT/100... (a known spread)
+#   stability=WORD[:REASON]    every result's stability WORD, its reason
+#                              REASON (else null)
+#   rset=PATH:VALUE            as set, in every result (PATH from it)
+#   check=ID:STATUS            every check ID (each kind) given STATUS
+#   dropcheck=ID               every check ID removed
+use strict;
+use warnings;
+use JSON::PP;
+
+my ($in, $out, @changes) = @ARGV;
+die "usage: vary.pl IN OUT CHANGE...\n" unless defined $out;
+open(my $fh, '<', $in) or die "vary.pl: $in: $!\n";
+my $d = do { local $/; decode_json(<$fh>) };
+close $fh;
+
+sub value {
+	my ($v) = @_;
+	return $v + 0 if $v =~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/;
+	return JSON::PP::true if $v eq 'true';
+	return JSON::PP::false if $v eq 'false';
+	return undef if $v eq 'null';
+	return $v;
+}
+
+for my $c (@changes) {
+	my ($op, $arg) = split /=/, $c, 2;
+	die "vary.pl: $c: not OP=ARG\n" unless defined $arg;
+	if ($op eq 'scale') {
+		my ($m, $f, $row) = split /:/, $arg;
+		my @res = @{ $d->{results} };
+		@res = ($res[$row]) if defined $row;
+		for my $r (@res) {
+			for my $rep (@{ $r->{repetitions} }) {
+				$rep->{$m} = $rep->{$m} * $f if defined $rep->{$m};
+			}
+		}
+	} elsif ($op eq 'spread') {
+		my ($m, $p) = split /:/, $arg;
+		for my $r (@{ $d->{results} }) {
+			my @reps = grep { defined $_->{$m} } @{ $r->{repetitions} };
+			next unless @reps;
+			my $mean = 0;
+			$mean += $_->{$m} / @reps for @reps;
+			my @f = (1 - $p / 100, 1, 1 + $p / 100);
+			$reps[$_]->{$m} = $mean * $f[$_ % 3] for 0 .. $#reps;
+		}
+	} elsif ($op eq 'stability') {
+		my ($w, $why) = split /:/, $arg, 2;
+		for my $r (@{ $d->{results} }) {
+			$r->{stability} = $w;
+			$r->{stability_reason} = $why;
+		}
+	} elsif ($op eq 'reps') {
+		for my $r (@{ $d->{results} }) {
+			splice @{ $r->{repetitions} }, $arg if @{ $r->{repetitions} } > $arg;
+		}
+	} elsif ($op eq 'droprow') {
+		splice @{ $d->{results} }, $arg, 1;
+	} elsif ($op eq 'set' || $op eq 'rset') {
+		my ($path, $v) = split /:/, $arg, 2;
+		my @k = split /\./, $path;
+		my $last = pop @k;
+		for my $top ($op eq 'set' ? ($d) : @{ $d->{results} }) {
+			my $o = $top;
+			$o = ($o->{$_} //= {}) for @k;
+			$o->{$last} = value($v);
+		}
+	} elsif ($op eq 'check') {
+		my ($id, $st) = split /:/, $arg;
+		$_->{status} = $st for grep { $_->{id} eq $id } @{ $d->{checks} };
+	} elsif ($op eq 'dropcheck') {
+		$d->{checks} = [ grep { $_->{id} ne $arg } @{ $d->{checks} } ];
+	} else {
+		die "vary.pl: $op: no such change\n";
+	}
+}
+open($fh, '>', $out) or die "vary.pl: $out: $!\n";
+print $fh JSON::PP->new->utf8->canonical->indent->indent_length(1)->space_after->encode($d);
+close $fh or die "vary.pl: $out: $!\n";
