@@ -1257,9 +1257,10 @@ static bool has_scaling(struct plot *p, struct json_object *doc)
 	       distinct_values(doc, "copies") > 1;
 }
 
-/* The parts of a report that plot draws, the default first. */
+/* The parts of a report that plot draws, the default first, in the order
+ * --help and the manual give. */
 static const char *const report_parts[] = {
-	"throughput", "latency", "throughput_64k", "messaging", "o_noatime", "conformance", NULL
+	"throughput", "throughput_64k", "latency", "messaging", "o_noatime", "conformance", NULL
 };
 
 /* The names of the report's parts, for an error message. */

@@ -269,7 +269,7 @@ END_TEST
 
 START_TEST(report_parts)
 {
-	char tp[2048], both[4096];
+	char tp[2048], both[4096], t64[4096];
 	struct pb_plot_opts o = { .part = "latency" };
 
 	snprintf(tp, sizeof(tp), REPORT("\"timestamps\": {\"command\": \"timestamps\"}, "
@@ -279,6 +279,10 @@ START_TEST(report_parts)
 	plots_as(NULL, TEXTS(tp), PB_PLOT_SWEEP, TEXTS("title \"fifo splice\"",
 						       "sweep chart of 1 throughput document"));
 	plots_as(NULL, TEXTS(both), PB_PLOT_SWEEP, NULL);   /* throughput before latency */
+	/* ... and, without it, throughput_64k before latency (--help's order),
+	 * whichever the report names first */
+	snprintf(t64, sizeof(t64), REPORT("\"latency\": %s, \"throughput_64k\": %s"), lat, tp_sweep);
+	plots_as(NULL, TEXTS(t64), PB_PLOT_SWEEP, TEXTS("sweep chart of 1 throughput document"));
 	ck_assert_int_eq(plot_with(&o, TEXTS(both)), 0);
 	ck_assert_int_eq(chart, PB_PLOT_CDF);
 	ck_assert_int_eq(plot_with(&o, TEXTS(both, both)), 0);

@@ -3,7 +3,7 @@
 # The documents' readers, word for word: compare (text, markdown, CSV and
 # JSON), grid (markdown and HTML) and plot (the gnuplot script) over a fixed
 # corpus, each output checked whole against its reviewed copy in
-# tests/golden/expect/.  The corpus is six documents pipebench wrote
+# tests/golden/expect/.  The corpus is seven documents pipebench wrote
 # (tests/golden/*.json) and the variants tests/golden/vary.pl makes of them
 # (slower, faster, noisy, one repetition, a row or a check gone, a verdict
 # changed, another host): what the readers do with every kind of change,
@@ -64,6 +64,14 @@ v lat-slow.json lat0.json scale=rtt_mean_ns:1.3 scale=rtt_p50_ns:1.3 scale=rtt_p
 	scale=rtt_p99_ns:1.3 scale=round_trips_per_s:0.77
 v msg0.json "$G/msg.json" $st spread=rate_messages_per_s:2 spread=ns_per_message:2 spread=tt_ns:2
 v msg-slow.json msg0.json scale=rate_messages_per_s:0.8 scale=ns_per_message:1.25 scale=tt_ns:1.25
+# a report: every measuring part stable, its spread known; then slower in
+# two parts, a check failing in a third, and a part gone
+v rep0.json "$G/rep.json" in=throughput_64k $st $sp in=latency $st $lsp \
+	in=messaging $st spread=rate_messages_per_s:2 spread=rate_bytes_per_s:2
+v rep-slow.json rep0.json in=throughput_64k scale=rate_bytes_per_s:0.8:0 scale=ns_per_syscall:1.25:0 \
+	in=latency scale=rtt_p50_ns:1.3 scale=rtt_mean_ns:1.3 scale=round_trips_per_s:0.77 \
+	in=conformance check=CRE-01:fail check=FIFO-03:error
+v rep-less.json rep0.json droppart=messaging in=throughput_64k droprow=1
 v conf0.json "$G/conf.json"
 v conf-fail.json conf0.json check=CRE-01:fail check=RD-01:error check=CRE-05:pass
 v conf-lost.json conf0.json dropcheck=FIFO-01 check=WR-02:skip
@@ -107,13 +115,23 @@ c-conf-md|compare --format markdown conf0.json conf-fail.json conf-lost.json
 c-conf-csv|compare --format csv conf0.json conf-fail.json conf-lost.json
 c-conf-json|compare --format json conf0.json conf-fail.json conf-lost.json
 c-mixed|compare tp0.json lat0.json
+c-rep|compare rep0.json rep-slow.json rep-less.json
+c-rep-md|compare --format markdown rep0.json rep-slow.json rep-less.json
+c-rep-csv|compare --format csv rep0.json rep-slow.json
+c-rep-json|compare --format json rep0.json rep-slow.json
+c-rep-tp|compare rep0.json tp0.json
 g-tp|grid --format markdown tp0.json tp-slow.json tp-host.json tp-lost.json
 g-tp-html|grid tp0.json tp-slow.json tp-host.json tp-lost.json
 g-conf|grid --format markdown conf0.json conf-fail.json conf-lost.json
 g-conf-html|grid conf0.json conf-fail.json conf-lost.json
 g-mixed|grid --format markdown --label a,b,c,d tp0.json lat0.json msg0.json conf-fail.json
 g-threshold|grid --format markdown --threshold 20 tp0.json tp-slow.json tp-slight.json
+g-rep|grid --format markdown rep0.json rep-slow.json rep-less.json
 p-tp|plot --format gnuplot tp0.json
+p-rep|plot --format gnuplot rep0.json rep-slow.json
+p-rep-lat|plot --format gnuplot --part latency rep0.json rep-slow.json
+p-rep-conf|plot --format gnuplot --part conformance rep0.json rep-slow.json rep-less.json
+p-rep-msg|plot --format gnuplot --part messaging rep0.json rep-less.json
 p-tp2|plot --format gnuplot tp0.json tp-slow.json tp-host.json
 p-change|plot --format gnuplot --chart change tp0.json tp-slow.json tp-fast.json
 p-lat|plot --format gnuplot lat0.json

@@ -16,6 +16,9 @@
 #   rset=PATH:VALUE            as set, in every result (PATH from it)
 #   check=ID:STATUS            every check ID (each kind) given STATUS
 #   dropcheck=ID               every check ID removed
+#   in=PART                    the changes after it (but set) apply to a
+#                              report's part PART; in= to the document again
+#   droppart=PART              a report's part PART removed (and its run)
 use strict;
 use warnings;
 use JSON::PP;
@@ -35,12 +38,13 @@ sub value {
 	return $v;
 }
 
+my $t = $d;   # the document the changes apply to: the whole, or a report's part
 for my $c (@changes) {
 	my ($op, $arg) = split /=/, $c, 2;
 	die "vary.pl: $c: not OP=ARG\n" unless defined $arg;
 	if ($op eq 'scale') {
 		my ($m, $f, $row) = split /:/, $arg;
-		my @res = @{ $d->{results} };
+		my @res = @{ $t->{results} };
 		@res = ($res[$row]) if defined $row;
 		for my $r (@res) {
 			for my $rep (@{ $r->{repetitions} }) {
@@ -49,7 +53,7 @@ for my $c (@changes) {
 		}
 	} elsif ($op eq 'spread') {
 		my ($m, $p) = split /:/, $arg;
-		for my $r (@{ $d->{results} }) {
+		for my $r (@{ $t->{results} }) {
 			my @reps = grep { defined $_->{$m} } @{ $r->{repetitions} };
 			next unless @reps;
 			my $mean = 0;
@@ -59,30 +63,35 @@ for my $c (@changes) {
 		}
 	} elsif ($op eq 'stability') {
 		my ($w, $why) = split /:/, $arg, 2;
-		for my $r (@{ $d->{results} }) {
+		for my $r (@{ $t->{results} }) {
 			$r->{stability} = $w;
 			$r->{stability_reason} = $why;
 		}
 	} elsif ($op eq 'reps') {
-		for my $r (@{ $d->{results} }) {
+		for my $r (@{ $t->{results} }) {
 			splice @{ $r->{repetitions} }, $arg if @{ $r->{repetitions} } > $arg;
 		}
 	} elsif ($op eq 'droprow') {
-		splice @{ $d->{results} }, $arg, 1;
+		splice @{ $t->{results} }, $arg, 1;
 	} elsif ($op eq 'set' || $op eq 'rset') {
 		my ($path, $v) = split /:/, $arg, 2;
 		my @k = split /\./, $path;
 		my $last = pop @k;
-		for my $top ($op eq 'set' ? ($d) : @{ $d->{results} }) {
+		for my $top ($op eq 'set' ? ($d) : @{ $t->{results} }) {
 			my $o = $top;
 			$o = ($o->{$_} //= {}) for @k;
 			$o->{$last} = value($v);
 		}
 	} elsif ($op eq 'check') {
 		my ($id, $st) = split /:/, $arg;
-		$_->{status} = $st for grep { $_->{id} eq $id } @{ $d->{checks} };
+		$_->{status} = $st for grep { $_->{id} eq $id } @{ $t->{checks} };
 	} elsif ($op eq 'dropcheck') {
-		$d->{checks} = [ grep { $_->{id} ne $arg } @{ $d->{checks} } ];
+		$t->{checks} = [ grep { $_->{id} ne $arg } @{ $t->{checks} } ];
+	} elsif ($op eq 'in') {
+		$t = $arg eq '' ? $d : $d->{parts}{$arg} // die "vary.pl: no part $arg\n";
+	} elsif ($op eq 'droppart') {
+		delete $d->{parts}{$arg};
+		delete $d->{part_runs}{$arg};
 	} else {
 		die "vary.pl: $op: no such change\n";
 	}
