@@ -1333,6 +1333,24 @@ static void emit_json(const void *r_, const struct pb_sysinfo *si, FILE *fp)
 	pb_doc_finish(doc, NULL, NULL, run->status, fp);
 }
 
+/* Whether --metrics makes any compared metric able to be a regression; a
+ * list that matches none of them (a misspelt name) is a usage error, said
+ * here: with it nothing could ever be a regression. */
+static bool metrics_gate_any(const struct cmp_run *run)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < run->nin; k++)
+		for (size_t i = 0; i < run->in[k].res.nm; i++, n++)
+			if (!run->in[k].res.m[i].side)
+				return true;
+	if (n == 0)
+		return true;   /* no figures at all (verdicts only): nothing to gate */
+	pb_usage_err(NAME, "--metrics: '%s' matches none of the %zu metrics compared", run->metrics,
+		     n);
+	return false;
+}
+
 /* ------------------------------------------------------------ main */
 
 static int execute(struct pb_cli *cli, struct cmp_run *run)
@@ -1375,6 +1393,8 @@ static int execute(struct pb_cli *cli, struct cmp_run *run)
 		if (in->res.regressions || (run->strict && in->res.nlost))
 			status = PB_EXIT_FAIL;
 	}
+	if (run->metrics && !metrics_gate_any(run))
+		return PB_EXIT_USAGE;
 	if (pb_out_open(&out)) {
 		pb_err(NAME, "cannot allocate output buffer");
 		return PB_EXIT_ERROR;

@@ -3,7 +3,7 @@
 # The documents' readers, word for word: compare (text, markdown, CSV and
 # JSON), grid (markdown and HTML) and plot (the gnuplot script) over a fixed
 # corpus, each output checked whole against its reviewed copy in
-# tests/golden/expect/.  The corpus is seven documents pipebench wrote
+# tests/golden/expect/.  The corpus is eleven documents pipebench wrote
 # (tests/golden/*.json) and the variants tests/golden/vary.pl makes of them
 # (slower, faster, noisy, one repetition, a row or a check gone, a verdict
 # changed, another host): what the readers do with every kind of change,
@@ -72,6 +72,15 @@ v rep-slow.json rep0.json in=throughput_64k scale=rate_bytes_per_s:0.8:0 scale=n
 	in=latency scale=rtt_p50_ns:1.3 scale=rtt_mean_ns:1.3 scale=round_trips_per_s:0.77 \
 	in=conformance check=CRE-01:fail check=FIFO-03:error
 v rep-less.json rep0.json droppart=messaging in=throughput_64k droprow=1
+# --copies 1,2 (the scaling chart), latency --interval (the intervals
+# chart), timestamps (anonymous pipes' verdict thawed) and o_noatime
+v tpc0.json "$G/tpc.json" $st $sp
+v tpc-slow.json tpc0.json scale=rate_bytes_per_s:0.7:1 scale=ns_per_syscall:1.4:1 scale=tt_ns:1.4:1
+v lativ0.json "$G/lativ.json" $st $lsp
+v ts0.json "$G/ts.json"
+v ts-thaw.json ts0.json set=summary.anon:updated rset=verdict:updated
+v ona0.json "$G/ona.json" $st spread=tt_ns:2 spread=tw_ns:2 spread=tr_ns:2
+v ona-slow.json ona0.json scale=tt_ns:1.3 scale=tw_ns:1.3 scale=tr_ns:1.3
 v conf0.json "$G/conf.json"
 v conf-fail.json conf0.json check=CRE-01:fail check=RD-01:error check=CRE-05:pass
 v conf-lost.json conf0.json dropcheck=FIFO-01 check=WR-02:skip
@@ -115,6 +124,16 @@ c-conf-md|compare --format markdown conf0.json conf-fail.json conf-lost.json
 c-conf-csv|compare --format csv conf0.json conf-fail.json conf-lost.json
 c-conf-json|compare --format json conf0.json conf-fail.json conf-lost.json
 c-mixed|compare tp0.json lat0.json
+c-lost-many|compare tp0.json tp-slow.json tp-lost.json
+c-back|compare conf-fail.json conf0.json
+c-tpc|compare tpc0.json tpc-slow.json
+c-lativ|compare lativ0.json lat0.json
+c-ts|compare ts0.json ts-thaw.json
+c-ts-json|compare --format json ts0.json ts-thaw.json
+c-ona|compare ona0.json ona-slow.json
+c-ona-md|compare --format markdown ona0.json ona-slow.json
+c-label-count|compare --label one tp0.json tp-slow.json
+c-metric-unknown|compare --metrics no_such_metric tp0.json tp-slow.json
 c-rep|compare rep0.json rep-slow.json rep-less.json
 c-rep-md|compare --format markdown rep0.json rep-slow.json rep-less.json
 c-rep-csv|compare --format csv rep0.json rep-slow.json
@@ -127,7 +146,19 @@ g-conf-html|grid conf0.json conf-fail.json conf-lost.json
 g-mixed|grid --format markdown --label a,b,c,d tp0.json lat0.json msg0.json conf-fail.json
 g-threshold|grid --format markdown --threshold 20 tp0.json tp-slow.json tp-slight.json
 g-rep|grid --format markdown rep0.json rep-slow.json rep-less.json
+g-ts|grid --format markdown ts0.json ts-thaw.json ona0.json ona-slow.json
+g-label-count|grid --format markdown --label a tp0.json tp-slow.json
 p-tp|plot --format gnuplot tp0.json
+p-tpc|plot --format gnuplot tpc0.json
+p-tpc-slow|plot --format gnuplot --chart scaling tpc-slow.json
+p-scaling-two|plot --format gnuplot --chart scaling tpc0.json tpc-slow.json
+p-lativ|plot --format gnuplot lativ0.json
+p-lativ-cdf|plot --format gnuplot --chart cdf lativ0.json
+p-ona|plot --format gnuplot ona0.json ona-slow.json
+p-mixed|plot --format gnuplot tp0.json lat0.json
+p-cdf-tp|plot --format gnuplot --chart cdf tp0.json
+p-conf|plot --format gnuplot conf0.json conf-fail.json conf-lost.json
+p-ts|plot --format gnuplot ts0.json
 p-rep|plot --format gnuplot rep0.json rep-slow.json
 p-rep-lat|plot --format gnuplot --part latency rep0.json rep-slow.json
 p-rep-conf|plot --format gnuplot --part conformance rep0.json rep-slow.json rep-less.json
