@@ -27,7 +27,10 @@
 # TESTS_BUILDDIR and MANPAGE as make check sets them, for at most
 # SWEEP_TIMEOUT seconds (default 300 there); a point is killed when the
 # script exits non-zero or prints a "not ok" that is not a TODO.  Seconds a
-# point become the script's own time: use LINES for a region.
+# point become the script's own time: use LINES for a region.  Several
+# scripts, space-separated, run in turn; the first that fails kills.
+# SWEEP_POINTS names a file of points (survivors.txt, or gen.pl --list
+# lines): only those of FILE that it lists are run.
 set -u
 me=mutation-sweep
 usage="usage: sweep.sh SRCDIR BUILDDIR FILE TEST OUTDIR [JOBS] [LINES]"
@@ -56,7 +59,10 @@ if [ -n "$lines" ]; then
 fi
 objs=
 if [ "$shtest" = 1 ]; then
-	[ -f "$src/$test" ] || { echo "$me: TEST: $test: no such script in $src" >&2; exit 2; }
+	for t in $test; do
+		case $t in *.sh) ;; *) echo "$me: TEST: $t: several tests must all be scripts" >&2; exit 2 ;; esac
+		[ -f "$src/$t" ] || { echo "$me: TEST: $t: no such script in $src" >&2; exit 2; }
+	done
 	objs=$bld/src/pipebench-main.o
 	[ -f "$objs" ] || { echo "$me: no $objs (make check TESTS= first)" >&2; exit 2; }
 else
@@ -70,6 +76,11 @@ rm -rf "$out" && mkdir -p "$out" || exit 2
 perl "$gen" --list "$src/$file" >/dev/null || exit 2
 (cd "$src" && perl "$gen" --list "$file") |
 	awk -F'\t' -v a="$from" -v b="$to" '$3 >= a && $3 <= b' >"$out/points" || exit 2
+if [ -n "${SWEEP_POINTS:-}" ]; then
+	[ -r "$SWEEP_POINTS" ] || { echo "$me: SWEEP_POINTS: $SWEEP_POINTS: cannot read it" >&2; exit 2; }
+	awk -F'\t' 'NR == FNR { want[$1] = 1; next } $1 in want' "$SWEEP_POINTS" "$out/points" \
+		>"$out/points.want" && mv "$out/points.want" "$out/points" || exit 2
+fi
 total=$(wc -l <"$out/points")
 [ "$total" -gt 0 ] || { echo "$me: no points in $file${lines:+ on lines $lines}" >&2; exit 2; }
 
@@ -89,10 +100,12 @@ link() {
 run() {
 	if [ "$shtest" = 1 ]; then
 		mkdir -p "$1.d" && ln -f "$1" "$1.d/pipebench" || return 2
-		(cd "$bld" && PIPEBENCH=$1.d/pipebench TESTS_SRCDIR=$src/tests TESTS_BUILDDIR=$bld/tests \
-			MANPAGE=$src/man/pipebench.1 timeout -k 5 "$tmo" sh "$src/$test" </dev/null \
-			>"$1.tap" 2>&1) || return 1
-		! grep -v '# TODO' "$1.tap" | grep -Eq '^(not ok|Bail out)'
+		for t in $test; do
+			(cd "$bld" && PIPEBENCH=$1.d/pipebench TESTS_SRCDIR=$src/tests \
+				TESTS_BUILDDIR=$bld/tests MANPAGE=$src/man/pipebench.1 \
+				timeout -k 5 "$tmo" sh "$src/$t" </dev/null >"$1.tap" 2>&1) || return 1
+			! grep -v '# TODO' "$1.tap" | grep -Eq '^(not ok|Bail out)' || return 1
+		done
 	else
 		(cd "$bld" && timeout -k 5 "$tmo" "$1" </dev/null >/dev/null 2>&1)
 	fi
