@@ -47,6 +47,18 @@ v tp-failed.json tp-slow.json set=exit_status:3 "set=errors:anon: write: EIO"
 # --profile on both sides, 2,000 samples each: the time in timestamps and
 # in syscall entry grew, copying's share fell, memory's moved within what
 # sampling explains
+# what makes documents not comparable as they are: other parameters (--force
+# compares per unit of work), another FIFO directory, a machine in another
+# state, no results at all; and a fleet of six, by user, capabilities and
+# version
+v tp-loops.json tp-slow.json set=params.loops:400 scale=tt_ns:2 scale=bytes:2 scale=syscalls:2
+v tp-dir.json tp-slow.json set=params.dir:/var/tmp
+v tp-smt.json tp-slow.json set=run.state.smt.active:true set=run.state.smt.control:on
+v tp-none.json tp0.json droprow=0 droprow=0 droprow=0 droprow=0
+for i in 1 2 3 4 5 6; do
+	v tp-u$i.json tp-slight.json set=run.user.euid:$((999 + i)) set=run.pipebench.version:0.0.$i \
+		"set=run.user.capabilities:CAP_$i"
+done
 v tpp0.json "$G/tpp.json" $st $sp rset=profile.samples:2000 \
 	rset=profile.categories.timestamps.share:0.02 rset=profile.categories.timestamps.ns_per_syscall:13 \
 	rset=profile.categories.syscall.share:0.1 rset=profile.categories.syscall.ns_per_syscall:66 \
@@ -124,6 +136,19 @@ c-conf-md|compare --format markdown conf0.json conf-fail.json conf-lost.json
 c-conf-csv|compare --format csv conf0.json conf-fail.json conf-lost.json
 c-conf-json|compare --format json conf0.json conf-fail.json conf-lost.json
 c-mixed|compare tp0.json lat0.json
+c-loops|compare tp0.json tp-loops.json
+c-loops-force|compare --force tp0.json tp-loops.json
+c-loops-force-all|compare --force --all-metrics tp0.json tp-loops.json
+c-loops-md|compare --force --format markdown tp0.json tp-loops.json
+c-dir|compare tp0.json tp-dir.json
+c-smt|compare tp0.json tp-smt.json
+c-smt-force|compare --force tp0.json tp-smt.json
+c-none|compare tp0.json tp-none.json
+c-none-partial|compare --allow-partial tp0.json tp-none.json
+c-none-base|compare tp-none.json tp0.json
+c-fleet|compare tp0.json tp-u1.json tp-u2.json tp-u3.json tp-u4.json tp-u5.json tp-u6.json
+c-fleet-md|compare --format markdown tp0.json tp-u1.json tp-u2.json tp-u3.json tp-u4.json tp-u5.json tp-u6.json
+c-fleet-two|compare tp0.json tp-u1.json tp0.json
 c-lost-many|compare tp0.json tp-slow.json tp-lost.json
 c-back|compare conf-fail.json conf0.json
 c-tpc|compare tpc0.json tpc-slow.json
@@ -146,6 +171,7 @@ g-conf-html|grid conf0.json conf-fail.json conf-lost.json
 g-mixed|grid --format markdown --label a,b,c,d tp0.json lat0.json msg0.json conf-fail.json
 g-threshold|grid --format markdown --threshold 20 tp0.json tp-slow.json tp-slight.json
 g-rep|grid --format markdown rep0.json rep-slow.json rep-less.json
+g-fleet|grid --format markdown tp0.json tp-u1.json tp-u2.json tp-loops.json tp-none.json
 g-ts|grid --format markdown ts0.json ts-thaw.json ona0.json ona-slow.json
 g-label-count|grid --format markdown --label a tp0.json tp-slow.json
 p-tp|plot --format gnuplot tp0.json
