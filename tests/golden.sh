@@ -116,7 +116,6 @@ c-failed-force|compare --force tp0.json tp-failed.json
 c-threshold|compare --threshold 20 tp0.json tp-slow.json tp-slight.json
 c-alpha|compare --alpha 0.001 tp0.json tp-slight.json
 c-all|compare --all-metrics tp0.json tp-slow.json
-c-all-csv|compare --all-metrics --format csv tp0.json tp-slow.json
 c-metrics|compare --metrics ns_per_syscall tp0.json tp-slow.json tp-fast.json
 c-strict|compare --strict tp0.json tp-1rep.json tp-noisy.json
 c-host|compare tp0.json tp-host.json tp-slow.json
