@@ -3,7 +3,7 @@
 # The documents' readers, word for word: compare (text, markdown, CSV and
 # JSON), grid (markdown and HTML) and plot (the gnuplot script) over a fixed
 # corpus, each output checked whole against its reviewed copy in
-# tests/golden/expect/.  The corpus is eleven documents pipebench wrote
+# tests/golden/expect/.  The corpus is eleven documents and two LAVA logs pipebench wrote
 # (tests/golden/*.json) and the variants tests/golden/vary.pl makes of them
 # (slower, faster, noisy, one repetition, a row or a check gone, a verdict
 # changed, another host): what the readers do with every kind of change,
@@ -94,6 +94,11 @@ v ts-thaw.json ts0.json set=summary.anon:updated rset=verdict:updated
 v ona0.json "$G/ona.json" $st spread=tt_ns:2 spread=tw_ns:2 spread=tr_ns:2
 v ona-slow.json ona0.json scale=tt_ns:1.3 scale=tw_ns:1.3 scale=tr_ns:1.3
 v conf0.json "$G/conf.json"
+# LAVA logs (conformance and throughput --format lava) as grid reads them,
+# and one whose CRE-01 failed and anon-4096B-rate halved
+sed -e 's/TEST_CASE_ID=CRE-01 RESULT=pass/TEST_CASE_ID=CRE-01 RESULT=fail/' "$G/conf.lava" >conf-fail.lava
+cp "$G/conf.lava" "$G/tp.lava" .
+sed -e 's/\(TEST_CASE_ID=anon-4096B-rate RESULT=pass MEASUREMENT=\)\([0-9]*\)/\1\2e-1/' "$G/tp.lava" >tp-slow.lava
 v conf-fail.json conf0.json check=CRE-01:fail check=RD-01:error check=CRE-05:pass
 v conf-lost.json conf0.json dropcheck=FIFO-01 check=WR-02:skip
 } 2>"$TEST_TMP/vary.err"
@@ -171,6 +176,9 @@ g-mixed|grid --format markdown --label a,b,c,d tp0.json lat0.json msg0.json conf
 g-threshold|grid --format markdown --threshold 20 tp0.json tp-slow.json tp-slight.json
 g-rep|grid --format markdown rep0.json rep-slow.json rep-less.json
 g-fleet|grid --format markdown tp0.json tp-u1.json tp-u2.json tp-loops.json tp-none.json
+g-lava|grid --format markdown conf0.json conf.lava conf-fail.lava
+g-lava-html|grid conf.lava conf-fail.lava tp.lava tp-slow.lava
+g-lava-tp|grid --format markdown --label json,lava,slower tp0.json tp.lava tp-slow.lava
 g-ts|grid --format markdown ts0.json ts-thaw.json ona0.json ona-slow.json
 g-label-count|grid --format markdown --label a tp0.json tp-slow.json
 p-tp|plot --format gnuplot tp0.json
