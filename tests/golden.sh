@@ -59,6 +59,13 @@ for i in 1 2 3 4 5 6; do
 	v tp-u$i.json tp-slight.json set=run.user.euid:$((999 + i)) set=run.pipebench.version:0.0.$i \
 		"set=run.user.capabilities:CAP_$i"
 done
+# capabilities lists: 4 fewer (all named), 5 fewer (4 named and 1 more),
+# 2 more, 1 fewer and 1 more, none at all
+v tp-c4.json tp-slight.json capdrop=4
+v tp-c5.json tp-slight.json capdrop=5
+v tp-c+.json tp-slight.json capadd=CAP_PB_ONE capadd=CAP_PB_TWO
+v tp-c1.json tp-slight.json capdrop=1 capadd=CAP_PB_ONE
+v tp-c0.json tp-slight.json "set=run.user.capabilities:[]"
 v tpp0.json "$G/tpp.json" $st $sp rset=profile.samples:2000 \
 	rset=profile.categories.timestamps.share:0.02 rset=profile.categories.timestamps.ns_per_syscall:13 \
 	rset=profile.categories.syscall.share:0.1 rset=profile.categories.syscall.ns_per_syscall:66 \
@@ -118,6 +125,8 @@ c-lost|compare tp0.json tp-lost.json
 c-lost-partial|compare --allow-partial tp0.json tp-lost.json
 c-failed|compare tp0.json tp-failed.json
 c-failed-force|compare --force tp0.json tp-failed.json
+c-failed-partial|compare --allow-partial tp0.json tp-failed.json
+c-failed-base|compare --allow-partial tp-failed.json tp0.json tp-failed.json
 c-threshold|compare --threshold 20 tp0.json tp-slow.json tp-slight.json
 c-alpha|compare --alpha 0.001 tp0.json tp-slight.json
 c-all|compare --all-metrics tp0.json tp-slow.json
@@ -152,6 +161,8 @@ c-none-partial|compare --allow-partial tp0.json tp-none.json
 c-none-base|compare tp-none.json tp0.json
 c-fleet|compare tp0.json tp-u1.json tp-u2.json tp-u3.json tp-u4.json tp-u5.json tp-u6.json
 c-fleet-md|compare --format markdown tp0.json tp-u1.json tp-u2.json tp-u3.json tp-u4.json tp-u5.json tp-u6.json
+c-caps|compare tp0.json tp-c4.json tp-c5.json tp-c+.json tp-c1.json tp-c0.json
+c-caps-md|compare --format markdown tp0.json tp-c5.json tp-c0.json
 c-fleet-two|compare tp0.json tp-u1.json tp0.json
 c-lost-many|compare tp0.json tp-slow.json tp-lost.json
 c-back|compare conf-fail.json conf0.json

@@ -14,6 +14,8 @@
 #   stability=WORD[:REASON]    every result's stability WORD, its reason
 #                              REASON (else null)
 #   rset=PATH:VALUE            as set, in every result (PATH from it)
+#   capdrop=N                  the first N of run.user.capabilities removed
+#   capadd=NAME                NAME added to run.user.capabilities
 #   check=ID:STATUS            every check ID (each kind) given STATUS
 #   dropcheck=ID               every check ID removed
 #   in=PART                    the changes after it (but set) apply to a
@@ -32,6 +34,7 @@ close $fh;
 sub value {
 	my ($v) = @_;
 	return $v + 0 if $v =~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/;
+	return JSON::PP->new->decode($v) if $v =~ /^[\[{]/;
 	return JSON::PP::true if $v eq 'true';
 	return JSON::PP::false if $v eq 'false';
 	return undef if $v eq 'null';
@@ -87,6 +90,10 @@ for my $c (@changes) {
 		$_->{status} = $st for grep { $_->{id} eq $id } @{ $t->{checks} };
 	} elsif ($op eq 'dropcheck') {
 		$t->{checks} = [ grep { $_->{id} ne $arg } @{ $t->{checks} } ];
+	} elsif ($op eq 'capdrop') {
+		splice @{ $d->{run}{user}{capabilities} }, 0, $arg;
+	} elsif ($op eq 'capadd') {
+		push @{ $d->{run}{user}{capabilities} }, $arg;
 	} elsif ($op eq 'in') {
 		$t = $arg eq '' ? $d : $d->{parts}{$arg} // die "vary.pl: no part $arg\n";
 	} elsif ($op eq 'droppart') {
