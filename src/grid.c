@@ -247,11 +247,16 @@ int pb_grid_add_lava(struct pb_grid *g, size_t col, const char *text)
 
 	for (const char *line = text, *eol; line && *line; line = eol ? eol + 1 : NULL) {
 		const char *s;
+		char sig[1024];
 
 		eol = strchr(line, '\n');
 		s = memmem(line, eol ? (size_t)(eol - line) : strlen(line), "<LAVA_SIGNAL_", 13);
 		if (!s)
 			continue;
+		/* The signal's own line only: a field it lacks (a skip's
+		 * MEASUREMENT, UNITS) is not the next line's. */
+		snprintf(sig, sizeof(sig), "%.*s", (int)(eol ? (size_t)(eol - s) : strlen(s)), s);
+		s = sig;
 		if (sscanf(s, "<LAVA_SIGNAL_TESTSET START %127[^> \n]>", set) == 1) {
 			signals++;
 			continue;

@@ -163,6 +163,8 @@ START_TEST(lava_lines_up)
 	struct pb_grid_row *row;
 	const char *log = "+ noise from the shell\n"
 			  "<LAVA_SIGNAL_TESTSET START throughput>\n"
+			  "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=anon-4096B-stable RESULT=skip>\n"
+			  "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=anon-4096B-loops RESULT=pass MEASUREMENT=7>\n"
 			  "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=anon-4096B-rate RESULT=pass MEASUREMENT=500000000 UNITS=B/s>\n"
 			  "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=exit-status RESULT=pass>\n"
 			  "<LAVA_SIGNAL_TESTSET STOP>\n"
@@ -183,11 +185,19 @@ START_TEST(lava_lines_up)
 	ck_assert(row->cells[1].worse && !row->cells[1].significant && row->cells[1].p < 0);
 	ck_assert_int_eq(row->first_bad, -1);
 	ck_assert_str_eq(row_of(&g, "throughput", "exit-status")->cells[1].result, "pass");
+	/* A line's fields are its own: a skip has no figure, a count no
+	 * units, though the next line has both. */
+	row = row_of(&g, "throughput", "anon-4096B-stable");
+	ck_assert_str_eq(row->cells[1].result, "skip");
+	ck_assert_ptr_null(row->units);
+	row = row_of(&g, "throughput", "anon-4096B-loops");
+	ck_assert_double_eq(row->cells[1].value, 7);
+	ck_assert_ptr_null(row->units);
 	ck_assert_int_eq(row_of(&g, "conformance", "RD-03")->first_bad, 1);
 	ck_assert_str_eq(row_of(&g, "conformance", "WR-01")->cells[1].result, "not-run");
 	ck_assert_int_eq(row_of(&g, "conformance", "WR-01")->first_bad, -1);
-	/* The same rows, no others: 3 of throughput, 3 of conformance. */
-	ck_assert_uint_eq(g.nrows, 6);
+	/* The same rows, no others: 5 of throughput, 3 of conformance. */
+	ck_assert_uint_eq(g.nrows, 8);
 	pb_grid_free(&g);
 }
 END_TEST

@@ -106,6 +106,22 @@ v conf0.json "$G/conf.json"
 sed -e 's/TEST_CASE_ID=CRE-01 RESULT=pass/TEST_CASE_ID=CRE-01 RESULT=fail/' "$G/conf.lava" >conf-fail.lava
 cp "$G/conf.lava" "$G/tp.lava" .
 sed -e 's/\(TEST_CASE_ID=anon-4096B-rate RESULT=pass MEASUREMENT=\)\([0-9]*\)/\1\2e-1/' "$G/tp.lava" >tp-slow.lava
+# odd LAVA measurements: past the last prefix (T), without units, a
+# one-letter result
+{
+	echo '<LAVA_SIGNAL_TESTSET START throughput>'
+	echo '<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=anon-100B-rate RESULT=pass MEASUREMENT=5e21 UNITS=B/s>'
+	echo '<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=anon-100B-syscall RESULT=pass MEASUREMENT=2.5e15 UNITS=ns>'
+	echo '<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=anon-100B-count RESULT=pass MEASUREMENT=1234.5>'
+	echo '<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=anon-100B-stable RESULT=x>'
+	echo '<LAVA_SIGNAL_TESTSET STOP>'
+} >odd.lava
+mkdir sub && cp "$G/conf.lava" sub/
+# the same documents 256 times (grid's most), and once more
+set --
+i=0; while [ $i -lt 256 ]; do set -- "$@" tp-slight.json; i=$((i + 1)); done
+printf '%s\n' "$@" >max.list
+{ cat max.list; echo tp-slight.json; } >max-over.list
 v conf-fail.json conf0.json check=CRE-01:fail check=RD-01:error check=CRE-05:pass
 v conf-lost.json conf0.json dropcheck=FIFO-01 check=WR-02:skip
 } 2>"$TEST_TMP/vary.err"
@@ -190,6 +206,16 @@ g-fleet|grid --format markdown tp0.json tp-u1.json tp-u2.json tp-loops.json tp-n
 g-lava|grid --format markdown conf0.json conf.lava conf-fail.lava
 g-lava-html|grid conf.lava conf-fail.lava tp.lava tp-slow.lava
 g-lava-tp|grid --format markdown --label json,lava,slower tp0.json tp.lava tp-slow.lava
+g-one|grid --format markdown tp0.json
+g-one-html|grid tp0.json
+g-none|grid --format markdown
+g-first-bad|grid --format markdown conf-fail.json conf0.json conf-fail.json
+g-odd|grid --format markdown tp.lava odd.lava
+g-odd-html|grid odd.lava tp.lava
+g-path|grid --format markdown ./conf.lava sub/conf.lava
+g-tick|grid --format markdown --label a`b,c|d,e_f tp0.json tp-slow.json tp-fast.json
+g-max|grid --format markdown @max.list
+g-max-over|grid --format markdown @max-over.list
 g-ts|grid --format markdown ts0.json ts-thaw.json ona0.json ona-slow.json
 g-label-count|grid --format markdown --label a tp0.json tp-slow.json
 p-tp|plot --format gnuplot tp0.json
@@ -220,6 +246,9 @@ p-metric|plot --format gnuplot --metric ns_per_syscall --title per-call tp0.json
 # status in one text; compare's JSON without `system`, keys sorted.
 run_case() {
 	name=$1; shift
+	# a word @FILE stands for the words in FILE, one a line
+	# shellcheck disable=SC2046 # the words, split
+	set -- $(for w in "$@"; do case $w in @*) cat "${w#@}" ;; *) printf '%s\n' "$w" ;; esac; done)
 	# shellcheck disable=SC2086 # the case's words
 	"$P" $* >"$TEST_TMP/out" 2>"$TEST_TMP/err"
 	rc=$?
