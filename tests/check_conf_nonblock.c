@@ -383,6 +383,231 @@ static ssize_t write_10000_lies(int fd, const void *buf, size_t n)
 	return r < 0 && errno == EAGAIN && n == 10000 ? 96 : r;
 }
 
+/* ---- more later conditions: each step's outcome and its boundaries ---- */
+
+/* NB-01: a write(PIPE_BUF) into an empty nonblocking pipe is refused with
+ * EAGAIN. */
+static ssize_t write_empty_pipe_buf_eagain(int fd, const void *buf, size_t n)
+{
+	if (n == PIPE_BUF && is_nonblock(fd) && queued(fd) == 0)
+		return fail_with(EAGAIN);
+	return write(fd, buf, n);
+}
+
+/* The fill's end (the first page-sized write that finds the pipe full)
+ * says EIO instead of EAGAIN; the pipe is full all the same, and every
+ * later write sees the kernel's own answer. */
+static bool fill_end_seen;
+static ssize_t write_fill_end_eio(int fd, const void *buf, size_t n)
+{
+	ssize_t r = write(fd, buf, n);
+
+	if (r < 0 && errno == EAGAIN && (long)n == sysconf(_SC_PAGESIZE) && !fill_end_seen) {
+		fill_end_seen = true;
+		errno = EIO;
+	}
+	return r;
+}
+
+/* NB-01: with 96 bytes free, the write(200) that the kernel refuses with
+ * EAGAIN says SAID instead (errno stays EAGAIN), or fails with EIO. */
+static ssize_t write_200_says(int fd, const void *buf, size_t n, ssize_t said)
+{
+	ssize_t r = write(fd, buf, n);
+
+	return n == 200 && r < 0 && errno == EAGAIN ? said : r;
+}
+
+static ssize_t write_200_says_0(int fd, const void *buf, size_t n)
+{
+	return write_200_says(fd, buf, n, 0);
+}
+
+static ssize_t write_200_says_1(int fd, const void *buf, size_t n)
+{
+	return write_200_says(fd, buf, n, 1);
+}
+
+static ssize_t write_200_says_199(int fd, const void *buf, size_t n)
+{
+	return write_200_says(fd, buf, n, 199);
+}
+
+static ssize_t write_200_says_200(int fd, const void *buf, size_t n)
+{
+	return write_200_says(fd, buf, n, 200);
+}
+
+static ssize_t write_200_eio(int fd, const void *buf, size_t n)
+{
+	ssize_t r = write(fd, buf, n);
+
+	if (n == 200 && r < 0 && errno == EAGAIN)
+		errno = EIO;
+	return r;
+}
+
+/* FIONREAD on the read end says one more on its second call (NB-01: the
+ * one after the full pipe's write(1)). */
+static int fionread_calls;
+static int ioctl_2nd_fionread_plus_1(int fd, unsigned long req, void *arg)
+{
+	int r = ioctl(fd, req, arg);
+
+	if (r == 0 && req == FIONREAD && is_read_end(fd) && ++fionread_calls == 2)
+		(*(int *)arg)++;
+	return r;
+}
+
+/* FIONREAD answered on the read end only (the write end: ENOTTY): the
+ * checks count what is queued where it is read. */
+static int ioctl_write_end_fionread_enotty(int fd, unsigned long req, void *arg)
+{
+	return ioctl_fionread_end(fd, req, arg, O_WRONLY, ENOTTY);
+}
+
+/* The pipe's size asked of or set through its read end fails (EBADF): the
+ * checks size a pipe through its write end. */
+static int fcntl_size_write_end_only(int fd, int cmd, long arg)
+{
+	if ((cmd == F_GETPIPE_SZ || cmd == F_SETPIPE_SZ) && is_read_end(fd))
+		return ifail_with(EBADF);
+	return fcntl(fd, cmd, arg);
+}
+
+/* A page-sized write into a pipe with room returns 0, errno left ENOMEM: a
+ * count of 0 is no out-of-memory failure, whatever errno says. */
+static ssize_t write_page_zero_enomem(int fd, const void *buf, size_t n)
+{
+	if (is_pipe_fd(fd) && (long)n == sysconf(_SC_PAGESIZE)) {
+		errno = ENOMEM;
+		return 0;
+	}
+	return write(fd, buf, n);
+}
+
+/* A write of WHICH bytes moves only MOVES of them (a lawful partial write). */
+static ssize_t write_moves_only(int fd, const void *buf, size_t n, size_t which, size_t moves)
+{
+	return write(fd, buf, is_pipe_fd(fd) && n == which ? moves : n);
+}
+
+/* NB-03: the write(5 pages) into two free pages moves one byte. */
+static ssize_t write_5_pages_moves_1(int fd, const void *buf, size_t n)
+{
+	return write_moves_only(fd, buf, n, (size_t)(5 * sysconf(_SC_PAGESIZE)), 1);
+}
+
+/* NB-05: with 96 bytes free in the last page, write(10000) moves 1 or 96
+ * bytes; write(page + 50) moves 1. */
+static ssize_t write_10000_moves_1(int fd, const void *buf, size_t n)
+{
+	return write_moves_only(fd, buf, n, 10000, 1);
+}
+
+static ssize_t write_10000_moves_96(int fd, const void *buf, size_t n)
+{
+	return write_moves_only(fd, buf, n, 10000, 96);
+}
+
+static ssize_t write_page_50_moves_1(int fd, const void *buf, size_t n)
+{
+	return write_moves_only(fd, buf, n, (size_t)sysconf(_SC_PAGESIZE) + 50, 1);
+}
+
+/* NB-04: FIONBIO fails with EIO. */
+static int ioctl_fionbio_eio(int fd, unsigned long req, void *arg)
+{
+	return req == FIONBIO ? ifail_with(EIO) : ioctl(fd, req, arg);
+}
+
+/* NB-04: F_GETFL on the write end itself (not its dup) never says
+ * O_NONBLOCK. */
+static int fcntl_write_end_blocking(int fd, int cmd, long arg)
+{
+	int r = fcntl(fd, cmd, arg);
+
+	return cmd == F_GETFL && r >= 0 && fd != nb04_dup && is_write_end(fd) ?
+	       r & ~O_NONBLOCK : r;
+}
+
+/* NB-04: the fourth F_GETFL (the write end after F_SETFL on the dup) says 0:
+ * a successful call with no flag set, not a failure. */
+static int fcntl_getfl_4_zero(int fd, int cmd, long arg)
+{
+	if (cmd == F_GETFL && ++nb04_getfl_calls == 4)
+		return 0;
+	return fcntl(fd, cmd, arg);
+}
+
+/* NB-04: F_GETFL on the write end (not its dup) also says O_APPEND, and
+ * F_SETFL on the dup takes nothing but the dup's own flags less
+ * O_NONBLOCK (EINVAL else): the check clears O_NONBLOCK from what the dup
+ * itself said. */
+static int fcntl_setfl_own_flags_only(int fd, int cmd, long arg)
+{
+	int r;
+
+	if (cmd == F_SETFL && fd == nb04_dup && arg != (fcntl(fd, F_GETFL) & ~O_NONBLOCK))
+		return ifail_with(EINVAL);
+	r = fcntl(fd, cmd, arg);
+	return cmd == F_GETFL && r >= 0 && fd != nb04_dup && is_write_end(fd) ? r | O_APPEND : r;
+}
+
+/* NB-04: a successful F_GETFL leaves errno at -1 (errno is unspecified
+ * after a call that succeeds): only a failed call's errno is judged. */
+static int fcntl_getfl_errno_left(int fd, int cmd, long arg)
+{
+	int r = fcntl(fd, cmd, arg);
+
+	if (cmd == F_GETFL && r >= 0)
+		errno = -1;
+	return r;
+}
+
+/* A close of descriptor 0 or of a negative number kills the check: it
+ * closes only what it opened. */
+static int close_negative_dies(int fd)
+{
+	if (fd <= 0)
+		kill(getpid(), SIGKILL);
+	return close(fd);
+}
+
+/* NB-05: F_GETPIPE_SZ says half the real capacity: the pipe takes more than
+ * the capacity the check was told. */
+static int fcntl_half_capacity(int fd, int cmd, long arg)
+{
+	int r = fcntl(fd, cmd, arg);
+
+	return cmd == F_GETPIPE_SZ && r > 0 ? r / 2 : r;
+}
+
+/* NB-05: a write(1) into a pipe already holding bytes queues it but says 0. */
+static ssize_t write_1_queued_says_0(int fd, const void *buf, size_t n)
+{
+	ssize_t r;
+
+	if (n != 1 || queued(fd) <= 0)
+		return write(fd, buf, n);
+	r = write(fd, buf, n);
+	return r == 1 ? 0 : r;
+}
+
+/* NB-05: filling to 96 bytes free, the last page's write fails with EIO;
+ * any write after it kills the check (it must stop at the failure). */
+static bool last_page_failed;
+static ssize_t write_last_page_eio_then_dies(int fd, const void *buf, size_t n)
+{
+	if (last_page_failed)
+		kill(getpid(), SIGKILL);
+	if (is_pipe_fd(fd) && (long)n == sysconf(_SC_PAGESIZE) - 96) {
+		last_page_failed = true;
+		return fail_with(EIO);
+	}
+	return write(fd, buf, n);
+}
+
 static const struct pb_test_later later[] = {
 	{ "NB-01", { .write = write_eagain_but_queued },
 	  "96 bytes free: write(200) = -1/EAGAIN, FIONREAD" },
@@ -414,6 +639,51 @@ static const struct pb_test_later later[] = {
 	  "end: EIO" },
 	{ "NB-03", { .fcntl = fcntl_setpipe_sz_0 }, "empty 0-byte pipe: write(1048576) = 65536, "
 	  "more than the capacity F_SETPIPE_SZ gave" },
+	/* NB-01: each step's outcome; the count of the write(200) at 0, 1,
+	 * 199 and 200; the setup's failure is the end of the check */
+	{ "NB-01", { .write = write_empty_pipe_buf_eagain }, "empty pipe: write(PIPE_BUF) = -1/EAGAIN" },
+	{ "NB-01", { .write = write_fill_end_eio }, "filling the pipe: write: EIO" },
+	{ "NB-02", { .write = write_fill_end_eio }, "filling the pipe: write: EIO" },
+	{ "NB-01", { .write = write_1_lies }, "full pipe: write(1) = 1, FIONREAD" },
+	{ "NB-01", { .ioctl = ioctl_2nd_fionread_plus_1 }, "full pipe: write(1) = -1/EAGAIN, FIONREAD" },
+	{ "NB-01", { .ioctl = ioctl_write_end_fionread_enotty }, NULL },
+	{ "NB-01", { .write = write_200_says_0 }, "96 bytes free: write(200) = 0, FIONREAD" },
+	{ "NB-01", { .write = write_200_says_1 }, "write(200) = 1 (a partial write), FIONREAD" },
+	{ "NB-01", { .write = write_200_says_199 }, "write(200) = 199 (a partial write), FIONREAD" },
+	{ "NB-01", { .write = write_200_says_200 }, "96 bytes free: write(200) = 200, FIONREAD" },
+	{ "NB-01", { .write = write_200_eio }, "96 bytes free: write(200) = -1/EIO, FIONREAD" },
+	/* NB-03: a count of 0 with ENOMEM left in errno; one byte moved is a
+	 * partial write; the pipe sized through its write end */
+	{ "NB-03", { .write = write_page_zero_enomem }, "a page-sized write into a pipe with room "
+	  "gave 0" },
+	{ "NB-03", { .write = write_5_pages_moves_1 }, NULL },
+	{ "NB-03", { .fcntl = fcntl_size_write_end_only }, NULL },
+	/* NB-04: FIONBIO failing; the write end alone not nonblocking; F_GETFL
+	 * of 0; F_SETFL given the dup's own flags; no close of -1 */
+	{ "NB-04", { .ioctl = ioctl_fionbio_eio }, "ioctl(FIONBIO): EIO" },
+	{ "NB-04", { .dup = dup_remembered, .fcntl = fcntl_write_end_blocking },
+	  "O_NONBLOCK: write end no, its dup yes, read end no" },
+	{ "NB-04", { .fcntl = fcntl_getfl_4_zero }, NULL },
+	{ "NB-04", { .dup = dup_remembered, .fcntl = fcntl_setfl_own_flags_only }, NULL },
+	{ "NB-04", { .dup = dup_eio, .close = close_negative_dies }, "dup of the write end = -1/EIO" },
+	/* NB-05: FIONREAD and the size asked where they belong; a count of 0
+	 * with ENOMEM; more accepted than the capacity said (with FIONREAD on
+	 * the read end only, and with the write(1) that queued saying 0); the
+	 * fill's failure is the end; partial writes of 1 and 96 bytes */
+	{ "NB-05", { .ioctl = ioctl_write_end_fionread_enotty }, NULL },
+	{ "NB-05", { .fcntl = fcntl_size_write_end_only }, NULL },
+	{ "NB-05", { .write = write_page_zero_enomem }, "with room = 0; POSIX requires all of it" },
+	{ "NB-05", { .fcntl = fcntl_half_capacity }, "96 B free: write(10000) = " },
+	{ "NB-05", { .fcntl = fcntl_half_capacity, .ioctl = ioctl_write_end_fionread_enotty },
+	  "96 B free: write(10000) = " },
+	{ "NB-05", { .fcntl = fcntl_half_capacity, .write = write_1_queued_says_0 },
+	  "96 B free: write(10000) = " },
+	{ "NB-05", { .write = write_last_page_eio_then_dies }, "to 96 bytes free" },
+	{ "NB-05", { .write = write_10000_moves_1 }, NULL },
+	{ "NB-05", { .write = write_10000_moves_96 }, NULL },
+	{ "NB-05", { .write = write_page_50_moves_1 }, NULL },
+	/* NB-04: errno after a successful F_GETFL is not judged */
+	{ "NB-04", { .fcntl = fcntl_getfl_errno_left }, NULL },
 };
 #define NLATER (sizeof(later) / sizeof(later[0]))
 
@@ -423,6 +693,9 @@ START_TEST(later_condition_fails)
 	full_write_1_seen = false;
 	nb04_dup = -1;
 	nb04_getfl_calls = 0;
+	fill_end_seen = false;
+	fionread_calls = 0;
+	last_page_failed = false;
 	pb_test_later_condition_fails(&later[_i], _i, "nonblock.later_condition");
 }
 END_TEST
@@ -645,6 +918,184 @@ START_TEST(nb04_dup_on_0_closed)
 }
 END_TEST
 
+/* ---- what each check asks of the kernel, call by call ---- */
+
+/* Shared with the check's process: writes that got EAGAIN, and a trace of
+ * the pipe-size requests ("S<bytes><end>" for F_SETPIPE_SZ, "G<end>" for
+ * F_GETPIPE_SZ; the end w, r, or ? for neither). */
+static long *eagains;
+static char *size_trace;
+#define SIZE_TRACE_LEN 256
+
+static ssize_t write_eagain_counted(int fd, const void *buf, size_t n)
+{
+	ssize_t r = write(fd, buf, n);
+
+	if (r < 0 && errno == EAGAIN)
+		__atomic_add_fetch(eagains, 1, __ATOMIC_SEQ_CST);
+	return r;
+}
+
+/* NB-01 on this kernel: it passes, and four writes see EAGAIN: the fill's
+ * last, the full pipe's write(1) and write(PIPE_BUF), once each, and the
+ * write(200) with 96 bytes free. */
+START_TEST(nb01_probes_once)
+{
+	struct pb_sysops s = pb_test_sysops(&(const struct pb_sysops){
+		.write = write_eagain_counted });
+	struct pb_check_result r;
+
+	eagains = mmap(NULL, sizeof(*eagains), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(eagains, MAP_FAILED);
+	*eagains = 0;
+	r = pb_test_run("NB-01", &s, PB_KIND_ANON, 0);
+	if (r.verdict == PB_SKIP)
+		return;  /* a capacity below one page */
+	pb_test_assert_verdict(r, PB_PASS);
+	ck_assert_int_eq(*eagains, 4);
+	munmap(eagains, sizeof(*eagains));
+}
+END_TEST
+
+/* Pipes made hold this many pages (0: the kernel's default); F_SETPIPE_SZ
+ * of this size fails with EPERM (0: none); the first F_GETPIPE_SZ fails
+ * with EIO. */
+static long trace_pages, trace_setsz_eperm;
+static bool trace_getsz_eio, trace_getsz_failed;
+
+/* Pipes hold a power of two of pages: a pipe of three is one of four whose
+ * F_GETPIPE_SZ says three (when trace_says_3 is set) and whose write(5
+ * pages) with two of them free moves those two. */
+static bool trace_says_3;
+
+static ssize_t write_5_pages_moves_2(int fd, const void *buf, size_t n)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	return write_moves_only(fd, buf, n, (size_t)(5 * page), (size_t)(2 * page));
+}
+
+static void trace_add(const char *what, long arg, int fd)
+{
+	size_t len = strlen(size_trace);
+	char end = is_write_end(fd) ? 'w' : is_read_end(fd) ? 'r' : '?';
+
+	if (arg >= 0)
+		snprintf(size_trace + len, SIZE_TRACE_LEN - len, "%s%s%ld%c", len ? " " : "", what,
+			 arg, end);
+	else
+		snprintf(size_trace + len, SIZE_TRACE_LEN - len, "%s%s%c", len ? " " : "", what, end);
+}
+
+static int pipe2_of_trace_pages(int fd[2], int flags)
+{
+	int r = (int)syscall(SYS_pipe2, fd, flags);
+
+	if (r == 0 && trace_pages > 0 &&
+	    fcntl(fd[1], F_SETPIPE_SZ, trace_pages * sysconf(_SC_PAGESIZE)) < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return ifail_with(EIO);
+	}
+	return r;
+}
+
+static int fcntl_size_traced(int fd, int cmd, long arg)
+{
+	if (cmd == F_SETPIPE_SZ) {
+		trace_add("S", arg, fd);
+		if (trace_setsz_eperm && arg == trace_setsz_eperm)
+			return ifail_with(EPERM);
+	} else if (cmd == F_GETPIPE_SZ) {
+		long page = sysconf(_SC_PAGESIZE);
+		int r;
+
+		trace_add("G", -1, fd);
+		if (trace_getsz_eio && !trace_getsz_failed) {
+			trace_getsz_failed = true;
+			return ifail_with(EIO);
+		}
+		r = fcntl(fd, cmd, arg);
+		return trace_says_3 && r == 4 * page ? (int)(3 * page) : r;
+	}
+	return fcntl(fd, cmd, arg);
+}
+
+/* NB-03's pipe-size requests: F_SETPIPE_SZ(64 KiB) and (one page) for the
+ * two empty pipes, F_GETPIPE_SZ of the third, and only below three pages
+ * F_SETPIPE_SZ(four pages) and F_GETPIPE_SZ again: all through the write
+ * end.  PAGES: the pipes' size (0: the default); the verdict and a phrase
+ * of the detail. */
+static const struct {
+	long pages, setsz_eperm;
+	bool getsz_eio;
+	enum pb_verdict v;
+	const char *phrase;
+	bool grows;
+} nb03_sizes[] = {
+	{ 0, 0, false, PB_PASS, "2 pages free: write(5 pages)=", false },
+	{ 2, 0, false, PB_PASS, "2 pages free: write(5 pages)=", true },
+	{ 3, 0, false, PB_PASS, "2 pages free: write(5 pages)=8192;", false },
+	{ 0, 65536, false, PB_PASS, "; F_SETPIPE_SZ(65536): EPERM, not tried; empty ", false },
+	{ 0, 0, true, PB_FAIL, "fcntl(F_GETPIPE_SZ) on the write end = -1/EIO", false },
+};
+
+START_TEST(nb03_size_requests)
+{
+	struct pb_sysops s = pb_test_sysops(&(const struct pb_sysops){
+		.pipe2 = pipe2_of_trace_pages, .fcntl = fcntl_size_traced });
+	long page = sysconf(_SC_PAGESIZE);
+	struct pb_check_result r;
+	char want[SIZE_TRACE_LEN];
+
+	trace_says_3 = nb03_sizes[_i].pages == 3;
+	if (trace_says_3)
+		s.write = write_5_pages_moves_2;
+
+	if (!pb_test_reference_machine())
+		return;  /* the default capacity decides whether it grows */
+	size_trace = mmap(NULL, SIZE_TRACE_LEN, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			  -1, 0);
+	ck_assert_ptr_ne(size_trace, MAP_FAILED);
+	size_trace[0] = '\0';
+	trace_pages = trace_says_3 ? 4 : nb03_sizes[_i].pages;
+	trace_setsz_eperm = nb03_sizes[_i].setsz_eperm;
+	trace_getsz_eio = nb03_sizes[_i].getsz_eio;
+	trace_getsz_failed = false;
+	if (nb03_sizes[_i].v == PB_FAIL)
+		pb_fast_time_on();
+	r = pb_test_run("NB-03", &s, PB_KIND_ANON, 0);
+	pb_fast_time_off();
+	pb_test_assert_verdict(r, nb03_sizes[_i].v);
+	ck_assert_msg(strstr(r.detail, nb03_sizes[_i].phrase), "'%s' lacks '%s'", r.detail,
+		      nb03_sizes[_i].phrase);
+	snprintf(want, sizeof(want), "S65536w S%ldw Gw%s", page,
+		 nb03_sizes[_i].grows ? " S16384w Gw" : "");
+	ck_assert_str_eq(size_trace, want);
+	munmap(size_trace, SIZE_TRACE_LEN);
+}
+END_TEST
+
+/* NB-05 on pipes of two pages, the least it takes: it counts them (INFO),
+ * it does not skip. */
+START_TEST(nb05_two_pages_counted)
+{
+	struct pb_sysops s = pb_test_sysops(&(const struct pb_sysops){
+		.pipe2 = pipe2_of_trace_pages });
+	long page = sysconf(_SC_PAGESIZE);
+	struct pb_check_result r;
+	char want[96];
+
+	trace_pages = 2;
+	r = pb_test_run("NB-05", &s, PB_KIND_ANON, 0);
+	pb_test_assert_verdict(r, PB_INFO);
+	snprintf(want, sizeof(want), "1 B + 1 pages: FIONREAD %ld of %ld, write(1) = -1/EAGAIN",
+		 page + 1, 2 * page);
+	ck_assert_msg(strstr(r.detail, want), "'%s' lacks '%s'", r.detail, want);
+}
+END_TEST
+
 /* ---- on the real kernel, word for word (pb_test_note) ---- */
 
 static const struct pb_test_note notes[] = {
@@ -680,4 +1131,7 @@ PB_CHECK_SUITE_MAIN("conf_nonblock",
 	PB_TCASE_LOOP("counted_conditions", 90, counted_condition, NCOUNTED),
 	PB_TCASE_LOOP("real_kernel", 120, says_what_the_kernel_did, 2 * NNOTES),
 	PB_TCASE_TIMED("figures", 30, nb05_figures, nb03_note, small_capacity_skips),
-	PB_TCASE("fill", fill_bound_is_64_mib, nb04_dup_on_0_closed))
+	PB_TCASE("fill", fill_bound_is_64_mib, nb04_dup_on_0_closed),
+	PB_TCASE_TIMED("calls", 30, nb01_probes_once, nb05_two_pages_counted),
+	PB_TCASE_LOOP("nb03_sizes", 30, nb03_size_requests,
+		      (int)(sizeof(nb03_sizes) / sizeof(nb03_sizes[0]))))

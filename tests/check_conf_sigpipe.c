@@ -273,6 +273,106 @@ static ssize_t w_4_says_3(int fd, const void *b, size_t n)
 	return r == 4 ? 3 : r;
 }
 
+/* SIG-01: no SIGPIPE, and the write says 0 with errno EPIPE: a count,
+ * not an EPIPE failure. */
+static ssize_t w_quiet_zero_epipe(int fd, const void *b, size_t n)
+{
+	ssize_t r = w_no_sigpipe(fd, b, n);
+
+	return r < 0 && errno == EPIPE ? 0 : r;
+}
+
+/* SIG-01: the write into a reader-less pipe never returns (the writer's
+ * alarm ends it). */
+static ssize_t w_blocks_forever(int fd, const void *b, size_t n)
+{
+	if (is_pipe_fd(fd))
+		for (;;)
+			pause();
+	return write(fd, b, n);
+}
+
+/* Instead of -1/EPIPE a write into a reader-less pipe says -1/EIO, after
+ * the real write (its SIGPIPE sent); only under a handler (SIG-02's second
+ * write), or always. */
+static ssize_t w_epipe_is_eio(int fd, const void *b, size_t n)
+{
+	ssize_t r = write(fd, b, n);
+
+	if (r < 0 && errno == EPIPE)
+		errno = EIO;
+	return r;
+}
+
+static ssize_t w_handler_epipe_is_eio(int fd, const void *b, size_t n)
+{
+	return handler_installed() ? w_epipe_is_eio(fd, b, n) : write(fd, b, n);
+}
+
+/* A write into a pipe fails with -1 but sets no errno (whatever the caller
+ * left there stays): under SIG_IGN (SIG-02's first write), under a handler
+ * (its second), or always. */
+static ssize_t w_fails_no_errno(int fd, const void *b, size_t n)
+{
+	return is_pipe_fd(fd) ? -1 : write(fd, b, n);
+}
+
+static ssize_t w_ign_fails_no_errno(int fd, const void *b, size_t n)
+{
+	return handler_installed() ? write(fd, b, n) : w_fails_no_errno(fd, b, n);
+}
+
+static ssize_t w_handler_fails_no_errno(int fd, const void *b, size_t n)
+{
+	return handler_installed() ? w_fails_no_errno(fd, b, n) : write(fd, b, n);
+}
+
+/* After a pipe2 that failed the check has no descriptor: a write or a
+ * close it makes kills it. */
+static ssize_t w_dies(int fd, const void *b, size_t n)
+{
+	(void)fd, (void)b, (void)n;
+	kill(getpid(), SIGKILL);
+	return -1;
+}
+
+static int close_dies(int fd)
+{
+	(void)fd;
+	kill(getpid(), SIGKILL);
+	return -1;
+}
+
+/* SIG-01: the write never returns and the writer's alarm cannot end it
+ * (SIGALRM blocked): the writer neither dies nor exits. */
+static ssize_t w_blocks_alarm_blocked(int fd, const void *b, size_t n)
+{
+	sigset_t alrm;
+
+	if (!is_pipe_fd(fd))
+		return write(fd, b, n);
+	sigemptyset(&alrm);
+	sigaddset(&alrm, SIGALRM);
+	sigprocmask(SIG_BLOCK, &alrm, NULL);
+	for (;;)
+		pause();
+}
+
+/* SIG-05: the second open of the FIFO (the reopen) fails with EIO; a read
+ * of the reopened FIFO fails with EIO. */
+static int o_fifo_opens;
+static int open_second_fifo_eio(const char *path, int flags, mode_t mode)
+{
+	if (is_fifo_path(path) && ++o_fifo_opens == 2)
+		return ifail_with(EIO);
+	return open(path, flags, mode);
+}
+
+static ssize_t r_fifo_eio(int fd, void *b, size_t n)
+{
+	return read_eio_on_pipes(fd, b, n);
+}
+
 /* ---- the harness's own resources failing on request ---- */
 
 /* When set, pthread_create fails with EAGAIN (the process is out of
@@ -330,6 +430,39 @@ static const struct pb_test_broken broken_kernels[] = {
 	/* a single stale byte is stale data, named as such */
 	{ "SIG-05", "one stale byte", .sys.read = r_one_stale_byte,
 	  .says = "1 bytes of stale data readable after the last close" },
+	/* SIG-01: a count of 0 with errno EPIPE is no EPIPE failure; a write
+	 * that blocks is ended by the writer's alarm */
+	{ "SIG-01", "write says 0, errno EPIPE", .sys.write = w_quiet_zero_epipe,
+	  .says = "(write failed)" },
+	{ "SIG-01", "write blocks", .sys.write = w_blocks_forever,
+	  .says = "writer killed by signal ALRM, not SIGPIPE" },
+	/* SIG-02, SIG-03: -1 with another errno; -1 with errno not set (the
+	 * check's own errno = 0 shows) */
+	{ "SIG-02", "SIG_IGN: EIO", .sys.write = w_epipe_is_eio,
+	  .says = "SIG_IGN: write returned -1 (EIO), expected -1/EPIPE" },
+	{ "SIG-02", "handler: EIO", .sys.write = w_handler_epipe_is_eio,
+	  .says = "handler: write returned -1 (EIO), expected -1/EPIPE" },
+	{ "SIG-02", "SIG_IGN: no errno", .sys.write = w_ign_fails_no_errno,
+	  .says = "SIG_IGN: write returned -1 (0), expected -1/EPIPE" },
+	{ "SIG-02", "handler: no errno", .sys.write = w_handler_fails_no_errno,
+	  .says = "handler: write returned -1 (0), expected -1/EPIPE" },
+	{ "SIG-03", "EIO", .sys.write = w_epipe_is_eio,
+	  .says = "write returned -1 (EIO), expected -1/EPIPE" },
+	{ "SIG-03", "no errno", .sys.write = w_fails_no_errno,
+	  .says = "write returned -1 (0), expected -1/EPIPE" },
+	/* no pipe: the check stops there, writing and closing nothing */
+	{ "SIG-01", "no pipe", .sys = { .pipe2 = pipe2_eio, .write = w_dies, .close = close_dies },
+	  .says = "cannot make a pipe: EIO" },
+	{ "SIG-02", "no pipe", .sys = { .pipe2 = pipe2_eio, .write = w_dies, .close = close_dies },
+	  .says = "cannot make a pipe: EIO" },
+	{ "SIG-03", "no pipe", .sys = { .pipe2 = pipe2_eio, .write = w_dies, .close = close_dies },
+	  .says = "cannot make a pipe: EIO" },	/* SIG-05: each step's failure named: the open, the reopen, the read */
+	{ "SIG-05", "open EIO", .sys.open = open_fifo_eio, .says = "open O_RDWR: Input/output error" },
+	{ "SIG-05", "reopen EIO", .sys.open = open_second_fifo_eio,
+	  .says = "reopen O_RDWR|O_NONBLOCK: Input/output error" },
+	{ "SIG-05", "read EIO", .sys.read = r_fifo_eio,
+	  .says = "read after reopen returned -1 (EIO), expected -1/EAGAIN" },	{ "SIG-01", "write never returns", .sys.write = w_blocks_alarm_blocked,
+	  .says = "the writer neither died nor exited" },
 };
 #define NBROKEN (int)(sizeof(broken_kernels) / sizeof(broken_kernels[0]))
 
@@ -510,6 +643,110 @@ START_TEST(sig03_restores_mask)
 }
 END_TEST
 
+/* SIG-02 sets SIGPIPE to SIG_IGN and then to a handler: run in this
+ * process, it leaves it at the default, as it found it. */
+START_TEST(sig02_restores_default)
+{
+	struct pb_check_ctx ctx = { .sys = &pb_sysops_real, .kind = PB_KIND_ANON,
+				    .verdict = PB_PASS };
+	struct sigaction sa;
+	char dir[4096];
+
+	ck_assert_int_eq(pb_tmpdir_make(NULL, dir, sizeof(dir)), 0);
+	ctx.dir = dir;
+	signal(SIGPIPE, SIG_DFL);
+	pb_test_find_check("SIG-02")->run(&ctx);
+	ck_assert_msg(ctx.verdict == PB_PASS, "SIG-02: %s", ctx.detail);
+	ck_assert_int_eq(sigaction(SIGPIPE, NULL, &sa), 0);
+	ck_assert_msg(sa.sa_handler == SIG_DFL, "SIG-02 left SIGPIPE at %s",
+		      sa.sa_handler == SIG_IGN ? "SIG_IGN" : "its handler");
+	pb_tmpdir_remove(dir);
+}
+END_TEST
+
+/* SIG-03 in this process with every signal but SIGPIPE blocked and a
+ * SIGUSR1 pending: it blocks and unblocks SIGPIPE alone, and takes no
+ * signal but SIGPIPE off the pending set. */
+START_TEST(sig03_keeps_other_signals)
+{
+	struct pb_check_ctx ctx = { .sys = &pb_sysops_real, .kind = PB_KIND_ANON,
+				    .verdict = PB_PASS };
+	sigset_t mask, after, pend;
+	char dir[4096];
+
+	ck_assert_int_eq(pb_tmpdir_make(NULL, dir, sizeof(dir)), 0);
+	ctx.dir = dir;
+	sigfillset(&mask);
+	sigdelset(&mask, SIGPIPE);
+	ck_assert_int_eq(pthread_sigmask(SIG_SETMASK, &mask, NULL), 0);
+	ck_assert_int_eq(pthread_sigmask(SIG_SETMASK, NULL, &mask), 0);
+	raise(SIGUSR1);
+	pb_test_find_check("SIG-03")->run(&ctx);
+	ck_assert_msg(ctx.verdict == PB_PASS, "SIG-03: %s", ctx.detail);
+	ck_assert_int_eq(pthread_sigmask(SIG_SETMASK, NULL, &after), 0);
+	for (int sig = 1; sig < NSIG; sig++)
+		ck_assert_msg(sigismember(&after, sig) == sigismember(&mask, sig),
+			      "SIG-03 changed the mask of signal %d", sig);
+	sigpending(&pend);
+	ck_assert_msg(sigismember(&pend, SIGUSR1), "SIG-03 took a pending SIGUSR1");
+	signal(SIGUSR1, SIG_IGN);  /* discards the pending one */
+	pb_tmpdir_remove(dir);
+}
+END_TEST
+
+/* SIG-01's writer sets SIGPIPE to the default itself: run in this process
+ * with SIGPIPE ignored, it still sees its writer killed, and leaves the
+ * disposition it found. */
+START_TEST(sig01_writer_takes_default)
+{
+	struct pb_check_ctx ctx = { .sys = &pb_sysops_real, .kind = PB_KIND_ANON,
+				    .verdict = PB_PASS };
+	struct sigaction sa;
+	char dir[4096];
+
+	ck_assert_int_eq(pb_tmpdir_make(NULL, dir, sizeof(dir)), 0);
+	ctx.dir = dir;
+	signal(SIGPIPE, SIG_IGN);
+	pb_test_find_check("SIG-01")->run(&ctx);
+	ck_assert_msg(ctx.verdict == PB_PASS, "SIG-01 with SIGPIPE ignored: %s", ctx.detail);
+	ck_assert_int_eq(sigaction(SIGPIPE, NULL, &sa), 0);
+	ck_assert(sa.sa_handler == SIG_IGN);
+	signal(SIGPIPE, SIG_DFL);
+	pb_tmpdir_remove(dir);
+}
+END_TEST
+
+/* SIG-01 and SIG-04 that cannot fork their writer (a fresh uid of this
+ * test's own with RLIMIT_NPROC 2: the test and the check) are a harness
+ * error naming the fork, not a verdict on the pipe; the check closes what
+ * it made (the runner's descriptor audit would say so). */
+START_TEST(fork_fails_is_error)
+{
+	static const char *const ids[] = { "SIG-01", "SIG-04" };
+	const struct pb_check *c = pb_test_find_check(ids[_i]);
+	struct pb_run_opts o = { .kind = PB_KIND_ANON, .timeout_s = 20 };
+	uid_t uid = (uid_t)(1600000000u + (unsigned)getpid());
+	struct pb_check_result r;
+	char dir[] = "/tmp/pb-sigfork.XXXXXX";  /* TMPDIR may be root's alone */
+
+	ck_assert_ptr_nonnull(c);
+	if (!mkdtemp(dir) || chown(dir, uid, (gid_t)uid) != 0) {
+		fprintf(stderr, "# fork_fails_is_error: not run (%s: %s)\n", dir, strerror(errno));
+		return;
+	}
+	if (!pb_test_fresh_uid("fork_fails_is_error", uid, 2)) {
+		rmdir(dir);
+		return;
+	}
+	ck_assert_int_eq(setenv("TMPDIR", dir, 1), 0);
+	ck_assert_int_eq(pb_conformance_run_one(c, &o, &r), 0);
+	ck_assert_msg(rmdir(dir) == 0, "%s: %s (left behind)", dir, strerror(errno));
+	ck_assert_msg(r.verdict == PB_ERROR &&
+		      strcmp(r.detail, "harness: fork: Resource temporarily unavailable") == 0,
+		      "%s: %s: %s", ids[_i], pb_verdict_names[r.verdict], r.detail);
+}
+END_TEST
+
 /* ---- on the real kernel, word for word (pb_test_note) ---- */
 
 static const struct pb_test_note notes[] = {
@@ -537,4 +774,6 @@ PB_CHECK_SUITE_MAIN("conf_sigpipe",
 	PB_TCASE_LOOP("one_condition", 30, one_condition, NSTEPS),
 	PB_TCASE_LOOP("real_kernel", 120, says_what_the_kernel_did, 2 * NNOTES),
 	PB_TCASE_TIMED("sig04_sizes", 30, sig04_detail_sizes),
-	PB_TCASE_TIMED("sig03", 10, sig03_restores_mask))
+	PB_TCASE_TIMED("sig03", 10, sig03_restores_mask, sig03_keeps_other_signals),
+	PB_TCASE_TIMED("sig02", 10, sig02_restores_default, sig01_writer_takes_default),
+	PB_TCASE_LOOP("fork_fails", 30, fork_fails_is_error, 2))

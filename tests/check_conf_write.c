@@ -110,9 +110,19 @@ pid_t fork(void)
  * allocation of the process untouched. */
 static size_t malloc_fails_for;
 
+/* When set, the buffers of exactly buffers->size bytes are counted, as
+ * they are allocated and freed, in memory shared with the check's process:
+ * a check frees every buffer it allocates, a retry's too. */
+static struct buffers {
+	size_t size;
+	int allocs, frees, overruns;  /* overruns: a byte written past the end */
+	void *live[8];
+} *buffers;
+
 void *malloc(size_t n)
 {
 	static void *(*real)(size_t);
+	void *p;
 
 	if (malloc_fails_for && n == malloc_fails_for) {
 		errno = ENOMEM;
@@ -120,7 +130,48 @@ void *malloc(size_t n)
 	}
 	if (!real)
 		*(void **)&real = dlsym(RTLD_NEXT, "malloc");
-	return real(n);
+	if (buffers && n == buffers->size) {
+		p = real(n + 16);  /* 16 bytes of 0xa5 past the end, checked by free */
+		if (p) {
+			memset(p, 0x5a, n);  /* not zeros: what the check must set */
+			memset((char *)p + n, 0xa5, 16);
+		}
+	} else {
+		p = real(n);
+	}
+	if (p && buffers && n == buffers->size) {
+		buffers->allocs++;
+		for (int i = 0; i < 8; i++)
+			if (!buffers->live[i]) {
+				buffers->live[i] = p;
+				break;
+			}
+	}
+	return p;
+}
+
+void free(void *p)
+{
+	static void (*real)(void *);
+	static bool resolving;
+
+	if (p && buffers)
+		for (int i = 0; i < 8; i++)
+			if (buffers->live[i] == p) {
+				for (size_t k = 0; k < 16; k++)
+					if (((unsigned char *)p)[buffers->size + k] != 0xa5)
+						buffers->overruns++;
+				buffers->live[i] = NULL;
+				buffers->frees++;
+			}
+	if (!real) {
+		if (resolving)
+			return;  /* dlsym's own clean-up while it looks free up: kept */
+		resolving = true;
+		*(void **)&real = dlsym(RTLD_NEXT, "free");
+		resolving = false;
+	}
+	real(p);
 }
 
 /* ---- the table: each check and the bug it must catch ---- */
@@ -128,17 +179,32 @@ void *malloc(size_t n)
 enum bug {
 	WRITE_TORN, WRITE_EINTR, WRITE_CORRUPT, FPATHCONF_SMALL, WRITE_ZERO_SIGPIPE,
 	WRITE_FULL_ZERO, WRITE_SMALL, WRITE_EIO, WRITE_ENOMEM, PIPES_EIO, FCNTL_GETPIPESZ_EIO,
-	FCNTL_SETFL_EIO, PIPE2_DIRECT_EIO, FORK_EAGAIN, BUFFER_ENOMEM,
+	FCNTL_SETFL_EIO, PIPE2_DIRECT_EIO, FORK_EAGAIN, BUFFER_ENOMEM, WR02_BUFFER_ENOMEM,
 };
+
+/* WR-02's buffer: a new pipe's capacity and 2 x PIPE_BUF. */
+static size_t wr02_buffer_size(void)
+{
+	int fd[2];
+	long cap;
+
+	ck_assert_int_eq(pipe(fd), 0);
+	cap = fcntl(fd[1], F_GETPIPE_SZ);
+	close(fd[0]);
+	close(fd[1]);
+	ck_assert_int_gt(cap, 0);
+	return (size_t)cap + 2 * PIPE_BUF;
+}
 
 static struct pb_sysops broken_ops(enum bug b)
 {
 	struct pb_sysops s = pb_sysops_real;
 
 	fork_only_in = b == FORK_EAGAIN ? getpid() : 0;
-	malloc_fails_for = b == BUFFER_ENOMEM ? (1u << 20) + 123 : 0;
+	malloc_fails_for = b == BUFFER_ENOMEM ? (1u << 20) + 123 :
+			   b == WR02_BUFFER_ENOMEM ? wr02_buffer_size() : 0;
 	switch (b) {
-	case FORK_EAGAIN: case BUFFER_ENOMEM: break;
+	case FORK_EAGAIN: case BUFFER_ENOMEM: case WR02_BUFFER_ENOMEM: break;
 	case WRITE_TORN: s.write = write_torn; break;
 	case WRITE_EINTR: s.write = write_eintr_after_data; break;
 	case WRITE_CORRUPT: s.write = write_corrupt; break;
@@ -200,6 +266,7 @@ static const struct pb_test_verdict verdicts[] = {
 	 * resource, named */
 	{ "WR-03", FORK_EAGAIN, PB_KIND_ANON, PB_ERROR, "fork: EAGAIN" },
 	{ "WR-03", BUFFER_ENOMEM, PB_KIND_ANON, PB_ERROR, "harness: out of memory" },
+	{ "WR-02", WR02_BUFFER_ENOMEM, PB_KIND_ANON, PB_ERROR, "harness: out of memory" },
 };
 #define NVERDICTS (int)(sizeof(verdicts) / sizeof(verdicts[0]))
 
@@ -380,6 +447,167 @@ static ssize_t write_direct_1_eio(int fd, const void *buf, size_t n)
 	return n == 1 && is_direct(fd) ? fail_with(EIO) : write(fd, buf, n);
 }
 
+/* WR-01 and WR-02 ask F_GETPIPE_SZ of the write end: here only that end
+ * fails (the read end still answers). */
+static int fcntl_getpipesz_write_end_eio(int fd, int cmd, long arg)
+{
+	return cmd == F_GETPIPE_SZ && is_write_end(fd) ? ifail_with(EIO) : fcntl(fd, cmd, arg);
+}
+
+/* WR-01 reads FIONREAD on the read end: the write end's answer is one too
+ * many (a lawful row: the check never asks that end). */
+static int ioctl_write_end_fionread_plus_1(int fd, unsigned long req, void *arg)
+{
+	return ioctl_fionread_end(fd, req, arg, O_WRONLY, 0);
+}
+
+/* WR-01 (a): the blocking write(200) with 96 bytes free returns 0 with
+ * errno EINTR, moves 1 byte and says 1, or says 199 (moving none). */
+static ssize_t write_200_zero_eintr(int fd, const void *buf, size_t n)
+{
+	if (n == 200 && !is_nonblock(fd)) {
+		errno = EINTR;
+		return 0;
+	}
+	return write(fd, buf, n);
+}
+
+static ssize_t write_200_torn_1(int fd, const void *buf, size_t n)
+{
+	return n == 200 && !is_nonblock(fd) ? write(fd, buf, 1) : write(fd, buf, n);
+}
+
+static ssize_t write_200_says_199(int fd, const void *buf, size_t n)
+{
+	return n == 200 && !is_nonblock(fd) ? 199 : write(fd, buf, n);
+}
+
+/* WR-01 (b): a blocking write(1) into the full pipe says 1 (an overrun), or
+ * returns 0 with errno EINTR. */
+static ssize_t write_1_blocking_says_1(int fd, const void *buf, size_t n)
+{
+	return n == 1 && !is_nonblock(fd) ? 1 : write(fd, buf, n);
+}
+
+static ssize_t write_1_blocking_zero_eintr(int fd, const void *buf, size_t n)
+{
+	if (n == 1 && !is_nonblock(fd)) {
+		errno = EINTR;
+		return 0;
+	}
+	return write(fd, buf, n);
+}
+
+/* WR-01 (b): F_SETFL fails on a full pipe's write end only: (a)'s pipe,
+ * 96 bytes short of full, still gets its O_NONBLOCK cleared. */
+static int fcntl_setfl_eio_when_full(int fd, int cmd, long arg)
+{
+	int queued = -1;
+
+	if (cmd == F_SETFL && is_write_end(fd) && ioctl(fd, FIONREAD, &queued) == 0 &&
+	    queued == fcntl(fd, F_GETPIPE_SZ))
+		return ifail_with(EIO);
+	return fcntl(fd, cmd, arg);
+}
+
+/* WR-02's big write (more than the capacity, blocking): returns 0 with
+ * errno EINTR after 10 bytes went in; moves 1 byte and says 1 (a lawful
+ * partial count); says -1/EINTR after 1 byte went in; says -1/EIO after a
+ * partial transfer. */
+static bool is_huge_blocking(int fd, size_t n)
+{
+	return n > 65536 && is_pipe_fd(fd) && !is_nonblock(fd);
+}
+
+static ssize_t write_huge_zero_eintr_queued(int fd, const void *buf, size_t n)
+{
+	if (!is_huge_blocking(fd, n))
+		return write(fd, buf, n);
+	if (write(fd, buf, 10) != 10)
+		return -1;
+	errno = EINTR;
+	return 0;
+}
+
+static ssize_t write_huge_moves_1(int fd, const void *buf, size_t n)
+{
+	return write(fd, buf, is_huge_blocking(fd, n) ? 1 : n);
+}
+
+static ssize_t write_huge_eintr_after_1(int fd, const void *buf, size_t n)
+{
+	if (!is_huge_blocking(fd, n))
+		return write(fd, buf, n);
+	if (write(fd, buf, 1) != 1)
+		return -1;
+	return fail_with(EINTR);
+}
+
+static ssize_t write_huge_eio_after_data(int fd, const void *buf, size_t n)
+{
+	return is_huge_blocking(fd, n) ? write_partial_as(EIO, fd, buf, n) : write(fd, buf, n);
+}
+
+/* ... the first big write says -1/EINTR (data lost) or -1/EIO, the next
+ * would be a lawful partial count: the check stops at the first. */
+static ssize_t write_huge_eintr_lost_once(int fd, const void *buf, size_t n)
+{
+	static bool done;
+
+	if (is_huge_blocking(fd, n) && !done) {
+		done = true;
+		return write_partial_as(EINTR, fd, buf, n);
+	}
+	return write(fd, buf, n);
+}
+
+static ssize_t write_huge_eio_once(int fd, const void *buf, size_t n)
+{
+	static bool done;
+
+	if (is_huge_blocking(fd, n) && !done) {
+		done = true;
+		return fail_with(EIO);
+	}
+	return write(fd, buf, n);
+}
+
+/* WR-03's one big write with a stale byte: the byte at DST replaced by the
+ * one at SRC, as a kernel that copied from the wrong place would.  Each
+ * pair is one the check's pattern (i * 7 + i / 251) tells apart and a
+ * weaker one would not (i / 7, i * 6, i * 8, i * 7 - i / 251, i * 258,
+ * i / 250, i / 252): the reader must see corrupted data. */
+static ssize_t write_huge_stale(int fd, const void *buf, size_t n, size_t dst, size_t src)
+{
+	char *copy;
+	ssize_t r;
+
+	if (n <= 65536 || !is_pipe_fd(fd) || is_nonblock(fd))
+		return write(fd, buf, n);
+	copy = malloc(n);
+	if (!copy)
+		return write(fd, buf, n);
+	memcpy(copy, buf, n);
+	copy[dst] = copy[src];
+	r = write(fd, copy, n);
+	free(copy);
+	return r;
+}
+
+#define STALE(name, dst, src) \
+	static ssize_t name(int fd, const void *buf, size_t n) \
+	{ \
+		return write_huge_stale(fd, buf, n, (dst), (src)); \
+	}
+STALE(write_stale_2_from_1, 2, 1)
+STALE(write_stale_630_from_502, 630, 502)
+STALE(write_stale_40_from_8, 40, 8)
+STALE(write_stale_300_from_117, 300, 117)
+STALE(write_stale_200_from_72, 200, 72)
+STALE(write_stale_250_from_177, 250, 177)
+STALE(write_stale_324_from_251, 324, 251)
+#undef STALE
+
 static const struct pb_test_later later[] = {
 	{ "WR-01", { .write = write_eintr_but_queued }, "gave EINTR but FIONREAD went" },
 	{ "WR-01", { .write = write_torn_50 }, "returned 50: a torn atomic write" },
@@ -416,6 +644,46 @@ static const struct pb_test_later later[] = {
 	/* WR-06's O_DIRECT part, each of its two writes failing on its own */
 	{ "WR-06", { .write = write_direct_0_eio }, "O_DIRECT: write(0) then write(\"x\"): EIO" },
 	{ "WR-06", { .write = write_direct_1_eio }, "O_DIRECT: write(0) then write(\"x\"): EIO" },
+	/* WR-01 and WR-02 ask the capacity of the write end */
+	{ "WR-01", { .fcntl = fcntl_getpipesz_write_end_eio }, "fcntl(F_GETPIPE_SZ) on the write "
+	  "end = -1/EIO" },
+	{ "WR-02", { .fcntl = fcntl_getpipesz_write_end_eio }, "fcntl(F_GETPIPE_SZ) on the write "
+	  "end = -1/EIO" },
+	/* WR-01's FIONREAD, before and after, is the read end's */
+	{ "WR-01", { .ioctl = ioctl_write_end_fionread_plus_1 }, NULL },
+	/* WR-01 (a): each count at the edges of "torn" (1, 199) and 0 */
+	{ "WR-01", { .write = write_200_zero_eintr }, "(a) blocking write(200) = 0, not -1/EINTR" },
+	{ "WR-01", { .write = write_200_torn_1 }, "returned 1: a torn atomic write" },
+	{ "WR-01", { .write = write_200_says_199 }, "returned 199: a torn atomic write" },
+	/* WR-01 (b): its own F_SETFL, a write(1) that overruns, 0 with EINTR */
+	{ "WR-01", { .fcntl = fcntl_setfl_eio_when_full }, "(b) fcntl(F_SETFL) clearing O_NONBLOCK "
+	  "on the write end: EIO" },
+	{ "WR-01", { .write = write_1_blocking_says_1 }, "(b) full pipe: blocking write(1) = 1, "
+	  "not -1/EINTR" },
+	{ "WR-01", { .write = write_1_blocking_zero_eintr }, "(b) full pipe: blocking write(1) = 0, "
+	  "not -1/EINTR" },
+	/* WR-02: 0 with EINTR is no partial count and no -1/EINTR; 1 byte moved
+	 * is a partial count; 1 byte queued before EINTR is data lost; -1 with
+	 * another errno after data went in is that errno */
+	{ "WR-02", { .write = write_huge_zero_eintr_queued }, "write of 73728 = 0/EINTR" },
+	{ "WR-02", { .write = write_huge_moves_1 }, NULL },
+	{ "WR-02", { .write = write_huge_eintr_after_1 }, "after 1 bytes were queued (data loss)" },
+	{ "WR-02", { .write = write_huge_eio_after_data }, "write of 73728 = -1/EIO" },
+	/* ... the bytes queued are the read end's FIONREAD */
+	{ "WR-02", { .write = write_eintr_after_data, .ioctl = ioctl_write_end_fionread_plus_1 },
+	  "after 65536 bytes were queued (data loss)" },
+	/* ... a failure ends the check: no second attempt adds its note */
+	{ "WR-02", { .write = write_huge_eintr_lost_once }, "after 65536 bytes were queued (data "
+	  "loss)" },
+	{ "WR-02", { .write = write_huge_eio_once }, "write of 73728 = -1/EIO" },
+	/* WR-03: one stale byte, wherever it is, is corrupted data */
+	{ "WR-03", { .write = write_stale_2_from_1 }, "the reader saw corrupted data" },
+	{ "WR-03", { .write = write_stale_630_from_502 }, "the reader saw corrupted data" },
+	{ "WR-03", { .write = write_stale_40_from_8 }, "the reader saw corrupted data" },
+	{ "WR-03", { .write = write_stale_300_from_117 }, "the reader saw corrupted data" },
+	{ "WR-03", { .write = write_stale_200_from_72 }, "the reader saw corrupted data" },
+	{ "WR-03", { .write = write_stale_250_from_177 }, "the reader saw corrupted data" },
+	{ "WR-03", { .write = write_stale_324_from_251 }, "the reader saw corrupted data" },
 };
 #define NLATER (sizeof(later) / sizeof(later[0]))
 
@@ -454,6 +722,51 @@ START_TEST(wr03_size)
 }
 END_TEST
 
+/* WR-01's write(200) and WR-02's big write send bytes the check set ('w',
+ * 'p'), not whatever its stack or heap held: the fake notes in memory
+ * shared with the check's process whether the bytes were all that (1) or
+ * not (2), then writes. */
+static int *bytes_seen;
+
+static ssize_t write_notes_bytes(int fd, const void *buf, size_t n)
+{
+	const unsigned char *b = buf;
+	char want = n == 200 ? 'w' : 'p';
+
+	if ((n == 200 || n > 65536) && !is_nonblock(fd) && is_pipe_fd(fd)) {
+		size_t i = 0;
+
+		while (i < n && b[i] == want)
+			i++;
+		if (*bytes_seen != 2)
+			*bytes_seen = i == n ? 1 : 2;
+	}
+	return write(fd, buf, n);
+}
+
+START_TEST(writes_defined_bytes)
+{
+	const struct pb_sysops broken = { .write = write_notes_bytes };
+	const char *id = _i == 0 ? "WR-01" : "WR-02";
+	const struct pb_check *c = pb_test_find_check(id);
+	struct pb_sysops s = pb_test_sysops(&broken);
+	struct pb_run_opts o = { .sys = &s, .kind = PB_KIND_ANON, .timeout_s = 10 };
+	struct pb_check_result r;
+
+	ck_assert_ptr_nonnull(c);
+	bytes_seen = mmap(NULL, sizeof(*bytes_seen), PROT_READ | PROT_WRITE,
+			  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(bytes_seen, MAP_FAILED);
+	*bytes_seen = 0;
+	ck_assert_int_eq(pb_conformance_run_one(c, &o, &r), 0);
+	ck_assert_msg(r.verdict == PB_PASS, "%s: %s: %s", id, pb_verdict_names[r.verdict],
+		      r.detail);
+	ck_assert_msg(*bytes_seen == 1, "%s: its blocking write sent %s", id,
+		      *bytes_seen ? "bytes it never set" : "nothing");
+	munmap(bytes_seen, sizeof(*bytes_seen));
+}
+END_TEST
+
 /* ---- one condition at a time, the Nth call faked (pb_test_step) ---- */
 
 /* WR-04: a reader slow enough that the time budget cuts the stream. */
@@ -485,6 +798,17 @@ static ssize_t write_huge_eintr_once(int fd, const void *buf, size_t n)
 	return write(fd, buf, n);
 }
 
+/* ... twice, and a third big write would say it is done: the check makes
+ * two attempts, no more. */
+static ssize_t write_huge_eintr_twice_then_done(int fd, const void *buf, size_t n)
+{
+	static int calls;
+
+	if (n > 65536 && is_pipe_fd(fd))
+		return ++calls <= 2 ? fail_with(EINTR) : (ssize_t)n;
+	return write(fd, buf, n);
+}
+
 /* WR-04's reader waits on its one descriptor: a poll of more (entries
  * it never filled in) is answered "nothing ready", a stall. */
 static int poll_one_only(struct pollfd *p, nfds_t n, int ms)
@@ -506,6 +830,8 @@ static const struct pb_test_step steps[] = {
 	{ "WR-04", A, {}, .setsz_err = EPERM, .sz = { 1, 12288, 0, NULL },
 	  PASSES "(4 writers, 12288-byte pipe)" },
 	{ "WR-04", A, { .poll = poll_one_only }, PASSES "/12000 records whole and in order" },
+	{ "WR-02", A, { .write = write_huge_eintr_twice_then_done }, .v = PB_SKIP,
+	  .phrase = "inconclusive: interrupted twice before any byte was copied" },
 };
 #undef A
 #define NSTEPS (sizeof(steps) / sizeof(steps[0]))
@@ -513,6 +839,123 @@ static const struct pb_test_step steps[] = {
 START_TEST(one_condition)
 {
 	pb_test_one_condition(&steps[_i], _i, "write.one_condition");
+}
+END_TEST
+
+/* A check frees the buffer it allocates on every path: WR-02 allocates one
+ * per attempt (here two: the first is interrupted before any byte), WR-03
+ * one, freed also when it cannot make its pipe. */
+static const struct {
+	const char *id;
+	struct pb_sysops sys;
+	bool wr02;  /* the buffer is WR-02's (else WR-03's 1 MiB + 123) */
+	int allocs;
+	enum pb_verdict v;  /* with every byte it uses set by the check */
+} frees[] = {
+	{ "WR-02", { .write = write_huge_eintr_once }, true, 2, PB_PASS },
+	{ "WR-03", {}, false, 1, PB_PASS },
+	{ "WR-03", { .pipe2 = pipe2_eio }, false, 1, PB_FAIL },
+};
+
+START_TEST(frees_its_buffers)
+{
+	const struct pb_check *c = pb_test_find_check(frees[_i].id);
+	struct pb_sysops s = pb_test_sysops(&frees[_i].sys);
+	struct pb_run_opts o = { .sys = &s, .kind = PB_KIND_ANON, .timeout_s = 10 };
+	struct pb_check_result r;
+	size_t size = frees[_i].wr02 ? wr02_buffer_size() : (1u << 20) + 123;
+	struct buffers *b;
+
+	ck_assert_ptr_nonnull(c);
+	b = mmap(NULL, sizeof(*b), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(b, MAP_FAILED);
+	memset(b, 0, sizeof(*b));
+	b->size = size;
+	buffers = b;
+	ck_assert_int_eq(pb_conformance_run_one(c, &o, &r), 0);
+	buffers = NULL;
+	ck_assert_msg(r.verdict == frees[_i].v, "%s case %d: %s: %s", frees[_i].id, _i,
+		      pb_verdict_names[r.verdict], r.detail);
+	ck_assert_msg(b->overruns == 0, "%s case %d: %d bytes written past the buffer's end",
+		      frees[_i].id, _i, b->overruns);
+	ck_assert_msg(b->allocs == frees[_i].allocs && b->frees == b->allocs,
+		      "%s case %d: %d buffers of %zu bytes allocated, %d freed (%s: %s)",
+		      frees[_i].id, _i, b->allocs, size, b->frees, pb_verdict_names[r.verdict],
+		      r.detail);
+	munmap(b, sizeof(*b));
+}
+END_TEST
+
+/* WR-02 ends where its setup fails: no call on the descriptors it did not
+ * get (its pipe2 failed) or on the pipe whose capacity it could not learn
+ * (F_GETPIPE_SZ failed).  Counted in memory shared with the check's
+ * process, from the failure on. */
+static int *after_failure;  /* [0]: failed yet; [1]: calls since */
+
+static void count_after_failure(void)
+{
+	if (after_failure[0])
+		after_failure[1]++;
+}
+
+static int pipe2_eio_noted(int fd[2], int flags)
+{
+	after_failure[0] = 1;
+	return pipe2_eio(fd, flags);
+}
+
+static int fcntl_getpipesz_eio_noted(int fd, int cmd, long arg)
+{
+	if (cmd == F_GETPIPE_SZ) {
+		after_failure[0] = 1;
+		return ifail_with(EIO);
+	}
+	count_after_failure();
+	return fcntl(fd, cmd, arg);
+}
+
+static int fcntl_counted(int fd, int cmd, long arg)
+{
+	count_after_failure();
+	return fcntl(fd, cmd, arg);
+}
+
+static ssize_t write_counted(int fd, const void *buf, size_t n)
+{
+	count_after_failure();
+	return write(fd, buf, n);
+}
+
+static int ioctl_counted(int fd, unsigned long req, void *arg)
+{
+	count_after_failure();
+	return ioctl(fd, req, arg);
+}
+
+static const struct pb_sysops stops_at[] = {
+	{ .pipe2 = pipe2_eio_noted, .fcntl = fcntl_counted, .write = write_counted,
+	  .ioctl = ioctl_counted },
+	{ .fcntl = fcntl_getpipesz_eio_noted, .write = write_counted, .ioctl = ioctl_counted },
+};
+
+START_TEST(stops_at_a_failed_setup)
+{
+	const struct pb_check *c = pb_test_find_check("WR-02");
+	struct pb_sysops s = pb_test_sysops(&stops_at[_i]);
+	struct pb_run_opts o = { .sys = &s, .kind = PB_KIND_ANON, .timeout_s = 10 };
+	struct pb_check_result r;
+
+	ck_assert_ptr_nonnull(c);
+	after_failure = mmap(NULL, 2 * sizeof(int), PROT_READ | PROT_WRITE,
+			     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(after_failure, MAP_FAILED);
+	after_failure[0] = after_failure[1] = 0;
+	ck_assert_int_eq(pb_conformance_run_one(c, &o, &r), 0);
+	ck_assert_msg(r.verdict == PB_FAIL, "WR-02 case %d: %s: %s", _i,
+		      pb_verdict_names[r.verdict], r.detail);
+	ck_assert_msg(after_failure[0] == 1 && after_failure[1] == 0, "WR-02 case %d: %d calls "
+		      "after its setup failed (%s)", _i, after_failure[1], r.detail);
+	munmap(after_failure, 2 * sizeof(int));
 }
 END_TEST
 
@@ -583,4 +1026,7 @@ PB_CHECK_SUITE_MAIN("conf_write",
 	PB_TCASE_LOOP("one_condition", 30, one_condition, NSTEPS),
 	PB_TCASE_LOOP("real_kernel", 120, says_what_the_kernel_did, 2 * NNOTES),
 	PB_TCASE_TIMED("figures", 30, wr03_size, capacity_below_a_page_skips),
+	PB_TCASE_LOOP("bytes", 30, writes_defined_bytes, 2),
+	PB_TCASE_LOOP("frees", 30, frees_its_buffers, (int)(sizeof(frees) / sizeof(frees[0]))),
+	PB_TCASE_LOOP("stops", 30, stops_at_a_failed_setup, 2),
 	PB_TCASE_TIMED("wr04", 60, wr04_note))
