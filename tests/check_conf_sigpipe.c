@@ -619,22 +619,31 @@ START_TEST(one_condition)
 }
 END_TEST
 
+/* Check ID run in this process (not the runner's child) on the real
+ * kernel, in a directory of its own (DIR, removed by the caller): it must
+ * PASS; what it did to this process's signals is the caller's to see. */
+static void run_here(const char *id, struct pb_check_ctx *ctx, char *dir, size_t len)
+{
+	*ctx = (struct pb_check_ctx){ .sys = &pb_sysops_real, .kind = PB_KIND_ANON,
+				      .verdict = PB_PASS };
+	ck_assert_int_eq(pb_tmpdir_make(NULL, dir, len), 0);
+	ctx->dir = dir;
+	pb_test_find_check(id)->run(ctx);
+	ck_assert_msg(ctx->verdict == PB_PASS, "%s: %s", id, ctx->detail);
+}
+
 /* SIG-03 blocks SIGPIPE to see where it is pending, and unblocks it again:
  * run in this process (no runner child to throw the mask away), it leaves
  * the mask as it found it, and nothing pending. */
 START_TEST(sig03_restores_mask)
 {
-	struct pb_check_ctx ctx = { .sys = &pb_sysops_real, .kind = PB_KIND_ANON,
-				    .verdict = PB_PASS };
+	struct pb_check_ctx ctx;
 	sigset_t mask, pend;
 	char dir[4096];
 
-	ck_assert_int_eq(pb_tmpdir_make(NULL, dir, sizeof(dir)), 0);
-	ctx.dir = dir;
 	sigemptyset(&mask);
 	ck_assert_int_eq(sigprocmask(SIG_SETMASK, &mask, NULL), 0);
-	pb_test_find_check("SIG-03")->run(&ctx);
-	ck_assert_msg(ctx.verdict == PB_PASS, "SIG-03: %s", ctx.detail);
+	run_here("SIG-03", &ctx, dir, sizeof(dir));
 	ck_assert_int_eq(sigprocmask(SIG_SETMASK, NULL, &mask), 0);
 	ck_assert_msg(!sigismember(&mask, SIGPIPE), "SIG-03 left SIGPIPE blocked");
 	sigpending(&pend);
@@ -647,16 +656,12 @@ END_TEST
  * process, it leaves it at the default, as it found it. */
 START_TEST(sig02_restores_default)
 {
-	struct pb_check_ctx ctx = { .sys = &pb_sysops_real, .kind = PB_KIND_ANON,
-				    .verdict = PB_PASS };
+	struct pb_check_ctx ctx;
 	struct sigaction sa;
 	char dir[4096];
 
-	ck_assert_int_eq(pb_tmpdir_make(NULL, dir, sizeof(dir)), 0);
-	ctx.dir = dir;
 	signal(SIGPIPE, SIG_DFL);
-	pb_test_find_check("SIG-02")->run(&ctx);
-	ck_assert_msg(ctx.verdict == PB_PASS, "SIG-02: %s", ctx.detail);
+	run_here("SIG-02", &ctx, dir, sizeof(dir));
 	ck_assert_int_eq(sigaction(SIGPIPE, NULL, &sa), 0);
 	ck_assert_msg(sa.sa_handler == SIG_DFL, "SIG-02 left SIGPIPE at %s",
 		      sa.sa_handler == SIG_IGN ? "SIG_IGN" : "its handler");
@@ -669,20 +674,16 @@ END_TEST
  * signal but SIGPIPE off the pending set. */
 START_TEST(sig03_keeps_other_signals)
 {
-	struct pb_check_ctx ctx = { .sys = &pb_sysops_real, .kind = PB_KIND_ANON,
-				    .verdict = PB_PASS };
+	struct pb_check_ctx ctx;
 	sigset_t mask, after, pend;
 	char dir[4096];
 
-	ck_assert_int_eq(pb_tmpdir_make(NULL, dir, sizeof(dir)), 0);
-	ctx.dir = dir;
 	sigfillset(&mask);
 	sigdelset(&mask, SIGPIPE);
 	ck_assert_int_eq(pthread_sigmask(SIG_SETMASK, &mask, NULL), 0);
 	ck_assert_int_eq(pthread_sigmask(SIG_SETMASK, NULL, &mask), 0);
 	raise(SIGUSR1);
-	pb_test_find_check("SIG-03")->run(&ctx);
-	ck_assert_msg(ctx.verdict == PB_PASS, "SIG-03: %s", ctx.detail);
+	run_here("SIG-03", &ctx, dir, sizeof(dir));
 	ck_assert_int_eq(pthread_sigmask(SIG_SETMASK, NULL, &after), 0);
 	for (int sig = 1; sig < NSIG; sig++)
 		ck_assert_msg(sigismember(&after, sig) == sigismember(&mask, sig),
@@ -699,16 +700,12 @@ END_TEST
  * disposition it found. */
 START_TEST(sig01_writer_takes_default)
 {
-	struct pb_check_ctx ctx = { .sys = &pb_sysops_real, .kind = PB_KIND_ANON,
-				    .verdict = PB_PASS };
+	struct pb_check_ctx ctx;
 	struct sigaction sa;
 	char dir[4096];
 
-	ck_assert_int_eq(pb_tmpdir_make(NULL, dir, sizeof(dir)), 0);
-	ctx.dir = dir;
 	signal(SIGPIPE, SIG_IGN);
-	pb_test_find_check("SIG-01")->run(&ctx);
-	ck_assert_msg(ctx.verdict == PB_PASS, "SIG-01 with SIGPIPE ignored: %s", ctx.detail);
+	run_here("SIG-01", &ctx, dir, sizeof(dir));
 	ck_assert_int_eq(sigaction(SIGPIPE, NULL, &sa), 0);
 	ck_assert(sa.sa_handler == SIG_IGN);
 	signal(SIGPIPE, SIG_DFL);
