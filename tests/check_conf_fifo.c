@@ -24,6 +24,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -156,6 +157,10 @@ END_TEST
 struct fifo_fds {
 	int open[256];      /* [fd]: opened through the check's open, not closed since */
 	int writer_at_0;    /* the writer was handed out as descriptor 0 */
+	int opens;          /* FIFO opens that succeeded (open_nth_at_0) */
+	int zero_at;        /* which of them is handed out as descriptor 0 */
+	int fail_at;        /* which of them is closed and said to fail (EIO) */
+	int bad_closes;     /* closes that said EBADF (a descriptor closed twice, -1) */
 };
 static struct fifo_fds *ff;
 
@@ -177,9 +182,14 @@ static int open_writer_at_0(const char *path, int flags, mode_t mode)
 
 static int close_counted_fifo(int fd)
 {
+	int r;
+
 	if (fd >= 0 && fd < 256 && ff->open[fd] > 0)
 		ff->open[fd]--;
-	return close(fd);
+	r = close(fd);
+	if (r < 0 && errno == EBADF)
+		ff->bad_closes++;
+	return r;
 }
 
 START_TEST(fifo06_closes_writer_at_0)
@@ -524,6 +534,115 @@ static off_t lseek_einval(int fd, off_t off, int whence)
 	return lseek_fifo(fd, off, whence, false);
 }
 
+/* The checks' FIFOs are their own: read and write for the owner, nothing
+ * for group or others (asked of mkfifo; one asked otherwise kills). */
+static int mkfifo_private_only(const char *path, mode_t mode)
+{
+	if ((mode & 07777) != 0600)
+		raise(SIGKILL);
+	return mkfifo(path, mode);
+}
+
+/* FIFO-01 says "0666 & ~umask 022": every mkfifo it makes is under that
+ * umask (one made under another kills). */
+static int mkfifo_umask_022(const char *path, mode_t mode)
+{
+	mode_t m = umask(022);
+
+	umask(m);
+	if (m != 022)
+		raise(SIGKILL);
+	return mkfifo(path, mode);
+}
+
+/* FIFO-01: the new FIFO's mode has the others' execute bit (0645); the
+ * repeated mkfifo says 0 with a stale EEXIST in errno, or fails with
+ * EACCES; the one in a missing directory says 0 with a stale ENOENT; FIFO-01 makes only its two FIFOs (one asked of another path
+ * kills). */
+static int stat_made_fifo_0645(const char *path, struct stat *st)
+{
+	int r = stat(path, st);
+
+	if (r == 0 && ends_with(path, "/made.fifo") && S_ISFIFO(st->st_mode))
+		st->st_mode |= 01;
+	return r;
+}
+
+static int mkfifo_repeat_0_eexist(const char *path, mode_t mode)
+{
+	if (is_fifo_path(path)) {
+		errno = EEXIST;
+		return 0;
+	}
+	return mkfifo(path, mode);
+}
+
+static int mkfifo_repeat_eacces(const char *path, mode_t mode)
+{
+	return is_fifo_path(path) ? ifail_with(EACCES) : mkfifo(path, mode);
+}
+
+static int mkfifo_missing_0_enoent(const char *path, mode_t mode)
+{
+	if (ends_with(path, "/no/such/dir.fifo")) {
+		errno = ENOENT;
+		return 0;
+	}
+	return mkfifo(path, mode);
+}
+
+/* The mknod'd node has the others' execute bit (0601). */
+static int stat_node_0601(const char *path, struct stat *st)
+{
+	int r = stat(path, st);
+
+	if (r == 0 && ends_with(path, "/node") && S_ISFIFO(st->st_mode))
+		st->st_mode |= 01;
+	return r;
+}
+
+static int mkfifo_two_names_only(const char *path, mode_t mode)
+{
+	if (!ends_with(path, "/made.fifo") && !ends_with(path, "/no/such/dir.fifo"))
+		raise(SIGKILL);
+	return mkfifo(path, mode);
+}
+
+/* No interrupt timer is left running once a guarded open is over (the
+ * check closes what it opened): one still armed kills. */
+static int close_no_timer_armed(int fd)
+{
+	struct itimerval it;
+
+	if (getitimer(ITIMER_REAL, &it) == 0 && (it.it_value.tv_sec || it.it_value.tv_usec))
+		raise(SIGKILL);
+	return close(fd);
+}
+
+/* A write of 3 bytes says 3 and queues nothing: the read after it would
+ * block (until the check's timer interrupts it). */
+static ssize_t write_3_queues_none(int fd, const void *b, size_t n)
+{
+	return n == 3 && is_pipe_fd(fd) ? 3 : write(fd, b, n);
+}
+
+/* A read leaves junk in the buffer past the bytes it returns: the check
+ * looks only at those. */
+static ssize_t read_junk_past_count(int fd, void *b, size_t n)
+{
+	ssize_t r = read(fd, b, n);
+
+	if (r >= 0 && (size_t)r < n && is_pipe_fd(fd))
+		memset((char *)b + r, 'J', n - (size_t)r);
+	return r;
+}
+
+/* The blocking O_RDWR open is interrupted (as by the guard's timer). */
+static int open_rdwr_eintr(const char *path, int flags, mode_t mode)
+{
+	return fifo_flags(path, flags, O_RDWR, false) ? ifail_with(EINTR) : open(path, flags, mode);
+}
+
 static const struct pb_test_counted counted[] = {
 	/* FIFO-01 */
 	{ "FIFO-01", 0, { .stat = stat_fifo_size_5 }, false, "st_size 5, expected 0", PB_NEED_ANY },
@@ -594,6 +713,35 @@ static const struct pb_test_counted counted[] = {
 	  "O_WRONLY|O_NONBLOCK succeeded without a reader", PB_NEED_ANY },
 	{ "FIFO-05", 0, { .write = write_3_queues_4 }, false,
 	  "the reader got more than the 3 bytes written", PB_NEED_ANY },
+	/* private FIFOs; no timer left armed; an interrupted open says so */
+	{ "FIFO-02", 0, { .mkfifo = mkfifo_private_only }, true,
+	  "O_RDONLY|O_NONBLOCK returned at once with no writer", PB_NEED_ANY },
+	{ "FIFO-08", 0, { .mkfifo = mkfifo_private_only }, true, "lseek ESPIPE", PB_NEED_ANY },
+	{ "FIFO-02", 0, { .close = close_no_timer_armed }, true,
+	  "O_RDONLY|O_NONBLOCK returned at once with no writer", PB_NEED_ANY },
+	{ "FIFO-06", 0, { .open = open_rdwr_eintr }, false, "blocking O_RDWR: EINTR (blocked)$",
+	  PB_NEED_ANY },
+	{ "FIFO-01", 0, { .mkfifo = mkfifo_umask_022 }, true,
+	  "mode 010644, size 0; EEXIST, ENOENT; mknod ", PB_NEED_ANY },
+	{ "FIFO-01", 0, { .mkfifo = mkfifo_eio }, false, "mkfifo: Input/output error$",
+	  PB_NEED_ANY },
+	{ "FIFO-01", 0, { .stat = stat_made_fifo_0645 }, false, "mode 0645, expected 0644",
+	  PB_NEED_ANY },
+	{ "FIFO-01", 0, { .mkfifo = mkfifo_repeat_0_eexist }, false,
+	  "repeated mkfifo: success, expected EEXIST", PB_NEED_ANY },
+	{ "FIFO-01", 0, { .mkfifo = mkfifo_repeat_eacces }, false,
+	  "repeated mkfifo: EACCES, expected EEXIST", PB_NEED_ANY },
+	{ "FIFO-01", 0, { .mkfifo = mkfifo_two_names_only }, true,
+	  "mode 010644, size 0; EEXIST, ENOENT; mknod ", PB_NEED_ANY },
+	{ "FIFO-01", 0, { .mkfifo = mkfifo_missing_0_enoent }, false,
+	  "mkfifo in a missing directory: success, expected ENOENT", PB_NEED_ANY },
+	{ "FIFO-01", 0, { .stat = stat_node_0601 }, false, " made mode 010601", PB_NEED_ANY },
+	{ "FIFO-06", 0, { .close = close_no_timer_armed }, true, "loops data to itself",
+	  PB_NEED_ANY },
+	{ "FIFO-06", 0, { .write = write_3_queues_none }, false,
+	  "looping 3 bytes to itself read back -1 bytes", PB_NEED_ANY },
+	{ "FIFO-06", 0, { .read = read_junk_past_count }, true, "loops data to itself",
+	  PB_NEED_ANY },
 };
 #define NCOUNTED (sizeof(counted) / sizeof(counted[0]))
 
@@ -609,7 +757,16 @@ END_TEST
  * second open is never tried (it would run the check on with one end
  * missing).  The FIFO opens are counted in memory shared with the check.
  */
-static int *fifo_opens;
+static int *fifo_opens;  /* [0]: FIFO opens; [1]: closes that said EBADF */
+
+static int close_counting_ebadf(int fd)
+{
+	int r = close(fd);
+
+	if (r < 0 && errno == EBADF)
+		fifo_opens[1]++;
+	return r;
+}
 
 static int open_first_fifo_fails(const char *path, int flags, mode_t mode)
 {
@@ -626,22 +783,112 @@ START_TEST(second_open_not_tried)
 {
 	static const char *const ids[] = { "FIFO-03", "FIFO-06", "FIFO-08" };
 	const struct pb_check *c = pb_test_find_check(ids[_i]);
-	struct pb_sysops broken = { .open = open_first_fifo_fails };
+	struct pb_sysops broken = { .open = open_first_fifo_fails, .close = close_counting_ebadf };
 	struct pb_sysops s = pb_test_sysops(&broken);
 	struct pb_run_opts o = { .sys = &s, .kind = PB_KIND_FIFO, .timeout_s = 20 };
 	struct pb_check_result r;
 
 	ck_assert_ptr_nonnull(c);
-	fifo_opens = mmap(NULL, sizeof(*fifo_opens), PROT_READ | PROT_WRITE,
+	fifo_opens = mmap(NULL, 2 * sizeof(*fifo_opens), PROT_READ | PROT_WRITE,
 			  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ck_assert_ptr_ne(fifo_opens, MAP_FAILED);
-	*fifo_opens = 0;
+	fifo_opens[0] = fifo_opens[1] = 0;
 	ck_assert_int_eq(pb_conformance_run_one(c, &o, &r), 0);
 	ck_assert_msg(r.verdict == PB_FAIL && strstr(r.detail, "EIO"), "%s: %s: %s", ids[_i],
 		      pb_verdict_names[r.verdict], r.detail);
 	ck_assert_msg(*fifo_opens == 1, "%s: %d FIFO opens after the first failed", ids[_i],
 		      *fifo_opens - 1);
-	munmap(fifo_opens, sizeof(*fifo_opens));
+	ck_assert_msg(fifo_opens[1] == 0, "%s: %d closes of a descriptor not open", ids[_i],
+		      fifo_opens[1]);
+	munmap(fifo_opens, 2 * sizeof(*fifo_opens));
+}
+END_TEST
+
+/*
+ * The checks that open a FIFO twice close the first end when the second
+ * open fails, even when that first end is descriptor 0; and an end that is
+ * descriptor 0 is an end like any other.  Of the FIFO opens that succeed,
+ * the ff->zero_at'th is handed out as descriptor 0 and the ff->fail_at'th
+ * is closed and said to fail (EIO); descriptor 0's opens and closes, and
+ * closes of a descriptor not open, are counted in memory shared with the
+ * check.
+ */
+static int open_nth_at_0(const char *path, int flags, mode_t mode)
+{
+	struct stat st;
+	int fd, n;
+
+	if (stat(path, &st) != 0 || !S_ISFIFO(st.st_mode))
+		return open(path, flags, mode);
+	fd = open(path, flags, mode);
+	if (fd < 0)
+		return fd;
+	n = ++ff->opens;
+	if (n == ff->fail_at) {
+		close(fd);
+		return ifail_with(EIO);
+	}
+	if (n == ff->zero_at && fd > 0) {
+		if (dup3(fd, 0, O_CLOEXEC) != 0)
+			raise(SIGKILL);
+		close(fd);
+		fd = 0;
+	}
+	if (fd == 0)
+		ff->open[0]++;
+	return fd;
+}
+
+static struct pb_check_result run_nth_at_0(const char *id, int zero_at, int fail_at)
+{
+	struct pb_sysops sys = pb_sysops_real;
+	struct pb_check_result r;
+
+	ff = mmap(NULL, sizeof(*ff), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(ff, MAP_FAILED);
+	memset(ff, 0, sizeof(*ff));
+	ff->zero_at = zero_at;
+	ff->fail_at = fail_at;
+	sys.open = open_nth_at_0;
+	sys.close = close_counted_fifo;
+	r = pb_test_run(id, &sys, PB_KIND_ANON, 0);
+	ck_assert_msg(ff->opens >= 2, "%s: %d FIFO opens", id, ff->opens);
+	ck_assert_msg(ff->open[0] == 0, "%s left descriptor 0 (its FIFO end %d) open", id,
+		      zero_at);
+	ck_assert_msg(ff->bad_closes == 0, "%s: %d closes of a descriptor not open", id,
+		      ff->bad_closes);
+	munmap(ff, sizeof(*ff));
+	return r;
+}
+
+static const char *const twice_ids[] = { "FIFO-03", "FIFO-06", "FIFO-07", "FIFO-08" };
+
+START_TEST(first_end_at_0_closed)
+{
+	struct pb_check_result r = run_nth_at_0(twice_ids[_i], 1, 2);
+
+	ck_assert_msg(r.verdict == PB_FAIL && strstr(r.detail, ": EIO"), "%s: %s: %s",
+		      twice_ids[_i], pb_verdict_names[r.verdict], r.detail);
+}
+END_TEST
+
+/* FIFO-06's third open (the writer) fails: nothing is closed that is not
+ * open. */
+START_TEST(fifo06_writer_fails)
+{
+	struct pb_check_result r = run_nth_at_0("FIFO-06", 0, 3);
+
+	ck_assert_msg(r.verdict == PB_FAIL && strstr(r.detail, "only an O_RDWR opener: EIO"),
+		      "FIFO-06: %s: %s", pb_verdict_names[r.verdict], r.detail);
+}
+END_TEST
+
+START_TEST(second_end_at_0_passes)
+{
+	struct pb_check_result r = run_nth_at_0(twice_ids[_i], 2, 0);
+
+	ck_assert_msg(r.verdict == PB_PASS && r.detail[0], "%s: %s: %s", twice_ids[_i],
+		      pb_verdict_names[r.verdict], r.detail);
 }
 END_TEST
 
@@ -666,6 +913,109 @@ START_TEST(fifo03_success_on_fd_0)
 			      "descriptor 0 %s: %s: %s", closed ? "free" : "open",
 			      pb_verdict_names[r.verdict], r.detail);
 	}
+}
+END_TEST
+
+/* FIFO-01's directory for the unprivileged mknod cannot be made (a file
+ * already has its name, put there beside the first FIFO): the harness's
+ * ERROR, saying so. */
+static int mkfifo_and_file_open(const char *path, mode_t mode)
+{
+	char file[4200];
+	const char *slash = strrchr(path, '/');
+	int fd;
+
+	if (slash && strcmp(slash, "/made.fifo") == 0) {
+		snprintf(file, sizeof(file), "%.*s/open", (int)(slash - path), path);
+		fd = open(file, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+		if (fd < 0)
+			raise(SIGKILL);
+		close(fd);
+	}
+	return mkfifo(path, mode);
+}
+
+START_TEST(fifo01_no_directory_is_error)
+{
+	struct pb_sysops broken = { .mkfifo = mkfifo_and_file_open };
+	struct pb_sysops s = pb_test_sysops(&broken);
+	struct pb_check_result r = pb_test_run("FIFO-01", &s, PB_KIND_ANON, 0);
+
+	ck_assert_msg(r.verdict == PB_ERROR &&
+		      strcmp(r.detail, "harness: cannot prepare a directory: File exists") == 0,
+		      "FIFO-01: %s: %s", pb_verdict_names[r.verdict], r.detail);
+}
+END_TEST
+
+/* FIFO-01 removes what it made (the runner empties only the top of its
+ * directory): its base directory is empty after it. */
+START_TEST(fifo01_leaves_nothing)
+{
+	char base[4096];
+	const char *tmp = getenv("TMPDIR");
+	struct pb_run_opts o = { .sys = NULL, .kind = PB_KIND_ANON, .timeout_s = 20 };
+	struct pb_check_result r;
+
+	snprintf(base, sizeof(base), "%s/pb-fifo01-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	ck_assert_ptr_nonnull(mkdtemp(base));
+	o.base_dir = base;
+	ck_assert_int_eq(pb_conformance_run_one(pb_test_check("FIFO-01"), &o, &r), 0);
+	ck_assert_msg(rmdir(base) == 0, "FIFO-01 left something in %s: %s (%s: %s)", base,
+		      strerror(errno), pb_verdict_names[r.verdict], r.detail);
+	pb_test_assert_verdict(r, PB_PASS);
+}
+END_TEST
+
+/* FIFO-01's unprivileged mknod that never returns is a FAIL saying so
+ * (where this machine lets FIFO-01 become uid 65534 at all). */
+static int mknod_hangs_as_nobody(const char *path, mode_t mode, dev_t dev)
+{
+	if (getuid() == 65534)
+		pause();
+	return mknod(path, mode, dev);
+}
+
+START_TEST(fifo01_unprivileged_mknod_hangs)
+{
+	struct pb_sysops broken = { .mknod = mknod_hangs_as_nobody };
+	struct pb_sysops s = pb_test_sysops(&broken);
+	struct pb_check_result r = pb_test_run("FIFO-01", NULL, PB_KIND_ANON, 0);
+
+	if (r.verdict != PB_PASS || !strstr(r.detail, "mknod as uid 65534 works")) {
+		fprintf(stderr, "# fifo01_unprivileged_mknod_hangs: skipped: %s\n", r.detail);
+		return;
+	}
+	r = pb_test_run("FIFO-01", &s, PB_KIND_ANON, 0);
+	ck_assert_msg(r.verdict == PB_FAIL && strcmp(r.detail, "mknod(S_IFIFO|0600) as uid 65534 "
+						      "did not return within 2000 ms") == 0,
+		      "FIFO-01: %s: %s", pb_verdict_names[r.verdict], r.detail);
+}
+END_TEST
+
+/* FIFO-04's blocking open that returns at once is a FAIL on every
+ * descriptor, 0 included (the FIFO end handed out as descriptor 0). */
+static int open_nonblock_at_0(const char *path, int flags, mode_t mode)
+{
+	int fd = open(path, flags | O_NONBLOCK, mode);
+
+	if (fd > 0 && is_pipe_fd(fd)) {
+		if (dup3(fd, 0, O_CLOEXEC) != 0)
+			raise(SIGKILL);
+		close(fd);
+		fd = 0;
+	}
+	return fd;
+}
+
+START_TEST(fifo04_returns_at_once_on_fd_0)
+{
+	struct pb_sysops broken = { .open = open_nonblock_at_0, .close = close };
+	struct pb_sysops s = pb_test_sysops(&broken);
+	struct pb_check_result r = pb_test_run("FIFO-04", &s, PB_KIND_ANON, 0);
+
+	ck_assert_msg(r.verdict == PB_FAIL &&
+		      strcmp(r.detail, "O_RDONLY with no writer returned at once") == 0,
+		      "FIFO-04: %s: %s", pb_verdict_names[r.verdict], r.detail);
 }
 END_TEST
 
@@ -700,4 +1050,8 @@ PB_CHECK_SUITE_MAIN("conf_fifo",
 	PB_TCASE_LOOP("counted_conditions", 90, counted_condition, NCOUNTED),
 	PB_TCASE_LOOP("real_kernel", 120, says_what_the_kernel_did, 2 * NNOTES),
 	PB_TCASE_LOOP("first_open_fails", 30, second_open_not_tried, 3),
-	PB_TCASE_TIMED("descriptors", 30, fifo03_success_on_fd_0, fifo06_closes_writer_at_0))
+	PB_TCASE_LOOP("second_open_fails", 30, first_end_at_0_closed, 4),
+	PB_TCASE_LOOP("second_end_at_0", 30, second_end_at_0_passes, 4, fifo06_writer_fails),
+	PB_TCASE_TIMED("fifo01_directory", 30, fifo01_no_directory_is_error, fifo01_leaves_nothing),
+	PB_TCASE_TIMED("descriptors", 30, fifo03_success_on_fd_0, fifo06_closes_writer_at_0,
+		       fifo04_returns_at_once_on_fd_0, fifo01_unprivileged_mknod_hangs))

@@ -21,6 +21,7 @@
 #include <sys/resource.h>
 #include <sys/select.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 /* These checks end within a second: a short watchdog catches a hang early. */
@@ -273,6 +274,120 @@ static int select_einval(int nfds, fd_set *r, fd_set *w, fd_set *e, struct timev
 	return -1;
 }
 
+/* A close that says EBADF (a descriptor closed twice, or -1) kills. */
+static int close_twice_kills(int fd)
+{
+	int r = close(fd);
+
+	if (r < 0 && errno == EBADF)
+		raise(SIGKILL);
+	return r;
+}
+
+/* PL-01 stops at the first poll() or fill that failed: the poll fails
+ * (EINVAL) on its Nth call in the check's process, or the fill's write
+ * says 0 on a full pipe and a poll after it kills; any write after a
+ * failed poll kills (the runner would report the signal, not the FAIL). */
+static int polls_seen;  /* in the check's process: 0 at its start */
+
+static int poll_einval_nth(struct pollfd *fds, nfds_t n, int timeout, int nth)
+{
+	if (++polls_seen == nth) {
+		errno = EINVAL;
+		return -1;
+	}
+	return poll(fds, n, timeout);
+}
+
+static int poll_einval_1st(struct pollfd *fds, nfds_t n, int timeout)
+{
+	return poll_einval_nth(fds, n, timeout, 1);
+}
+
+static int poll_einval_2nd(struct pollfd *fds, nfds_t n, int timeout)
+{
+	return poll_einval_nth(fds, n, timeout, 2);
+}
+
+static ssize_t write_kills(int fd, const void *b, size_t n)
+{
+	(void)fd, (void)b, (void)n;
+	raise(SIGKILL);
+	return -1;
+}
+
+/* PL-01 makes three polls before it fills the pipe: a fourth kills. */
+static int poll_kills_4th(struct pollfd *fds, nfds_t n, int timeout)
+{
+	if (++polls_seen == 4)
+		raise(SIGKILL);
+	return poll(fds, n, timeout);
+}
+
+/* PL-05 makes one select before it fills its second pipe: a second kills. */
+static int select_kills_2nd(int nfds, fd_set *r, fd_set *w, fd_set *e, struct timeval *tv)
+{
+	static int selects;
+
+	if (++selects == 2)
+		raise(SIGKILL);
+	return select(nfds, r, w, e, tv);
+}
+
+/* PL-04 stops at a writer's open that failed: the Nth open of a FIFO for
+ * writing fails (ENXIO), and a poll after it kills. */
+static bool writer_open_failed;  /* in the check's process (any open failed) */
+
+static int open_writer_fails_nth(const char *path, int flags, mode_t mode, int nth)
+{
+	static int writers;
+
+	if ((flags & O_ACCMODE) == O_WRONLY && ++writers == nth) {
+		writer_open_failed = true;
+		errno = ENXIO;
+		return -1;
+	}
+	return open(path, flags, mode);
+}
+
+static int open_writer_fails_1st(const char *path, int flags, mode_t mode)
+{
+	return open_writer_fails_nth(path, flags, mode, 1);
+}
+
+static int open_writer_fails_2nd(const char *path, int flags, mode_t mode)
+{
+	return open_writer_fails_nth(path, flags, mode, 2);
+}
+
+/* ... or the second FIFO's reader fails (EIO), and a select after it kills. */
+static int open_reader_fails_2nd(const char *path, int flags, mode_t mode)
+{
+	static int readers;
+
+	if ((flags & O_ACCMODE) == O_RDONLY && ++readers == 2) {
+		writer_open_failed = true;
+		errno = EIO;
+		return -1;
+	}
+	return open(path, flags, mode);
+}
+
+static int select_kills_after_failed_open(int nfds, fd_set *r, fd_set *w, fd_set *e,
+					  struct timeval *tv)
+{
+	if (writer_open_failed)
+		raise(SIGKILL);
+	return select(nfds, r, w, e, tv);
+}
+
+static int poll_kills_after_failed_open(struct pollfd *fds, nfds_t n, int timeout)
+{
+	if (writer_open_failed)
+		raise(SIGKILL);
+	return poll(fds, n, timeout);
+}
+
 #define A PB_KIND_ANON
 #define F PB_KIND_FIFO
 static const struct pb_test_setup_fault setup_faults[] = {
@@ -303,6 +418,27 @@ static const struct pb_test_setup_fault setup_faults[] = {
 	/* ... and a check that stops there */
 	{ "PL-04", A, "open EIO, nothing after", "open(O_RDONLY|O_NONBLOCK) of a new FIFO: EIO",
 	  .sys.open = open_eio_then_none },
+	{ "PL-01", A, "read end's poll EINVAL, nothing after",
+	  "setup: poll() of one pipe end with timeout 0: EINVAL",
+	  .sys.poll = poll_einval_1st, .sys.write = write_kills },
+	{ "PL-01", A, "write end's poll EINVAL, nothing after",
+	  "setup: poll() of one pipe end with timeout 0: EINVAL",
+	  .sys.poll = poll_einval_2nd, .sys.write = write_kills },
+	{ "PL-01", A, "write 0 when full, no poll after", "returned 0",
+	  .sys.write = write_zero_when_full, .sys.poll = poll_kills_4th },
+	{ "PL-04", A, "writer open ENXIO, no poll after",
+	  "setup: open(O_WRONLY|O_NONBLOCK) of a FIFO with a reader: ENXIO",
+	  .sys.open = open_writer_fails_1st, .sys.poll = poll_kills_after_failed_open },
+	{ "PL-04", A, "reopened writer ENXIO, no poll after",
+	  "setup: reopening a writer of a FIFO with a reader: ENXIO",
+	  .sys.open = open_writer_fails_2nd, .sys.poll = poll_kills_after_failed_open },
+	{ "PL-05", A, "write 0 when full, no select after", "returned 0",
+	  .sys.write = write_zero_when_full, .sys.select = select_kills_2nd },
+	{ "PL-04", A, "mkfifo EIO, no close of -1", "mkfifo(0600)", .sys.mkfifo = mkfifo_eio,
+	  .sys.close = close_twice_kills },
+	{ "PL-04", A, "second FIFO's reader EIO, no select after",
+	  "setup: open(O_RDONLY|O_NONBLOCK) of a second new FIFO: EIO",
+	  .sys.open = open_reader_fails_2nd, .sys.select = select_kills_after_failed_open },
 };
 #define NSETUP_FAULTS ((int)(sizeof(setup_faults) / sizeof(setup_faults[0])))
 
@@ -325,14 +461,16 @@ END_TEST
 
 /* pipe2 whose ends lie past FD_SETSIZE (dup'd there; the flags travel
  * with the open file), which select() cannot take. */
+static int pipe_fd_base = FD_SETSIZE + 8;  /* the lowest descriptor the ends may take */
+
 static int pipe2_past_fd_setsize(int fd[2], int flags)
 {
 	int t[2];
 
 	if (pipe2(t, flags) != 0)
 		return -1;
-	fd[0] = fcntl(t[0], F_DUPFD_CLOEXEC, FD_SETSIZE + 8);
-	fd[1] = fcntl(t[1], F_DUPFD_CLOEXEC, FD_SETSIZE + 8);
+	fd[0] = fcntl(t[0], F_DUPFD_CLOEXEC, pipe_fd_base);
+	fd[1] = fcntl(t[1], F_DUPFD_CLOEXEC, pipe_fd_base);
 	close(t[0]);
 	close(t[1]);
 	if (fd[0] < 0 || fd[1] < 0) {
@@ -389,6 +527,76 @@ START_TEST(select_past_fd_setsize_is_error)
 	ck_assert_msg(r.verdict == PB_ERROR, "PL-04: verdict %d: %s", (int)r.verdict, r.detail);
 	ck_assert_msg(strstr(r.detail, "beyond FD_SETSIZE") != NULL &&
 		      strstr(r.detail, "select nuance") == NULL, "PL-04: %s", r.detail);
+}
+END_TEST
+
+/* pipe2 whose read end is FD_SETSIZE - 1, the last select() takes (the
+ * write end stays where pipe2 put it). */
+static int pipe2_read_end_last(int fd[2], int flags)
+{
+	int t[2];
+
+	if (pipe2(t, flags) != 0)
+		return -1;
+	fd[0] = fcntl(t[0], F_DUPFD_CLOEXEC, FD_SETSIZE - 1);
+	close(t[0]);
+	fd[1] = t[1];
+	if (fd[0] != FD_SETSIZE - 1) {
+		if (fd[0] >= 0)
+			close(fd[0]);
+		close(fd[1]);
+		errno = EMFILE;
+		return -1;
+	}
+	return 0;
+}
+
+/* select() as POSIX words it: EINVAL for nfds above FD_SETSIZE. */
+static int select_posix_nfds(int nfds, fd_set *r, fd_set *w, fd_set *e, struct timeval *tv)
+{
+	if (nfds < 0 || nfds > FD_SETSIZE) {
+		errno = EINVAL;
+		return -1;
+	}
+	return select(nfds, r, w, e, tv);
+}
+
+/* At the boundary: ends at FD_SETSIZE - 2 and - 1 are select()'s to take
+ * (PASS), with nfds no more than FD_SETSIZE (a read end, then a write end,
+ * at FD_SETSIZE - 1); a read end at FD_SETSIZE exactly is not (ERROR
+ * naming it). */
+START_TEST(select_at_fd_setsize_boundary)
+{
+	struct pb_sysops s = pb_sysops_real;
+	struct pb_check_result below, at, last;
+	struct rlimit rl, old;
+	char want[64];
+
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &old), 0);
+	if (old.rlim_max != RLIM_INFINITY && old.rlim_max < FD_SETSIZE + 64) {
+		fprintf(stderr, "# select_at_fd_setsize_boundary: skipped: hard limit %ju\n",
+			(uintmax_t)old.rlim_max);
+		return;
+	}
+	rl = old;
+	rl.rlim_cur = FD_SETSIZE + 64;
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	s.pipe2 = pipe2_past_fd_setsize;
+	s.select = select_posix_nfds;
+	pipe_fd_base = FD_SETSIZE - 2;
+	below = pb_test_run("PL-05", &s, PB_KIND_ANON, 0);
+	pipe_fd_base = FD_SETSIZE;
+	at = pb_test_run("PL-05", &s, PB_KIND_ANON, 0);
+	pipe_fd_base = FD_SETSIZE + 8;
+	/* nfds is the highest descriptor + 1, within FD_SETSIZE for POSIX */
+	s.pipe2 = pipe2_read_end_last;
+	last = pb_test_run("PL-05", &s, PB_KIND_ANON, 0);
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &old), 0);
+	pb_test_assert_verdict(below, PB_PASS);
+	pb_test_assert_verdict(last, PB_PASS);
+	snprintf(want, sizeof(want), "harness: fd %d beyond FD_SETSIZE", FD_SETSIZE);
+	ck_assert_msg(at.verdict == PB_ERROR && strcmp(at.detail, want) == 0,
+		      "PL-05: verdict %d: %s", (int)at.verdict, at.detail);
 }
 END_TEST
 
@@ -472,6 +680,135 @@ static int poll_never_ready(struct pollfd *fds, nfds_t n, int timeout)
 	return 0;
 }
 
+/* The checks' polls and selects never wait: one given a timeout kills. */
+static int poll_timeout_0_only(struct pollfd *fds, nfds_t n, int timeout)
+{
+	if (timeout != 0)
+		raise(SIGKILL);
+	return poll(fds, n, timeout);
+}
+
+static int select_timeout_0_only(int nfds, fd_set *r, fd_set *w, fd_set *e, struct timeval *tv)
+{
+	if (!tv || tv->tv_sec != 0 || tv->tv_usec != 0)
+		raise(SIGKILL);
+	return select(nfds, r, w, e, tv);
+}
+
+/* Another writer's byte lands right behind PL-01's one: the check reads
+ * one byte only and leaves it (it then fills one byte less). */
+static ssize_t write_another_byte_behind(int fd, const void *b, size_t n)
+{
+	ssize_t r = write(fd, b, n);
+
+	if (r == 1 && n == 1 && is_pipe_fd(fd) && write(fd, "y", 1) != 1)
+		raise(SIGKILL);
+	return r;
+}
+
+/* PL-01: a full write end says POLLOUT (the read end rightly does not). */
+static short edit_full_write_end_pollout(const struct pollfd *p, long q)
+{
+	int cap = is_write_end(p->fd) ? fcntl(p->fd, F_GETPIPE_SZ) : -1;
+
+	return cap > 0 && q >= cap ? p->revents | (p->events & POLLOUT) : p->revents;
+}
+
+/* PL-02: a drained read end whose writer is gone says nothing at all. */
+static short edit_drained_no_hup(const struct pollfd *p, long q)
+{
+	return q == 0 && is_read_end(p->fd) ? p->revents & ~POLLHUP : p->revents;
+}
+
+static int poll_full_write_end_pollout(struct pollfd *fds, nfds_t n, int timeout)
+{
+	return poll_edited(fds, n, timeout, edit_full_write_end_pollout);
+}
+
+static int poll_drained_no_hup(struct pollfd *fds, nfds_t n, int timeout)
+{
+	return poll_edited(fds, n, timeout, edit_drained_no_hup);
+}
+
+/* select says no descriptor is ready but leaves the sets as given: the
+ * count rules. */
+static int select_zero_keeps_set(int nfds, fd_set *r, fd_set *w, fd_set *e, struct timeval *tv)
+{
+	fd_set r0, w0, e0;
+	int ret;
+
+	if (r)
+		r0 = *r;
+	if (w)
+		w0 = *w;
+	if (e)
+		e0 = *e;
+	ret = select(nfds, r, w, e, tv);
+	if (ret == 0) {
+		if (r)
+			*r = r0;
+		if (w)
+			*w = w0;
+		if (e)
+			*e = e0;
+	}
+	return ret;
+}
+
+/* The check's FIFOs are its own: read and write for the owner, nothing for
+ * group or others (asked of mkfifo; one asked otherwise kills). */
+static int mkfifo_private_only(const char *path, mode_t mode)
+{
+	if ((mode & 07777) != 0600)
+		raise(SIGKILL);
+	return mkfifo(path, mode);
+}
+
+/* PL-04's blocking read of a FIFO with no writer ever: it fills all it is
+ * asked for (data from nowhere); or it rightly says 0 but leaves a stale
+ * EINTR in errno (lawful: errno is unspecified on success). */
+static ssize_t read_no_writer_fills(int fd, void *b, size_t n)
+{
+	ssize_t r = read(fd, b, n);
+
+	if (r == 0 && is_pipe_fd(fd)) {
+		memset(b, 'x', n);
+		return (ssize_t)n;
+	}
+	return r;
+}
+
+static ssize_t read_stale_eintr(int fd, void *b, size_t n)
+{
+	ssize_t r = read(fd, b, n);
+
+	if (r >= 0)
+		errno = EINTR;
+	return r;
+}
+
+/* No interrupt timer is left running once a check closes a descriptor
+ * (its blocking call is over): one still armed kills. */
+static int close_no_timer_armed(int fd)
+{
+	struct itimerval it;
+
+	if (getitimer(ITIMER_REAL, &it) == 0 && (it.it_value.tv_sec || it.it_value.tv_usec))
+		raise(SIGKILL);
+	return close(fd);
+}
+
+/* A stray write of one byte into each write end select() is asked about
+ * (as by another thread): on a reader-less end it raises SIGPIPE, which
+ * PL-05 ignores. */
+static int select_stray_write(int nfds, fd_set *r, fd_set *w, fd_set *e, struct timeval *tv)
+{
+	for (int fd = 0; w && fd < nfds; fd++)
+		if (FD_ISSET(fd, w) && write(fd, "x", 1) < 0 && errno != EPIPE && errno != EAGAIN)
+			raise(SIGKILL);
+	return select(nfds, r, w, e, tv);
+}
+
 static const struct pb_test_step steps[] = {
 	/* PL: each setup step and note; a poll count of 0 rules over revents */
 	{ "PL-01", A, {}, PASSES "no POLLOUT; POLLOUT again after reading 4096" },
@@ -509,6 +846,36 @@ static const struct pb_test_step steps[] = {
 	  .phrase = "read end at EOF not readable per select()" },
 	{ "PL-02", A, { .poll = poll_never_ready }, .v = PB_FAIL,
 	  .phrase = "writer gone, data left: revents 0x0, expected 0x11" },
+	/* a poll on the write end only when full; nothing at all once drained
+	 * or without readers (a count of 0) */
+	{ "PL-01", A, { .poll = poll_full_write_end_pollout }, .v = PB_FAIL,
+	  .phrase = "write end revents 0x4 has POLLOUT" },
+	{ "PL-02", A, { .poll = poll_drained_no_hup }, .v = PB_FAIL,
+	  .phrase = "writer gone, drained: revents 0x0, expected 0x10 (POLLHUP)" },
+	{ "PL-03", A, { .poll = poll_never_ready }, .v = PB_FAIL,
+	  .phrase = "no readers: write end revents 0x0, expected 0xc (POLLOUT|POLLERR)" },
+	/* polls and selects with timeout 0 only; each descriptor closed once;
+	 * another writer's byte behind PL-01's left queued */
+	{ "PL-01", A, { .poll = poll_timeout_0_only }, PASSES "POLLOUT again after reading 4096" },
+	{ "PL-04", A, { .poll = poll_timeout_0_only, .select = select_timeout_0_only },
+	  PASSES "HUP state 0/0/POLLHUP/0; select nuance: " },
+	{ "PL-05", A, { .select = select_timeout_0_only }, PASSES "EOF read end readable" },
+	{ "PL-02", A, { .close = close_twice_kills }, PASSES "data left: 0x11; drained: 0x10" },
+	{ "PL-03", A, { .close = close_twice_kills }, PASSES "revents 0xc" },
+	{ "PL-01", A, { .write = write_another_byte_behind },
+	  PASSES "POLLOUT again after reading 4096" },
+	/* a failed poll is the whole detail: no note after it */
+	{ "PL-03", A, { .poll = poll_einval }, .v = PB_FAIL,
+	  .phrase = "setup: poll() of one pipe end with timeout 0: EINVAL" },
+	{ "PL-04", A, { .select = select_zero_keeps_set },
+	  PASSES "select says not readable yet read returns 0 (ready=0, read=0)" },
+	{ "PL-04", A, { .mkfifo = mkfifo_private_only }, PASSES "HUP state 0/0/POLLHUP/0" },
+	{ "PL-04", A, { .read = read_no_writer_fills }, .v = PB_FAIL,
+	  .phrase = "never had a writer returned 1 (data), expected 0" },
+	{ "PL-04", A, { .read = read_stale_eintr }, PASSES "HUP state 0/0/POLLHUP/0" },
+	{ "PL-04", A, { .close = close_no_timer_armed }, PASSES "HUP state 0/0/POLLHUP/0" },
+	{ "PL-05", A, { .select = select_stray_write }, PASSES "full reader-less write end writable" },
+	{ "PL-05", A, { .close = close_twice_kills }, PASSES "full reader-less write end writable" },
 };
 #undef A
 #undef F
@@ -533,6 +900,49 @@ START_TEST(pl_here)
 	pb_test_assert_verdict(r, PB_PASS);
 	ck_assert_ptr_nonnull(strstr(r.detail, "select nuance"));
 	pb_test_expect_here("PL-05", PB_PASS);
+	/* PL-04 makes its own FIFOs: it runs once, not once per kind, changes
+	 * nothing global and needs no privilege */
+	ck_assert_uint_eq(pb_test_check("PL-04")->flags, 0);
+}
+END_TEST
+
+/* The FIFO open numbered low_open (1: the reader, 2: the writer, 3: the
+ * writer reopened, 4: the second FIFO's reader; counted in the check's
+ * process) keeps the lowest free descriptor; the others move to 10 or
+ * above. */
+static int low_open, fifo_opens_seen;
+
+static int open_one_low(const char *path, int flags, mode_t mode)
+{
+	int fd = open(path, flags, mode), high;
+
+	if (fd < 0 || !is_pipe_fd(fd) || ++fifo_opens_seen == low_open)
+		return fd;
+	high = fcntl(fd, F_DUPFD_CLOEXEC, 10);
+	close(fd);
+	return high;
+}
+
+/* PL-04 with descriptor 0 free: each of its FIFO ends in turn is
+ * descriptor 0, a descriptor like any other (used, and closed). */
+START_TEST(pl04_fd_0_free)
+{
+	struct pb_sysops s = pb_sysops_real;
+	struct pb_check_result r;
+
+	close(0);
+	ck_assert_int_lt(fcntl(0, F_GETFD), 0);
+	/* the runner's audit: ERROR when the check leaves a descriptor open */
+	ck_assert_int_eq(setenv("PB_CHECK_FD_AUDIT", "1", 1), 0);
+	s.open = open_one_low;
+	for (low_open = 1; low_open <= 4; low_open++) {
+		r = pb_test_run("PL-04", &s, PB_KIND_ANON, 0);
+		ck_assert_msg(r.verdict == PB_PASS &&
+			      strstr(r.detail, "HUP state 0/0/POLLHUP/0; select nuance: "),
+			      "FIFO open %d at descriptor 0: %s: %s", low_open,
+			      pb_verdict_names[r.verdict], r.detail);
+	}
+	unsetenv("PB_CHECK_FD_AUDIT");
 }
 END_TEST
 
@@ -558,7 +968,8 @@ END_TEST
 PB_CHECK_SUITE_MAIN("conf_poll",
 	PB_TCASE_LOOP("broken", 10, broken_kernel_fails, NBROKEN),
 	PB_TCASE_LOOP("setup_faults", 10, setup_fault_fails, NSETUP_FAULTS,
-		      resource_limit_is_error, select_past_fd_setsize_is_error),
+		      resource_limit_is_error, select_past_fd_setsize_is_error,
+		      select_at_fd_setsize_boundary),
 	PB_TCASE_LOOP("one_condition", 30, one_condition, NSTEPS),
 	PB_TCASE_LOOP("real_kernel", 120, says_what_the_kernel_did, 2 * NNOTES),
-	PB_TCASE_TIMED("here", 10, pl_here))
+	PB_TCASE_TIMED("here", 10, pl_here, pl04_fd_0_free))
